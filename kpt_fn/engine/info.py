@@ -3,6 +3,10 @@
 Mirrors upstream's pkg/runtime.Info. `obj_apply` is the (defaulted, patched) JobSet spec as a plain
 dict that plugins and the JobSet builder mutate; PodSets hold the per-replicated-job projections that
 plugins edit and that the JobSet builder copies back (see trainer-semantics.md §3.1, §4.10.2).
+
+PodSet container lists are copies of the template lists (not aliases as in Go): plugins upsert into
+them and the JobSet builder upserts them back into the template, which gives the same result
+(§3.1). Upserts replace list elements, they never mutate an element dict in place.
 """
 
 from __future__ import annotations
@@ -57,8 +61,75 @@ class Info:
     obj_apply: dict  # JobSet spec (plain dict), mutated by plugins and the builder
     pod_sets: list  # list[PodSet], one per replicated job, same order
 
+    # The defaulted runtime JobSet spec before runtimePatches; admission checks patch targets
+    # against it (Recommendation R6.1). Not to be mutated.
+    unpatched_spec: dict | None = None
+    # Non-fatal findings of plugins during a render (warnings, infos).
+    problems: list = field(default_factory=list)
+
     def pod_set_by_ancestor(self, ancestor: str) -> PodSet | None:
         return next((ps for ps in self.pod_sets if ps.ancestor == ancestor), None)
 
     def pod_set_by_name(self, name: str) -> PodSet | None:
         return next((ps for ps in self.pod_sets if ps.name == name), None)
+
+    def container_by_ancestor(self, ancestor: str, container_name: str) -> Container | None:
+        """First regular container `container_name` of the first PodSet with that ancestor."""
+        ps = self.pod_set_by_ancestor(ancestor)
+        if ps is None:
+            return None
+        return next((c for c in ps.containers if c.name == container_name), None)
+
+    def container_by_pod_set_name(self, pod_set_name: str, container_name: str) -> Container | None:
+        """Regular containers first, then init containers (upstream FindContainerByPodSetName)."""
+        ps = self.pod_set_by_name(pod_set_name)
+        if ps is None:
+            return None
+        for c in ps.containers:
+            if c.name == container_name:
+                return c
+        return next((c for c in ps.init_containers if c.name == container_name), None)
+
+    @property
+    def replicated_jobs(self) -> list:
+        return self.obj_apply.get("replicatedJobs") or []
+
+
+def extract_resource_per_node_from_runtime(info: Info) -> dict | None:
+    """Resources of the trainer `node` container as the runtime (after §3.5 merge) has them.
+
+    The first replicated job named `node` or carrying ancestor `trainer` that has a `node`
+    container with a resources object wins; returns {"limits": {...}, "requests": {...}}.
+    """
+    for rj in info.replicated_jobs:
+        labels = (((rj.get("template") or {}).get("metadata") or {}).get("labels")) or {}
+        if rj.get("name") != "node" and labels.get(ANCESTOR_LABEL) != "trainer":
+            continue
+        for c in pod_spec_of(rj).get("containers") or ():
+            # After the typed round-trip every container has a (possibly empty) resources
+            # struct in Go, so presence of the container is what matters.
+            if c.get("name") == "node":
+                res = c.get("resources") or {}
+                return {"limits": dict(res.get("limits") or {}), "requests": dict(res.get("requests") or {})}
+    return None
+
+
+def resources_per_node(info: Info, trainjob: dict) -> dict:
+    """The TrainJob's resourcesPerNode as written if set (unmerged, a quirk), else the runtime's."""
+    trainer = (trainjob.get("spec") or {}).get("trainer")
+    if trainer is not None and trainer.get("resourcesPerNode") is not None:
+        return trainer["resourcesPerNode"]
+    return extract_resource_per_node_from_runtime(info) or {}
+
+
+ANCESTOR_LABEL = "trainer.kubeflow.org/trainjob-ancestor-step"
+
+
+def ancestor_of(rj: dict) -> str | None:
+    labels = (((rj.get("template") or {}).get("metadata") or {}).get("labels")) or {}
+    return labels.get(ANCESTOR_LABEL)
+
+
+def pod_spec_of(rj: dict) -> dict:
+    """The pod spec of a replicated job, {} when any level is missing."""
+    return ((((rj.get("template") or {}).get("spec") or {}).get("template") or {}).get("spec")) or {}
