@@ -1,0 +1,3 @@
+from kpt_fn.cli import main
+
+main()

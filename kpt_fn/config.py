@@ -1,0 +1,184 @@
+"""The functionConfig: one typed configuration, reachable as a ConfigMap or as kind ExpandTrainJobs.
+
+    apiVersion: fn.kpt.dev/v1alpha1          apiVersion: v1
+    kind: ExpandTrainJobs                    kind: ConfigMap
+    spec:                                    data:
+      namespace: ml                            namespace: ml
+      runtimeDirs: [runtimes]                  runtimeDirs: runtimes      # comma-separated
+      mode: render                             mode: render
+
+kpt's placeholders (no functionConfig, `{}`, or a ConfigMap `function-input` with no data) mean
+"all defaults". Every option is listed in OPTIONS with its type and meaning; the README table is
+generated from the same list, so the two cannot drift.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field, replace
+
+from kpt_fn.problems import Problem
+from kpt_fn.yamlio import DEFAULT_LIMITS, Limits
+
+CONFIG_API_VERSION = "fn.kpt.dev/v1alpha1"
+CONFIG_KIND = "ExpandTrainJobs"
+
+MODES = ("render", "validate")
+OUTPUTS = ("generated", "all")
+SECRET_POLICIES = ("reference", "generate")
+
+
+@dataclass(frozen=True)
+class Option:
+    name: str
+    type: str  # str | bool | int | list | enum | objects
+    default: object
+    help: str
+    choices: tuple = ()
+
+
+OPTIONS = (
+    Option("mode", "enum", "render", "`render` expands TrainJobs; `validate` runs every check and generates nothing.", MODES),
+    Option("namespace", "str", "", "Namespace for TrainJobs and TrainingRuntimes that have none (CMP mode: defaults to `ARGOCD_APP_NAMESPACE`). Empty: leave it unset."),
+    Option("runtimeDirs", "list", (), "Directories whose YAML files are searched for runtimes after the ResourceList items and before the built-in catalog. Relative paths are relative to the working directory (kustomize and Argo CD: the kustomization / app directory)."),
+    Option("builtinRuntimes", "bool", True, "Search the built-in catalog of the nine ClusterTrainingRuntimes that Trainer v2.3.0 ships."),
+    Option("output", "enum", "generated", "Plain modes (`render`, `cmp`, kustomize legacy plugin as generator): `generated` prints generated objects plus the non-Trainer input objects; `all` also prints TrainJobs and runtimes. KRM mode never drops inputs.", OUTPUTS),
+    Option("mpiSSHSecret", "enum", "reference", "MPI SSH key Secret `<trainjob>-mpi-ssh-auth`: `reference` emits none and reports what must exist in the cluster; `generate` writes a key pair derived from `secretSeed` into the output (with a warning).", SECRET_POLICIES),
+    Option("fluxCurveSecret", "enum", "reference", "Flux CURVE certificate Secret `<trainjob>-flux-curve`: `reference` or `generate`, as for `mpiSSHSecret`.", SECRET_POLICIES),
+    Option("secretSeed", "str", "", "Secret seed from which generated key material is derived, so re-renders are byte-identical. Required when a secret policy is `generate`."),
+    Option("knownPriorityClasses", "list", (), "PriorityClass names that exist in the cluster (for the Volcano plugin's check); when empty, that check is skipped with a warning."),
+    Option("trainJobs", "objects", (), "TrainJobs and runtimes given inline (the kustomize generator form)."),
+    Option("files", "list", (), "YAML files or directories read for TrainJobs and runtimes (kustomize generator form; relative to the kustomization directory)."),
+    Option("maxInputBytes", "int", DEFAULT_LIMITS.max_bytes, "Largest input accepted, in bytes."),
+    Option("maxDepth", "int", DEFAULT_LIMITS.max_depth, "Deepest YAML nesting accepted."),
+    Option("maxAliasNodes", "int", DEFAULT_LIMITS.max_nodes, "Most YAML nodes a document may expand to through aliases."),
+)
+_BY_NAME = {o.name: o for o in OPTIONS}
+
+
+@dataclass(frozen=True)
+class FunctionConfig:
+    mode: str = "render"
+    namespace: str = ""
+    runtimeDirs: tuple = ()
+    builtinRuntimes: bool = True
+    output: str = "generated"
+    mpiSSHSecret: str = "reference"
+    fluxCurveSecret: str = "reference"
+    secretSeed: str = ""
+    knownPriorityClasses: tuple = ()
+    trainJobs: tuple = ()
+    files: tuple = ()
+    maxInputBytes: int = DEFAULT_LIMITS.max_bytes
+    maxDepth: int = DEFAULT_LIMITS.max_depth
+    maxAliasNodes: int = DEFAULT_LIMITS.max_nodes
+    # Where the options came from, for results: the config object itself (or None).
+    source: object = field(default=None, compare=False, repr=False)
+
+    @property
+    def limits(self) -> Limits:
+        return Limits(max_bytes=self.maxInputBytes, max_depth=self.maxDepth, max_nodes=self.maxAliasNodes)
+
+
+def is_config_object(obj: dict) -> bool:
+    return isinstance(obj, dict) and obj.get("apiVersion") == CONFIG_API_VERSION and obj.get("kind") == CONFIG_KIND
+
+
+def is_placeholder(fc) -> bool:
+    if fc is None or fc == {}:
+        return True
+    if isinstance(fc, dict) and fc.get("kind") == "ConfigMap" and fc.get("apiVersion") == "v1":
+        name = (fc.get("metadata") or {}).get("name")
+        return name == "function-input" and not fc.get("data")
+    return False
+
+
+def _split_list(text: str) -> tuple:
+    return tuple(x.strip() for x in re.split(r"[,\n]", text) if x.strip())
+
+
+def _coerce(opt: Option, value, path: str, from_configmap: bool):
+    """(value, problem) for one option value, strings accepted for every type in a ConfigMap."""
+    bad = lambda why: (None, Problem(f"{why}", path))  # noqa: E731
+    if opt.type in ("str",):
+        if isinstance(value, str):
+            return value, None
+        return bad(f"Invalid value: {value!r}: must be a string")
+    if opt.type == "enum":
+        if isinstance(value, str) and value in opt.choices:
+            return value, None
+        supported = ", ".join(f'"{c}"' for c in opt.choices)
+        return bad(f"Unsupported value: {value!r}: supported values: {supported}")
+    if opt.type == "bool":
+        if isinstance(value, bool):
+            return value, None
+        if from_configmap and isinstance(value, str) and value.lower() in ("true", "false"):
+            return value.lower() == "true", None
+        return bad(f"Invalid value: {value!r}: must be true or false")
+    if opt.type == "int":
+        if isinstance(value, int) and not isinstance(value, bool) and value > 0:
+            return value, None
+        if from_configmap and isinstance(value, str) and value.strip().isdigit() and int(value) > 0:
+            return int(value), None
+        return bad(f"Invalid value: {value!r}: must be a positive integer")
+    if opt.type == "list":
+        if from_configmap and isinstance(value, str):
+            return _split_list(value), None
+        if isinstance(value, list) and all(isinstance(x, str) for x in value):
+            return tuple(value), None
+        return bad(f"Invalid value: {value!r}: must be a list of strings")
+    if opt.type == "objects":
+        if isinstance(value, list) and all(isinstance(x, dict) for x in value):
+            return tuple(value), None
+        return bad("Invalid value: must be a list of Kubernetes objects")
+    raise AssertionError(opt.type)
+
+
+def parse(fc) -> tuple[FunctionConfig, list[Problem]]:
+    """The FunctionConfig described by a functionConfig object, and what is wrong with it."""
+    if is_placeholder(fc):
+        return FunctionConfig(), []
+    if not isinstance(fc, dict):
+        return FunctionConfig(), [Problem("functionConfig must be an object (a ConfigMap or an ExpandTrainJobs)", "")]
+    problems: list[Problem] = []
+    if fc.get("kind") == "ConfigMap" and fc.get("apiVersion") == "v1":
+        values, prefix, from_cm = fc.get("data") or {}, "data", True
+        if not isinstance(values, dict):
+            return FunctionConfig(), [Problem("Invalid value: data must be a map of strings", "data", subject=fc)]
+    elif is_config_object(fc):
+        values, prefix, from_cm = fc.get("spec") or {}, "spec", False
+        if not isinstance(values, dict):
+            return FunctionConfig(), [Problem("Invalid value: spec must be an object", "spec", subject=fc)]
+    else:
+        return FunctionConfig(), [
+            Problem(
+                f"unsupported functionConfig {fc.get('apiVersion')}/{fc.get('kind')}: use a v1 ConfigMap or "
+                f"{CONFIG_API_VERSION} {CONFIG_KIND}",
+                "kind",
+                subject=fc,
+            )
+        ]
+    settings = {}
+    for key, value in values.items():
+        opt = _BY_NAME.get(key)
+        path = f"{prefix}.{key}"
+        if opt is None:
+            known = ", ".join(o.name for o in OPTIONS)
+            problems.append(Problem(f"unknown option {key!r}; known options: {known}", path, subject=fc))
+            continue
+        coerced, problem = _coerce(opt, value, path, from_cm)
+        if problem:
+            problems.append(replace(problem, subject=fc))
+        else:
+            settings[key] = coerced
+    cfg = FunctionConfig(**settings, source=fc)
+    if cfg.secretSeed == "" and "generate" in (cfg.mpiSSHSecret, cfg.fluxCurveSecret):
+        problems.append(
+            Problem(
+                "Required value: secretSeed must be set when a secret policy is `generate`, so that "
+                "re-rendering produces the same keys",
+                f"{prefix}.secretSeed",
+                subject=fc,
+            )
+        )
+    return cfg, problems

@@ -1,0 +1,248 @@
+"""The function as a filter: input items and a functionConfig in, output items and results out.
+
+Data flows in the order of the package layout: read the config → index runtimes (resolve) → for each
+TrainJob convert legacy shapes, validate it and its runtime, run the admission checks and the engine
+(engine, plugins) → validate what was generated → place generated objects among the items (output) →
+results. Nothing here does I/O except reading runtime directories and inline `files` named by the
+config; the modes (krm, plain, kustomize) own stdin/stdout.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+from dataclasses import dataclass, field
+
+from kpt_fn import config as config_mod
+from kpt_fn import engine, output, resolve
+from kpt_fn import resource as res
+from kpt_fn.problems import ERROR, INFO, WARNING, Problem
+from kpt_fn.yamlio import YAMLInputError, load_all
+
+try:  # Optional stages land in their own modules; the function runs without them.
+    from kpt_fn import legacy
+
+    if not hasattr(legacy, "convert_trainjob"):
+        legacy = None
+except ImportError:  # pragma: no cover
+    legacy = None
+try:
+    from kpt_fn import validation
+
+    if not hasattr(validation, "check_object"):
+        validation = None
+except ImportError:  # pragma: no cover
+    validation = None
+
+MULTIKUEUE = "kueue.x-k8s.io/multikueue"
+CONTROLLER = "trainer.kubeflow.org/trainjob-controller"
+
+
+@dataclass
+class Rendered:
+    """One TrainJob's journey: where it sits in the items, and what came of it."""
+
+    trainjob: dict  # as converted (what the engine saw)
+    position: int | None  # index among the input items; None for TrainJobs given in the config
+    origin: dict  # the item as the user wrote it (for file/identity in results)
+    objects: list = field(default_factory=list)
+
+
+@dataclass
+class Outcome:
+    items: list
+    results: list
+    rendered: list  # list[Rendered]
+    config: config_mod.FunctionConfig
+
+    @property
+    def errors(self) -> int:
+        return sum(1 for r in self.results if r.get("severity") == ERROR)
+
+    @property
+    def warnings(self) -> int:
+        return sum(1 for r in self.results if r.get("severity") == WARNING)
+
+    @property
+    def exit_code(self) -> int:
+        return 1 if self.errors else 0
+
+    def summary(self) -> str:
+        jobs = len(self.rendered)
+        done = sum(1 for r in self.rendered if r.objects)
+        objs = sum(len(r.objects) for r in self.rendered)
+        verb = "validated" if self.config.mode == "validate" else f"rendered {done} of"
+        state = "FAILED" if self.errors else "ok"
+        return (
+            f"expand-trainjobs: {state}: {self.errors} error(s), {self.warnings} warning(s); "
+            f"{verb} {jobs} TrainJob(s)" + ("" if self.config.mode == "validate" else f" into {objs} object(s)")
+        )
+
+
+def load_file(path: str, limits) -> tuple[list, list]:
+    """Documents of one YAML file, and problems naming the file."""
+    try:
+        with open(path, "rb") as f:
+            data = f.read(limits.max_bytes + 1)
+        return [d for d in load_all(data, limits) if d is not None], []
+    except YAMLInputError as e:
+        return [], [Problem(f"{path}: {e}", "")]
+    except OSError as e:
+        return [], [Problem(f"{path}: cannot read: {e.strerror}", "")]
+
+
+def _files_items(paths, base: str, limits) -> tuple[list, list]:
+    """Items from the `files` option (kustomize generator form), with path annotations."""
+    items, problems = [], []
+    for p in paths:
+        full = p if os.path.isabs(p) else os.path.join(base, p)
+        if os.path.isdir(full):
+            files = sorted(
+                os.path.join(r, f)
+                for r, ds, fs in os.walk(full, followlinks=False)
+                for f in fs
+                if f.endswith((".yaml", ".yml", ".json")) and not any(part.startswith(".") for part in r.split(os.sep)[1:])
+            )
+        elif os.path.isfile(full):
+            files = [full]
+        else:
+            problems.append(Problem(f"files: {p!r} does not exist", "files"))
+            continue
+        for fpath in files:
+            docs, file_problems = load_file(fpath, limits)
+            problems.extend(file_problems)
+            rel = os.path.relpath(fpath, base)
+            for i, doc in enumerate(docs):
+                if isinstance(doc, dict):
+                    items.append(res.with_annotations(doc, {res.PATH: rel, res.INDEX: str(i)}))
+    return items, problems
+
+
+def engine_options(cfg: config_mod.FunctionConfig):
+    """EngineOptions from the config: pass every config field the engine declares an option for."""
+    names = {f.name for f in dataclasses.fields(engine.EngineOptions)}
+    return engine.EngineOptions(**{n: getattr(cfg, n) for n in names if hasattr(cfg, n)})
+
+
+def _structure_problems(item, i: int) -> list:
+    if not isinstance(item, dict):
+        return [Problem(f"items[{i}] is not an object (found {type(item).__name__}); it is passed through unchanged", f"items[{i}]")]
+    missing = [k for k in ("apiVersion", "kind") if not isinstance(item.get(k), str) or not item.get(k)]
+    if missing:
+        return [Problem(f"items[{i}] has no {' or '.join(missing)}; it is passed through unchanged", f"items[{i}]", subject=item)]
+    return []
+
+
+class _Checks:
+    """Validation with per-object memo, so a runtime shared by many TrainJobs is checked once."""
+
+    def __init__(self):
+        self._runtime_memo: dict[int, tuple] = {}
+
+    @staticmethod
+    def object(obj: dict) -> list:
+        return validation.check_object(obj) if validation else []
+
+    def runtime(self, runtime: dict, label: str) -> tuple[dict, list]:
+        """(converted runtime, problems) — problems reported once per runtime."""
+        memo = self._runtime_memo.get(id(runtime))
+        if memo is not None:
+            return memo[0], []
+        problems: list = []
+        converted = runtime
+        if legacy is not None:
+            converted, conv = legacy.convert_runtime(runtime)
+            problems += conv
+        if label != resolve.CATALOG:
+            problems += self.object(converted)
+            if validation:
+                problems += validation.check_runtime_webhook(converted)
+        problems = [p if p.subject is not None else dataclasses.replace(p, subject=runtime) for p in problems]
+        self._runtime_memo[id(runtime)] = (converted, runtime)
+        return converted, problems
+
+
+def run(items: list, function_config, *, base_dir: str = ".", default_namespace: str = "") -> Outcome:
+    cfg, problems_cfg = config_mod.parse(function_config)
+    namespace = cfg.namespace or default_namespace
+    results = [output.result(p, None) for p in problems_cfg]
+    checks = _Checks()
+
+    problems_items: list = []
+    inputs: list[tuple[int | None, dict]] = []
+    for i, item in enumerate(items):
+        structural = _structure_problems(item, i)
+        if structural:
+            problems_items += structural
+            continue
+        if config_mod.is_config_object(item):
+            continue
+        if res.is_trainjob(item):
+            inputs.append((i, item))
+
+    extra, extra_problems = [], []
+    if cfg.files:
+        extra, extra_problems = _files_items(cfg.files, base_dir, cfg.limits)
+    extra += [o for o in cfg.trainJobs]
+    inputs += [(None, o) for o in extra if isinstance(o, dict) and res.is_trainjob(o)]
+
+    dir_runtimes, dir_problems = resolve.read_runtime_dirs(
+        cfg.runtimeDirs, base_dir, lambda p: load_file(p, cfg.limits)
+    )
+    index_items = [it for it in items if isinstance(it, dict)] + [o for o in extra if isinstance(o, dict)]
+    index = resolve.build_index(index_items, dir_runtimes, namespace, cfg.builtinRuntimes)
+    results += [output.result(p, None) for p in problems_items + extra_problems + dir_problems + index.problems]
+
+    opts = engine_options(cfg)
+    rendered: list[Rendered] = []
+    owners: dict[tuple, dict] = {}  # generated identity -> TrainJob that generated it
+    for position, original in inputs:
+        tj_problems: list = []
+        trainjob = original
+        if legacy is not None:
+            trainjob, conv = legacy.convert_trainjob(original)
+            tj_problems += conv
+        if namespace and not res.namespace(trainjob):
+            trainjob = {**trainjob, "metadata": {**res.metadata(trainjob), "namespace": namespace}}
+        entry = Rendered(trainjob, position, original)
+        rendered.append(entry)
+        tj_problems += checks.object(trainjob)
+        managed_by = (trainjob.get("spec") or {}).get("managedBy", CONTROLLER) if isinstance(trainjob.get("spec"), dict) else CONTROLLER
+        if managed_by == MULTIKUEUE:
+            tj_problems.append(Problem(f"spec.managedBy is {MULTIKUEUE}: the Trainer controller creates no objects for this TrainJob, so neither does this function", "spec.managedBy", severity=INFO))
+        runtime = None
+        if not any(p.severity == ERROR for p in tj_problems) and managed_by != MULTIKUEUE:
+            found, label, resolve_problems = resolve.resolve(trainjob, index, namespace)
+            tj_problems += resolve_problems
+            if found is not None:
+                runtime, runtime_problems = checks.runtime(found, label)
+                results += [output.result(p, original) for p in runtime_problems]
+                if any(p.severity == ERROR for p in runtime_problems):
+                    tj_problems.append(Problem(f"{res.display(found)} is invalid (see its errors); TrainJob not rendered", "spec.runtimeRef"))
+                    runtime = None
+        if runtime is not None:
+            tj_problems += engine.admission(trainjob, runtime, opts)
+        if runtime is not None and not any(p.severity == ERROR for p in tj_problems) and cfg.mode == "render":
+            expansion = engine.expand(trainjob, runtime, opts)
+            tj_problems += expansion.problems
+            generated_problems = []
+            for obj in expansion.objects:
+                generated_problems += checks.object(obj)
+                if validation and obj.get("kind") == "JobSet":
+                    generated_problems += validation.check_jobset_webhook(obj)
+                other = owners.get(res.identity(obj))
+                if other is not None:
+                    generated_problems.append(
+                        Problem(f"{res.display(obj)} would also be generated by {res.display(other)}: two TrainJobs cannot render the same object", "metadata.name")
+                    )
+            tj_problems += generated_problems
+            if not any(p.severity == ERROR for p in tj_problems):
+                entry.objects = expansion.objects
+                for obj in expansion.objects:
+                    owners[res.identity(obj)] = original
+        results += [output.result(p, original) for p in tj_problems]
+
+    out_items = items if cfg.mode == "validate" else output.place(items, rendered, results)
+    outcome = Outcome(out_items, results, rendered, cfg)
+    outcome.results.append(output.summary_result(outcome.summary()))
+    return outcome

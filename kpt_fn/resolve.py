@@ -1,0 +1,160 @@
+"""Finding the runtime a TrainJob refers to, as the controller's runtime registry would.
+
+Sources are searched in order: the ResourceList items, the configured runtime directories, the
+built-in catalog of runtimes shipped with Trainer v2.3.0. A namespaced TrainingRuntime only serves
+TrainJobs of its own namespace; a ClusterTrainingRuntime is matched by name.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import os
+from dataclasses import dataclass, field
+from importlib import resources as importlib_resources
+
+from kpt_fn import resource as res
+from kpt_fn.problems import WARNING, Problem
+
+SUPPORTED_KEYS = {
+    f"{res.TRAINING_RUNTIME}.{res.TRAINER_GROUP}": res.TRAINING_RUNTIME,
+    f"{res.CLUSTER_TRAINING_RUNTIME}.{res.TRAINER_GROUP}": res.CLUSTER_TRAINING_RUNTIME,
+}
+
+ITEMS = "the ResourceList items"
+CATALOG = "the built-in catalog"
+
+
+@functools.lru_cache(maxsize=1)
+def builtin_catalog() -> tuple:
+    text = importlib_resources.files("kpt_fn.catalog").joinpath("runtimes.json").read_text()
+    return tuple(json.loads(text))
+
+
+def registry_key(trainjob: dict) -> str:
+    """kind + "." + apiGroup of spec.runtimeRef, after the CRD defaults."""
+    ref = ((trainjob.get("spec") or {}).get("runtimeRef")) or {}
+    kind = ref.get("kind", res.CLUSTER_TRAINING_RUNTIME)
+    group = ref.get("apiGroup", res.TRAINER_GROUP)
+    return f"{kind}.{group}" if group else str(kind)
+
+
+@dataclass
+class Source:
+    label: str  # how results name this source
+    runtimes: dict = field(default_factory=dict)  # (kind, namespace, name) -> runtime dict
+
+
+@dataclass
+class RuntimeIndex:
+    sources: list  # list[Source], in search order
+    problems: list  # conflicts found while indexing
+
+    def describe(self) -> str:
+        return ", ".join(s.label for s in self.sources) or "nothing"
+
+
+def _key(obj: dict, default_namespace: str) -> tuple:
+    kind = obj.get("kind")
+    ns = (res.namespace(obj) or default_namespace) if kind == res.TRAINING_RUNTIME else ""
+    return (kind, ns, res.name(obj))
+
+
+def _add(source: Source, obj: dict, default_namespace: str, problems: list) -> None:
+    key = _key(obj, default_namespace)
+    first = source.runtimes.get(key)
+    if first is None:
+        source.runtimes[key] = obj
+        return
+    where = res.file_path(first)
+    problems.append(
+        Problem(
+            f"{res.display(obj)} is defined more than once in {source.label}"
+            + (f" (first in {where})" if where else "")
+            + "; the first definition is used",
+            "metadata.name",
+            subject=obj,
+        )
+    )
+
+
+def build_index(items: list, dir_runtimes: list, default_namespace: str, use_catalog: bool) -> RuntimeIndex:
+    """Index runtimes by source. `dir_runtimes` is [(dir label, [runtime dicts])] in search order."""
+    problems: list = []
+    sources = [Source(ITEMS)]
+    for obj in items:
+        if res.is_runtime(obj):
+            _add(sources[0], obj, default_namespace, problems)
+    for label, objs in dir_runtimes:
+        src = Source(f"runtime directory {label}")
+        for obj in objs:
+            _add(src, obj, default_namespace, problems)
+        sources.append(src)
+    if use_catalog:
+        sources.append(Source(CATALOG, {_key(o, ""): o for o in builtin_catalog()}))
+    # A runtime defined both in the package and in a runtime directory with different content is a
+    # conflict worth saying: the package copy wins, and the user may not expect that.
+    for i, src in enumerate(sources[:-1]):
+        for key, obj in src.runtimes.items():
+            for later in sources[i + 1 :]:
+                other = later.runtimes.get(key)
+                if other is not None and later.label != CATALOG and other.get("spec") != obj.get("spec"):
+                    problems.append(
+                        Problem(
+                            f"{res.display(obj)} from {src.label} shadows a different definition in {later.label}",
+                            "spec",
+                            severity=WARNING,
+                            subject=obj,
+                        )
+                    )
+    return RuntimeIndex(sources, problems)
+
+
+def resolve(trainjob: dict, index: RuntimeIndex, default_namespace: str) -> tuple[dict | None, str, list]:
+    """(runtime, source label, problems) for one TrainJob."""
+    key = registry_key(trainjob)
+    kind = SUPPORTED_KEYS.get(key)
+    if kind is None:
+        return None, "", [Problem(f"unsupported runtime: {key}", "spec.runtimeRef")]
+    ref_name = (((trainjob.get("spec") or {}).get("runtimeRef")) or {}).get("name")
+    ns = (res.namespace(trainjob) or default_namespace) if kind == res.TRAINING_RUNTIME else ""
+    for src in index.sources:
+        runtime = src.runtimes.get((kind, ns, ref_name))
+        if runtime is not None:
+            return runtime, src.label, []
+    where = f' in namespace "{ns}"' if kind == res.TRAINING_RUNTIME else ""
+    searched = index.describe()
+    hint = ""
+    if kind == res.TRAINING_RUNTIME:
+        hint = "; a TrainingRuntime is only used by TrainJobs in its own namespace"
+    return (
+        None,
+        "",
+        [Problem(f'{kind} "{ref_name}"{where} not found: searched {searched}{hint}', "spec.runtimeRef")],
+    )
+
+
+def read_runtime_dirs(dirs, base: str, load_file) -> tuple[list, list]:
+    """[(label, [runtimes])] for each directory, and problems. `load_file(path) -> (docs, problems)`."""
+    out, problems = [], []
+    for d in dirs:
+        path = d if os.path.isabs(d) else os.path.join(base, d)
+        if not os.path.isdir(path):
+            problems.append(Problem(f"runtime directory {d!r} does not exist or is not a directory", "runtimeDirs"))
+            continue
+        found = []
+        # followlinks=False: a symlink loop in a runtime directory cannot make the walk go round.
+        for root, subdirs, files in os.walk(path, followlinks=False):
+            subdirs[:] = sorted(s for s in subdirs if not s.startswith("."))
+            for fname in sorted(files):
+                if not fname.endswith((".yaml", ".yml", ".json")):
+                    continue
+                fpath = os.path.join(root, fname)
+                docs, file_problems = load_file(fpath)
+                problems.extend(file_problems)
+                rel = os.path.relpath(fpath, base)
+                for i, doc in enumerate(docs):
+                    if isinstance(doc, dict) and res.is_runtime(doc):
+                        found.append(res.with_annotations(doc, {res.PATH: rel, res.INDEX: str(i)}))
+        out.append((d, found))
+    return out, problems

@@ -1,0 +1,134 @@
+"""Items of a ResourceList as plain dicts: identity, file location and the annotations clients own."""
+
+from __future__ import annotations
+
+TRAINER_GROUP = "trainer.kubeflow.org"
+TRAINER_API_VERSION = "trainer.kubeflow.org/v1alpha1"
+TRAINJOB = "TrainJob"
+TRAINING_RUNTIME = "TrainingRuntime"
+CLUSTER_TRAINING_RUNTIME = "ClusterTrainingRuntime"
+RUNTIME_KINDS = (TRAINING_RUNTIME, CLUSTER_TRAINING_RUNTIME)
+
+PATH = "internal.config.kubernetes.io/path"
+INDEX = "internal.config.kubernetes.io/index"
+LEGACY_PATH = "config.kubernetes.io/path"
+LEGACY_INDEX = "config.kubernetes.io/index"
+LOCAL_CONFIG = "config.kubernetes.io/local-config"
+# Annotations that clients use to track an item's origin (file, position, comments, kustomize
+# identity). They belong to the item they were put on and must never be copied to another object.
+CLIENT_ANNOTATION_PREFIXES = (
+    "config.kubernetes.io/",
+    "internal.config.kubernetes.io/",
+    "config.k8s.io/",
+    "kustomize.config.k8s.io/",
+)
+
+
+def api_group(obj: dict) -> str:
+    api_version = obj.get("apiVersion")
+    if not isinstance(api_version, str) or "/" not in api_version:
+        return ""
+    return api_version.split("/", 1)[0]
+
+
+def metadata(obj: dict) -> dict:
+    md = obj.get("metadata")
+    return md if isinstance(md, dict) else {}
+
+
+def name(obj: dict):
+    return metadata(obj).get("name")
+
+
+def namespace(obj: dict):
+    return metadata(obj).get("namespace")
+
+
+def annotations(obj: dict) -> dict:
+    ann = metadata(obj).get("annotations")
+    return ann if isinstance(ann, dict) else {}
+
+
+def kind(obj: dict):
+    return obj.get("kind")
+
+
+def is_trainer_kind(obj: dict, kinds) -> bool:
+    return obj.get("kind") in kinds and api_group(obj) in (TRAINER_GROUP, "kubeflow.org")
+
+
+def is_trainjob(obj: dict) -> bool:
+    return is_trainer_kind(obj, (TRAINJOB,))
+
+
+def is_runtime(obj: dict) -> bool:
+    return is_trainer_kind(obj, RUNTIME_KINDS)
+
+
+def is_local_config(obj: dict) -> bool:
+    return str(annotations(obj).get(LOCAL_CONFIG, "")).lower() == "true"
+
+
+def file_path(obj: dict):
+    ann = annotations(obj)
+    return ann.get(PATH) or ann.get(LEGACY_PATH)
+
+
+def file_index(obj: dict) -> int:
+    ann = annotations(obj)
+    raw = ann.get(INDEX, ann.get(LEGACY_INDEX, 0))
+    try:
+        return int(raw)
+    except (TypeError, ValueError):
+        return 0
+
+
+def identity(obj: dict) -> tuple:
+    """What makes two objects the same object in a cluster: apiVersion group, kind, namespace, name."""
+    return (api_group(obj), obj.get("kind"), namespace(obj) or "", name(obj))
+
+
+def resource_ref(obj: dict) -> dict:
+    ref = {
+        "apiVersion": str(obj.get("apiVersion") or ""),
+        "kind": str(obj.get("kind") or ""),
+        "name": str(name(obj) or ""),
+    }
+    ns = namespace(obj)
+    if ns:
+        ref["namespace"] = str(ns)
+    return ref
+
+
+def display(obj: dict) -> str:
+    ns = namespace(obj)
+    return f"{obj.get('kind')} {ns + '/' if ns else ''}{name(obj)}"
+
+
+def client_annotations(obj: dict) -> dict:
+    return {k: v for k, v in annotations(obj).items() if k.startswith(CLIENT_ANNOTATION_PREFIXES)}
+
+
+def without_client_annotations(obj: dict) -> dict:
+    """A shallow copy of obj whose metadata has no client-owned annotations (and no emptied map)."""
+    ann = annotations(obj)
+    if not any(k.startswith(CLIENT_ANNOTATION_PREFIXES) for k in ann):
+        return obj
+    kept = {k: v for k, v in ann.items() if not k.startswith(CLIENT_ANNOTATION_PREFIXES)}
+    md = dict(metadata(obj))
+    if kept:
+        md["annotations"] = kept
+    else:
+        md.pop("annotations", None)
+    out = dict(obj)
+    out["metadata"] = md
+    return out
+
+
+def with_annotations(obj: dict, extra: dict) -> dict:
+    """A shallow copy of obj with `extra` annotations merged into its metadata."""
+    md = dict(metadata(obj))
+    md["annotations"] = {**(md.get("annotations") or {}), **extra}
+    out = dict(obj)
+    out["metadata"] = md
+    return out
