@@ -1,0 +1,287 @@
+"""Secret material for the MPI SSH Secret and the Flux CURVE Secret, and the policy that governs it.
+
+The controller makes both Secrets in the cluster: a fresh random ECDSA P-521 key pair per MPI TrainJob
+(trainer-semantics.md §5.3) and an X25519 CURVE certificate derived from SHA-256 of the TrainJob UID
+for Flux (§5.6). Neither can be reproduced offline: there is no randomness we may commit to Git
+silently and no UID before the API server assigns one (§8 N1, N2). So the renderer never writes
+private key material unless it is told to.
+
+Policy, per Secret kind (EngineOptions field / functionConfig key; until the fields exist the keys
+are read from EngineOptions.plugin_options):
+
+    mpi_ssh_secret       / mpiSSHSecret          "reference" (default) | "generate"
+    mpi_ssh_secret_name  / mpiSSHSecretName      name template, default "{name}-mpi-ssh-auth"
+    flux_curve_secret    / fluxCurveSecret       "reference" (default) | "generate"
+    flux_curve_secret_name / fluxCurveSecretName name template, default "{name}-flux-curve"
+    secret_seed          / secretSeed            required with "generate"; >= 16 characters
+
+`{name}` in a name template is replaced by the TrainJob name; without it every TrainJob of the
+namespace shares one Secret (useful for a single, user-managed SSH identity).
+
+reference  No Secret is emitted. The JobSet's volumes point at the templated name, and an info
+           result states exactly which Secret (name, namespace, type, keys) must exist in the
+           cluster before the pods can start (they mount it as a non-optional volume).
+generate   The Secret is emitted with key material derived deterministically from
+           HKDF(secretSeed, namespace, Secret name), so re-rendering gives identical bytes, plus a
+           warning result that private key material is being written to the output. The output then
+           has to be handled like a secret (e.g. encrypted before it is committed). Keys differ from
+           the ones the controller would make; no in-cluster component depends on their values.
+
+The hostfile ConfigMap and the Flux entrypoint ConfigMap are not secret and are always emitted.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import re
+from dataclasses import dataclass
+
+from cryptography.hazmat.primitives import hashes, serialization
+from cryptography.hazmat.primitives.asymmetric import ec, x25519
+from cryptography.hazmat.primitives.kdf.hkdf import HKDF
+
+from kpt_fn.problems import INFO, WARNING, Problem
+
+REFERENCE = "reference"
+GENERATE = "generate"
+MODES = (REFERENCE, GENERATE)
+
+MPI_SSH = "mpi-ssh"
+FLUX_CURVE = "flux-curve"
+
+DEFAULT_NAME_TEMPLATES = {MPI_SSH: "{name}-mpi-ssh-auth", FLUX_CURVE: "{name}-flux-curve"}
+_OPTION_FIELDS = {  # kind -> (mode field, name-template field) on EngineOptions
+    MPI_SSH: ("mpi_ssh_secret", "mpi_ssh_secret_name"),
+    FLUX_CURVE: ("flux_curve_secret", "flux_curve_secret_name"),
+}
+_CONFIG_KEYS = {MPI_SSH: ("mpiSSHSecret", "mpiSSHSecretName"), FLUX_CURVE: ("fluxCurveSecret", "fluxCurveSecretName")}
+MIN_SEED_LENGTH = 16
+
+RULE_MPI_REFERENCE = "secret-policy/mpi-ssh-secret-required"
+RULE_MPI_GENERATED = "secret-policy/mpi-ssh-secret-generated"
+RULE_FLUX_REFERENCE = "secret-policy/flux-curve-secret-required"
+RULE_FLUX_GENERATED = "secret-policy/flux-curve-secret-generated"
+
+RULES = [
+    {"id": RULE_MPI_REFERENCE, "family": "secret-policy", "applies_to": "TrainJob",
+     "description": "MPI runtime without generated keys: the SSH Secret the pods mount must be provided in the cluster."},
+    {"id": RULE_MPI_GENERATED, "family": "secret-policy", "applies_to": "TrainJob",
+     "description": "mpiSSHSecret=generate: an SSH private key derived from secretSeed is written to the output."},
+    {"id": RULE_FLUX_REFERENCE, "family": "secret-policy", "applies_to": "TrainJob",
+     "description": "Flux runtime without generated keys: the CURVE certificate Secret must be provided in the cluster."},
+    {"id": RULE_FLUX_GENERATED, "family": "secret-policy", "applies_to": "TrainJob",
+     "description": "fluxCurveSecret=generate: a CURVE secret key derived from secretSeed is written to the output."},
+]
+
+_DNS1123_SUBDOMAIN = re.compile(r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$")
+
+# Order of the P-521 group (SEC 2); private scalars must lie in [1, n-1].
+_P521_ORDER = int(
+    "01FFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFF"
+    "A51868783BF2F966B7FCC0148F709A5D03BB5C9B8899C47AEBB6FB71E91386409",
+    16,
+)
+_Z85 = "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ.-:+=^!/*?&<>()[]{}@%$#"
+
+
+class SecretPolicyError(ValueError):
+    """The options ask for something the policy cannot do (bad mode, missing seed, bad name)."""
+
+
+@dataclass(frozen=True)
+class SecretPolicy:
+    kind: str  # MPI_SSH or FLUX_CURVE
+    mode: str = REFERENCE
+    name_template: str = ""
+    seed: str | None = None
+
+    def secret_name(self, trainjob_name: str) -> str:
+        name = (self.name_template or DEFAULT_NAME_TEMPLATES[self.kind]).replace("{name}", trainjob_name)
+        if len(name) > 253 or not _DNS1123_SUBDOMAIN.match(name):
+            key = _CONFIG_KEYS[self.kind][1]
+            raise SecretPolicyError(f'{key} gives the Secret name "{name}", which is not a valid DNS-1123 subdomain')
+        return name
+
+    @property
+    def per_trainjob(self) -> bool:
+        return "{name}" in (self.name_template or DEFAULT_NAME_TEMPLATES[self.kind])
+
+
+def _option(options, field: str, key: str):
+    # A dedicated EngineOptions field wins; otherwise the functionConfig key in plugin_options.
+    value = getattr(options, field, None)
+    if value is None:
+        value = (getattr(options, "plugin_options", None) or {}).get(key)
+    return value
+
+
+def policy(options, kind: str) -> SecretPolicy:
+    """The policy for `kind` from EngineOptions (fields, or functionConfig keys in plugin_options).
+
+    Missing values mean the defaults; raises SecretPolicyError for values the policy cannot honour.
+    """
+    mode_field, name_field = _OPTION_FIELDS[kind]
+    mode_key, name_key = _CONFIG_KEYS[kind]
+    mode = _option(options, mode_field, mode_key) or REFERENCE
+    if mode not in MODES:
+        raise SecretPolicyError(f'{mode_key} must be one of "reference", "generate"; got "{mode}"')
+    seed = _option(options, "secret_seed", "secretSeed")
+    if mode == GENERATE:
+        if not seed:
+            raise SecretPolicyError(f"secretSeed is required when {mode_key} is generate")
+        if len(seed) < MIN_SEED_LENGTH:
+            raise SecretPolicyError(f"secretSeed must be at least {MIN_SEED_LENGTH} characters long")
+    return SecretPolicy(kind=kind, mode=mode, name_template=_option(options, name_field, name_key) or "", seed=seed)
+
+
+# --- key derivation ---------------------------------------------------------------------------
+
+
+def _derive(seed: str, label: str, namespace: str, secret_name: str, length: int, algorithm) -> bytes:
+    # The namespace and Secret name bind the key to the one object it is written into; the label
+    # separates the MPI and Flux uses of the same seed.
+    info = b"\x00".join((b"expand-trainjobs", label.encode(), namespace.encode(), secret_name.encode()))
+    return HKDF(algorithm=algorithm, length=length, salt=None, info=info).derive(seed.encode("utf-8"))
+
+
+def mpi_ssh_key_pair(seed: str, namespace: str, secret_name: str) -> tuple[bytes, bytes]:
+    """(private key PEM, authorized_keys line) in the controller's formats (§5.3).
+
+    PEM "EC PRIVATE KEY" (SEC 1, 66-byte scalar, named curve, public key) and
+    "ecdsa-sha2-nistp521 <base64>\\n". The scalar is HKDF output reduced into [1, n-1]; 16 bytes
+    beyond the order's length make the reduction bias negligible.
+    """
+    okm = _derive(seed, "mpi-ssh-auth/v1", namespace, secret_name, 82, hashes.SHA512())
+    scalar = int.from_bytes(okm, "big") % (_P521_ORDER - 1) + 1
+    key = ec.derive_private_key(scalar, ec.SECP521R1())
+    private_pem = key.private_bytes(
+        serialization.Encoding.PEM, serialization.PrivateFormat.TraditionalOpenSSL, serialization.NoEncryption()
+    )
+    public = key.public_key().public_bytes(serialization.Encoding.OpenSSH, serialization.PublicFormat.OpenSSH)
+    return private_pem, public + b"\n"
+
+
+def z85_encode(data: bytes) -> str:
+    """ZeroMQ Z85; like upstream, input whose length is not a multiple of 4 gives ""."""
+    if len(data) % 4:
+        return ""
+    out = []
+    for i in range(0, len(data), 4):
+        value = int.from_bytes(data[i : i + 4], "big")
+        out.append(
+            _Z85[value // 52200625 % 85] + _Z85[value // 614125 % 85] + _Z85[value // 7225 % 85]
+            + _Z85[value // 85 % 85] + _Z85[value % 85]
+        )
+    return "".join(out)
+
+
+def curve_certificate(cert_name: str, secret_key: bytes) -> str:
+    """The czmq certificate text the controller writes, for a 32-byte X25519 secret key (§5.6)."""
+    private = x25519.X25519PrivateKey.from_private_bytes(secret_key)
+    public = private.public_key().public_bytes(serialization.Encoding.Raw, serialization.PublicFormat.Raw)
+    return (
+        "#  ZeroMQ CURVE Secret Certificate\n"
+        "#  Generated by Kubeflow Trainer\n\n"
+        "metadata\n"
+        f'    name = "{cert_name}"\n'
+        "curve\n"
+        f'    public-key = "{z85_encode(public)}"\n'
+        f'    secret-key = "{z85_encode(private.private_bytes_raw())}"\n'
+    )
+
+
+def curve_secret_key_from_uid(uid: str) -> bytes:
+    """Upstream's derivation (SHA-256 of the TrainJob UID); kept for parity checks only."""
+    return hashlib.sha256(uid.encode("utf-8")).digest()
+
+
+def curve_secret_key(seed: str, namespace: str, secret_name: str) -> bytes:
+    return _derive(seed, "flux-curve/v1", namespace, secret_name, 32, hashes.SHA256())
+
+
+# --- objects and results ------------------------------------------------------------------------
+
+
+def _b64(data: bytes) -> str:
+    return base64.b64encode(data).decode("ascii")
+
+
+def mpi_ssh_secret(pol: SecretPolicy, trainjob_name: str, namespace: str) -> dict:
+    """The SSH Secret in the controller's shape, with keys derived from the seed."""
+    name = pol.secret_name(trainjob_name)
+    private_pem, public = mpi_ssh_key_pair(pol.seed, namespace or "", name)
+    return {
+        "apiVersion": "v1",
+        "kind": "Secret",
+        "metadata": {"name": name, "namespace": namespace},
+        "type": "kubernetes.io/ssh-auth",
+        "immutable": True,
+        "data": {"ssh-privatekey": _b64(private_pem), "ssh-publickey": _b64(public)},
+    }
+
+
+def flux_curve_secret(pol: SecretPolicy, trainjob_name: str, namespace: str) -> dict:
+    """The CURVE Secret in the controller's shape (no type, not immutable)."""
+    name = pol.secret_name(trainjob_name)
+    # The certificate names its TrainJob like upstream; a Secret shared by several TrainJobs is
+    # named after itself so that all renderings of it are identical.
+    cert_name = trainjob_name if pol.per_trainjob else name
+    cert = curve_certificate(cert_name, curve_secret_key(pol.seed, namespace or "", name))
+    return {
+        "apiVersion": "v1",
+        "kind": "Secret",
+        "metadata": {"name": name, "namespace": namespace},
+        "data": {"curve.cert": _b64(cert.encode("utf-8"))},
+    }
+
+
+def _where(namespace) -> str:
+    return f'namespace "{namespace}"' if namespace else "the TrainJob's namespace"
+
+
+def mpi_ssh_reference_problem(secret_name: str, namespace) -> Problem:
+    return Problem(
+        message=(
+            f'MPI SSH keys are not generated offline (mpiSSHSecret: reference): Secret "{secret_name}" in '
+            f"{_where(namespace)} must exist before the JobSet's pods start, of type kubernetes.io/ssh-auth "
+            "with keys ssh-privatekey (PEM private key) and ssh-publickey (OpenSSH authorized_keys line); "
+            "launcher and node pods mount it as id_rsa, id_rsa.pub and authorized_keys"
+        ),
+        severity=INFO,
+        rule=RULE_MPI_REFERENCE,
+    )
+
+
+def mpi_ssh_generated_problem(secret_name: str, namespace) -> Problem:
+    return Problem(
+        message=(
+            f'Secret "{secret_name}" in {_where(namespace)} contains an SSH private key derived from secretSeed '
+            "(mpiSSHSecret: generate): the output holds private key material; encrypt it or keep it out of Git"
+        ),
+        severity=WARNING,
+        rule=RULE_MPI_GENERATED,
+    )
+
+
+def flux_curve_reference_problem(secret_name: str, namespace) -> Problem:
+    return Problem(
+        message=(
+            f'Flux CURVE keys are not generated offline (fluxCurveSecret: reference): Secret "{secret_name}" in '
+            f"{_where(namespace)} must exist before the JobSet's pods start, with key curve.cert holding a "
+            "ZeroMQ CURVE certificate (e.g. from flux keygen); node pods mount it at /curve"
+        ),
+        severity=INFO,
+        rule=RULE_FLUX_REFERENCE,
+    )
+
+
+def flux_curve_generated_problem(secret_name: str, namespace) -> Problem:
+    return Problem(
+        message=(
+            f'Secret "{secret_name}" in {_where(namespace)} contains a CURVE secret key derived from secretSeed '
+            "(fluxCurveSecret: generate): the output holds private key material; encrypt it or keep it out of Git"
+        ),
+        severity=WARNING,
+        rule=RULE_FLUX_GENERATED,
+    )
