@@ -1,0 +1,230 @@
+"""MPI: node counts, slots, SSH and hostfile volumes, OpenMPI env, hostfile ConfigMap, SSH Secret.
+
+trainer-semantics.md §4.4 (EnforceMLPolicy), §5.3 (SSH Secret), §5.4 (hostfile), §6.4.3 (admission).
+Upstream: pkg/runtime/framework/plugins/mpi/mpi.go. OpenMPI is the only implementation upstream
+supports; anything else (the CRD also admits "") fails the render like upstream's reconcile.
+
+Deviation by design: the SSH Secret holds a random key pair upstream. Offline it is governed by the
+secret policy of kpt_fn.engine.secrets: by default no Secret is emitted and an info result names the
+Secret the cluster must provide; with mpiSSHSecret=generate a seed-derived key pair is emitted
+with a warning. The volume points at the policy's Secret name (default `<tj>-mpi-ssh-auth`, as
+upstream).
+"""
+
+from __future__ import annotations
+
+from kpt_fn.engine import secrets
+from kpt_fn.engine.apply import upsert_env_vars, upsert_volume_mounts, upsert_volumes
+from kpt_fn.engine.framework import RenderError
+from kpt_fn.engine.info import resources_per_node
+from kpt_fn.problems import Problem
+
+NAME = "MPI"
+
+NODE = "node"
+LAUNCHER = "launcher"
+OPENMPI = "OpenMPI"
+
+SSH_AUTH_VOLUME = "mpi-ssh-auth"
+HOSTFILE_VOLUME = "mpi-hostfile"
+HOSTFILE_DIR = "/etc/mpi"
+HOSTFILE_NAME = "hostfile"
+HOSTFILE_SUFFIX = "-mpi-hostfile"
+
+ENV_HOSTFILE = "OMPI_MCA_orte_default_hostfile"
+ENV_KEEP_FQDN = "OMPI_MCA_orte_keep_fqdn_hostnames"
+ENV_DEFAULT_SLOTS = "OMPI_MCA_orte_set_default_slots"
+ENV_RSH_ARGS = "OMPI_MCA_plm_rsh_args"
+RESERVED_ENV = frozenset((ENV_HOSTFILE, ENV_RSH_ARGS, ENV_KEEP_FQDN, ENV_DEFAULT_SLOTS))
+
+RULE_LAUNCHER_AS_NODE = "trainer-webhook/mpi-launcher-as-node-jobs"
+RULE_RESERVED_ENV = "trainer-webhook/mpi-reserved-env"
+RULE_IMPLEMENTATION = "trainer-controller/mpi-implementation"
+
+RULES = [
+    {"id": RULE_LAUNCHER_AS_NODE, "family": "trainer-webhook", "applies_to": "TrainJob",
+     "description": "With runLauncherAsNode, numNodes >= 2 needs a runtime with both a launcher and a node job."},
+    {"id": RULE_RESERVED_ENV, "family": "trainer-webhook", "applies_to": "TrainJob",
+     "description": "spec.trainer.env must not set the OMPI_MCA_* variables the MPI plugin manages."},
+    {"id": RULE_IMPLEMENTATION, "family": "trainer-controller", "applies_to": "TrainJob",
+     "description": "mpiImplementation must be OpenMPI, the only implementation upstream supports."},
+] + [r for r in secrets.RULES if r["id"].startswith("secret-policy/mpi-")]
+
+
+def is_active(info) -> bool:
+    ml = info.runtime_policy.ml_policy_source
+    return ml is not None and ml.get("mpi") is not None
+
+
+def _trainer(trainjob: dict) -> dict | None:
+    return (trainjob.get("spec") or {}).get("trainer")
+
+
+def _ssh_policy(options) -> secrets.SecretPolicy:
+    try:
+        return secrets.policy(options, secrets.MPI_SSH)
+    except secrets.SecretPolicyError as exc:
+        raise RenderError(str(exc), rule=secrets.RULE_MPI_REFERENCE) from exc
+
+
+def _secret_name(options, trainjob_name: str) -> str:
+    try:
+        return _ssh_policy(options).secret_name(trainjob_name)
+    except secrets.SecretPolicyError as exc:
+        raise RenderError(str(exc), rule=secrets.RULE_MPI_REFERENCE) from exc
+
+
+def ssh_auth_volume(secret_name: str) -> dict:
+    return {
+        "name": SSH_AUTH_VOLUME,
+        "secret": {
+            "secretName": secret_name,
+            "defaultMode": 0o400,
+            "items": [
+                {"key": "ssh-privatekey", "path": "id_rsa", "mode": 0o640},
+                {"key": "ssh-publickey", "path": "id_rsa.pub", "mode": 0o644},
+                {"key": "ssh-publickey", "path": "authorized_keys", "mode": 0o644},
+            ],
+        },
+    }
+
+
+def hostfile_volume(trainjob_name: str) -> dict:
+    return {
+        "name": HOSTFILE_VOLUME,
+        "configMap": {
+            "name": trainjob_name + HOSTFILE_SUFFIX,
+            "items": [{"key": HOSTFILE_NAME, "path": HOSTFILE_NAME, "mode": 0o444}],
+        },
+    }
+
+
+def enforce_ml_policy(info, trainjob, options) -> None:
+    ml = info.runtime_policy.ml_policy_source
+    # Replace rather than mutate: the nested mlPolicy dict may be shared with the runtime copy.
+    mpi = dict(ml["mpi"])
+    ml["mpi"] = mpi
+    launcher_as_node = bool(mpi.get("runLauncherAsNode"))
+    trainer = _trainer(trainjob)
+
+    if trainer is not None and trainer.get("numNodes") is not None:
+        # By name: the SSH worker job, not the trainer-ancestor launcher (quirk Q4).
+        node = info.pod_set_by_name(NODE)
+        if node is not None:
+            num_nodes = trainer["numNodes"]
+            node.count = max(num_nodes - 1, 1) if launcher_as_node else num_nodes
+
+    if trainer is not None and trainer.get("numProcPerNode") is not None:
+        mpi["numProcPerNode"] = trainer["numProcPerNode"]
+    elif mpi.get("numProcPerNode") == 1:
+        gpus = _num_gpu(resources_per_node(info, trainjob))
+        if gpus > 1:
+            mpi["numProcPerNode"] = gpus
+
+    name = (trainjob.get("metadata") or {}).get("name") or ""
+    ssh_volume = ssh_auth_volume(_secret_name(options, name))
+    for ps in info.pod_sets:
+        if ps.name not in (NODE, LAUNCHER):
+            continue
+        upsert_volumes(ps.volumes, [ssh_volume])
+        if ps.name == LAUNCHER:
+            upsert_volumes(ps.volumes, [hostfile_volume(name)])
+        for c in ps.containers:
+            if c.name != NODE:
+                continue
+            upsert_volume_mounts(c.volume_mounts, [{"name": SSH_AUTH_VOLUME, "mountPath": mpi.get("sshAuthMountPath")}])
+            if ps.name != LAUNCHER:
+                continue
+            upsert_volume_mounts(c.volume_mounts, [{"name": HOSTFILE_VOLUME, "mountPath": HOSTFILE_DIR}])
+            implementation = mpi.get("mpiImplementation")
+            if implementation != OPENMPI:
+                raise RenderError(
+                    f"MPI implementation for {implementation} doesn't supported",
+                    path="spec.runtimeRef",
+                    rule=RULE_IMPLEMENTATION,
+                )
+            upsert_env_vars(c.env, [
+                {"name": ENV_HOSTFILE, "value": f"{HOSTFILE_DIR}/{HOSTFILE_NAME}"},
+                {"name": ENV_KEEP_FQDN, "value": "true"},
+                {"name": ENV_DEFAULT_SLOTS, "value": str(mpi.get("numProcPerNode"))},
+                {"name": ENV_RSH_ARGS, "value": "-o ConnectionAttempts=10"},
+            ])
+
+
+def _metadata(name: str, trainjob: dict) -> dict:
+    md = {"name": name}
+    namespace = (trainjob.get("metadata") or {}).get("namespace")
+    if namespace is not None:
+        md["namespace"] = namespace
+    return md
+
+
+def hostfile(info) -> str:
+    """One `<endpoint> slots=<n>` line per MPI host, in replicated-job order (§5.4)."""
+    mpi = info.runtime_policy.ml_policy_source["mpi"]
+    launcher_as_node = bool(mpi.get("runLauncherAsNode"))
+    slots = mpi.get("numProcPerNode")
+    slots = 1 if slots is None else slots
+    lines = []
+    for ps in info.pod_sets:
+        if not (ps.name == NODE or (launcher_as_node and ps.name == LAUNCHER)):
+            continue
+        if mpi.get("mpiImplementation") == OPENMPI and ps.endpoints is not None:
+            lines.extend(f"{endpoint} slots={slots}\n" for endpoint in ps.endpoints())
+    return "".join(lines)
+
+
+def build(info, trainjob, options) -> list[dict]:
+    md = trainjob.get("metadata") or {}
+    name = md.get("name") or ""
+    namespace = md.get("namespace")
+    pol = _ssh_policy(options)
+    objects = []
+    try:
+        secret_name = pol.secret_name(name)
+        if pol.mode == secrets.GENERATE:
+            objects.append(secrets.mpi_ssh_secret(pol, name, namespace))
+            info.problems.append(secrets.mpi_ssh_generated_problem(secret_name, namespace))
+        else:
+            info.problems.append(secrets.mpi_ssh_reference_problem(secret_name, namespace))
+    except secrets.SecretPolicyError as exc:
+        raise RenderError(str(exc), rule=secrets.RULE_MPI_REFERENCE) from exc
+    objects.append({
+        "apiVersion": "v1",
+        "kind": "ConfigMap",
+        "metadata": _metadata(name + HOSTFILE_SUFFIX, trainjob),
+        "data": {HOSTFILE_NAME: hostfile(info)},
+    })
+    return objects
+
+
+def validate(info, trainjob, options) -> list[Problem]:
+    """Admission checks of the MPI plugin (§6.4.3), upstream's messages and paths."""
+    problems: list[Problem] = []
+    trainer = _trainer(trainjob)
+    if trainer is None:
+        return problems
+    mpi = info.runtime_policy.ml_policy_source["mpi"]
+    num_nodes = trainer.get("numNodes")
+    num_nodes = 1 if num_nodes is None else num_nodes
+    if num_nodes >= 2 and mpi.get("runLauncherAsNode"):
+        if info.pod_set_by_name(LAUNCHER) is None or info.pod_set_by_name(NODE) is None:
+            problems.append(Problem(
+                message="must have 1 when MPI trainingRuntime with enabled runLauncherAsNode does not have either launcher and node",
+                path="spec.trainer.numNodes",
+                rule=RULE_LAUNCHER_AS_NODE,
+            ))
+    reserved = sorted({e.get("name") for e in trainer.get("env") or () if e.get("name") in RESERVED_ENV})
+    if reserved:
+        problems.append(Problem(
+            message=f"must not have reserved envs, invalid envs configured: [{' '.join(reserved)}]",
+            path="spec.trainer.env",
+            rule=RULE_RESERVED_ENV,
+        ))
+    return problems
+
+
+def _num_gpu(resources: dict) -> int:
+    from kpt_fn.engine.resources import num_gpu
+
+    return num_gpu(resources)

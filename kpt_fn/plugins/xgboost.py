@@ -1,0 +1,84 @@
+"""XGBoost: node count, the DMLC_* tracker env and port 29500 (trainer-semantics.md §4.6, §6.4.4).
+
+Upstream: pkg/runtime/framework/plugins/xgboost/xgboost.go. PlainML is active too and runs first
+(framework order), so the user-only env vars precede the DMLC_* ones; upstream's order depends on
+its random plugin order (§8.2 item 1).
+"""
+
+from __future__ import annotations
+
+from kpt_fn.engine.apply import upsert_env_vars, upsert_ports
+from kpt_fn.engine.info import resources_per_node
+from kpt_fn.problems import Problem
+
+NAME = "XGBoost"
+
+TRAINER = "trainer"
+NODE = "node"
+PORT = 29500
+COMPLETION_INDEX = "metadata.annotations['batch.kubernetes.io/job-completion-index']"
+
+ENV_TRACKER_URI = "DMLC_TRACKER_URI"
+ENV_TRACKER_PORT = "DMLC_TRACKER_PORT"
+ENV_TASK_ID = "DMLC_TASK_ID"
+ENV_NUM_WORKER = "DMLC_NUM_WORKER"
+RESERVED_ENV = frozenset((ENV_TRACKER_URI, ENV_TRACKER_PORT, ENV_TASK_ID, ENV_NUM_WORKER))
+
+RULE_RESERVED_ENV = "trainer-webhook/xgboost-reserved-env"
+RULES = [
+    {"id": RULE_RESERVED_ENV, "family": "trainer-webhook", "applies_to": "TrainJob",
+     "description": "spec.trainer.env must not set the DMLC_* variables the XGBoost plugin manages."},
+]
+
+
+def is_active(info) -> bool:
+    ml = info.runtime_policy.ml_policy_source
+    return ml is not None and ml.get("xgboost") is not None
+
+
+def enforce_ml_policy(info, trainjob, options) -> None:
+    ps = info.pod_set_by_ancestor(TRAINER)
+    if ps is None:
+        return
+    trainer = (trainjob.get("spec") or {}).get("trainer")
+    if trainer is None:
+        return
+    if trainer.get("numNodes") is not None:
+        ps.count = trainer["numNodes"]
+    container = info.container_by_ancestor(TRAINER, NODE)
+    if container is None:
+        return
+    # GPU training runs one worker per GPU, CPU training one per node.
+    gpus = _num_gpu(resources_per_node(info, trainjob))
+    workers_per_node = gpus if gpus > 0 else 1
+    name = (trainjob.get("metadata") or {}).get("name") or ""
+    upsert_env_vars(container.env, [
+        # No port in the URI, and always `<tj>-node-0-0.<tj>` (quirk Q7).
+        {"name": ENV_TRACKER_URI, "value": f"{name}-{NODE}-0-0.{name}"},
+        {"name": ENV_TRACKER_PORT, "value": str(PORT)},
+        {"name": ENV_TASK_ID, "valueFrom": {"fieldRef": {"fieldPath": COMPLETION_INDEX}}},
+        {"name": ENV_NUM_WORKER, "value": str(ps.count * workers_per_node)},
+    ])
+    upsert_ports(container.ports, [{"containerPort": PORT}])
+
+
+def validate(info, trainjob, options) -> list[Problem]:
+    """One Forbidden error per reserved env entry, at its index (§6.4.4)."""
+    trainer = (trainjob.get("spec") or {}).get("trainer")
+    if trainer is None:
+        return []
+    return [
+        Problem(
+            message=f"{e.get('name')} is reserved for the XGBoost runtime",
+            path=f"spec.trainer.env[{i}]",
+            rule=RULE_RESERVED_ENV,
+        )
+        for i, e in enumerate(trainer.get("env") or ())
+        if e.get("name") in RESERVED_ENV
+    ]
+
+
+def _num_gpu(resources: dict) -> int:
+    from kpt_fn.engine.resources import num_gpu
+
+    return num_gpu(resources)
