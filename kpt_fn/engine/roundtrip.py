@@ -1,0 +1,76 @@
+"""What the controller's typed round-trip does to the objects it applies (trainer-semantics.md §1.4, R1.2).
+
+Upstream decodes the runtime template into Go types and encodes it into server-side-apply
+configurations. Visible effects reproduced here, in place on the render's private copies:
+
+* nulls disappear;
+* empty lists disappear (every apply-configuration list is `omitempty`);
+* empty Go maps (labels, annotations, nodeSelector, limits, requests) disappear, and so do the
+  no-op `resources: {}` / `metadata: {}` structs the encoder emits (R1.2); "presence" objects such
+  as `emptyDir: {}` or `torch: {}` stay;
+* every resource quantity is printed in canonical form (§12.2), exactly as upstream prints it.
+
+Unknown fields are deliberately kept: the strict schema validation reports them to the user
+instead of the engine dropping them silently.
+"""
+
+from __future__ import annotations
+
+from kpt_fn.engine import quantity
+
+# Keys whose empty dict value carries no meaning in the apply body.
+_EMPTY_DICT_DROPPED = frozenset({"resources", "metadata", "labels", "annotations", "nodeSelector",
+                                 "limits", "requests"})
+# Keys whose dict values are resource lists (name -> quantity).
+_RESOURCE_LISTS = frozenset({"limits", "requests", "overhead", "minResources"})
+# Keys holding a single quantity.
+_QUANTITIES = frozenset({"sizeLimit", "divisor"})
+
+
+class QuantityProblem(ValueError):
+    """A quantity that does not parse; carries the field path for the error report."""
+
+    def __init__(self, message: str, path: str):
+        super().__init__(message)
+        self.path = path
+
+
+def _canonical(value, path: str) -> str:
+    try:
+        return quantity.canonicalize(value)
+    except (ValueError, TypeError) as exc:
+        raise QuantityProblem(f"{exc}", path) from exc
+
+
+def normalize(obj, path: str = ""):
+    """Normalise `obj` in place (dicts and lists); returns it for convenience."""
+    if isinstance(obj, dict):
+        for key in list(obj):
+            value = obj[key]
+            sub = f"{path}.{key}" if path else key
+            if value is None:
+                del obj[key]
+                continue
+            if isinstance(value, dict):
+                if key in _RESOURCE_LISTS:
+                    for name, q in value.items():
+                        if q is not None and not isinstance(q, (dict, list, bool)):
+                            value[name] = _canonical(q, f"{sub}[{name}]")
+                normalize(value, sub)
+                if not value and key in _EMPTY_DICT_DROPPED:
+                    del obj[key]
+            elif isinstance(value, list):
+                normalize(value, sub)
+                if not value:
+                    del obj[key]
+            elif key in _QUANTITIES and not isinstance(value, bool):
+                obj[key] = _canonical(value, sub)
+    elif isinstance(obj, list):
+        for i, item in enumerate(obj):
+            if isinstance(item, (dict, list)):
+                normalize(item, f"{path}[{i}]")
+    return obj
+
+
+def normalize_jobset_spec(spec: dict) -> dict:
+    return normalize(spec, "spec.template.spec")

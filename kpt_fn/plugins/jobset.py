@@ -1,0 +1,343 @@
+"""JobSet: pod network, parallelism sync, the JobSet builder and its admission checks (§4.10, §6.4.1).
+
+Upstream: pkg/runtime/framework/plugins/jobset/{jobset.go,builder.go}. Always active.
+"""
+
+from __future__ import annotations
+
+import re
+
+from kpt_fn.engine.apply import (
+    env_vars,
+    upsert_env_vars,
+    upsert_ports,
+    upsert_volume_mounts,
+    upsert_volumes,
+)
+from kpt_fn.engine.framework import RenderError
+from kpt_fn.engine.info import ancestor_of, pod_spec_of
+from kpt_fn.problems import Problem
+
+NAME = "JobSet"
+TRAINER = "trainer"
+NODE = "node"
+DATASET_INITIALIZER = "dataset-initializer"
+MODEL_INITIALIZER = "model-initializer"
+INITIALIZER_VOLUME = "initializer"
+STORAGE_URI = "STORAGE_URI"
+
+RULE_INITIALIZER = "trainer-webhook/initializer-runtime-job"
+RULE_PATCH_MANAGER = "trainer-webhook/runtime-patch-manager"
+RULE_PATCH_TARGET = "trainer-webhook/runtime-patch-target"
+RULE_PATCH_ENV = "trainer-webhook/runtime-patch-reserved-env"
+RULE_PATCH_DIRECTIVE = "trainer-webhook/runtime-patch-directive"
+
+RULES = [
+    {"id": RULE_INITIALIZER, "family": "trainer-webhook", "applies_to": "TrainJob",
+     "description": "spec.initializer.dataset/model needs a runtime job of that name with a container of that "
+                    "name mounting the `initializer` volume"},
+    {"id": RULE_PATCH_MANAGER, "family": "trainer-webhook", "applies_to": "TrainJob",
+     "description": "spec.runtimePatches[].manager must be a domain-prefixed path (such as \"acme.io/foo\")"},
+    {"id": RULE_PATCH_TARGET, "family": "trainer-webhook", "applies_to": "TrainJob",
+     "description": "runtimePatches may only target replicated jobs, containers and init containers that exist in "
+                    "the runtime template (checked against the unpatched runtime, R6.1)"},
+    {"id": RULE_PATCH_ENV, "family": "trainer-webhook", "applies_to": "TrainJob",
+     "description": "runtimePatches must not set env on the node, dataset-initializer or model-initializer "
+                    "containers (use spec.trainer.env / spec.initializer.*.env)"},
+    {"id": RULE_PATCH_DIRECTIVE, "family": "trainer-webhook", "applies_to": "TrainJob",
+     "description": "runtimePatches must not contain strategic-merge directive keys (`$patch`, ...) (R3.1)"},
+]
+
+
+# ---------------------------------------------------------------------------------------------
+# PodNetwork and SyncParallelCount
+
+
+def identify_pod_network(info, trainjob) -> None:
+    name = trainjob["metadata"]["name"]
+    subdomain = (info.obj_apply.get("network") or {}).get("subdomain") or name
+    for rj, ps in zip(info.replicated_jobs, info.pod_sets):
+        replicas = rj.get("replicas")
+        replicas = 1 if replicas is None else replicas
+        # Lazy, so that counts changed by later phases are honoured like upstream's iterator.
+        ps.endpoints = _endpoints(name, rj.get("name"), replicas, ps, subdomain)
+
+
+def _endpoints(tj, job, replicas, ps, subdomain):
+    def gen():
+        for r in range(replicas):
+            for p in range(ps.count):
+                yield f"{tj}-{job}-{r}-{p}.{subdomain}"
+    return gen
+
+
+def sync_parallel_count(info) -> None:
+    for ps in info.pod_sets:
+        if ps.count is None:
+            continue
+        for rj in info.replicated_jobs:
+            if rj.get("name") == ps.name:
+                job_spec = _ensure(_ensure(rj, "template"), "spec")
+                job_spec["parallelism"] = ps.count
+                job_spec["completions"] = ps.count
+                break
+
+
+# ---------------------------------------------------------------------------------------------
+# Build
+
+
+def _ensure(d: dict, key: str) -> dict:
+    value = d.get(key)
+    if value is None:
+        value = d[key] = {}
+    return value
+
+
+def _ensure_list(d: dict, key: str) -> list:
+    value = d.get(key)
+    if value is None:
+        value = d[key] = []
+    return value
+
+
+def _pod_spec(rj: dict) -> dict:
+    return _ensure(_ensure(_ensure(_ensure(rj, "template"), "spec"), "template"), "spec")
+
+
+def _sync_container(target: dict, c) -> None:
+    if c.command:
+        target["command"] = c.command
+    if c.image:
+        target["image"] = c.image
+    upsert_env_vars(_ensure_list(target, "env"), c.env)
+    upsert_ports(_ensure_list(target, "ports"), c.ports)
+    upsert_volume_mounts(_ensure_list(target, "volumeMounts"), c.volume_mounts)
+
+
+def _copy_pod_sets(info) -> None:
+    """Write every PodSet back into its replicated job, by index (§4.10.2)."""
+    jobs = info.replicated_jobs
+    if len(jobs) < len(info.pod_sets):
+        raise RenderError(f"runtime template has {len(jobs)} replicatedJobs but runtime info has "
+                          f"{len(info.pod_sets)} podSets")
+    for rj, ps in zip(jobs, info.pod_sets):
+        pod = _pod_spec(rj)
+        upsert_volumes(_ensure_list(pod, "volumes"), ps.volumes)
+        containers = _ensure_list(pod, "containers")
+        for i, c in enumerate(ps.containers):
+            _sync_container(containers[i], c)
+        init_containers = _ensure_list(pod, "initContainers")
+        for i, c in enumerate(ps.init_containers):
+            if i >= len(init_containers):
+                # Plugins (Flux) add init containers to the PodSet only; give them a slot.
+                init_containers.append({"name": c.name})
+            _sync_container(init_containers[i], c)
+
+
+def _initializer_step(jobs: list, trainjob: dict) -> None:
+    initializer = (trainjob.get("spec") or {}).get("initializer") or {}
+    for rj in jobs:
+        labels = ((rj.get("template") or {}).get("metadata") or {}).get("labels")
+        if not labels:
+            continue
+        for ancestor, key in ((DATASET_INITIALIZER, "dataset"), (MODEL_INITIALIZER, "model")):
+            if labels.get("trainer.kubeflow.org/trainjob-ancestor-step") != ancestor:
+                continue
+            rj["replicas"] = 1
+            source = initializer.get(key)
+            if source is None:
+                continue
+            for c in pod_spec_of(rj).get("containers") or ():
+                if c.get("name") != ancestor:
+                    continue
+                env = _ensure_list(c, "env")
+                if source.get("storageUri") is not None:
+                    upsert_env_vars(env, [{"name": STORAGE_URI, "value": source["storageUri"]}])
+                upsert_env_vars(env, env_vars(source.get("env")))
+                if source.get("secretRef") is not None:
+                    _ensure_list(c, "envFrom").append({"secretRef": {"name": source["secretRef"].get("name", "")}})
+
+
+def _launcher_as_node(info) -> bool:
+    mpi = (info.runtime_policy.ml_policy_source or {}).get("mpi")
+    return bool(mpi is not None and mpi.get("runLauncherAsNode"))
+
+
+def _trainer_step(info, jobs: list, trainjob: dict) -> None:
+    trainer = (trainjob.get("spec") or {}).get("trainer")
+    launcher_as_node = _launcher_as_node(info)
+    for rj in jobs:
+        ancestor = ancestor_of(rj) or ""
+        containers = pod_spec_of(rj).get("containers") or ()
+        if ancestor == TRAINER:
+            rj["replicas"] = 1
+            if trainer is not None:
+                for c in containers:
+                    if c.get("name") != NODE:
+                        continue
+                    if trainer.get("image") is not None:
+                        c["image"] = trainer["image"]
+                    if trainer.get("command") is not None:
+                        c["command"] = list(trainer["command"])
+                    if trainer.get("args") is not None:
+                        c["args"] = list(trainer["args"])
+        if trainer is not None and (ancestor == TRAINER or (launcher_as_node and rj.get("name") == NODE)):
+            for c in containers:
+                if c.get("name") == NODE:
+                    upsert_env_vars(_ensure_list(c, "env"), env_vars(trainer.get("env")))
+
+
+def build(info, trainjob, options) -> list[dict]:
+    _copy_pod_sets(info)
+    spec = info.obj_apply
+    jobs = info.replicated_jobs
+    _initializer_step(jobs, trainjob)
+    _trainer_step(info, jobs, trainjob)
+    for rj in jobs:
+        if info.scheduler.pod_labels:
+            pod_md = _ensure(_ensure(_ensure(_ensure(rj, "template"), "spec"), "template"), "metadata")
+            _ensure(pod_md, "labels").update(info.scheduler.pod_labels)
+        if info.scheduler.pod_annotations:
+            pod_md = _ensure(_ensure(_ensure(_ensure(rj, "template"), "spec"), "template"), "metadata")
+            _ensure(pod_md, "annotations").update(info.scheduler.pod_annotations)
+    suspend = (trainjob.get("spec") or {}).get("suspend")
+    if suspend is None:
+        spec.pop("suspend", None)
+    else:
+        spec["suspend"] = suspend
+
+    md = trainjob["metadata"]
+    metadata = {"name": md["name"]}
+    if md.get("namespace") is not None:
+        metadata["namespace"] = md["namespace"]
+    if info.labels:
+        metadata["labels"] = dict(info.labels)
+    if info.annotations:
+        metadata["annotations"] = dict(info.annotations)
+    return [{"apiVersion": "jobset.x-k8s.io/v1alpha2", "kind": "JobSet", "metadata": metadata, "spec": spec}]
+
+
+# ---------------------------------------------------------------------------------------------
+# Admission (CustomValidation)
+
+_DNS1123_SUBDOMAIN_FMT = r"[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*"
+_HTTP_PATH_FMT = r"[A-Za-z0-9/\-._~%!$&'()*+,;=:]+"
+_DNS1123_SUBDOMAIN_RE = None
+_HTTP_PATH_RE = None
+
+
+def _regexes():
+    global _DNS1123_SUBDOMAIN_RE, _HTTP_PATH_RE
+    if _DNS1123_SUBDOMAIN_RE is None:
+        _DNS1123_SUBDOMAIN_RE = re.compile(f"^{_DNS1123_SUBDOMAIN_FMT}$")
+        _HTTP_PATH_RE = re.compile(f"^{_HTTP_PATH_FMT}$")
+    return _DNS1123_SUBDOMAIN_RE, _HTTP_PATH_RE
+
+
+def domain_prefixed_path_errors(value: str) -> list[str]:
+    """apimachinery IsDomainPrefixedPath, as messages."""
+    if not value:
+        return ["Required value"]
+    host, sep, path = value.partition("/")
+    if not sep or not host or not path:
+        return ['must be a domain-prefixed path (such as "acme.io/foo")']
+    subdomain_re, path_re = _regexes()
+    errs = []
+    if len(host) > 253:
+        errs.append("must be no more than 253 characters")
+    if not subdomain_re.match(host):
+        errs.append("a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or "
+                    "'.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used "
+                    f"for validation is '{_DNS1123_SUBDOMAIN_FMT}')")
+    if not path_re.match(path):
+        errs.append(f"Invalid path (regex used for validation is '{_HTTP_PATH_FMT}')")
+    return errs
+
+
+def _container_names(spec: dict) -> dict:
+    """replicated job name -> (init container names, container names)."""
+    out = {}
+    for rj in spec.get("replicatedJobs") or ():
+        pod = pod_spec_of(rj)
+        out[rj.get("name")] = (
+            {c.get("name") for c in pod.get("initContainers") or ()},
+            {c.get("name") for c in pod.get("containers") or ()},
+        )
+    return out
+
+
+def _validate_initializer(info, trainjob) -> list[Problem]:
+    problems = []
+    initializer = (trainjob.get("spec") or {}).get("initializer") or {}
+    names = _container_names(info.obj_apply)
+    for key, job, config in (("dataset", DATASET_INITIALIZER, "datasetConfig"),
+                             ("model", MODEL_INITIALIZER, "modelConfig")):
+        if initializer.get(key) is None:
+            continue
+        if job not in names:
+            msg = f"must have {job} job when trainJob is configured with input {config}"
+        elif job not in names[job][0] | names[job][1]:
+            msg = f"must have container with name - {job} in the {job} job"
+        elif not _has_initializer_mount(info.obj_apply, job):
+            msg = f"must have volumeMount with name - {INITIALIZER_VOLUME} in container {job} of the {job} job"
+        else:
+            continue
+        problems.append(Problem(msg, "spec.runtimeRef", rule=RULE_INITIALIZER))
+    return problems
+
+
+def _has_initializer_mount(spec: dict, job: str) -> bool:
+    for rj in spec.get("replicatedJobs") or ():
+        if rj.get("name") != job:
+            continue
+        for c in pod_spec_of(rj).get("containers") or ():
+            if c.get("name") == job and any(vm.get("name") == INITIALIZER_VOLUME for vm in c.get("volumeMounts") or ()):
+                return True
+    return False
+
+
+def _validate_runtime_patches(info, trainjob) -> list[Problem]:
+    from kpt_fn.engine import smp
+
+    problems = []
+    path = "spec.runtimePatches"
+    # R6.1: targets must exist in the runtime as written, not in the already-patched template
+    # (strategic merge would have added them), and an init container cannot be patched as a
+    # regular container or vice versa.
+    names = _container_names(info.unpatched_spec if info.unpatched_spec is not None else info.obj_apply)
+    for i, patch in enumerate((trainjob.get("spec") or {}).get("runtimePatches") or ()):
+        patch = patch or {}
+        for msg in domain_prefixed_path_errors(patch.get("manager") or ""):
+            problems.append(Problem(msg, f"{path}.manager", rule=RULE_PATCH_MANAGER))
+        for key in smp.find_directive_keys(patch.get("trainingRuntimeSpec") or {}):
+            problems.append(Problem(f"must not use the strategic merge directive {key!r}",
+                                    f"{path}[{i}].trainingRuntimeSpec", rule=RULE_PATCH_DIRECTIVE))
+        spec = (((patch.get("trainingRuntimeSpec") or {}).get("template")) or {}).get("spec")
+        if spec is None:
+            continue
+        for rj in spec.get("replicatedJobs") or ():
+            job = rj.get("name")
+            if job not in names:
+                problems.append(Problem("must not have replicated job that doesn't exist in the runtime job template",
+                                        path, rule=RULE_PATCH_TARGET))
+                continue
+            init_names, container_names = names[job]
+            pod = pod_spec_of(rj)
+            for c in pod.get("initContainers") or ():
+                if c.get("name") not in init_names:
+                    problems.append(Problem(f"must not have initContainer that doesn't exist in the runtime job {job}",
+                                            path, rule=RULE_PATCH_TARGET))
+            for c in pod.get("containers") or ():
+                if c.get("name") not in container_names:
+                    problems.append(Problem(f"must not have container that doesn't exist in the runtime job {job}",
+                                            path, rule=RULE_PATCH_TARGET))
+                elif c.get("env") and c.get("name") in (DATASET_INITIALIZER, MODEL_INITIALIZER, NODE):
+                    problems.append(Problem(
+                        f"must not have envs for the {DATASET_INITIALIZER}, {MODEL_INITIALIZER}, {NODE} containers",
+                        path, rule=RULE_PATCH_ENV))
+    return problems
+
+
+def validate(info, trainjob, options) -> list[Problem]:
+    return _validate_initializer(info, trainjob) + _validate_runtime_patches(info, trainjob)

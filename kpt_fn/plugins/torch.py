@@ -1,0 +1,122 @@
+"""Torch: torchrun PET_* environment, numProcPerNode, envInjection, torchtune (§4.3, §6.4.2).
+
+Upstream: pkg/runtime/framework/plugins/torch/torch.go. Active when the runtime has mlPolicy.torch.
+"""
+
+from __future__ import annotations
+
+from kpt_fn.engine.apply import env_vars, upsert_env_vars, upsert_ports
+from kpt_fn.engine.framework import RenderError
+from kpt_fn.engine.info import resources_per_node
+from kpt_fn.plugins import torchtune
+from kpt_fn.problems import Problem
+
+NAME = "Torch"
+PORT = 29500
+COMPLETION_INDEX = "metadata.annotations['batch.kubernetes.io/job-completion-index']"
+RESERVED_ENVS = ("PET_NNODES", "PET_NPROC_PER_NODE", "PET_NODE_RANK", "PET_MASTER_ADDR", "PET_MASTER_PORT")
+
+RULE_RESERVED_ENV = "trainer-webhook/torch-reserved-env"
+RULE_ENV_INJECTION = "trainer-webhook/torch-env-injection-target"
+
+RULES = [
+    {"id": RULE_RESERVED_ENV, "family": "trainer-webhook", "applies_to": "TrainJob",
+     "description": "spec.trainer.env must not set the torchrun variables PET_NNODES, PET_NPROC_PER_NODE, "
+                    "PET_NODE_RANK, PET_MASTER_ADDR, PET_MASTER_PORT"},
+    {"id": RULE_ENV_INJECTION, "family": "trainer-webhook", "applies_to": "TrainJob",
+     "description": "every mlPolicy.torch.envInjection target container must exist in the runtime job it names"},
+    {"id": torchtune.RULE_TORCHTUNE, "family": "trainer-webhook", "applies_to": "TrainJob",
+     "description": "torchtune (`command: [tune, run]`): supported model, single node except llama3.3-70B, QLoRA "
+                    "limits, LoRA not multi-node, runtime-managed config items not overridable in args"},
+]
+
+
+def is_active(info) -> bool:
+    return (info.runtime_policy.ml_policy_source or {}).get("torch") is not None
+
+
+def _num_gpu(res: dict) -> int:
+    from kpt_fn.engine import resources
+
+    return resources.num_gpu(res)
+
+
+def _num_cpu(res: dict) -> int:
+    from kpt_fn.engine import resources
+
+    return resources.num_cpu(res)
+
+
+def _env_injection_targets(info):
+    torch = info.runtime_policy.ml_policy_source["torch"]
+    for target in ((torch.get("envInjection") or {}).get("targets")) or ():
+        for name in target.get("containerNames") or ():
+            yield target, name
+
+
+def _not_found(job, name) -> str:
+    return f'envInjection target podSet "{job}" container "{name}" not found in runtime template'
+
+
+def enforce_ml_policy(info, trainjob, options) -> None:
+    name = trainjob["metadata"]["name"]
+    trainer = (trainjob.get("spec") or {}).get("trainer")
+    ps = info.pod_set_by_ancestor("trainer")
+    if ps is not None and trainer is not None and trainer.get("numNodes") is not None:
+        ps.count = trainer["numNodes"]
+
+    nproc = "auto"
+    if trainer is not None and trainer.get("numProcPerNode") is not None:
+        nproc = int(trainer["numProcPerNode"])
+    res = resources_per_node(info, trainjob)
+    gpu = _num_gpu(res)
+    if nproc == "auto" and gpu == 0:
+        nproc = max(1, _num_cpu(res))
+
+    container = info.container_by_ancestor("trainer", "node") if trainer is not None else None
+    if container is not None:
+        upsert_env_vars(container.env, env_vars(trainer.get("env")))
+
+    num_nodes = ps.count if ps is not None else 1
+    pet = [
+        {"name": "PET_NNODES", "value": str(num_nodes)},
+        {"name": "PET_NPROC_PER_NODE", "value": str(nproc)},
+        {"name": "PET_NODE_RANK", "valueFrom": {"fieldRef": {"fieldPath": COMPLETION_INDEX}}},
+    ]
+    master = [
+        {"name": "PET_MASTER_ADDR", "value": f"{name}-node-0-0.{name}"},
+        {"name": "PET_MASTER_PORT", "value": str(PORT)},
+    ]
+    if container is not None:
+        upsert_env_vars(container.env, pet)
+        if not torchtune.is_torchtune(trainjob):
+            upsert_env_vars(container.env, master)
+        else:
+            torchtune.rewrite_command(info, trainjob, num_nodes, nproc, gpu)
+        upsert_ports(container.ports, [{"containerPort": PORT}])
+
+    # Auxiliary containers always get the master address, torchtune or not.
+    for target, cname in _env_injection_targets(info):
+        c = info.container_by_pod_set_name(target.get("jobName"), cname)
+        if c is None:
+            raise RenderError(_not_found(target.get("jobName"), cname), "spec.runtimeRef", rule=RULE_ENV_INJECTION)
+        upsert_env_vars(c.env, pet)
+        upsert_env_vars(c.env, master)
+
+
+def validate(info, trainjob, options) -> list[Problem]:
+    problems = []
+    for target, cname in _env_injection_targets(info):
+        if info.container_by_pod_set_name(target.get("jobName"), cname) is None:
+            problems.append(Problem(_not_found(target.get("jobName"), cname), "spec.runtimeRef",
+                                    rule=RULE_ENV_INJECTION))
+    trainer = (trainjob.get("spec") or {}).get("trainer")
+    if trainer is None:
+        return problems
+    reserved = sorted({e.get("name") for e in trainer.get("env") or () if e.get("name") in RESERVED_ENVS})
+    if reserved:
+        problems.append(Problem(f"must not have reserved envs, invalid envs configured: [{' '.join(reserved)}]",
+                                "spec.trainer.env", rule=RULE_RESERVED_ENV))
+    if torchtune.is_torchtune(trainjob):
+        problems.extend(torchtune.validate(info, trainjob, _num_gpu(resources_per_node(info, trainjob))))
+    return problems
