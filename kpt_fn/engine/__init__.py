@@ -16,20 +16,57 @@ Contract used by the rest of the function (kpt_fn.function):
         The checks the Trainer v2.3.0 TrainJob admission webhook runs (registry key, runtime plugins'
         CustomValidation), without generating anything.
 
-This stub renders a minimal JobSet until the real engine lands.
+Pipeline of `expand` (trainer-semantics.md §13):
+
+    1. default private copies of TrainJob and runtime (defaults.py, §1.2/§1.3);
+    2. skip (warning, no objects) when spec.managedBy names another controller (§0 step 1);
+    3. build the Info (runtime_info.py: label propagation, runtimePatches, round-trip, PodSets);
+    4. admission checks on that Info, exactly what the webhook would reject (unless
+       options.admission is False) -- errors stop the render;
+    5. framework.run: EnforceMLPolicy, EnforcePodGroupPolicy, PodNetwork, builders (framework.py
+       documents the fixed plugin order);
+    6. round-trip normalisation of every object (roundtrip.py: canonical quantities, no null or
+       empty artefacts), objects in the order Secrets, ConfigMaps, PodGroups, JobSet (R5.1).
+
+Deliberate offline behaviour: no ownerReferences (R5.2), no runtime-snapshot ConfigMap (R2.2),
+`spec.activeDeadlineSeconds` is not rendered (upstream enforces it in the controller; a warning
+says so).
 """
 
 from __future__ import annotations
 
-import copy
 from dataclasses import dataclass, field
 
-from kpt_fn.problems import Problem
+from kpt_fn.engine import defaults, framework, roundtrip
+from kpt_fn.engine.framework import RenderError
+from kpt_fn.problems import ERROR, INFO, WARNING, Problem, has_errors
+
+CONTROLLER = "trainer.kubeflow.org/trainjob-controller"
+SUPPORTED_RUNTIMES = ("TrainingRuntime.trainer.kubeflow.org", "ClusterTrainingRuntime.trainer.kubeflow.org")
+DEPRECATION_POLICY_URL = "https://trainer.kubeflow.org/en/latest/operator-guides/runtime.html#runtime-deprecation-policy"
+
+RULE_RUNTIME_KEY = "trainer-webhook/unsupported-runtime"
+RULE_DEPRECATED = "trainer-webhook/deprecated-runtime"
+RULE_MANAGED_BY = "engine/managed-by-other-controller"
+RULE_DEADLINE = "engine/active-deadline-not-rendered"
+RULE_RENDER = "engine/reconcile-error"
+
+RULES = [
+    {"id": RULE_RUNTIME_KEY, "family": "trainer-webhook", "applies_to": "TrainJob",
+     "description": "spec.runtimeRef must name a TrainingRuntime or ClusterTrainingRuntime of trainer.kubeflow.org"},
+    {"id": RULE_DEPRECATED, "family": "trainer-webhook", "applies_to": "TrainJob",
+     "description": "warning: the referenced ClusterTrainingRuntime is labelled trainer.kubeflow.org/support: deprecated"},
+]
 
 
 @dataclass(frozen=True)
 class EngineOptions:
-    pass
+    # Run the TrainJob admission checks before rendering (errors stop the render).
+    admission: bool = True
+    # Names of PriorityClasses known to exist (Volcano check); None = cannot be checked offline.
+    priority_classes: frozenset | None = None
+    # Plugin-specific settings (e.g. key seeds of part-2 plugins), read-only by convention.
+    plugin_options: dict = field(default_factory=dict, hash=False, compare=False)
 
 
 @dataclass
@@ -38,17 +75,88 @@ class Expansion:
     problems: list = field(default_factory=list)
 
 
-def expand(trainjob: dict, runtime: dict, options: EngineOptions | None = None) -> Expansion:
-    md = trainjob.get("metadata") or {}
-    spec = copy.deepcopy(((runtime.get("spec") or {}).get("template") or {}).get("spec") or {})
-    jobset = {
-        "apiVersion": "jobset.x-k8s.io/v1alpha2",
-        "kind": "JobSet",
-        "metadata": {"name": md.get("name"), "namespace": md.get("namespace")},
-        "spec": spec,
-    }
-    return Expansion(objects=[jobset])
+def runtime_registry_key(trainjob: dict) -> str:
+    ref = (trainjob.get("spec") or {}).get("runtimeRef") or {}
+    kind = ref.get("kind") or ""
+    group = ref.get("apiGroup") or ""
+    return f"{kind}.{group}" if group else kind
+
+
+def _prepare(trainjob: dict, runtime: dict):
+    from kpt_fn.engine import runtime_info
+
+    tj = defaults.default_trainjob(trainjob)
+    rt = defaults.default_runtime(runtime)
+    try:
+        info = runtime_info.build_info(tj, rt)
+    except roundtrip.QuantityProblem as exc:
+        raise RenderError(str(exc), path=exc.path) from exc
+    return tj, rt, info
+
+
+def _webhook_checks(tj: dict, rt: dict, info, options: EngineOptions) -> list[Problem]:
+    problems: list[Problem] = []
+    labels = (rt.get("metadata") or {}).get("labels") or {}
+    if rt.get("kind") == "ClusterTrainingRuntime" and labels.get("trainer.kubeflow.org/support") == "deprecated":
+        problems.append(Problem(
+            f'Referenced ClusterTrainingRuntime "{(rt.get("metadata") or {}).get("name")}" is deprecated and will be '
+            f"removed in a future release of Kubeflow Trainer. See runtime deprecation policy: {DEPRECATION_POLICY_URL}",
+            "spec.runtimeRef", severity=WARNING, rule=RULE_DEPRECATED))
+    problems.extend(framework.run_custom_validation(info, tj, options))
+    return problems
+
+
+def _key_problem(trainjob: dict) -> Problem | None:
+    key = runtime_registry_key(defaults.default_trainjob({"spec": {"runtimeRef": (trainjob.get("spec") or {}).get("runtimeRef") or {}}}))
+    if key not in SUPPORTED_RUNTIMES:
+        return Problem(f"unsupported runtime: {key}", "spec.runtimeRef", rule=RULE_RUNTIME_KEY)
+    return None
 
 
 def admission(trainjob: dict, runtime: dict, options: EngineOptions | None = None) -> list[Problem]:
-    return []
+    options = options or EngineOptions()
+    key_problem = _key_problem(trainjob)
+    if key_problem is not None:
+        return [key_problem]
+    try:
+        tj, rt, info = _prepare(trainjob, runtime)
+    except RenderError as exc:
+        # Upstream ignores Info construction errors at admission; they surface at reconcile.
+        return [Problem(exc.message, exc.path, severity=WARNING, rule=RULE_RENDER)]
+    return _webhook_checks(tj, rt, info, options)
+
+
+def expand(trainjob: dict, runtime: dict, options: EngineOptions | None = None) -> Expansion:
+    options = options or EngineOptions()
+    key_problem = _key_problem(trainjob)
+    if key_problem is not None:
+        return Expansion(problems=[key_problem])
+    managed_by = (trainjob.get("spec") or {}).get("managedBy")
+    if managed_by not in (None, CONTROLLER):
+        return Expansion(problems=[Problem(
+            f"spec.managedBy is {managed_by!r}: the Trainer controller does not reconcile this TrainJob, "
+            "so nothing is rendered", "spec.managedBy", severity=WARNING, rule=RULE_MANAGED_BY)])
+
+    problems: list[Problem] = []
+    try:
+        tj, rt, info = _prepare(trainjob, runtime)
+        if options.admission:
+            problems.extend(_webhook_checks(tj, rt, info, options))
+            if has_errors(problems):
+                return Expansion(problems=problems)
+        objects = framework.run(info, tj, options)
+        for obj in objects:
+            roundtrip.normalize(obj)
+    except RenderError as exc:
+        return Expansion(problems=problems + [Problem(exc.message, exc.path, severity=ERROR, rule=exc.rule or RULE_RENDER)])
+    except roundtrip.QuantityProblem as exc:
+        return Expansion(problems=problems + [Problem(str(exc), exc.path, severity=ERROR, rule=RULE_RENDER)])
+    problems.extend(info.problems)
+    if (tj.get("spec") or {}).get("activeDeadlineSeconds") is not None:
+        problems.append(Problem(
+            "activeDeadlineSeconds is enforced by the Trainer controller (it deletes the JobSet when the deadline "
+            "passes) and is not part of the rendered objects", "spec.activeDeadlineSeconds", severity=INFO,
+            rule=RULE_DEADLINE))
+    if has_errors(problems):
+        return Expansion(problems=problems)
+    return Expansion(objects=objects, problems=problems)

@@ -9,8 +9,6 @@ resourcesPerNode merge (§3.5) and its single-pod requests (§3.6).
 
 from __future__ import annotations
 
-import copy
-
 from kpt_fn.engine import roundtrip
 from kpt_fn.engine.framework import RenderError
 from kpt_fn.engine.info import (
@@ -56,8 +54,11 @@ def merge_runtime_patches(spec: dict, trainjob: dict) -> dict:
     from kpt_fn.engine import smp
 
     order = {rj.get("name"): i for i, rj in enumerate(spec.get("replicatedJobs") or ())}
-    merged = copy.deepcopy(spec)
-    for index, patch in enumerate(patches):
+    merged = spec
+    for patch in patches:
+        # The API server prunes nulls from the stored TrainJob and the typed patch omits nil
+        # fields, so a null never reaches upstream's merge (where it would delete the key).
+        patch = _without_nulls(patch)
         try:
             merged = smp.merge_jobset_spec(merged, patch)
         except smp.MergeError as exc:
@@ -65,6 +66,14 @@ def merge_runtime_patches(spec: dict, trainjob: dict) -> dict:
     if merged.get("replicatedJobs"):
         merged["replicatedJobs"] = sorted(merged["replicatedJobs"], key=lambda rj: order.get(rj.get("name"), 0))
     return merged
+
+
+def _without_nulls(value):
+    if isinstance(value, dict):
+        return {k: _without_nulls(v) for k, v in value.items() if v is not None}
+    if isinstance(value, list):
+        return [_without_nulls(v) for v in value]
+    return value
 
 
 def _project(containers) -> list:

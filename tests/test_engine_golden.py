@@ -1,0 +1,130 @@
+"""Golden tests of the expansion engine, one directory per case under fixtures/engine/.
+
+A case directory holds:
+    case.yaml      source: the upstream v2.3.0 test the case is derived from (or "semantics §x")
+                   runtime: shipped:<name>   (optional; otherwise runtime.yaml is used)
+                   options: {...}            (optional EngineOptions fields)
+    trainjob.yaml  the TrainJob as a user writes it (not defaulted)
+    runtime.yaml   the TrainingRuntime / ClusterTrainingRuntime (not defaulted)
+    expected.yaml  every expected object, full YAML, in emit order (list order significant)
+    problems.yaml  (optional) the expected problems: [{severity, path, message}]
+
+UPDATE_GOLDEN=1 rewrites expected.yaml / problems.yaml from the engine output. Rewritten files must
+be read against the upstream test they came from before committing; they are not trusted blindly.
+"""
+
+from __future__ import annotations
+
+import copy
+import os
+from pathlib import Path
+
+import pytest
+import yaml
+
+from kpt_fn.engine import EngineOptions, expand
+
+ROOT = Path(__file__).resolve().parent.parent
+CASES_DIR = ROOT / "fixtures" / "engine"
+SHIPPED_DIR = Path("/work/shared/upstream/trainer/manifests/base/runtimes")
+UPDATE = os.environ.get("UPDATE_GOLDEN") == "1"
+
+# Images the upstream runtimes overlay pins to the release tag (manifests/overlays/runtimes).
+OVERLAY_IMAGES = (
+    "ghcr.io/kubeflow/trainer/torchtune-trainer",
+    "ghcr.io/kubeflow/trainer/dataset-initializer",
+    "ghcr.io/kubeflow/trainer/model-initializer",
+    "ghcr.io/kubeflow/trainer/mlx-runtime",
+    "ghcr.io/kubeflow/trainer/deepspeed-runtime",
+    "ghcr.io/kubeflow/trainer/xgboost-runtime",
+)
+OVERLAY_TAG = "v2.3.0"
+
+
+def load_yaml(path: Path):
+    with open(path) as f:
+        return yaml.safe_load(f)
+
+
+def load_all(path: Path) -> list:
+    with open(path) as f:
+        return [d for d in yaml.safe_load_all(f) if d is not None]
+
+
+def _retag(image: str) -> str:
+    name = image.split("@", 1)[0]
+    last = name.rsplit("/", 1)[-1]
+    if ":" in last:
+        name = name[: len(name) - len(last)] + last.split(":", 1)[0]
+    return f"{name}:{OVERLAY_TAG}" if name in OVERLAY_IMAGES else image
+
+
+def shipped_runtimes() -> dict:
+    """The nine v2.3.0 ClusterTrainingRuntimes by name, with the overlay's image tags applied."""
+    out = {}
+    for path in sorted(SHIPPED_DIR.rglob("*.yaml")):
+        for doc in load_all(path):
+            if doc.get("kind") != "ClusterTrainingRuntime":
+                continue
+            for rj in doc["spec"]["template"]["spec"].get("replicatedJobs") or ():
+                pod = rj["template"]["spec"]["template"]["spec"]
+                for c in (pod.get("containers") or []) + (pod.get("initContainers") or []):
+                    if c.get("image"):
+                        c["image"] = _retag(c["image"])
+            out[doc["metadata"]["name"]] = doc
+    return out
+
+
+def case_dirs() -> list[Path]:
+    if not CASES_DIR.is_dir():
+        return []
+    return sorted(p for p in CASES_DIR.iterdir() if (p / "case.yaml").is_file())
+
+
+def load_case(case: Path):
+    meta = load_yaml(case / "case.yaml") or {}
+    trainjob = load_yaml(case / "trainjob.yaml")
+    ref = meta.get("runtime")
+    if ref and ref.startswith("shipped:"):
+        if not SHIPPED_DIR.is_dir():
+            pytest.skip("shipped runtimes not available")
+        runtime = shipped_runtimes()[ref.split(":", 1)[1]]
+    else:
+        runtime = load_yaml(case / "runtime.yaml")
+    options = EngineOptions(**(meta.get("options") or {}))
+    return meta, trainjob, runtime, options
+
+
+def problem_dicts(problems) -> list[dict]:
+    return [{"severity": p.severity, "path": p.path, "message": p.message} for p in problems]
+
+
+def dump_all(docs) -> str:
+    return yaml.safe_dump_all(docs, sort_keys=False, default_flow_style=False, width=120)
+
+
+@pytest.mark.parametrize("case", case_dirs(), ids=lambda p: p.name)
+def test_golden(case: Path):
+    meta, trainjob, runtime, options = load_case(case)
+    assert meta.get("source"), "every case names the upstream test or section it comes from"
+    before = copy.deepcopy((trainjob, runtime))
+    result = expand(trainjob, runtime, options)
+    assert (trainjob, runtime) == before, "the engine must not mutate its inputs"
+    problems = problem_dicts(result.problems)
+    expected_path = case / "expected.yaml"
+    problems_path = case / "problems.yaml"
+    if UPDATE:
+        expected_path.write_text(dump_all(result.objects) if result.objects else "")
+        if problems:
+            problems_path.write_text(yaml.safe_dump(problems, sort_keys=False, width=200))
+        elif problems_path.exists():
+            problems_path.unlink()
+        return
+    expected = load_all(expected_path) if expected_path.exists() else []
+    expected_problems = load_yaml(problems_path) if problems_path.exists() else []
+    assert problems == (expected_problems or [])
+    assert result.objects == expected
+
+
+def test_enough_cases():
+    assert len(case_dirs()) >= 40
