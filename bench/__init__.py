@@ -1,0 +1,1 @@
+"""Benchmark harness (not part of the installed package): see bench/README.md."""
