@@ -1,0 +1,346 @@
+"""Strategic merge patch as Trainer v2.3.0 applies it to runtime templates (apimachinery v0.36.2).
+
+Only the behaviour reachable from a typed patch is implemented: merge options "merge parallel lists"
+and "ignore unmatched nulls" are on, and patches carry no directives. Callers reject directive keys
+with `find_directive_keys` first (Recommendation R3.1); `strategic_merge` raises MergeError when the
+patch has one anywhere.
+
+Semantics, per key of a patch map:
+  * null deletes the key;
+  * a key missing from the original, or whose original value has a different JSON type, takes the
+    patch value (nulls nested in it dropped);
+  * two objects merge recursively; two lists merge when the field's patch strategy is "merge"
+    (retainKeys is inert without its directive) and are replaced otherwise; scalars are replaced.
+List merge: patch items update the original item with the same merge-key value in place, unknown
+ones are appended; then items named in the patch are ordered as in the patch, the rest as in the
+original, and both sequences are interleaved the way upstream does it, which puts new items before
+the remaining original-only items. Lists of scalars (finalizers) are unions.
+
+The per-field metadata (child types, strategies, merge keys) comes from patch_meta.json, generated
+from Trainer's swagger.json by scripts/gen_patch_meta.py.
+
+Results are new dicts; unchanged sub-objects are shared with the inputs (not copied), so treat the
+result as read-only or copy what you mutate.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from functools import cache
+from importlib import resources as _resources
+
+_DIRECTIVE = "$patch"
+_RETAIN_KEYS = "$retainKeys"
+_SET_ORDER_PREFIX = "$setElementOrder/"
+_DELETE_PRIMITIVE_PREFIX = "$deleteFromPrimitiveList/"
+_PLAIN_KEY = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
+
+
+class MergeError(ValueError):
+    """The merge failed the way upstream's strategic merge fails (the reconcile errors out)."""
+
+    def __init__(self, message: str, path: str = ""):
+        super().__init__(f"{path}: {message}" if path else message)
+        self.message = message
+        self.path = path
+
+
+class _FieldMeta:
+    __slots__ = ("child", "merge", "key")
+
+    def __init__(self, child, merge, key):
+        self.child = child  # schema for values below this field (type name, "map:<T>" or None)
+        self.merge = merge  # list field with patch strategy "merge"
+        self.key = key  # merge key or None
+
+
+_NO_META = _FieldMeta(None, False, None)
+
+
+@cache
+def _metadata() -> tuple[dict, dict]:
+    """(roots, {type: {field: _FieldMeta}}), loaded once."""
+    text = _resources.files(__package__).joinpath("patch_meta.json").read_text(encoding="utf-8")
+    raw = json.loads(text)
+    types = {}
+    for name, fields in raw["types"].items():
+        table = {}
+        for field, meta in fields.items():
+            strategies = meta.get("strategy", "").split(",")
+            if "values" in meta:
+                child = "map:" + meta["values"]
+            else:
+                child = meta.get("type") or meta.get("items")
+            table[field] = _FieldMeta(child, "merge" in strategies, meta.get("key"))
+        types[name] = table
+    return raw["roots"], types
+
+
+def _lookup(schema: str | None, key: str) -> _FieldMeta:
+    if schema is None:
+        return _NO_META
+    if schema.startswith("map:"):
+        return _FieldMeta(schema[4:], False, None)
+    return _metadata()[1].get(schema, {}).get(key, _NO_META)
+
+
+def resolve_type(type_name: str) -> str:
+    """Full schema name for a short root name ("PodSpec") or a full swagger name."""
+    roots, types = _metadata()
+    if type_name in roots:
+        return roots[type_name]
+    if type_name in types:
+        return type_name
+    raise KeyError(f"no strategic-merge metadata for type {type_name!r}")
+
+
+# ----------------------------------------------------------------------------------------------
+# Paths and directive detection
+
+
+def _join(path: str, key: str) -> str:
+    if _PLAIN_KEY.match(key):
+        return f"{path}.{key}" if path else key
+    return f"{path}[{key}]"
+
+
+def _is_directive(key: str) -> bool:
+    return (
+        key == _DIRECTIVE
+        or key == _RETAIN_KEYS
+        or key.startswith(_SET_ORDER_PREFIX)
+        or key.startswith(_DELETE_PRIMITIVE_PREFIX)
+    )
+
+
+def find_directive_keys(patch, path: str = "") -> list[str]:
+    """Paths of every strategic-merge directive key ($patch, $retainKeys, $setElementOrder/...,
+    $deleteFromPrimitiveList/...) anywhere in `patch`, e.g. `replicatedJobs[0].template.metadata.labels[$patch]`.
+
+    A typed patch can only carry them as keys of free-form maps (labels, annotations, nodeSelector),
+    where upstream would still interpret them; callers reject such patches (R3.1).
+    """
+    found: list[str] = []
+    _find_directives(patch, path, found)
+    return found
+
+
+def _find_directives(value, path: str, found: list) -> None:
+    if isinstance(value, dict):
+        for key, item in value.items():
+            child = _join(path, key)
+            if isinstance(key, str) and _is_directive(key):
+                found.append(child)
+            _find_directives(item, child, found)
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            _find_directives(item, f"{path}[{index}]", found)
+
+
+# ----------------------------------------------------------------------------------------------
+# Go-flavoured helpers
+
+
+def _json_kind(value) -> str:
+    """The Go type a JSON decoder would produce (what upstream compares with reflect.TypeOf)."""
+    if isinstance(value, dict):
+        return "map"
+    if isinstance(value, list):
+        return "slice"
+    if isinstance(value, str):
+        return "string"
+    if isinstance(value, bool):
+        return "bool"
+    if isinstance(value, (int, float)):
+        return "float64"
+    if value is None:
+        return "nil"
+    return type(value).__name__
+
+
+def _key_token(value, path: str):
+    """Hashable stand-in for Go interface equality of a merge-key value."""
+    kind = _json_kind(value)
+    if kind in ("map", "slice"):
+        raise MergeError("merge key values must be scalars", path)
+    return (kind, value)
+
+
+def _go_repr(value) -> str:
+    """Approximation of Go's %v for decoded JSON, used only in error messages."""
+    if isinstance(value, dict):
+        return "map[" + " ".join(f"{k}:{_go_repr(value[k])}" for k in sorted(value)) + "]"
+    if isinstance(value, list):
+        return "[" + " ".join(_go_repr(v) for v in value) + "]"
+    if value is None:
+        return "<nil>"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (int, float)):
+        number = float(value)
+        if number.is_integer() and abs(number) < 1e6:
+            return str(int(number))
+        text = f"{number:g}" if abs(number) >= 1e6 or abs(number) < 1e-4 else repr(number)
+        return text
+    return str(value)
+
+
+def _no_merge_key(item: dict, key: str, path: str) -> MergeError:
+    return MergeError(f"map: {_go_repr(item)} does not contain declared merge key: {key}", path)
+
+
+def _discard_nulls(value):
+    if isinstance(value, dict):
+        if any(v is None or isinstance(v, (dict, list)) for v in value.values()):
+            return {k: _discard_nulls(v) for k, v in value.items() if v is not None}
+        return value
+    if isinstance(value, list):
+        if any(isinstance(v, (dict, list)) for v in value):
+            return [_discard_nulls(v) for v in value]
+        return value
+    return value
+
+
+# ----------------------------------------------------------------------------------------------
+# The merge
+
+
+def strategic_merge(original: dict, patch: dict, type_name: str) -> dict:
+    """Apply `patch` to `original` (both JSON-like dicts of schema type `type_name`).
+
+    `type_name` is a root short name (JobSetSpec, PodTemplateSpec, PodSpec, Container,
+    ResourceRequirements) or a full swagger type name. Neither input is modified.
+    Raises MergeError (message + field path) where upstream's merge fails, e.g. a list item without
+    its merge key.
+    """
+    schema = resolve_type(type_name)
+    patch = patch or {}
+    directives = find_directive_keys(patch)
+    if directives:
+        raise MergeError("strategic merge directives are not supported", directives[0])
+    return _merge_map(original or {}, patch, schema, "")
+
+
+def merge_jobset_spec(original: dict, patch: dict) -> dict:
+    """strategic_merge on a JobSet spec (`JobSetSpec` schema)."""
+    return strategic_merge(original, patch, "JobSetSpec")
+
+
+def _merge_map(original: dict, patch: dict, schema: str | None, path: str) -> dict:
+    result = dict(original)
+    for key, patch_value in patch.items():
+        if patch_value is None:
+            result.pop(key, None)
+            continue
+        if key not in result:
+            result[key] = _discard_nulls(patch_value)
+            continue
+        current = result[key]
+        kind = _json_kind(current)
+        if kind != _json_kind(patch_value):
+            result[key] = _discard_nulls(patch_value)
+            continue
+        if kind == "map":
+            meta = _lookup(schema, key)
+            result[key] = _merge_map(current, patch_value, meta.child, _join(path, key))
+        elif kind == "slice":
+            meta = _lookup(schema, key)
+            if meta.merge:
+                result[key] = _merge_list(current, patch_value, meta, _join(path, key))
+            else:
+                result[key] = patch_value
+        else:
+            result[key] = patch_value
+    return result
+
+
+def _element_kind(original: list, patch: list, path: str) -> str:
+    kind = None
+    for item in original:
+        kind = _check_kind(kind, item, path)
+    for item in patch:
+        kind = _check_kind(kind, item, path)
+    return kind
+
+
+def _check_kind(kind, item, path):
+    item_kind = _json_kind(item)
+    if kind is None:
+        if item_kind == "slice":
+            raise MergeError("lists of lists are not supported", path)
+        return item_kind
+    if item_kind != kind:
+        raise MergeError("list element types are not identical", path)
+    return kind
+
+
+def _merge_list(original: list, patch: list, meta: _FieldMeta, path: str) -> list:
+    if not original and not patch:
+        return original
+    kind = _element_kind(original, patch, path)
+    merge_key = meta.key
+    if kind != "map":
+        # Union of scalars; only membership matters here, the order is fixed below.
+        merged = []
+        seen = set()
+        for item in original + patch:
+            token = _key_token(item, path)
+            if token not in seen:
+                seen.add(token)
+                merged.append(item)
+        if merge_key:
+            raise MergeError(f"expected a map[string]interface {{}}, but received a {kind}", path)
+        key_of = lambda item: _key_token(item, path)  # noqa: E731
+    else:
+        if not merge_key:
+            raise MergeError(f"cannot merge lists without merge key for {meta.child or ''}", path)
+
+        def key_of(item):
+            if merge_key not in item:
+                raise _no_merge_key(item, merge_key, path)
+            return _key_token(item[merge_key], path)
+
+        merged = list(original)
+        position = {}  # first position of each key among items that have one
+        for index, item in enumerate(merged):
+            if merge_key in item:
+                position.setdefault(_key_token(item[merge_key], path), index)
+        for index, item in enumerate(patch):
+            token = key_of(item)
+            hit = position.get(token)
+            if hit is None:
+                position[token] = len(merged)
+                merged.append(item)
+            else:
+                merged[hit] = _merge_map(merged[hit], item, meta.child, f"{path}[{hit}]")
+
+    # Order: patch items by patch position, original-only items by original position, interleaved.
+    patch_order = {}
+    for index, item in enumerate(patch):
+        patch_order.setdefault(key_of(item), index)
+    server_order = {}
+    for index, item in enumerate(original):
+        server_order.setdefault(key_of(item), index)
+    patch_items = []
+    server_items = []
+    for item in merged:
+        token = key_of(item)
+        (patch_items if token in patch_order else server_items).append((token, item))
+    patch_items.sort(key=lambda pair: patch_order[pair[0]])
+    server_items.sort(key=lambda pair: server_order[pair[0]])
+
+    out = []
+    i = j = 0
+    while i < len(server_items) and j < len(patch_items):
+        left_pos = server_order.get(server_items[i][0])
+        right_pos = server_order.get(patch_items[j][0])
+        if left_pos is not None and right_pos is not None and left_pos < right_pos:
+            out.append(server_items[i][1])
+            i += 1
+        else:
+            out.append(patch_items[j][1])
+            j += 1
+    out.extend(item for _, item in server_items[i:])
+    out.extend(item for _, item in patch_items[j:])
+    return out
