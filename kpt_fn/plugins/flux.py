@@ -167,18 +167,17 @@ def enforce_ml_policy(info, trainjob, options) -> None:
     # Only the TrainJob's args are cleared: runtime args stay on the container (quirk Q15).
     trainer.pop("args", None)
 
-    view_volumes = [
-        {"name": SPACK_VOLUME, "emptyDir": {}},
-        {"name": INSTALL_VOLUME, "emptyDir": {}},
-        {"name": config_map, "configMap": {"name": config_map, "defaultMode": 0o755}},
-        {"name": MEMORY_VOLUME, "emptyDir": {"medium": "Memory"}},
-    ]
-    curve_volume = {"name": CURVE_VOLUME, "secret": {"secretName": curve_secret, "defaultMode": 0o400}}
     for ps in info.pod_sets:
         if ps.name != NODE:  # by name, not by ancestor
             continue
-        upsert_volumes(ps.volumes, view_volumes)
-        upsert_volumes(ps.volumes, [curve_volume])
+        # Fresh dicts per pod template: output objects never share (alias) sub-trees.
+        upsert_volumes(ps.volumes, [
+            {"name": SPACK_VOLUME, "emptyDir": {}},
+            {"name": INSTALL_VOLUME, "emptyDir": {}},
+            {"name": config_map, "configMap": {"name": config_map, "defaultMode": 0o755}},
+            {"name": MEMORY_VOLUME, "emptyDir": {"medium": "Memory"}},
+        ])
+        upsert_volumes(ps.volumes, [{"name": CURVE_VOLUME, "secret": {"secretName": curve_secret, "defaultMode": 0o400}}])
         ps.init_containers.append(Container(
             name=INSTALLER,
             image=settings["FLUX_VIEW_IMAGE"],

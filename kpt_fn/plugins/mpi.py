@@ -122,11 +122,12 @@ def enforce_ml_policy(info, trainjob, options) -> None:
             mpi["numProcPerNode"] = gpus
 
     name = (trainjob.get("metadata") or {}).get("name") or ""
-    ssh_volume = ssh_auth_volume(_secret_name(options, name))
+    secret_name = _secret_name(options, name)
     for ps in info.pod_sets:
         if ps.name not in (NODE, LAUNCHER):
             continue
-        upsert_volumes(ps.volumes, [ssh_volume])
+        # Fresh dicts per pod template: output objects never share (alias) sub-trees.
+        upsert_volumes(ps.volumes, [ssh_auth_volume(secret_name)])
         if ps.name == LAUNCHER:
             upsert_volumes(ps.volumes, [hostfile_volume(name)])
         for c in ps.containers:
