@@ -134,8 +134,8 @@ def expand(trainjob: dict, runtime: dict, options: EngineOptions | None = None) 
     managed_by = (trainjob.get("spec") or {}).get("managedBy")
     if managed_by not in (None, CONTROLLER):
         return Expansion(problems=[Problem(
-            f"spec.managedBy is {managed_by!r}: the Trainer controller does not reconcile this TrainJob, "
-            "so nothing is rendered", "spec.managedBy", severity=WARNING, rule=RULE_MANAGED_BY)])
+            f'spec.managedBy is "{managed_by}": the Trainer controller does not reconcile this TrainJob, '
+            'so nothing is rendered', "spec.managedBy", severity=WARNING, rule=RULE_MANAGED_BY)])
 
     problems: list[Problem] = []
     try:

@@ -310,9 +310,10 @@ def _validate_runtime_patches(info, trainjob) -> list[Problem]:
         patch = patch or {}
         for msg in domain_prefixed_path_errors(patch.get("manager") or ""):
             problems.append(Problem(msg, f"{path}.manager", rule=RULE_PATCH_MANAGER))
-        for key in smp.find_directive_keys(patch.get("trainingRuntimeSpec") or {}):
-            problems.append(Problem(f"must not use the strategic merge directive {key!r}",
-                                    f"{path}[{i}].trainingRuntimeSpec", rule=RULE_PATCH_DIRECTIVE))
+        for where in smp.find_directive_keys(patch.get("trainingRuntimeSpec") or {}, f"{path}[{i}].trainingRuntimeSpec"):
+            problems.append(Problem("must not contain strategic merge directive keys ($patch, $retainKeys, "
+                                    "$setElementOrder/..., $deleteFromPrimitiveList/...)", where,
+                                    rule=RULE_PATCH_DIRECTIVE))
         spec = (((patch.get("trainingRuntimeSpec") or {}).get("template")) or {}).get("spec")
         if spec is None:
             continue
