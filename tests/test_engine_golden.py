@@ -99,6 +99,25 @@ def problem_dicts(problems) -> list[dict]:
     return [{"severity": p.severity, "path": p.path, "message": p.message} for p in problems]
 
 
+def shared_subtrees(obj) -> list[str]:
+    """Paths of dicts/lists that occur more than once in `obj` (a YAML dumper would emit aliases)."""
+    seen: dict[int, str] = {}
+    dups: list[str] = []
+
+    def walk(v, path):
+        if isinstance(v, (dict, list)):
+            if id(v) in seen:
+                dups.append(f"{path} (also at {seen[id(v)]})")
+                return
+            seen[id(v)] = path
+            items = v.items() if isinstance(v, dict) else enumerate(v)
+            for k, x in items:
+                walk(x, f"{path}.{k}")
+
+    walk(obj, "")
+    return dups
+
+
 def dump_all(docs) -> str:
     return yaml.safe_dump_all(docs, sort_keys=False, default_flow_style=False, width=120)
 
@@ -110,6 +129,7 @@ def test_golden(case: Path):
     before = copy.deepcopy((trainjob, runtime))
     result = expand(trainjob, runtime, options)
     assert (trainjob, runtime) == before, "the engine must not mutate its inputs"
+    assert shared_subtrees(result.objects) == []
     problems = problem_dicts(result.problems)
     expected_path = case / "expected.yaml"
     problems_path = case / "problems.yaml"

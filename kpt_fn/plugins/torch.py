@@ -78,19 +78,25 @@ def enforce_ml_policy(info, trainjob, options) -> None:
         upsert_env_vars(container.env, env_vars(trainer.get("env")))
 
     num_nodes = ps.count if ps is not None else 1
-    pet = [
-        {"name": "PET_NNODES", "value": str(num_nodes)},
-        {"name": "PET_NPROC_PER_NODE", "value": str(nproc)},
-        {"name": "PET_NODE_RANK", "valueFrom": {"fieldRef": {"fieldPath": COMPLETION_INDEX}}},
-    ]
-    master = [
-        {"name": "PET_MASTER_ADDR", "value": f"{name}-node-0-0.{name}"},
-        {"name": "PET_MASTER_PORT", "value": str(PORT)},
-    ]
+
+    def pet():
+        # Fresh dicts for every container, so no sub-tree is shared in the output.
+        return [
+            {"name": "PET_NNODES", "value": str(num_nodes)},
+            {"name": "PET_NPROC_PER_NODE", "value": str(nproc)},
+            {"name": "PET_NODE_RANK", "valueFrom": {"fieldRef": {"fieldPath": COMPLETION_INDEX}}},
+        ]
+
+    def master():
+        return [
+            {"name": "PET_MASTER_ADDR", "value": f"{name}-node-0-0.{name}"},
+            {"name": "PET_MASTER_PORT", "value": str(PORT)},
+        ]
+
     if container is not None:
-        upsert_env_vars(container.env, pet)
+        upsert_env_vars(container.env, pet())
         if not torchtune.is_torchtune(trainjob):
-            upsert_env_vars(container.env, master)
+            upsert_env_vars(container.env, master())
         else:
             torchtune.rewrite_command(info, trainjob, num_nodes, nproc, gpu)
         upsert_ports(container.ports, [{"containerPort": PORT}])
@@ -100,8 +106,8 @@ def enforce_ml_policy(info, trainjob, options) -> None:
         c = info.container_by_pod_set_name(target.get("jobName"), cname)
         if c is None:
             raise RenderError(_not_found(target.get("jobName"), cname), "spec.runtimeRef", rule=RULE_ENV_INJECTION)
-        upsert_env_vars(c.env, pet)
-        upsert_env_vars(c.env, master)
+        upsert_env_vars(c.env, pet())
+        upsert_env_vars(c.env, master())
 
 
 def validate(info, trainjob, options) -> list[Problem]:
