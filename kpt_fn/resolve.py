@@ -11,7 +11,6 @@ import functools
 import json
 import os
 from dataclasses import dataclass, field
-from importlib import resources as importlib_resources
 
 from kpt_fn import resource as res
 from kpt_fn.problems import WARNING, Problem
@@ -27,8 +26,10 @@ CATALOG = "the built-in catalog"
 
 @functools.lru_cache(maxsize=1)
 def builtin_catalog() -> tuple:
-    text = importlib_resources.files("kpt_fn.catalog").joinpath("runtimes.json").read_text()
-    return tuple(json.loads(text))
+    # A plain file next to this module (setuptools installs package data as files); importlib.resources
+    # would cost more start-up than reading the catalog itself.
+    with open(os.path.join(os.path.dirname(__file__), "catalog", "runtimes.json"), encoding="utf-8") as f:
+        return tuple(json.load(f))
 
 
 def registry_key(trainjob: dict) -> str:
