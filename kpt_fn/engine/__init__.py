@@ -37,7 +37,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from kpt_fn.engine import defaults, framework, roundtrip
+from kpt_fn.engine import defaults, framework, quantity, roundtrip
 from kpt_fn.engine.framework import RenderError
 from kpt_fn.problems import ERROR, INFO, WARNING, Problem, has_errors
 
@@ -87,11 +87,25 @@ def _prepare(trainjob: dict, runtime: dict):
 
     tj = defaults.default_trainjob(trainjob)
     rt = defaults.default_runtime(runtime)
+    _check_resources_per_node(tj)
     try:
         info = runtime_info.build_info(tj, rt)
     except roundtrip.QuantityProblem as exc:
-        raise RenderError(str(exc), path=exc.path) from exc
+        raise RenderError(str(exc), path=exc.path, subject=runtime) from exc
+    except quantity.QuantityError as exc:
+        raise RenderError(f"invalid resource quantity: {exc}", path="spec.template.spec", subject=runtime) from exc
     return tj, rt, info
+
+
+def _check_resources_per_node(tj: dict) -> None:
+    """Bad quantities in the TrainJob are reported at their own path (the API server would have)."""
+    rpn = ((tj.get("spec") or {}).get("trainer") or {}).get("resourcesPerNode") or {}
+    for part in ("limits", "requests"):
+        for name, value in (rpn.get(part) or {}).items():
+            try:
+                quantity.parse(value)
+            except (quantity.QuantityError, TypeError, ValueError) as exc:
+                raise RenderError(str(exc), path=f"spec.trainer.resourcesPerNode.{part}[{name}]") from exc
 
 
 def _webhook_checks(tj: dict, rt: dict, info, options: EngineOptions) -> list[Problem]:
@@ -122,7 +136,7 @@ def admission(trainjob: dict, runtime: dict, options: EngineOptions | None = Non
         tj, rt, info = _prepare(trainjob, runtime)
     except RenderError as exc:
         # Upstream ignores Info construction errors at admission; they surface at reconcile.
-        return [Problem(exc.message, exc.path, severity=WARNING, rule=RULE_RENDER)]
+        return [Problem(exc.message, exc.path, severity=WARNING, subject=exc.subject, rule=RULE_RENDER)]
     return _webhook_checks(tj, rt, info, options)
 
 
@@ -148,8 +162,10 @@ def expand(trainjob: dict, runtime: dict, options: EngineOptions | None = None) 
         for obj in objects:
             roundtrip.normalize(obj)
     except RenderError as exc:
-        return Expansion(problems=problems + [Problem(exc.message, exc.path, severity=ERROR, rule=exc.rule or RULE_RENDER)])
+        return Expansion(problems=problems + [Problem(exc.message, exc.path, severity=ERROR,
+                                                      subject=exc.subject, rule=exc.rule or RULE_RENDER)])
     except roundtrip.QuantityProblem as exc:
+        # Only generated objects are normalised here; their quantities come from the inputs.
         return Expansion(problems=problems + [Problem(str(exc), exc.path, severity=ERROR, rule=RULE_RENDER)])
     problems.extend(info.problems)
     if (tj.get("spec") or {}).get("activeDeadlineSeconds") is not None:

@@ -75,14 +75,16 @@ _KIND_RANK = {"Secret": 0, "ConfigMap": 1, "PodGroup": 2, "JobSet": 3}
 class RenderError(Exception):
     """A reconcile-time failure: upstream would return this error and create nothing."""
 
-    def __init__(self, message: str, path: str = "", rule: str = ""):
+    def __init__(self, message: str, path: str = "", rule: str = "", subject=None):
         super().__init__(message)
         self.message = message
         self.path = path
         self.rule = rule
+        # The object `path` points into when it is not the TrainJob (e.g. the runtime).
+        self.subject = subject
 
     def to_problem(self) -> Problem:
-        return Problem(message=self.message, path=self.path, severity=ERROR, rule=self.rule)
+        return Problem(message=self.message, path=self.path, severity=ERROR, rule=self.rule, subject=self.subject)
 
 
 @lru_cache(maxsize=None)

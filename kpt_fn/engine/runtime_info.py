@@ -120,7 +120,11 @@ def build_info(trainjob: dict, runtime: dict) -> Info:
 
     unpatched = template.get("spec") or {}
     spec = merge_runtime_patches(unpatched, trainjob)
-    spec = roundtrip.normalize_jobset_spec(spec)
+    if spec is not unpatched:
+        # Upstream's merge re-encodes the typed spec, so from here on every quantity is in its
+        # canonical form; without patches the pod requests below see the quantities as written,
+        # which decides the format of PodGroup totals (§12.2).
+        roundtrip.normalize_jobset_spec(spec)
 
     ml_source = None
     if ml_policy is not None:
@@ -167,4 +171,5 @@ def build_info(trainjob: dict, runtime: dict) -> Info:
             volumes=list(pod_spec.get("volumes") or ()),
             single_pod_requests=resources.pod_requests(pod_spec),
         ))
+    roundtrip.normalize_jobset_spec(spec)
     return info
