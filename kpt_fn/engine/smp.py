@@ -344,3 +344,10 @@ def _merge_list(original: list, patch: list, meta: _FieldMeta, path: str) -> lis
     out.extend(item for _, item in server_items[i:])
     out.extend(item for _, item in patch_items[j:])
     return out
+
+
+def merge_list_by_key(original: list, patch: list, merge_key: str, path: str = "") -> list:
+    """Upstream's list merge for a field declared `patchStrategy:"merge" patchMergeKey:<merge_key>`
+    whose items are plain maps (no nested metadata), e.g. Trainer's own ResourceRequirements.claims.
+    """
+    return _merge_list(original, patch, _FieldMeta(None, True, merge_key), path)
