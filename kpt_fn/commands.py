@@ -1,0 +1,89 @@
+"""The click commands of `expand-trainjobs` (see kpt_fn.cli for the dispatch and the modes).
+
+Imported only when there are command-line arguments: the KRM mode, which kpt and kustomize run on
+every build, starts without click.
+"""
+
+from __future__ import annotations
+
+import os
+
+import click
+
+from kpt_fn import __version__
+from kpt_fn.cli import _finish, _guarded, _read_stdin, krm_mode
+
+
+class _Group(click.Group):
+    def parse_args(self, ctx, args):
+        # kustomize's legacy plugin protocol calls the executable with the config file as its only
+        # argument; accept that form directly, as well as the explicit subcommand.
+        if len(args) == 1 and args[0] not in self.commands and not args[0].startswith("-") and os.path.isfile(args[0]):
+            args = ["kustomize-plugin", *args]
+        return super().parse_args(ctx, args)
+
+
+@click.group(cls=_Group, invoke_without_command=True, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="expand-trainjobs")
+@click.pass_context
+def cli(ctx):
+    """Expand Kubeflow Trainer v2.3.0 TrainJobs into the JobSets, PodGroups, ConfigMaps and Secrets
+    the Trainer controller would create.
+
+    With no command it is a KRM function: it reads a ResourceList (YAML or JSON) on stdin and writes a
+    ResourceList on stdout (kpt fn eval/render, kustomize KRM functions). The functionConfig is a
+    ConfigMap or an ExpandTrainJobs (fn.kpt.dev/v1alpha1); see the README for every option.
+
+    Exit status: 0 on success, 1 when there is any error result. Set EXPAND_TRAINJOBS_DEBUG=1 to see
+    tracebacks of internal errors.
+    """
+    if ctx.invoked_subcommand is None:
+        krm_mode()
+
+
+@cli.command()
+@click.argument("paths", nargs=-1, type=click.Path())
+def render(paths):
+    """Print the manifests to apply, as a plain YAML stream, from YAML files or directories (default: .).
+
+    For Argo CD's config-management plugin and scripts. Reads expand-trainjobs.yaml in the working
+    directory as the functionConfig if present, else Argo CD plugin parameters (ARGOCD_APP_PARAMETERS
+    / PARAM_*); ARGOCD_APP_NAMESPACE is the default namespace. Prints nothing and exits 1 on any error
+    and when there would be nothing to apply.
+    """
+    from kpt_fn import plain
+
+    _guarded(plain.render, list(paths), os.getcwd(), dict(os.environ))
+
+
+@cli.command()
+@click.argument("paths", nargs=-1, type=click.Path())
+def validate(paths):
+    """Run every check on YAML files or directories (default: .) without generating anything."""
+    from kpt_fn import plain
+
+    _guarded(plain.render, list(paths), os.getcwd(), dict(os.environ), "validate")
+
+
+@cli.command()
+@click.option("--format", "fmt", type=click.Choice(["table", "yaml"]), default="table")
+def rules(fmt):
+    """List the validation rules this function applies."""
+    from kpt_fn import validation
+    from kpt_fn.yamlio import dump
+
+    catalog = validation.rules()
+    if fmt == "yaml":
+        _finish(dump(catalog), [], 0)
+    lines = [f"{r['id']}\t{r['family']}\t{r.get('applies_to', '')}\t{r.get('description', '')}" for r in catalog]
+    _finish("\n".join(lines) + "\n", [], 0)
+
+
+@cli.command("kustomize-plugin")
+@click.argument("config", type=click.Path())
+def kustomize_plugin(config):
+    """kustomize legacy exec plugin: CONFIG is the plugin config; stdin is empty (generator) or the
+    resources to transform (transformer)."""
+    from kpt_fn import plain
+
+    _guarded(plain.kustomize_plugin, config, _read_stdin(), dict(os.environ), os.getcwd())
