@@ -231,11 +231,41 @@ def test_golden_is_deterministic(name):
     assert dump(render(case).objects) == dump(render(case).objects)
 
 
+def _validator():
+    validation = pytest.importorskip("kpt_fn.validation")
+    if getattr(validation, "check_object", None) is None:
+        pytest.skip("kpt_fn.validation.check_object does not exist yet")
+    return validation
+
+
+def _errors(problems) -> list:
+    return [(p.path, p.message) for p in problems if p.is_error]
+
+
+# Upstream's integration test puts the launcher (which dependsOn node) before node; its envtest runs
+# no JobSet webhook, a real cluster would reject the JobSet. Ported as is, so the finding is pinned.
+KNOWN_JOBSET_WEBHOOK_ERRORS = {
+    "mpi-openmpi-integration": [
+        ("spec.replicatedJobs[2].dependsOn[0].name", "replicatedJob: launcher cannot depend on replicatedJob: node"),
+    ],
+}
+
+
 @pytest.mark.parametrize("name", CASES)
 def test_golden_outputs_match_crd_schemas(name):
-    check_object = pytest.importorskip("kpt_fn.validation").__dict__.get("check_object")
-    if check_object is None:
-        pytest.skip("kpt_fn.validation.check_object does not exist yet")
+    validation = _validator()
+    jobset_webhook = getattr(validation, "check_jobset_webhook", None)
     for obj in render(load_case(name)).objects:
-        problems = [p for p in check_object(obj) if getattr(p, "is_error", True)]
-        assert problems == [], f"{obj['kind']} {obj['metadata']['name']}"
+        where = f"{obj['kind']} {obj['metadata']['name']}"
+        assert _errors(validation.check_object(obj)) == [], where
+        if obj["kind"] == "JobSet" and jobset_webhook is not None:
+            assert _errors(jobset_webhook(obj)) == KNOWN_JOBSET_WEBHOOK_ERRORS.get(name, []), where
+
+
+@pytest.mark.parametrize("name", CASES)
+def test_golden_inputs_match_crd_schemas(name):
+    """The fixtures are objects the API server would accept."""
+    validation = _validator()
+    case = load_case(name)
+    assert _errors(validation.check_object(case["trainjob"])) == []
+    assert _errors(validation.check_object(case["runtime"])) == []
