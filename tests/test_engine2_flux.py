@@ -188,3 +188,9 @@ def test_scripts_behave_like_upstream_templates():
     assert _code_lines(entrypoint) == _code_lines(up_entry)
     # Same trailing layout (a blank line before EOT comes from broker.toml's final newline).
     assert (init.endswith("\n"), entrypoint.endswith("\n")) == (up_init.endswith("\n"), up_entry.endswith("\n"))
+
+
+def test_rules_are_well_formed():
+    for rule in flux.RULES:
+        assert set(rule) == {"id", "family", "applies_to", "description"}
+        assert rule["id"].startswith(rule["family"] + "/")

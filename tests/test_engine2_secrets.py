@@ -197,3 +197,13 @@ def test_p521_order_constant():
     ec.derive_private_key(n - 1, ec.SECP521R1())
     with pytest.raises(ValueError):
         ec.derive_private_key(n, ec.SECP521R1())
+
+
+def test_derivation_is_pinned():
+    """Changing the derivation would rotate every generated key on the next render (and an
+    immutable SSH Secret cannot be updated in place), so the bytes are pinned."""
+    private_pem, public = secrets.mpi_ssh_key_pair(SEED, "ml", "ds-mpi-ssh-auth")
+    assert hashlib.sha256(private_pem).hexdigest() == "6ad754df9039cbce8dd2ba2385e5bdbcf4194e64e68f0325023ee85ccbd7a8a7"
+    assert public.startswith(b"ecdsa-sha2-nistp521 AAAAE2VjZHNhLXNoYTItbmlzdHA1MjEAAAAIbmlzdHA1MjEAAACFBAEnCWz+OJiL")
+    assert secrets.curve_secret_key(SEED, "hpc", "lammps-flux-curve").hex() == (
+        "010589c7d21a5690d46a609abae6479d7e827fd71978cc51691fc5ac52fbc9b4")
