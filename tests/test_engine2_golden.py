@@ -8,7 +8,7 @@ Layout of a case directory:
     trainjob.yaml   the TrainJob, as a user would write it (not defaulted)
     runtime.yaml    the TrainingRuntime / ClusterTrainingRuntime it references, or `shipped: <name>`
                     for a runtime Trainer v2.3.0 ships (read from shared/upstream, overlay applied)
-    options.yaml    optional: functionConfig keys handed to the engine as EngineOptions.plugin_options
+    options.yaml    optional: functionConfig keys (EngineOptions fields, else EngineOptions.plugin_options)
     expected.yaml   the objects, in emit order (absent or empty when the render fails)
     problems.yaml   optional: every Problem, in order, as {severity, path, message}; without it the
                     render must produce no problem at all
@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import base64
 import copy
+import dataclasses
 import functools
 import re
 from pathlib import Path
@@ -111,8 +112,17 @@ def load_case(name: str) -> dict:
     return case
 
 
+def engine_options(config: dict) -> EngineOptions:
+    """Admission on (the function runs it before expanding); functionConfig keys that are
+    EngineOptions fields go there, the others into plugin_options."""
+    fields = {f.name for f in dataclasses.fields(EngineOptions)}
+    known = {k: v for k, v in config.items() if k in fields}
+    rest = {k: v for k, v in config.items() if k not in fields}
+    return EngineOptions(admission=True, plugin_options=rest, **known)
+
+
 def render(case: dict):
-    return expand(case["trainjob"], case["runtime"], EngineOptions(plugin_options=dict(case["options"])))
+    return expand(case["trainjob"], case["runtime"], engine_options(case["options"]))
 
 
 def problem_view(problems) -> list[dict]:

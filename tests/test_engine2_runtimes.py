@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from kpt_fn.engine import EngineOptions, expand
+from kpt_fn.engine import expand
 from kpt_fn.problems import has_errors
-from test_engine2_golden import shipped_runtimes
+from test_engine2_golden import engine_options, shipped_runtimes
 
 SHIPPED = [
     "deepspeed-distributed",
@@ -76,7 +76,7 @@ def test_all_nine_are_shipped():
 @pytest.mark.parametrize("variant", ["minimal", "typical"])
 def test_shipped_runtime_renders(runtime, variant):
     trainer = None if variant == "minimal" else TYPICAL_TRAINER[runtime]
-    result = expand(_trainjob(runtime, trainer), shipped_runtimes()[runtime], EngineOptions())
+    result = expand(_trainjob(runtime, trainer), shipped_runtimes()[runtime], engine_options({}))
     assert not has_errors(result.problems), [p.message for p in result.problems]
     kinds = [o["kind"] for o in result.objects]
     if runtime in MPI_RUNTIMES:
@@ -91,7 +91,7 @@ def test_shipped_runtime_renders(runtime, variant):
 
 @pytest.mark.parametrize("runtime", sorted(MPI_RUNTIMES))
 def test_shipped_mpi_runtime_with_generated_keys_is_valid(runtime):
-    options = EngineOptions(plugin_options={"mpiSSHSecret": "generate", "secretSeed": "a-seed-for-this-test"})
+    options = engine_options({"mpiSSHSecret": "generate", "secretSeed": "a-seed-for-this-test"})
     result = expand(_trainjob(runtime, TYPICAL_TRAINER[runtime]), shipped_runtimes()[runtime], options)
     assert [o["kind"] for o in result.objects] == ["Secret", "ConfigMap", "JobSet"]
     assert [p.severity for p in result.problems] == ["warning"]
@@ -103,7 +103,7 @@ def test_data_cache_runtime_rejects_dataset_initializer_like_upstream():
     # dataset-initializer container has no `initializer` volumeMount, so admission rejects it.
     tj = _trainjob("torch-distributed-with-cache", TYPICAL_TRAINER["torch-distributed-with-cache"],
                    initializer={"dataset": {"storageUri": "cache://data"}})
-    result = expand(tj, shipped_runtimes()["torch-distributed-with-cache"], EngineOptions())
+    result = expand(tj, shipped_runtimes()["torch-distributed-with-cache"], engine_options({}))
     assert result.objects == []
     assert [(p.severity, p.path, p.message) for p in result.problems] == [(
         "error", "spec.runtimeRef",
@@ -117,7 +117,7 @@ def test_torchtune_runtimes_take_both_initializers(runtime):
         "dataset": {"storageUri": "hf://tatsu-lab/alpaca", "secretRef": {"name": "hf"}},
         "model": {"storageUri": "hf://org/model", "env": [{"name": "X", "value": "1"}], "secretRef": {"name": "hf"}},
     })
-    result = expand(tj, shipped_runtimes()[runtime], EngineOptions())
+    result = expand(tj, shipped_runtimes()[runtime], engine_options({}))
     assert result.problems == []
     [jobset] = result.objects
     containers = {rj["name"]: rj["template"]["spec"]["template"]["spec"]["containers"][0]

@@ -207,3 +207,12 @@ def test_derivation_is_pinned():
     assert public.startswith(b"ecdsa-sha2-nistp521 AAAAE2VjZHNhLXNoYTItbmlzdHA1MjEAAAAIbmlzdHA1MjEAAACFBAEnCWz+OJiL")
     assert secrets.curve_secret_key(SEED, "hpc", "lammps-flux-curve").hex() == (
         "010589c7d21a5690d46a609abae6479d7e827fd71978cc51691fc5ac52fbc9b4")
+
+
+def test_check_options():
+    assert secrets.check_options(Opts()) == []
+    assert secrets.check_options(Opts(plugin_options={
+        "mpiSSHSecret": "generate", "fluxCurveSecretName": "Bad_Name"})) == [
+        "secretSeed is required when mpiSSHSecret is generate",
+        'fluxCurveSecretName gives the Secret name "Bad_Name", which is not a valid DNS-1123 subdomain',
+    ]

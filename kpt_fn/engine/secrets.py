@@ -62,6 +62,7 @@ RULE_MPI_REFERENCE = "secret-policy/mpi-ssh-secret-required"
 RULE_MPI_GENERATED = "secret-policy/mpi-ssh-secret-generated"
 RULE_FLUX_REFERENCE = "secret-policy/flux-curve-secret-required"
 RULE_FLUX_GENERATED = "secret-policy/flux-curve-secret-generated"
+RULE_OPTIONS = "secret-policy/options"
 
 RULES = [
     {"id": RULE_MPI_REFERENCE, "family": "secret-policy", "applies_to": "TrainJob",
@@ -72,6 +73,9 @@ RULES = [
      "description": "Flux runtime without generated keys: the CURVE certificate Secret must be provided in the cluster."},
     {"id": RULE_FLUX_GENERATED, "family": "secret-policy", "applies_to": "TrainJob",
      "description": "fluxCurveSecret=generate: a CURVE secret key derived from secretSeed is written to the output."},
+    {"id": RULE_OPTIONS, "family": "secret-policy", "applies_to": "TrainJob",
+     "description": "The secret options must be valid: known modes, a secretSeed of >= 16 characters with generate, "
+                    "name templates giving DNS-1123 names."},
 ]
 
 _DNS1123_SUBDOMAIN = re.compile(r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$")
@@ -131,6 +135,20 @@ def policy(options, kind: str) -> SecretPolicy:
         if len(seed) < MIN_SEED_LENGTH:
             raise SecretPolicyError(f"secretSeed must be at least {MIN_SEED_LENGTH} characters long")
     return SecretPolicy(kind=kind, mode=mode, name_template=_option(options, name_field, name_key) or "", seed=seed)
+
+
+def check_options(options) -> list[str]:
+    """Messages for every secret option the policy cannot honour (for eager functionConfig checks).
+
+    Name templates are checked with a sample TrainJob name; the engine checks the real names.
+    """
+    messages = []
+    for kind in (MPI_SSH, FLUX_CURVE):
+        try:
+            policy(options, kind).secret_name("trainjob")
+        except SecretPolicyError as exc:
+            messages.append(str(exc))
+    return messages
 
 
 # --- key derivation ---------------------------------------------------------------------------

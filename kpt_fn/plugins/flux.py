@@ -145,14 +145,14 @@ def _curve_policy(options) -> secrets.SecretPolicy:
     try:
         return secrets.policy(options, secrets.FLUX_CURVE)
     except secrets.SecretPolicyError as exc:
-        raise RenderError(str(exc), rule=secrets.RULE_FLUX_REFERENCE) from exc
+        raise RenderError(str(exc), rule=secrets.RULE_OPTIONS) from exc
 
 
 def _curve_secret_name(options, trainjob_name: str) -> str:
     try:
         return _curve_policy(options).secret_name(trainjob_name)
     except secrets.SecretPolicyError as exc:
-        raise RenderError(str(exc), rule=secrets.RULE_FLUX_REFERENCE) from exc
+        raise RenderError(str(exc), rule=secrets.RULE_OPTIONS) from exc
 
 
 def enforce_ml_policy(info, trainjob, options) -> None:
@@ -262,7 +262,7 @@ def build(info, trainjob, options) -> list[dict]:
         else:
             info.problems.append(secrets.flux_curve_reference_problem(secret_name, namespace))
     except secrets.SecretPolicyError as exc:
-        raise RenderError(str(exc), rule=secrets.RULE_FLUX_REFERENCE) from exc
+        raise RenderError(str(exc), rule=secrets.RULE_OPTIONS) from exc
     return objects
 
 

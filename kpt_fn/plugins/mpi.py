@@ -48,7 +48,7 @@ RULES = [
      "description": "spec.trainer.env must not set the OMPI_MCA_* variables the MPI plugin manages."},
     {"id": RULE_IMPLEMENTATION, "family": "trainer-controller", "applies_to": "TrainJob",
      "description": "mpiImplementation must be OpenMPI, the only implementation upstream supports."},
-] + [r for r in secrets.RULES if r["id"].startswith("secret-policy/mpi-")]
+] + [r for r in secrets.RULES if r["id"].startswith("secret-policy/mpi-") or r["id"] == secrets.RULE_OPTIONS]
 
 
 def is_active(info) -> bool:
@@ -64,14 +64,14 @@ def _ssh_policy(options) -> secrets.SecretPolicy:
     try:
         return secrets.policy(options, secrets.MPI_SSH)
     except secrets.SecretPolicyError as exc:
-        raise RenderError(str(exc), rule=secrets.RULE_MPI_REFERENCE) from exc
+        raise RenderError(str(exc), rule=secrets.RULE_OPTIONS) from exc
 
 
 def _secret_name(options, trainjob_name: str) -> str:
     try:
         return _ssh_policy(options).secret_name(trainjob_name)
     except secrets.SecretPolicyError as exc:
-        raise RenderError(str(exc), rule=secrets.RULE_MPI_REFERENCE) from exc
+        raise RenderError(str(exc), rule=secrets.RULE_OPTIONS) from exc
 
 
 def ssh_auth_volume(secret_name: str) -> dict:
@@ -189,7 +189,7 @@ def build(info, trainjob, options) -> list[dict]:
         else:
             info.problems.append(secrets.mpi_ssh_reference_problem(secret_name, namespace))
     except secrets.SecretPolicyError as exc:
-        raise RenderError(str(exc), rule=secrets.RULE_MPI_REFERENCE) from exc
+        raise RenderError(str(exc), rule=secrets.RULE_OPTIONS) from exc
     objects.append({
         "apiVersion": "v1",
         "kind": "ConfigMap",
