@@ -65,8 +65,12 @@ def kubectl_patch(pods: list[dict], patch: dict) -> list[dict]:
 # ------------------------------------------------------------------------------------------------
 # Strategies. Small key pools so that patches hit existing items, miss them, and reorder them.
 
-def keyed_list(pool, make_item, unique=True, max_size=None):
-    keys = st.lists(st.sampled_from(pool), unique=unique, max_size=max_size or len(pool))
+def keyed_list(pool, make_item):
+    """Items for keys drawn from `pool`: usually distinct keys in random order, sometimes repeats."""
+    keys = st.one_of(
+        st.lists(st.sampled_from(pool), unique=True, max_size=len(pool)),
+        st.lists(st.sampled_from(pool), max_size=len(pool) + 1),
+    )
     return keys.flatmap(lambda ks: st.tuples(*[make_item(k) for k in ks]).map(list))
 
 

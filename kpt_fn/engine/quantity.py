@@ -161,8 +161,6 @@ def _as_text(value) -> str:
         return str(value)
     if isinstance(value, float):
         return _go_float_text(value)
-    if isinstance(value, Quantity):
-        return canonical(value)
     raise QuantityError(MSG_FORMAT_WRONG)
 
 
@@ -238,8 +236,10 @@ def _interpret(suffix: str):
 def parse(value: str | int | float) -> Quantity:
     """Parse like upstream's ParseQuantity (strict: no surrounding whitespace allowed).
 
-    Raises QuantityError carrying upstream's message for invalid input.
+    Raises QuantityError carrying upstream's message for invalid input. A Quantity is returned as is.
     """
+    if isinstance(value, Quantity):
+        return value
     text = _as_text(value)
     if not text:
         raise QuantityError(MSG_FORMAT_WRONG)

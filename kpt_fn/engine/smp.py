@@ -99,10 +99,24 @@ def resolve_type(type_name: str) -> str:
 # Paths and directive detection
 
 
-def _join(path: str, key: str) -> str:
-    if _PLAIN_KEY.match(key):
-        return f"{path}.{key}" if path else key
-    return f"{path}[{key}]"
+# A path is built lazily while merging (it is only needed for errors): either a rendered string
+# (the root) or a pair (parent path, key or list index).
+
+
+def _render(path) -> str:
+    segments = []
+    while isinstance(path, tuple):
+        path, segment = path
+        segments.append(segment)
+    text = path
+    for segment in reversed(segments):
+        if not isinstance(segment, str):
+            text = f"{text}[{segment}]"
+        elif _PLAIN_KEY.match(segment):
+            text = f"{text}.{segment}" if text else segment
+        else:
+            text = f"{text}[{segment}]"
+    return text
 
 
 def _is_directive(key: str) -> bool:
@@ -126,24 +140,32 @@ def find_directive_keys(patch, path: str = "") -> list[str]:
     return found
 
 
-def _find_directives(value, path: str, found: list) -> None:
-    if isinstance(value, dict):
+def _find_directives(value, path, found: list) -> None:
+    if type(value) is dict:
         for key, item in value.items():
-            child = _join(path, key)
-            if isinstance(key, str) and _is_directive(key):
-                found.append(child)
-            _find_directives(item, child, found)
-    elif isinstance(value, list):
+            if type(key) is str and key[:1] == "$" and _is_directive(key):
+                found.append(_render((path, key)))
+            if type(item) is dict or type(item) is list:
+                _find_directives(item, (path, key), found)
+    elif type(value) is list:
         for index, item in enumerate(value):
-            _find_directives(item, f"{path}[{index}]", found)
+            if type(item) is dict or type(item) is list:
+                _find_directives(item, (path, index), found)
 
 
 # ----------------------------------------------------------------------------------------------
 # Go-flavoured helpers
 
 
+_KINDS = {dict: "map", list: "slice", str: "string", bool: "bool", int: "float64", float: "float64",
+          type(None): "nil"}
+
+
 def _json_kind(value) -> str:
     """The Go type a JSON decoder would produce (what upstream compares with reflect.TypeOf)."""
+    kind = _KINDS.get(type(value))
+    if kind is not None:
+        return kind
     if isinstance(value, dict):
         return "map"
     if isinstance(value, list):
@@ -159,11 +181,11 @@ def _json_kind(value) -> str:
     return type(value).__name__
 
 
-def _key_token(value, path: str):
+def _key_token(value, path):
     """Hashable stand-in for Go interface equality of a merge-key value."""
     kind = _json_kind(value)
     if kind in ("map", "slice"):
-        raise MergeError("merge key values must be scalars", path)
+        raise MergeError("merge key values must be scalars", _render(path))
     return (kind, value)
 
 
@@ -186,8 +208,8 @@ def _go_repr(value) -> str:
     return str(value)
 
 
-def _no_merge_key(item: dict, key: str, path: str) -> MergeError:
-    return MergeError(f"map: {_go_repr(item)} does not contain declared merge key: {key}", path)
+def _no_merge_key(item: dict, key: str, path) -> MergeError:
+    return MergeError(f"map: {_go_repr(item)} does not contain declared merge key: {key}", _render(path))
 
 
 def _discard_nulls(value):
@@ -227,7 +249,7 @@ def merge_jobset_spec(original: dict, patch: dict) -> dict:
     return strategic_merge(original, patch, "JobSetSpec")
 
 
-def _merge_map(original: dict, patch: dict, schema: str | None, path: str) -> dict:
+def _merge_map(original: dict, patch: dict, schema: str | None, path) -> dict:
     result = dict(original)
     for key, patch_value in patch.items():
         if patch_value is None:
@@ -237,17 +259,17 @@ def _merge_map(original: dict, patch: dict, schema: str | None, path: str) -> di
             result[key] = _discard_nulls(patch_value)
             continue
         current = result[key]
-        kind = _json_kind(current)
-        if kind != _json_kind(patch_value):
+        if type(current) is not type(patch_value) and _json_kind(current) != _json_kind(patch_value):
             result[key] = _discard_nulls(patch_value)
             continue
+        kind = _json_kind(current)
         if kind == "map":
             meta = _lookup(schema, key)
-            result[key] = _merge_map(current, patch_value, meta.child, _join(path, key))
+            result[key] = _merge_map(current, patch_value, meta.child, (path, key))
         elif kind == "slice":
             meta = _lookup(schema, key)
             if meta.merge:
-                result[key] = _merge_list(current, patch_value, meta, _join(path, key))
+                result[key] = _merge_list(current, patch_value, meta, (path, key))
             else:
                 result[key] = patch_value
         else:
@@ -255,7 +277,7 @@ def _merge_map(original: dict, patch: dict, schema: str | None, path: str) -> di
     return result
 
 
-def _element_kind(original: list, patch: list, path: str) -> str:
+def _element_kind(original: list, patch: list, path) -> str:
     kind = None
     for item in original:
         kind = _check_kind(kind, item, path)
@@ -268,14 +290,14 @@ def _check_kind(kind, item, path):
     item_kind = _json_kind(item)
     if kind is None:
         if item_kind == "slice":
-            raise MergeError("lists of lists are not supported", path)
+            raise MergeError("lists of lists are not supported", _render(path))
         return item_kind
     if item_kind != kind:
-        raise MergeError("list element types are not identical", path)
+        raise MergeError("list element types are not identical", _render(path))
     return kind
 
 
-def _merge_list(original: list, patch: list, meta: _FieldMeta, path: str) -> list:
+def _merge_list(original: list, patch: list, meta: _FieldMeta, path) -> list:
     if not original and not patch:
         return original
     kind = _element_kind(original, patch, path)
@@ -290,11 +312,11 @@ def _merge_list(original: list, patch: list, meta: _FieldMeta, path: str) -> lis
                 seen.add(token)
                 merged.append(item)
         if merge_key:
-            raise MergeError(f"expected a map[string]interface {{}}, but received a {kind}", path)
+            raise MergeError(f"expected a map[string]interface {{}}, but received a {kind}", _render(path))
         key_of = lambda item: _key_token(item, path)  # noqa: E731
     else:
         if not merge_key:
-            raise MergeError(f"cannot merge lists without merge key for {meta.child or ''}", path)
+            raise MergeError(f"cannot merge lists without merge key for {meta.child or ''}", _render(path))
 
         def key_of(item):
             if merge_key not in item:
@@ -313,7 +335,7 @@ def _merge_list(original: list, patch: list, meta: _FieldMeta, path: str) -> lis
                 position[token] = len(merged)
                 merged.append(item)
             else:
-                merged[hit] = _merge_map(merged[hit], item, meta.child, f"{path}[{hit}]")
+                merged[hit] = _merge_map(merged[hit], item, meta.child, (path, hit))
 
     # Order: patch items by patch position, original-only items by original position, interleaved.
     patch_order = {}
