@@ -5,12 +5,24 @@ y/n as booleans. Reading with the 1.2 core schema keeps `on`, `yes`, `2024-01-01
 scalars that kpt sends unquoted as the strings they are; dumping quotes every string that *any* of
 those readers would take for something else (krm-clients.md §5.4).
 
-Loading is also where hostile input is stopped: size, nesting depth, alias expansion and duplicate keys
-are checked on the composed node graph before any Python object is built.
+Loading is also where hostile input is stopped, before any Python object is built: size and encoding
+on the bytes; nesting depth, alias expansion, duplicate keys and tags on the composed node graph. Only
+the JSON-compatible core tags are accepted (str, int, float, bool, null, map, seq and `<<` merge keys):
+`!!python/...`, `!!binary`, `!!set`, `!!timestamp`, local tags such as `!foo` are errors, so nothing but
+plain data ever comes out of a document.
+
+Deep nesting never reaches a recursion the interpreter cannot catch. libyaml's own parser stops at
+1000 levels in the version PyYAML's wheels bundle; with a libyaml that does not (older system builds),
+PyYAML's C composer would recurse once per level in C, so a cheap pre-scan bounds the nesting a text
+can have and sends anything that might nest deeper than _SCAN_DEPTH to the pure-Python loader, whose
+recursion is bounded by the interpreter (RecursionError becomes a YAMLInputError). JSON goes through
+json.loads, whose recursion is bounded the same way, and is then held to the same limits.
 """
 
 from __future__ import annotations
 
+import functools
+import json
 import re
 from dataclasses import dataclass
 
@@ -48,19 +60,29 @@ _FLOAT_1_2 = re.compile(
 _DIGITS = "-+0123456789."
 
 
+# Integers longer than this are refused: Python cannot print back a decimal of more than 4300 digits
+# by default, and no Kubernetes field holds one.
+MAX_INT_DIGITS = 1000
+
+
 class Loader(_BaseLoader):
     """Safe loader with the YAML 1.2 core schema (no 1.1 booleans, sexagesimals or timestamps)."""
 
     yaml_implicit_resolvers = _without(_BaseLoader.yaml_implicit_resolvers, _1_1_ONLY)
 
 
-_add(Loader.yaml_implicit_resolvers, "tag:yaml.org,2002:bool", _BOOL_1_2, "tTfF")
-_add(Loader.yaml_implicit_resolvers, "tag:yaml.org,2002:int", _INT_1_2, _DIGITS)
-_add(Loader.yaml_implicit_resolvers, "tag:yaml.org,2002:float", _FLOAT_1_2, _DIGITS + "")
+class PyLoader(yaml.SafeLoader):
+    """The same loader in pure Python, for text that might nest deeper than the C composer can take."""
+
+    yaml_implicit_resolvers = _without(yaml.SafeLoader.yaml_implicit_resolvers, _1_1_ONLY)
 
 
 def _construct_int_1_2(loader, node):
     text = loader.construct_scalar(node)
+    if len(text) > MAX_INT_DIGITS:
+        raise yaml.constructor.ConstructorError(
+            None, None, f"integer of {len(text)} digits is too large (at most {MAX_INT_DIGITS})", node.start_mark
+        )
     if text.startswith("0o"):
         return int(text[2:], 8)
     if text.startswith("0x"):
@@ -77,8 +99,12 @@ def _construct_float_1_2(loader, node):
     return float(text)
 
 
-Loader.add_constructor("tag:yaml.org,2002:int", _construct_int_1_2)
-Loader.add_constructor("tag:yaml.org,2002:float", _construct_float_1_2)
+for _cls in (Loader, PyLoader):
+    _add(_cls.yaml_implicit_resolvers, "tag:yaml.org,2002:bool", _BOOL_1_2, "tTfF")
+    _add(_cls.yaml_implicit_resolvers, "tag:yaml.org,2002:int", _INT_1_2, _DIGITS)
+    _add(_cls.yaml_implicit_resolvers, "tag:yaml.org,2002:float", _FLOAT_1_2, _DIGITS)
+    _cls.add_constructor("tag:yaml.org,2002:int", _construct_int_1_2)
+    _cls.add_constructor("tag:yaml.org,2002:float", _construct_float_1_2)
 
 
 class Dumper(_BaseDumper):
@@ -107,11 +133,13 @@ Dumper.add_representer(str, _represent_str)
 
 
 class YAMLInputError(ValueError):
-    """Input that is not acceptable YAML; `line` is 1-based when known."""
+    """Input that is not acceptable YAML; `line` is 1-based when known; `limit` names the Limits field
+    that was exceeded, if that is what is wrong."""
 
-    def __init__(self, message: str, line: int | None = None):
+    def __init__(self, message: str, line: int | None = None, limit: str | None = None):
         super().__init__(message)
         self.line = line
+        self.limit = limit
 
     def __str__(self) -> str:
         msg = self.args[0]
@@ -122,20 +150,46 @@ class YAMLInputError(ValueError):
 class Limits:
     max_bytes: int = 64 * 1024 * 1024
     max_depth: int = 100
-    # Nodes the document would have once every alias is expanded: stops "billion laughs" documents
-    # that are tiny on disk but explode in anything that copies or re-serialises them.
+    # Nodes a stream may expand to through aliases (beyond the nodes it holds without them): stops
+    # "billion laughs" documents that are tiny on disk but explode in anything that copies or
+    # re-serialises them.
     max_nodes: int = 5_000_000
     max_aliases: int = 10_000
 
 
 DEFAULT_LIMITS = Limits()
 
+_CORE = "tag:yaml.org,2002:"
+_CORE_TAGS = frozenset(_CORE + t for t in ("str", "int", "float", "bool", "null", "map", "seq", "merge"))
 
-def _check_graph(root, limits: Limits) -> None:
-    """Depth, expanded size, alias count and duplicate keys of one composed document, iteratively."""
+
+def _short_tag(tag: str) -> str:
+    return "!!" + tag[len(_CORE) :] if tag.startswith(_CORE) else tag
+
+
+def _too_deep(limits: Limits, line: int | None = None) -> YAMLInputError:
+    return YAMLInputError(f"nesting deeper than {limits.max_depth} levels (maxDepth)", line, "max_depth")
+
+
+def _too_big(limits: Limits, line: int | None = None) -> YAMLInputError:
+    return YAMLInputError(
+        f"document expands to more than {limits.max_nodes} nodes through aliases (maxAliasNodes)", line, "max_nodes"
+    )
+
+
+@dataclass
+class _Counts:
+    """Node counts over the documents of one stream: alias expansion is limited per stream."""
+
+    composed: int = 0
+    expanded: int = 0
+    aliases: int = 0
+
+
+def _check_graph(root, limits: Limits, counts: _Counts) -> None:
+    """Tags, depth, expanded size, alias count and duplicate keys of one composed document, iteratively."""
     expanded: dict[int, int] = {}
     seen_ids: set[int] = set()
-    aliases = 0
     # Post-order walk with an explicit stack so hostile nesting cannot exhaust the Python stack.
     stack = [(root, 1, False)]
     while stack:
@@ -146,24 +200,30 @@ def _check_graph(root, limits: Limits) -> None:
                 size = 1 + sum(expanded[id(k)] + expanded[id(v)] for k, v in node.value)
             else:
                 size = 1 + sum(expanded[id(v)] for v in node.value)
-            if size > limits.max_nodes:
-                raise YAMLInputError(
-                    f"document expands to more than {limits.max_nodes} nodes (alias expansion limit)",
-                    node.start_mark.line + 1,
-                )
             expanded[nid] = size
+            # A stream may be as big as it is without aliases; aliases may not make it bigger than that
+            # or than max_nodes, whichever is more.
+            if counts.expanded + size > max(limits.max_nodes, counts.composed + len(seen_ids)):
+                raise _too_big(limits, node.start_mark.line + 1)
             continue
         if nid in seen_ids:
-            aliases += 1
-            if aliases > limits.max_aliases:
-                raise YAMLInputError(f"more than {limits.max_aliases} aliases", node.start_mark.line + 1)
+            counts.aliases += 1
+            if counts.aliases > limits.max_aliases:
+                raise YAMLInputError(f"more than {limits.max_aliases} aliases", node.start_mark.line + 1, "max_aliases")
             if nid not in expanded:
                 # Seen but not finished: a node that contains itself.
                 raise YAMLInputError("recursive alias", node.start_mark.line + 1)
             continue
         seen_ids.add(nid)
+        if node.tag not in _CORE_TAGS:
+            # Checked before anything is constructed: no constructor ever runs for a foreign tag.
+            raise YAMLInputError(
+                f"unsupported YAML tag {_short_tag(node.tag)!r}: only plain data is accepted "
+                "(!!str, !!int, !!float, !!bool, !!null, !!map, !!seq)",
+                node.start_mark.line + 1,
+            )
         if depth > limits.max_depth:
-            raise YAMLInputError(f"nesting deeper than {limits.max_depth} levels", node.start_mark.line + 1)
+            raise _too_deep(limits, node.start_mark.line + 1)
         if isinstance(node, yaml.ScalarNode):
             expanded[nid] = 1
             continue
@@ -182,37 +242,207 @@ def _check_graph(root, limits: Limits) -> None:
         else:
             for v in node.value:
                 stack.append((v, depth + 1, False))
+    counts.composed += len(seen_ids)
+    counts.expanded += expanded[id(root)]
+
+
+def check_limits(doc, limits: Limits = DEFAULT_LIMITS) -> None:
+    """Depth and alias expansion of data already loaded (shared sub-objects are what aliases became).
+
+    For JSON, which json.loads parses without limits of its own, and to hold data parsed under one set
+    of limits to a stricter one. Raises YAMLInputError.
+    """
+    measured: dict[int, tuple[int, int]] = {}  # id -> (height, expanded size)
+    open_ids: set[int] = set()  # started, not finished: meeting one again is a cycle
+    composed = 0
+    stack = [(doc, 1, None)]
+    while stack:
+        obj, depth, children = stack.pop()
+        if children is not None:
+            height, size = 1, 1 + (len(obj) if isinstance(obj, dict) else 0)
+            for c in children:
+                if isinstance(c, (dict, list)):
+                    h, n = measured[id(c)]
+                    height = max(height, h + 1)
+                    size += n
+                else:
+                    size += 1
+            measured[id(obj)] = (height, size)
+            open_ids.discard(id(obj))
+            if size > max(limits.max_nodes, composed):
+                raise _too_big(limits)
+            continue
+        if not isinstance(obj, (dict, list)):
+            continue
+        oid = id(obj)
+        if oid in measured:
+            if depth + measured[oid][0] - 1 > limits.max_depth:
+                raise _too_deep(limits)
+            continue
+        if oid in open_ids:
+            raise YAMLInputError("recursive data")
+        if depth > limits.max_depth:
+            raise _too_deep(limits)
+        open_ids.add(oid)
+        kids = list(obj.values()) if isinstance(obj, dict) else obj
+        composed += 1 + (len(obj) if isinstance(obj, dict) else 0)
+        stack.append((obj, depth, kids))
+        for c in kids:
+            if isinstance(c, (dict, list)):
+                stack.append((c, depth + 1, None))
+            else:
+                composed += 1
+
+
+# Above this many levels the pre-scan sends text to the pure-Python loader (see the module docstring).
+_SCAN_DEPTH = 300
+# A line whose indentation plus compact block indicators ("- ", "? ", ": ") is _SCAN_DEPTH long: block
+# collections nest only by moving right, at most two levels per column.
+_DEEP_INDENT = re.compile(r"^(?:[ \t]|[-?:](?=[ \t]))" + "{%d}" % _SCAN_DEPTH, re.M)
+_BRACKET = re.compile(r"[\[\]{}]")
+
+
+def _may_nest_deeply(text: str) -> bool:
+    """False only when `text` cannot nest deeper than about 3 * _SCAN_DEPTH levels.
+
+    Quotes and comments are ignored, so brackets inside strings can only make the answer True.
+    """
+    if _DEEP_INDENT.search(text):
+        return True
+    if text.count("[") + text.count("{") <= _SCAN_DEPTH:
+        return False
+    level = 0
+    for m in _BRACKET.finditer(text):
+        if m.group() in "[{":
+            level += 1
+            if level > _SCAN_DEPTH:
+                return True
+        elif level:
+            level -= 1
+    return False
+
+
+@functools.cache
+def _loader_bounds_nesting() -> bool:
+    """Whether Loader itself turns any nesting into an error rather than a C stack overflow."""
+    if not issubclass(Loader, getattr(yaml, "CParser", ())):
+        return True  # pure Python: recursion is bounded by the interpreter
+    # 1100 levels are harmless even for a C composer without a limit of its own.
+    probe = Loader("[" * 1100 + "]" * 1100)
+    try:
+        probe.get_single_node()
+    except yaml.YAMLError:
+        return True
+    finally:
+        probe.dispose()
+    return False
+
+
+def _decode(text: str | bytes, limits: Limits) -> str:
+    if isinstance(text, bytes):
+        if len(text) > limits.max_bytes:
+            raise YAMLInputError(
+                f"input is {len(text)} bytes, more than the limit of {limits.max_bytes} (maxInputBytes)", None, "max_bytes"
+            )
+        if text[:2] in (b"\xff\xfe", b"\xfe\xff"):
+            raise YAMLInputError("input is UTF-16 (or UTF-32) text: expected UTF-8")
+        try:
+            return text.decode("utf-8")
+        except UnicodeDecodeError as e:
+            line = text.count(b"\n", 0, e.start) + 1
+            raise YAMLInputError(f"input is not UTF-8 text: invalid byte 0x{text[e.start]:02x} at offset {e.start}", line) from None
+    if len(text) > limits.max_bytes:
+        raise YAMLInputError(
+            f"input is {len(text)} characters, more than the limit of {limits.max_bytes} (maxInputBytes)", None, "max_bytes"
+        )
+    return text
 
 
 def load_all(text: str | bytes, limits: Limits = DEFAULT_LIMITS) -> list:
     """Every document of a YAML stream, checked against `limits`. Raises YAMLInputError."""
-    if isinstance(text, bytes):
-        if len(text) > limits.max_bytes:
-            raise YAMLInputError(f"input is {len(text)} bytes, more than the limit of {limits.max_bytes}")
-        try:
-            text = text.decode("utf-8")
-        except UnicodeDecodeError as e:
-            raise YAMLInputError(f"input is not UTF-8 (byte {e.start})") from None
-    elif len(text) > limits.max_bytes:
-        raise YAMLInputError(f"input is {len(text)} characters, more than the limit of {limits.max_bytes}")
-    loader = Loader(text)
+    text = _decode(text, limits)
+    cls = Loader if _loader_bounds_nesting() or not _may_nest_deeply(text) else PyLoader
+    loader = cls(text)
+    counts = _Counts()
     docs = []
     try:
         while loader.check_node():
             node = loader.get_node()
-            _check_graph(node, limits)
+            _check_graph(node, limits, counts)
             docs.append(loader.construct_document(node))
+    except YAMLInputError:
+        raise
+    except yaml.reader.ReaderError as e:
+        line = text.count("\n", 0, e.position) + 1 if isinstance(e.position, int) else None
+        char = e.character if isinstance(e.character, int) else ord(e.character[:1] or "\0")
+        raise YAMLInputError(f"unacceptable character #x{char:04x}: {e.reason}", line) from None
     except yaml.MarkedYAMLError as e:
         mark = e.problem_mark or e.context_mark
         msg = " ".join(x for x in (e.context, e.problem) if x) or str(e)
-        raise YAMLInputError(msg, mark.line + 1 if mark else None) from None
+        line = mark.line + 1 if mark else None
+        if "maximum nesting depth" in msg:  # libyaml's own limit of 1000 levels
+            if limits.max_depth < 1000:
+                raise _too_deep(limits, line) from None
+            raise YAMLInputError("nesting deeper than the YAML parser's limit of 1000 levels", line, "max_depth") from None
+        raise YAMLInputError(msg, line) from None
     except yaml.YAMLError as e:
         raise YAMLInputError(str(e)) from None
     except RecursionError:
-        raise YAMLInputError(f"nesting deeper than the parser can follow (limit {limits.max_depth})") from None
+        raise _too_deep(limits) from None
+    except (ValueError, TypeError, KeyError, OverflowError) as e:
+        # A core tag on a value it cannot hold (`!!int abc`, `!!bool maybe`).
+        raise YAMLInputError(f"invalid value for its tag: {e}") from None
     finally:
         loader.dispose()
     return docs
+
+
+class _JSONProblem(ValueError):
+    pass
+
+
+def _json_object(pairs):
+    obj = {}
+    for k, v in pairs:
+        if k in obj:
+            raise _JSONProblem(f"duplicate key {k!r}")
+        obj[k] = v
+    return obj
+
+
+def _json_int(text: str) -> int:
+    if len(text) > MAX_INT_DIGITS:
+        raise _JSONProblem(f"integer of {len(text)} digits is too large (at most {MAX_INT_DIGITS})")
+    return int(text)
+
+
+def _json_constant(name: str):
+    raise _JSONProblem(f"{name} is not a JSON value")
+
+
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F][0-9a-fA-F]{2}")
+
+
+def load_json(text: str | bytes, limits: Limits = DEFAULT_LIMITS):
+    """One JSON value, held to the same rules as YAML (no duplicate keys, depth). Raises YAMLInputError."""
+    text = _decode(text, limits)
+    try:
+        doc = json.loads(text, object_pairs_hook=_json_object, parse_int=_json_int, parse_constant=_json_constant)
+    except _JSONProblem as e:
+        raise YAMLInputError(str(e)) from None
+    except json.JSONDecodeError as e:
+        raise YAMLInputError(f"{e.msg} (column {e.colno})", e.lineno) from None
+    except RecursionError:
+        raise _too_deep(limits) from None
+    check_limits(doc, limits)
+    if _SURROGATE_ESCAPE.search(text):
+        # json.loads pairs surrogate escapes where it can and keeps lone ones, which no UTF-8 writer
+        # (nor YAML) can represent.
+        try:
+            json.dumps(doc, ensure_ascii=False).encode("utf-8")
+        except UnicodeEncodeError:
+            raise YAMLInputError("a string holds an unpaired UTF-16 surrogate escape (\\uD800-\\uDFFF)") from None
+    return doc
 
 
 def load(text: str | bytes, limits: Limits = DEFAULT_LIMITS):
