@@ -1,51 +1,124 @@
-"""KRM mode: a ResourceList on stdin, a ResourceList on stdout (kpt, kustomize KRM functions)."""
+"""KRM mode: a ResourceList on stdin, a ResourceList on stdout (kpt, kustomize KRM functions).
+
+Limits for stdin. The functionConfig travels inside the ResourceList, so it cannot choose the limits
+stdin is parsed with: stdin is read and parsed with the default Limits (yamlio.DEFAULT_LIMITS), which
+whoever runs the function may change with environment variables:
+
+    EXPAND_TRAINJOBS_MAX_INPUT_BYTES   like maxInputBytes   (default 64 MiB)
+    EXPAND_TRAINJOBS_MAX_DEPTH         like maxDepth        (default 100 levels)
+    EXPAND_TRAINJOBS_MAX_ALIAS_NODES   like maxAliasNodes   (default 5,000,000 nodes)
+    EXPAND_TRAINJOBS_MAX_ALIASES       aliases per stream   (default 10,000; no functionConfig option)
+
+Once the functionConfig is known, the limits it sets are re-checked against stdin (size, nesting
+depth and alias expansion of the parsed data): a functionConfig can tighten the limits for the
+ResourceList it is part of, never loosen them. Files the function reads itself (runtimeDirs, files)
+are parsed with the functionConfig's limits.
+
+Failure shapes. stdin that is not a ResourceList at all: one line on stderr, and on stdout a
+ResourceList with no items and one error result, exit 1 (kpt and kustomize then keep the package as
+it was). Anything after that: every input item back, results saying what is wrong, exit 1.
+"""
 
 from __future__ import annotations
 
-import json
+from dataclasses import replace
 
-from kpt_fn import function
-from kpt_fn.problems import ERROR
-from kpt_fn.yamlio import DEFAULT_LIMITS, Limits, YAMLInputError, dump, load_all
+from kpt_fn import config as config_mod
+from kpt_fn import function, output
+from kpt_fn.problems import ERROR, Problem
+from kpt_fn.yamlio import DEFAULT_LIMITS, Limits, YAMLInputError, check_limits, dump, load_all, load_json
 
 RESOURCE_LIST_VERSIONS = ("config.kubernetes.io/v1", "config.kubernetes.io/v1beta1")
+
+# Limits field -> (environment variable, functionConfig option)
+LIMIT_SETTINGS = {
+    "max_bytes": ("EXPAND_TRAINJOBS_MAX_INPUT_BYTES", "maxInputBytes"),
+    "max_depth": ("EXPAND_TRAINJOBS_MAX_DEPTH", "maxDepth"),
+    "max_nodes": ("EXPAND_TRAINJOBS_MAX_ALIAS_NODES", "maxAliasNodes"),
+    "max_aliases": ("EXPAND_TRAINJOBS_MAX_ALIASES", None),
+}
 
 
 class InputError(ValueError):
     """stdin is not a ResourceList we can work on at all."""
 
 
+def limits_from_env(env, base: Limits = DEFAULT_LIMITS) -> Limits:
+    """`base` with the EXPAND_TRAINJOBS_MAX_* variables of `env` applied. Raises InputError."""
+    changes = {}
+    for field_name, (var, _) in LIMIT_SETTINGS.items():
+        raw = env.get(var)
+        if raw is None or raw == "":
+            continue
+        text = raw.strip().replace("_", "")
+        if not text.isdigit() or int(text) <= 0 or len(text) > 18:
+            raise InputError(f"{var}={raw!r}: must be a positive integer")
+        changes[field_name] = int(text)
+    return replace(base, **changes) if changes else base
+
+
+def _hint(limit: str | None) -> str:
+    var = LIMIT_SETTINGS.get(limit, (None,))[0]
+    if var is None:
+        return ""
+    return f"; for stdin, set {var} to change this limit (the functionConfig can only lower it)"
+
+
+def _parse_docs(data: bytes, limits: Limits) -> list:
+    head = data.lstrip()[:1]
+    try:
+        if head not in (b"{", b"["):
+            return load_all(data, limits)
+        try:
+            return [load_json(data, limits)]
+        except YAMLInputError as json_error:
+            if json_error.limit:
+                raise
+            # YAML flow style looks like JSON without being JSON (`{kind: ResourceList}`).
+            try:
+                return load_all(data, limits)
+            except YAMLInputError:
+                raise json_error from None
+    except YAMLInputError as e:
+        if e.limit:
+            raise InputError(f"{e}{_hint(e.limit)}") from None
+        if e.args[0].startswith("input is"):
+            raise InputError(str(e)) from None
+        language = "JSON" if head in (b"{", b"[") else "YAML"
+        raise InputError(f"input is not valid {language}: {e}") from None
+
+
 def parse_resource_list(data: bytes, limits: Limits = DEFAULT_LIMITS) -> dict:
     if len(data) > limits.max_bytes:
-        raise InputError(f"input is {len(data)} bytes, more than the limit of {limits.max_bytes} (maxInputBytes)")
-    stripped = data.lstrip()
-    if not stripped:
+        raise InputError(
+            f"input is {len(data)} bytes, more than the limit of {limits.max_bytes} (maxInputBytes)"
+            + _hint("max_bytes")
+        )
+    if not data.strip():
         raise InputError("no input: expected a ResourceList on stdin")
-    if stripped[:1] == b"{":
-        try:
-            docs = [json.loads(data.decode("utf-8"))]
-        except UnicodeDecodeError as e:
-            raise InputError(f"input is not UTF-8 (byte {e.start})") from None
-        except (ValueError, RecursionError) as e:
-            raise InputError(f"input is not valid JSON: {e}") from None
-    else:
-        try:
-            docs = [d for d in load_all(data, limits) if d is not None]
-        except YAMLInputError as e:
-            raise InputError(f"input is not valid YAML: {e}") from None
-    if len(docs) != 1 or not isinstance(docs[0], dict):
-        raise InputError(f"expected one ResourceList object on stdin, found {len(docs)} document(s)")
+    docs = [d for d in _parse_docs(data, limits) if d is not None]
+    if not docs:
+        raise InputError("no input: expected a ResourceList on stdin, found no YAML document")
+    if len(docs) != 1:
+        raise InputError(f"expected one ResourceList on stdin, found {len(docs)} YAML documents")
     rl = docs[0]
+    if isinstance(rl, list):
+        raise InputError("expected a ResourceList on stdin, found a YAML sequence (objects go in the items of a ResourceList)")
+    if not isinstance(rl, dict):
+        raise InputError(f"expected a ResourceList on stdin, found a scalar ({type(rl).__name__})")
     if rl.get("kind") != "ResourceList" or rl.get("apiVersion") not in RESOURCE_LIST_VERSIONS:
+        hint = ""
+        if rl.get("kind") != "ResourceList" and rl.get("kind") and rl.get("apiVersion"):
+            hint = "; to render plain manifests, use `expand-trainjobs render PATH`"
         raise InputError(
             f"expected kind ResourceList ({' or '.join(RESOURCE_LIST_VERSIONS)}), found "
-            f"{rl.get('apiVersion')!r} {rl.get('kind')!r}"
+            f"{rl.get('apiVersion')!r} {rl.get('kind')!r}{hint}"
         )
     items = rl.get("items")
     if items is None:
         rl["items"] = []
     elif not isinstance(items, list):
-        raise InputError("ResourceList.items must be a list")
+        raise InputError(f"ResourceList.items must be a list, found {type(items).__name__}")
     return rl
 
 
@@ -58,16 +131,47 @@ def error_resource_list(message: str, items=None, api_version: str = RESOURCE_LI
     }
 
 
-def process(data: bytes, limits: Limits = DEFAULT_LIMITS, base_dir: str = ".") -> tuple[str, list[str], int]:
-    """(stdout, stderr lines, exit code) for one KRM invocation."""
+def _config_limit_problem(data: bytes, rl: dict, used: Limits) -> Problem | None:
+    """What breaks a limit the functionConfig sets below the ones stdin was parsed with, if anything."""
+    fc = rl.get("functionConfig")
+    cfg, _ = config_mod.parse(fc)  # its own problems are reported by function.run
+    wanted = cfg.limits
+    subject = fc if isinstance(fc, dict) else None
+    prefix = "data" if isinstance(fc, dict) and fc.get("kind") == "ConfigMap" else "spec"
+    if wanted.max_bytes < used.max_bytes and len(data) > wanted.max_bytes:
+        return Problem(
+            f"the ResourceList on stdin is {len(data)} bytes, more than maxInputBytes {wanted.max_bytes}",
+            f"{prefix}.maxInputBytes",
+            subject=subject,
+        )
+    if wanted.max_depth < used.max_depth or wanted.max_nodes < used.max_nodes:
+        try:
+            check_limits(rl, replace(used, max_depth=min(wanted.max_depth, used.max_depth), max_nodes=min(wanted.max_nodes, used.max_nodes)))
+        except YAMLInputError as e:
+            option = LIMIT_SETTINGS.get(e.limit, (None, None))[1]
+            return Problem(f"the ResourceList on stdin: {e}", f"{prefix}.{option}" if option else "", subject=subject)
+    return None
+
+
+def process(
+    data: bytes, limits: Limits = DEFAULT_LIMITS, base_dir: str = ".", env=None
+) -> tuple[str, list[str], int]:
+    """(stdout, stderr lines, exit code) for one KRM invocation; `env` may change the stdin limits."""
     try:
+        if env is not None:
+            limits = limits_from_env(env, limits)
         rl = parse_resource_list(data, limits)
     except InputError as e:
-        message = f"expand-trainjobs: {e}"
-        return dump(error_resource_list(str(e))), [message], 1
+        return dump(error_resource_list(str(e))), [f"expand-trainjobs: FAILED: {e}"], 1
+    api_version = rl.get("apiVersion")
+    problem = _config_limit_problem(data, rl, limits)
+    if problem is not None:
+        result = output.result(problem, None)
+        out = {"apiVersion": api_version, "kind": "ResourceList", "items": rl["items"], "results": [result]}
+        return dump(out), [f"expand-trainjobs: FAILED: {result['message']}"], 1
     outcome = function.run(rl["items"], rl.get("functionConfig"), base_dir=base_dir)
     out = {
-        "apiVersion": rl.get("apiVersion"),
+        "apiVersion": api_version,
         "kind": "ResourceList",
         "items": outcome.items,
         "results": outcome.results,
