@@ -20,27 +20,82 @@ def _debug() -> bool:
     return os.environ.get(DEBUG_ENV, "") not in ("", "0", "false")
 
 
+def _write(stream, text: str, errors: str) -> None:
+    # Bytes, not text: KRM output is UTF-8 whatever the locale says, and a stray character must not
+    # turn into an encoding traceback.
+    buffer = getattr(stream, "buffer", None)
+    if buffer is not None:
+        buffer.write(text.encode("utf-8", errors))
+        buffer.flush()
+    else:  # a replaced stream (tests): text only
+        stream.write(text)
+        stream.flush()
+
+
 def _finish(stdout: str, stderr_lines: list[str], code: int) -> None:
-    if stdout:
-        sys.stdout.write(stdout)
-        sys.stdout.flush()
-    for line in stderr_lines:
-        sys.stderr.write(line + "\n")
+    try:
+        if stdout and sys.stdout is not None:
+            _write(sys.stdout, stdout, "strict")
+        if stderr_lines and sys.stderr is not None:
+            _write(sys.stderr, "".join(line + "\n" for line in stderr_lines), "backslashreplace")
+    except BrokenPipeError:
+        # The reader went away (e.g. `| head`): nothing more can be said; say nothing on exit either.
+        _silence_stdout()
+        code = code or 1
+    except (OSError, ValueError):  # stdout closed or full: there is no one left to tell
+        code = code or 1
     sys.exit(code)
 
 
-def _read_stdin() -> bytes:
-    stream = sys.stdin.buffer if sys.stdin is not None else None
-    return stream.read() if stream is not None else b""
+def _silence_stdout() -> None:
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, AttributeError, ValueError):
+        pass
+
+
+def _read_stdin(limit: int | None = None) -> bytes:
+    """At most `limit` + 1 bytes: enough to know the input is too big, without holding all of it."""
+    if limit is None:
+        from kpt_fn.yamlio import DEFAULT_LIMITS
+
+        limit = DEFAULT_LIMITS.max_bytes
+    stream = getattr(sys.stdin, "buffer", None) if sys.stdin is not None else None
+    if stream is None:
+        return b""
+    chunks, size = [], 0
+    while size <= limit:
+        chunk = stream.read(min(1 << 20, limit + 1 - size))
+        if not chunk:
+            break
+        chunks.append(chunk)
+        size += len(chunk)
+    return b"".join(chunks)
+
+
+def _stdin_is_terminal() -> bool:
+    try:
+        return sys.stdin is not None and sys.stdin.isatty()
+    except (ValueError, OSError):
+        return False
 
 
 def krm_mode() -> None:
     """ResourceList on stdin -> ResourceList on stdout."""
-    from kpt_fn import krm
-
-    data = _read_stdin()
+    if _stdin_is_terminal():
+        # Waiting for a ResourceList nobody will type looks like a hang.
+        _finish("", ["expand-trainjobs: FAILED: expected a ResourceList on stdin (see --help for the other modes)"], 1)
+    data = b""
     try:
-        _finish(*krm.process(data, base_dir=os.getcwd()))
+        from kpt_fn import krm
+
+        try:
+            limits = krm.limits_from_env(os.environ)
+        except krm.InputError:
+            limits = krm.DEFAULT_LIMITS  # process() reports the bad variable
+        data = _read_stdin(limits.max_bytes)
+        _finish(*krm.process(data, base_dir=os.getcwd(), env=os.environ))
     except SystemExit:
         raise
     except BaseException as e:  # never lose the user's items to a bug of ours
@@ -48,19 +103,28 @@ def krm_mode() -> None:
 
 
 def _internal_error_krm(data: bytes, e: BaseException) -> None:
-    from kpt_fn import krm
-    from kpt_fn.yamlio import dump
-
     message = f"internal error: {type(e).__name__}: {e}"
     lines = [f"expand-trainjobs: FAILED: {message}"]
     if _debug():
         lines += traceback.format_exc().splitlines()
+    else:
+        lines.append(f"  (set {DEBUG_ENV}=1 to see the traceback)")
     try:
-        rl = krm.parse_resource_list(data)
-        out = krm.error_resource_list(message, rl.get("items"), rl.get("apiVersion"))
-    except Exception:
-        out = krm.error_resource_list(message)
-    _finish(dump(out), lines, 1)
+        from kpt_fn import krm
+        from kpt_fn.yamlio import dump
+
+        try:
+            rl = krm.parse_resource_list(data, krm.limits_from_env(os.environ))
+            out = krm.error_resource_list(message, rl.get("items"), rl.get("apiVersion"))
+        except Exception:
+            out = krm.error_resource_list(message)
+        text = dump(out)
+    except BaseException:  # even the fallback failed (e.g. the package cannot be imported)
+        import json
+
+        quoted = json.dumps(message)  # a JSON string is a YAML double-quoted scalar
+        text = f"apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems: []\nresults:\n- message: {quoted}\n  severity: error\n"
+    _finish(text, lines, 1)
 
 
 def _guarded(fn, *args) -> None:
@@ -72,6 +136,8 @@ def _guarded(fn, *args) -> None:
         lines = [f"expand-trainjobs: FAILED: internal error: {type(e).__name__}: {e}"]
         if _debug():
             lines += traceback.format_exc().splitlines()
+        else:
+            lines.append(f"  (set {DEBUG_ENV}=1 to see the traceback)")
         _finish("", lines, 1)
 
 
