@@ -1,0 +1,341 @@
+"""Kubernetes name, label and key syntax, with apimachinery's exact messages (k8s.io/apimachinery
+v0.36: pkg/util/validation, pkg/api/validate/content, pkg/api/validation/objectmeta.go), and the
+ObjectMeta / ConfigMap / Secret checks the API server runs on create.
+
+Lengths are counted in bytes and patterns must match the whole string, as with Go's len() and an
+anchored regexp.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import functools
+import re
+
+from kpt_fn.problems import Problem
+from kpt_fn.validation.fielderr import REQUIRED, TOO_LONG, body, child, index, key
+
+RULE_NAME = "names/metadata-name"
+RULE_GENERATE_NAME = "names/metadata-generate-name"
+RULE_NAMESPACE = "names/metadata-namespace"
+RULE_LABELS = "names/labels"
+RULE_ANNOTATIONS = "names/annotations"
+RULE_FINALIZERS = "names/finalizers"
+RULE_TEMPLATE_METADATA = "names/template-metadata"
+RULE_DATA_KEYS = "names/data-keys"
+RULE_SECRET_TYPE = "names/secret-type"
+
+DNS1123_LABEL_FMT = "[a-z0-9]([-a-z0-9]*[a-z0-9])?"
+DNS1123_SUBDOMAIN_FMT = DNS1123_LABEL_FMT + r"(\." + DNS1123_LABEL_FMT + ")*"
+DNS1035_LABEL_FMT = "[a-z]([-a-z0-9]*[a-z0-9])?"
+LABEL_KEY_FMT = "([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]"
+LABEL_VALUE_FMT = "(" + LABEL_KEY_FMT + ")?"
+CONFIG_MAP_KEY_FMT = "[-._a-zA-Z0-9]+"
+HTTP_PATH_FMT = r"[A-Za-z0-9/\-._~%!$&'()*+,;=:]+"
+
+_DNS1123_LABEL = re.compile(DNS1123_LABEL_FMT)
+_DNS1123_SUBDOMAIN = re.compile(DNS1123_SUBDOMAIN_FMT)
+_DNS1035_LABEL = re.compile(DNS1035_LABEL_FMT)
+_LABEL_KEY = re.compile(LABEL_KEY_FMT)
+_LABEL_VALUE = re.compile(LABEL_VALUE_FMT)
+_CONFIG_MAP_KEY = re.compile(CONFIG_MAP_KEY_FMT)
+_HTTP_PATH = re.compile(HTTP_PATH_FMT)
+
+DNS1123_LABEL_MSG = ("a lowercase RFC 1123 label must consist of lower case alphanumeric characters "
+                     "or '-', and must start and end with an alphanumeric character")
+DNS1123_SUBDOMAIN_MSG = ("a lowercase RFC 1123 subdomain must consist of lower case alphanumeric "
+                         "characters, '-' or '.', and must start and end with an alphanumeric character")
+DNS1035_LABEL_MSG = ("a DNS-1035 label must consist of lower case alphanumeric characters or '-', "
+                     "start with an alphabetic character, and end with an alphanumeric character")
+LABEL_KEY_MSG = ("must consist of alphanumeric characters, '-', '_' or '.', and must start and end "
+                 "with an alphanumeric character")
+LABEL_VALUE_MSG = ("a valid label must be an empty string or consist of alphanumeric characters, "
+                   "'-', '_' or '.', and must start and end with an alphanumeric character")
+CONFIG_MAP_KEY_MSG = "a valid config key must consist of alphanumeric characters, '-', '_' or '.'"
+
+TOTAL_ANNOTATION_SIZE = 256 * 1024
+MAX_DATA_SIZE = 1024 * 1024  # ConfigMap and Secret payload limit
+
+
+def _blen(s: str) -> int:
+    return len(s.encode("utf-8"))
+
+
+def regex_error(msg: str, fmt: str, *examples: str) -> str:
+    if not examples:
+        return f"{msg} (regex used for validation is '{fmt}')"
+    shown = " or ".join(f"'{e}', " for e in examples)
+    return f"{msg} (e.g. {shown}regex used for validation is '{fmt}')"
+
+
+def max_len_chars(n: int) -> str:
+    """util/validation.MaxLenError."""
+    return f"must be no more than {n} characters"
+
+
+def max_len_bytes(n: int) -> str:
+    """api/validate/content.MaxLenError (label keys and values)."""
+    return f"must be no more than {n} bytes"
+
+
+@functools.lru_cache(maxsize=4096)
+def is_dns1123_label(value: str) -> tuple[str, ...]:
+    errs = []
+    if _blen(value) > 63:
+        errs.append(max_len_chars(63))
+    if not _DNS1123_LABEL.fullmatch(value):
+        if _DNS1123_SUBDOMAIN.fullmatch(value):
+            errs.append("must not contain dots")
+        else:
+            errs.append(regex_error(DNS1123_LABEL_MSG, DNS1123_LABEL_FMT, "my-name", "123-abc"))
+    return tuple(errs)
+
+
+@functools.lru_cache(maxsize=4096)
+def is_dns1123_subdomain(value: str) -> tuple[str, ...]:
+    errs = []
+    if _blen(value) > 253:
+        errs.append(max_len_chars(253))
+    if not _DNS1123_SUBDOMAIN.fullmatch(value):
+        errs.append(regex_error(DNS1123_SUBDOMAIN_MSG, DNS1123_SUBDOMAIN_FMT, "example.com"))
+    return tuple(errs)
+
+
+def _is_dns1123_subdomain_content(value: str) -> list[str]:
+    """The label-key prefix check lives in api/validate/content, which counts bytes."""
+    errs = []
+    if _blen(value) > 253:
+        errs.append(max_len_bytes(253))
+    if not _DNS1123_SUBDOMAIN.fullmatch(value):
+        errs.append(regex_error(DNS1123_SUBDOMAIN_MSG, DNS1123_SUBDOMAIN_FMT, "example.com"))
+    return errs
+
+
+@functools.lru_cache(maxsize=4096)
+def is_dns1035_label(value: str) -> tuple[str, ...]:
+    errs = []
+    if _blen(value) > 63:
+        errs.append(max_len_chars(63))
+    if not _DNS1035_LABEL.fullmatch(value):
+        errs.append(regex_error(DNS1035_LABEL_MSG, DNS1035_LABEL_FMT, "my-name", "abc-123"))
+    return tuple(errs)
+
+
+@functools.lru_cache(maxsize=4096)
+def is_qualified_name(value: str) -> tuple[str, ...]:
+    """Label keys, annotation keys, finalizers: `[prefix/]name`."""
+    errs = []
+    parts = value.split("/")
+    if len(parts) == 1:
+        name = parts[0]
+    elif len(parts) == 2:
+        prefix, name = parts
+        if not prefix:
+            errs.append("prefix part must be non-empty")
+        else:
+            errs.extend("prefix part " + m for m in _is_dns1123_subdomain_content(prefix))
+    else:
+        return (
+            "a valid label key " + regex_error(LABEL_KEY_MSG, LABEL_KEY_FMT, "MyName", "my.name", "123-abc")
+            + " with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')",
+        )
+    if not name:
+        errs.append("name part must be non-empty")
+    elif _blen(name) > 63:
+        errs.append("name part " + max_len_bytes(63))
+    if not _LABEL_KEY.fullmatch(name):
+        errs.append("name part " + regex_error(LABEL_KEY_MSG, LABEL_KEY_FMT, "MyName", "my.name", "123-abc"))
+    return tuple(errs)
+
+
+@functools.lru_cache(maxsize=4096)
+def is_label_value(value: str) -> tuple[str, ...]:
+    errs = []
+    if _blen(value) > 63:
+        errs.append(max_len_bytes(63))
+    if not _LABEL_VALUE.fullmatch(value):
+        errs.append(regex_error(LABEL_VALUE_MSG, LABEL_VALUE_FMT, "MyValue", "my_value", "12345"))
+    return tuple(errs)
+
+
+def is_config_map_key(value: str) -> list[str]:
+    errs = []
+    if _blen(value) > 253:
+        errs.append(max_len_chars(253))
+    if not _CONFIG_MAP_KEY.fullmatch(value):
+        errs.append(regex_error(CONFIG_MAP_KEY_MSG, CONFIG_MAP_KEY_FMT, "key.name", "KEY_NAME", "key-name"))
+    if value == ".":
+        errs.append("must not be '.'")
+    elif value == "..":
+        errs.append("must not be '..'")
+    elif value.startswith(".."):
+        errs.append("must not start with '..'")
+    return errs
+
+
+def is_domain_prefixed_path(value: str) -> list[tuple[str, object, str]]:
+    """util/validation.IsDomainPrefixedPath as (error type, bad value, detail) triples."""
+    if not value:
+        return [(REQUIRED, None, "")]
+    segments = value.split("/", 1)
+    if len(segments) != 2 or not segments[0] or not segments[1]:
+        return [("Invalid value", value, 'must be a domain-prefixed path (such as "acme.io/foo")')]
+    host, path = segments
+    out = [("Invalid value", host, m) for m in is_dns1123_subdomain(host)]
+    if not _HTTP_PATH.fullmatch(path):
+        out.append(("Invalid value", path, regex_error("Invalid path", HTTP_PATH_FMT)))
+    return out
+
+
+def mask_trailing_dash(name: str) -> str:
+    """generateName may end in '-': check it as if a character followed (Go's maskTrailingDash)."""
+    if len(name) > 1 and name.endswith("-"):
+        return name[:-2] + "a"
+    return name
+
+
+# ----------------------------------------------------------------------------------------------
+# ObjectMeta
+
+def check_label_map(labels, path: str, subject, rule: str = RULE_LABELS) -> list[Problem]:
+    out = []
+    if not isinstance(labels, dict):
+        return out
+    for k, v in labels.items():
+        if not isinstance(k, str):
+            continue
+        p = key(path, k)
+        out.extend(Problem(m, p, subject=subject, rule=rule) for m in is_qualified_name(k))
+        if isinstance(v, str):
+            out.extend(Problem(m, p, subject=subject, rule=rule) for m in is_label_value(v))
+    return out
+
+
+def check_annotation_map(annotations, path: str, subject, rule: str = RULE_ANNOTATIONS) -> list[Problem]:
+    out = []
+    if not isinstance(annotations, dict):
+        return out
+    total = 0
+    for k, v in annotations.items():
+        if not isinstance(k, str):
+            continue
+        out.extend(Problem(m, key(path, k), subject=subject, rule=rule) for m in is_qualified_name(k.lower()))
+        total += _blen(k) + (_blen(v) if isinstance(v, str) else 0)
+    if total > TOTAL_ANNOTATION_SIZE:
+        out.append(Problem(body(TOO_LONG, detail=f"may not be more than {TOTAL_ANNOTATION_SIZE} bytes"),
+                           path, subject=subject, rule=rule))
+    return out
+
+
+def check_metadata_maps(meta: dict, path: str, subject) -> list[Problem]:
+    """Labels and annotations of an embedded (template) metadata object."""
+    return (check_label_map(meta.get("labels"), child(path, "labels"), subject, RULE_TEMPLATE_METADATA)
+            + check_annotation_map(meta.get("annotations"), child(path, "annotations"), subject,
+                                   RULE_TEMPLATE_METADATA))
+
+
+def check_object_meta(obj: dict, namespaced: bool, name_check=is_dns1123_subdomain) -> list[Problem]:
+    """ValidateObjectMetaAccessor for a create, as far as it applies to a manifest in Git.
+
+    A missing namespace is not reported: in a kpt/kustomize pipeline the namespace is often set
+    later, and kubectl fills it from the context. For cluster-scoped kinds the API server clears a
+    namespace instead of rejecting it.
+    """
+    meta = obj.get("metadata")
+    if not isinstance(meta, dict):
+        meta = {}
+    out = []
+    generate_name = meta.get("generateName")
+    if isinstance(generate_name, str) and generate_name:
+        out.extend(Problem(m, "metadata.generateName", subject=obj, rule=RULE_GENERATE_NAME)
+                   for m in name_check(mask_trailing_dash(generate_name)))
+    name = meta.get("name")
+    if not isinstance(name, str) or not name:
+        if not isinstance(generate_name, str) or not generate_name:
+            out.append(Problem(body(REQUIRED, detail="name or generateName is required"), "metadata.name",
+                               subject=obj, rule=RULE_NAME))
+    else:
+        out.extend(Problem(m, "metadata.name", subject=obj, rule=RULE_NAME) for m in name_check(name))
+    namespace = meta.get("namespace")
+    if namespaced and isinstance(namespace, str) and namespace:
+        out.extend(Problem(m, "metadata.namespace", subject=obj, rule=RULE_NAMESPACE)
+                   for m in is_dns1123_label(namespace))
+    out.extend(check_label_map(meta.get("labels"), "metadata.labels", obj))
+    out.extend(check_annotation_map(meta.get("annotations"), "metadata.annotations", obj))
+    finalizers = meta.get("finalizers")
+    if isinstance(finalizers, list):
+        for i, f in enumerate(finalizers):
+            if isinstance(f, str):
+                out.extend(Problem(m, index("metadata.finalizers", i), subject=obj, rule=RULE_FINALIZERS)
+                           for m in is_qualified_name(f))
+    return out
+
+
+# ----------------------------------------------------------------------------------------------
+# ConfigMap and Secret payloads
+
+def _data_keys(mapping, path: str, subject) -> list[Problem]:
+    out = []
+    if isinstance(mapping, dict):
+        for k in mapping:
+            if isinstance(k, str):
+                out.extend(Problem(m, key(path, k), subject=subject, rule=RULE_DATA_KEYS)
+                           for m in is_config_map_key(k))
+    return out
+
+
+def _decoded_len(value) -> int:
+    if not isinstance(value, str):
+        return 0
+    try:
+        return len(base64.b64decode(value, validate=False))
+    except (binascii.Error, ValueError):
+        return len(value)
+
+
+def check_configmap(obj: dict) -> list[Problem]:
+    data = obj.get("data") if isinstance(obj.get("data"), dict) else {}
+    binary = obj.get("binaryData") if isinstance(obj.get("binaryData"), dict) else {}
+    out = _data_keys(data, "data", obj) + _data_keys(binary, "binaryData", obj)
+    for k in data:
+        if k in binary:
+            out.append(Problem("duplicate of key present in binaryData", key("data", k), subject=obj,
+                               rule=RULE_DATA_KEYS))
+    size = sum(_blen(v) for v in data.values() if isinstance(v, str)) + sum(
+        _decoded_len(v) for v in binary.values())
+    if size > MAX_DATA_SIZE:
+        out.append(Problem(body(TOO_LONG, detail=f"may not be more than {MAX_DATA_SIZE} bytes"), "",
+                           subject=obj, rule=RULE_DATA_KEYS))
+    return out
+
+
+def check_secret(obj: dict) -> list[Problem]:
+    data = obj.get("data") if isinstance(obj.get("data"), dict) else {}
+    string_data = obj.get("stringData") if isinstance(obj.get("stringData"), dict) else {}
+    # The API server merges stringData into data before validating.
+    out = _data_keys(data, "data", obj) + _data_keys(
+        {k: v for k, v in string_data.items() if k not in data}, "data", obj)
+    sizes = {k: _decoded_len(v) for k, v in data.items()}
+    sizes.update({k: _blen(v) for k, v in string_data.items() if isinstance(v, str)})
+    if sum(sizes.values()) > MAX_DATA_SIZE:
+        out.append(Problem(body(TOO_LONG, detail=f"may not be more than {MAX_DATA_SIZE} bytes"), "data",
+                           subject=obj, rule=RULE_DATA_KEYS))
+    stype = obj.get("type")
+    present = set(data) | set(string_data)
+    required = {
+        "kubernetes.io/ssh-auth": ("ssh-privatekey",),
+        "kubernetes.io/tls": ("tls.crt", "tls.key"),
+        "kubernetes.io/dockerconfigjson": (".dockerconfigjson",),
+        "kubernetes.io/dockercfg": (".dockercfg",),
+    }.get(stype, ())
+    for k in required:
+        if k not in present or (stype == "kubernetes.io/ssh-auth" and sizes.get(k, 0) == 0):
+            out.append(Problem(body(REQUIRED), key("data", k), subject=obj, rule=RULE_SECRET_TYPE))
+            if stype != "kubernetes.io/tls":
+                break
+    if stype == "kubernetes.io/basic-auth" and not ({"username", "password"} & present):
+        for k in ("username", "password"):
+            out.append(Problem(body(REQUIRED), key("data", k), subject=obj, rule=RULE_SECRET_TYPE))
+    return out
+

@@ -1,0 +1,153 @@
+"""JSON Schema validation (jsonschema-rs) with errors worded as the Kubernetes API server words them.
+
+The API server validates custom resources with kube-openapi and turns each failure into a field
+error (apiextensions-apiserver `kubeOpenAPIResultToFieldErrors`); its details name the field the
+kube-openapi way (`spec.x[0].y`, map keys as `.key`) followed by "in body". Unknown fields are
+reported as kubectl's strict field validation does, "field not declared in schema".
+"""
+
+from __future__ import annotations
+
+from kpt_fn.problems import Problem
+from kpt_fn.validation.fielderr import (
+    INVALID,
+    REQUIRED,
+    TOO_LONG,
+    TOO_MANY,
+    UNSUPPORTED,
+    body,
+    child,
+    go_json,
+    go_number,
+    go_quote,
+    index,
+    key,
+)
+from kpt_fn.validation.schemas import SchemaEntry, load, validator
+
+UNKNOWN_FIELD = "field not declared in schema"
+
+
+def rule_id(entry: SchemaEntry) -> str:
+    kind = entry.kind.lower()
+    return f"schema/{kind}.{entry.group}" if entry.group else f"schema/{kind}"
+
+
+def check(obj: dict, entry: SchemaEntry) -> list[Problem]:
+    v = validator(entry)
+    if v.is_valid(obj):
+        return []
+    schema = load(entry)
+    rule = rule_id(entry)
+    out: list[Problem] = []
+    for err in v.iter_errors(obj):
+        node, path, name = _locate(schema, err.instance_path)
+        for p, message in _describe(err, node, path, name):
+            out.append(Problem(message, p, subject=obj, rule=rule))
+    return out
+
+
+def _locate(schema: dict, instance_path) -> tuple[dict, str, str]:
+    """Schema node, Problem path (`a.b[0][key]`) and kube-openapi name (`a.b[0].key`) of a location."""
+    node, path, name = schema, "", ""
+    for step in instance_path:
+        if isinstance(step, int):
+            node = node.get("items") or {}
+            path, name = index(path, step), f"{name}[{step}]"
+            continue
+        props = node.get("properties") or {}
+        if step in props:
+            node = props[step]
+            path = child(path, step)
+        else:
+            addl = node.get("additionalProperties")
+            node = addl if isinstance(addl, dict) else {}
+            path = key(path, step)
+        name = child(name, step)
+    return node, path, name
+
+
+def _types(node: dict) -> list[str]:
+    t = node.get("type")
+    if t is None:
+        return []
+    return [x for x in (t if isinstance(t, list) else [t]) if x != "null"]
+
+
+def _json_type(value) -> str:
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, int):
+        return "integer"
+    if isinstance(value, float):
+        return "number"
+    if isinstance(value, str):
+        return "string"
+    if isinstance(value, list):
+        return "array"
+    if isinstance(value, dict):
+        return "object"
+    return "null"
+
+
+def _type_error(node: dict, value, name: str) -> str | None:
+    types = _types(node)
+    actual = _json_type(value)
+    if actual == "number" and "integer" in types and float(value).is_integer():
+        return None  # a float with an integral value is an integer to the API server
+    fmt = node.get("format")
+    if fmt and not isinstance(value, (str, list)):
+        # kube-openapi checks the format before the type for everything but strings and lists.
+        actual_fmt = {"integer": "int64", "number": "float64"}.get(actual, "")
+        return body(INVALID, actual_fmt, f"{name} in body must be of type {fmt}: {go_quote(actual_fmt)}")
+    return body(INVALID, actual, f"{name} in body must be of type {','.join(types)}: {go_quote(actual)}")
+
+
+def _describe(err, node: dict, path: str, name: str):
+    kind = err.kind
+    value = err.instance
+    what = type(kind).__name__
+    if what == "AdditionalProperties":
+        for field in kind.unexpected:
+            yield child(path, field), UNKNOWN_FIELD
+    elif what == "Required":
+        yield child(path, kind.property), body(REQUIRED)
+    elif what == "Type":
+        if value is None:
+            return  # the API server prunes nulls of non-nullable fields
+        message = _type_error(node, value, name)
+        if message:
+            yield path, message
+    elif what == "Enum":
+        allowed = ", ".join(go_quote(o if isinstance(o, str) else go_json(o)) for o in kind.options)
+        yield path, body(UNSUPPORTED, value, f"supported values: {allowed}")
+    elif what == "MaxLength":
+        unit = "byte" if kind.limit == 1 else "bytes"
+        yield path, body(TOO_LONG, detail=f"may not be more than {kind.limit} {unit}")
+    elif what in ("MaxItems", "MaxProperties"):
+        unit = "item" if kind.limit == 1 else "items"
+        yield path, body(TOO_MANY, len(value), f"must have at most {kind.limit} {unit}")
+    elif what == "MinLength":
+        yield path, body(INVALID, value, f"{name} in body should be at least {kind.limit} chars long")
+    elif what == "MinItems":
+        yield path, body(INVALID, len(value), f"{name} in body should have at least {kind.limit} items")
+    elif what == "MinProperties":
+        yield path, body(INVALID, len(value), f"{name} in body should have at least {kind.limit} properties")
+    elif what in ("Minimum", "ExclusiveMinimum", "Maximum", "ExclusiveMaximum"):
+        exclusive = what.startswith("Exclusive") or bool(
+            node.get("exclusiveMinimum" if "Minimum" in what else "exclusiveMaximum"))
+        relation = {("Minimum", False): "greater than or equal to", ("Minimum", True): "greater than",
+                    ("Maximum", False): "less than or equal to", ("Maximum", True): "less than"}
+        bound = "Minimum" if "Minimum" in what else "Maximum"
+        yield path, body(INVALID, value,
+                         f"{name} in body should be {relation[(bound, exclusive)]} {go_number(kind.limit)}")
+    elif what == "Pattern":
+        yield path, body(INVALID, value, f"{name} in body should match '{kind.pattern}'")
+    elif what == "Format":
+        yield path, body(INVALID, value, f"{name} in body must be of type {kind.format}: {go_quote(str(value))}")
+    elif what == "UniqueItems":
+        yield path, body(INVALID, "", f"{name} in body shouldn't contain duplicates")
+    elif what == "MultipleOf":
+        yield path, body(INVALID, value, f"{name} in body should be a multiple of {go_number(kind.multiple_of)}")
+    else:
+        yield path, body(INVALID, value, err.message)

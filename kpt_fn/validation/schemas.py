@@ -1,0 +1,72 @@
+"""Finding and loading the generated JSON Schemas (schemas/ at the repository root).
+
+Installed as a wheel, the directory is the package `kpt_fn.schemas` (pyproject maps it there); in a
+source checkout or an editable install without that mapping it is `../../schemas` from this file.
+Everything is loaded on first use and kept: the files are immutable data.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+
+import jsonschema_rs
+
+_INDEX = "index.json"
+
+
+@dataclass(frozen=True)
+class SchemaEntry:
+    api_version: str
+    kind: str
+    file: str
+    namespaced: bool
+
+    @property
+    def group(self) -> str:
+        return self.api_version.rpartition("/")[0]
+
+
+@functools.cache
+def schema_dir():
+    """A Traversable (or Path) for the directory holding index.json."""
+    try:
+        packaged = resources.files("kpt_fn.schemas")
+        if packaged.joinpath(_INDEX).is_file():
+            return packaged
+    except (ModuleNotFoundError, TypeError):
+        pass
+    return Path(__file__).resolve().parent.parent.parent / "schemas"
+
+
+@functools.cache
+def entries() -> dict[tuple[str, str], SchemaEntry]:
+    doc = json.loads(schema_dir().joinpath(_INDEX).read_text(encoding="utf-8"))
+    out = {}
+    for e in doc["schemas"]:
+        entry = SchemaEntry(e["apiVersion"], e["kind"], e["file"], e["scope"] == "Namespaced")
+        out[(entry.api_version, entry.kind)] = entry
+    return out
+
+
+def entry_for(obj: dict) -> SchemaEntry | None:
+    api_version, kind = obj.get("apiVersion"), obj.get("kind")
+    if not isinstance(api_version, str) or not isinstance(kind, str):
+        return None
+    return entries().get((api_version, kind))
+
+
+@functools.cache
+def load(entry: SchemaEntry) -> dict:
+    node = schema_dir()
+    for part in entry.file.split("/"):
+        node = node.joinpath(part)
+    return json.loads(node.read_text(encoding="utf-8"))
+
+
+@functools.cache
+def validator(entry: SchemaEntry):
+    return jsonschema_rs.Draft4Validator(load(entry), validate_formats=True)
