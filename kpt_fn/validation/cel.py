@@ -1,0 +1,671 @@
+"""Offline evaluation of CRD `x-kubernetes-validations` CEL rules.
+
+Rules are parsed with cel-python (`celpy`). cel-python's own interpreter needs about a millisecond
+per evaluation, which alone would halve validation throughput, so the parse tree is compiled here
+into nested Python closures for the subset of CEL the Kubernetes CRDs use (literals, field
+selection, `has`, logic with CEL's error absorption, comparisons, arithmetic, `in`, `size`,
+`matches`/`startsWith`/`endsWith`/`contains`, the macros all/exists/exists_one/filter/map,
+indexing, `?:`). Anything else falls back to celpy's interpreter on the same parse tree.
+
+Two things make the evaluation match the API server rather than plain CEL over YAML:
+- The API server evaluates rules on the defaulted object. The compiler knows the schema node of
+  every selected field, so selecting (or `has`) an absent field that has a schema default yields
+  the default.
+- `null` values of non-nullable fields are pruned by the API server; they read as absent here.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+
+import celpy
+import lark
+from celpy import celtypes
+from celpy.evaluation import celbytes, celstr
+
+INT64_MIN, INT64_MAX = -(2**63), 2**63 - 1
+_MISSING = object()
+
+
+class CelError(Exception):
+    """A CEL evaluation error, worded like cel-go's (`no such key: x`, `no such overload`)."""
+
+    def __str__(self):
+        return self.args[0] if self.args else "evaluation error"
+
+
+class Unsupported(Exception):
+    """The compiler does not handle this construct; use celpy's interpreter instead."""
+
+
+class Program:
+    """A compiled rule: `evaluate(self_value)` returns the CEL result or raises CelError."""
+
+    __slots__ = ("text", "uses_old_self", "_fn")
+
+    def __init__(self, text: str, fn, uses_old_self: bool):
+        self.text = text
+        self._fn = fn
+        self.uses_old_self = uses_old_self
+
+    def evaluate(self, value):
+        return self._fn({"self": value})
+
+
+@functools.cache
+def _parser():
+    return celpy.CELParser()
+
+
+def parse(text: str) -> lark.Tree:
+    return _parser().parse(text)
+
+
+def uses_old_self(tree: lark.Tree) -> bool:
+    return any(tok == "oldSelf" for tok in tree.scan_values(lambda t: isinstance(t, lark.Token)))
+
+
+def compile_rule(text: str, schema: dict | None) -> Program:
+    """Compile `text` with `self` described by `schema` (the JSON Schema node the rule sits on)."""
+    tree = parse(text)
+    old = uses_old_self(tree)
+    if old:
+        return Program(text, _raise_unsupported, True)
+    try:
+        fn, _ = _Compiler().expr(tree, {"self": schema})
+    except Unsupported:
+        fn = _celpy_fallback(tree, schema)
+    return Program(text, fn, False)
+
+
+def _raise_unsupported(_vars):
+    raise CelError("transition rules need the old object")
+
+
+# ----------------------------------------------------------------------------------------------
+# Values and the operations on them
+
+def _type_name(v) -> str:
+    if v is None:
+        return "null"
+    if isinstance(v, bool):
+        return "bool"
+    if isinstance(v, int):
+        return "int"
+    if isinstance(v, float):
+        return "double"
+    if isinstance(v, str):
+        return "string"
+    if isinstance(v, (bytes, bytearray)):
+        return "bytes"
+    if isinstance(v, list):
+        return "list"
+    if isinstance(v, dict):
+        return "map"
+    return type(v).__name__
+
+
+def _is_num(v) -> bool:
+    return isinstance(v, (int, float)) and not isinstance(v, bool)
+
+
+def cel_equal(a, b) -> bool:
+    """CEL heterogeneous equality: values of different types are unequal, numbers compare by value."""
+    if _is_num(a) and _is_num(b):
+        return a == b
+    ta, tb = type(a), type(b)
+    if ta is bool or tb is bool:
+        return ta is tb and a == b
+    if isinstance(a, list) and isinstance(b, list):
+        return len(a) == len(b) and all(cel_equal(x, y) for x, y in zip(a, b))
+    if isinstance(a, dict) and isinstance(b, dict):
+        return a.keys() == b.keys() and all(cel_equal(a[k], b[k]) for k in a)
+    if isinstance(a, str) and isinstance(b, str):
+        return a == b
+    if isinstance(a, (bytes, bytearray)) and isinstance(b, (bytes, bytearray)):
+        return bytes(a) == bytes(b)
+    return a is None and b is None
+
+
+def _ordered(a, b) -> bool:
+    if _is_num(a) and _is_num(b):
+        return True
+    return type(a) is type(b) and isinstance(a, (str, bool, bytes))
+
+
+def _check_int(v):
+    if INT64_MIN <= v <= INT64_MAX:
+        return v
+    raise CelError("integer overflow")
+
+
+def _add(a, b):
+    if type(a) is int and type(b) is int:
+        return _check_int(a + b)
+    if (type(a), type(b)) in ((float, float), (str, str), (list, list), (bytes, bytes)):
+        return a + b
+    raise CelError("no such overload")
+
+
+def _sub(a, b):
+    if type(a) is int and type(b) is int:
+        return _check_int(a - b)
+    if type(a) is float and type(b) is float:
+        return a - b
+    raise CelError("no such overload")
+
+
+def _mul(a, b):
+    if type(a) is int and type(b) is int:
+        return _check_int(a * b)
+    if type(a) is float and type(b) is float:
+        return a * b
+    raise CelError("no such overload")
+
+
+def _div(a, b):
+    if type(a) is int and type(b) is int:
+        if b == 0:
+            raise CelError("division by zero")
+        q = abs(a) // abs(b)
+        return _check_int(q if (a >= 0) == (b >= 0) else -q)
+    if type(a) is float and type(b) is float:
+        if b == 0:
+            return float("inf") if a > 0 else float("-inf") if a < 0 else float("nan")
+        return a / b
+    raise CelError("no such overload")
+
+
+def _mod(a, b):
+    if type(a) is int and type(b) is int:
+        if b == 0:
+            raise CelError("modulus by zero")
+        r = abs(a) % abs(b)
+        return r if a >= 0 else -r
+    raise CelError("no such overload")
+
+
+def _size(v):
+    if isinstance(v, (str, list, dict, bytes)):
+        return len(v)
+    raise CelError("no such overload")
+
+
+@functools.lru_cache(maxsize=256)
+def _regex(pattern: str):
+    try:
+        return re.compile(pattern)
+    except re.error as exc:
+        raise CelError(f"invalid regular expression: {exc}") from None
+
+
+def _matches(s, pattern):
+    if not isinstance(s, str) or not isinstance(pattern, str):
+        raise CelError("no such overload")
+    return _regex(pattern).search(s) is not None
+
+
+def _string_pred(name):
+    op = {"startsWith": str.startswith, "endsWith": str.endswith, "contains": str.__contains__}[name]
+
+    def call(s, arg):
+        if not isinstance(s, str) or not isinstance(arg, str):
+            raise CelError("no such overload")
+        return op(s, arg)
+
+    return call
+
+
+def _in(item, container):
+    if isinstance(container, list):
+        return any(cel_equal(item, x) for x in container)
+    if isinstance(container, dict):
+        return item in container if isinstance(item, str) else False
+    raise CelError("no such overload")
+
+
+def _as_bool(v):
+    if v is True or v is False:
+        return v
+    raise CelError("no such overload")
+
+
+# ----------------------------------------------------------------------------------------------
+# Schema navigation (static: which schema node a selected field has)
+
+def _child_schema(schema, name):
+    if not isinstance(schema, dict):
+        return None
+    props = schema.get("properties")
+    if props and name in props:
+        return props[name]
+    addl = schema.get("additionalProperties")
+    return addl if isinstance(addl, dict) else None
+
+
+def _item_schema(schema):
+    if not isinstance(schema, dict):
+        return None
+    if "items" in schema:
+        return schema["items"]
+    return {"type": "string"} if schema.get("type") == "object" else None
+
+
+# ----------------------------------------------------------------------------------------------
+# Compiler from celpy's lark tree to closures f(vars) -> value
+
+_SINGLE = {"expr", "conditionalor", "conditionaland", "relation", "addition", "multiplication",
+           "unary", "member", "primary"}
+_REL = {"relation_lt": "<", "relation_le": "<=", "relation_gt": ">", "relation_ge": ">=",
+        "relation_eq": "==", "relation_ne": "!=", "relation_in": "in"}
+_ARITH = {"addition_add": _add, "addition_sub": _sub, "multiplication_mul": _mul,
+          "multiplication_div": _div, "multiplication_mod": _mod}
+_MACROS = {"all", "exists", "exists_one", "filter", "map"}
+
+
+class _Compiler:
+    """Each method returns (fn, schema): fn(vars) evaluates, schema is the static schema or None."""
+
+    def expr(self, tree, scope):
+        data = tree.data
+        kids = tree.children
+        if data == "expr" and len(kids) == 3:
+            return self._ternary(kids, scope)
+        if data == "conditionalor" and len(kids) == 2:
+            return self._logic(kids, scope, is_and=False), None
+        if data == "conditionaland" and len(kids) == 2:
+            return self._logic(kids, scope, is_and=True), None
+        if data == "relation" and len(kids) == 2:
+            return self._relation(kids, scope), None
+        if data in ("addition", "multiplication") and len(kids) == 2:
+            return self._arith(kids, scope), None
+        if data == "unary" and len(kids) == 2:
+            return self._unary(kids, scope), None
+        if data in _SINGLE and len(kids) == 1:
+            return self.expr(kids[0], scope)
+        if data == "paren_expr":
+            return self.expr(kids[0], scope)
+        if data == "literal":
+            value = _literal(kids[0])
+            return (lambda v: value), None
+        if data == "list_lit":
+            return self._list(kids, scope), None
+        if data == "map_lit":
+            return self._map(kids, scope), None
+        if data == "ident":
+            return self._ident(str(kids[0]), scope)
+        if data == "ident_arg":
+            return self._global_call(str(kids[0]), kids[1] if len(kids) > 1 else None, scope)
+        if data == "member_dot":
+            return self._select(kids, scope)
+        if data == "member_dot_arg":
+            return self._method(kids, scope)
+        if data == "member_index":
+            return self._index(kids, scope)
+        raise Unsupported(data)
+
+    def _args(self, exprlist):
+        return [] if exprlist is None else list(exprlist.children)
+
+    def _ternary(self, kids, scope):
+        cond, _ = self.expr(kids[0], scope)
+        yes, s1 = self.expr(kids[1], scope)
+        no, s2 = self.expr(kids[2], scope)
+
+        def fn(v):
+            return yes(v) if _as_bool(cond(v)) else no(v)
+
+        return fn, s1 if s1 is s2 else None
+
+    def _logic(self, kids, scope, *, is_and):
+        left, _ = self.expr(kids[0], scope)
+        right, _ = self.expr(kids[1], scope)
+        decisive = not is_and  # `true` decides ||, `false` decides &&
+
+        def fn(v):
+            try:
+                a = left(v)
+                if a is decisive:
+                    return decisive
+            except CelError as exc:
+                a = exc
+            try:
+                b = right(v)
+                if b is decisive:
+                    return decisive
+            except CelError as exc:
+                b = exc
+            if a is (not decisive) and b is (not decisive):
+                return not decisive
+            if isinstance(a, CelError):
+                raise a
+            if isinstance(b, CelError):
+                raise b
+            raise CelError("no such overload")
+
+        return fn
+
+    def _relation(self, kids, scope):
+        op_tree, rhs_tree = kids
+        op = _REL[op_tree.data]
+        left, _ = self.expr(op_tree.children[0], scope)
+        right, _ = self.expr(rhs_tree, scope)
+        if op == "==":
+            return lambda v: cel_equal(left(v), right(v))
+        if op == "!=":
+            return lambda v: not cel_equal(left(v), right(v))
+        if op == "in":
+            return lambda v: _in(left(v), right(v))
+        compare = {"<": lambda a, b: a < b, "<=": lambda a, b: a <= b,
+                   ">": lambda a, b: a > b, ">=": lambda a, b: a >= b}[op]
+
+        def fn(v):
+            a, b = left(v), right(v)
+            if not _ordered(a, b):
+                raise CelError("no such overload")
+            return compare(a, b)
+
+        return fn
+
+    def _arith(self, kids, scope):
+        op_tree, rhs_tree = kids
+        op = _ARITH[op_tree.data]
+        left, _ = self.expr(op_tree.children[0], scope)
+        right, _ = self.expr(rhs_tree, scope)
+        return lambda v: op(left(v), right(v))
+
+    def _unary(self, kids, scope):
+        op, operand = kids
+        inner, _ = self.expr(operand, scope)
+        if op.data == "unary_not":
+            return lambda v: not _as_bool(inner(v))
+
+        def neg(v):
+            x = inner(v)
+            if type(x) is int:
+                return _check_int(-x)
+            if type(x) is float:
+                return -x
+            raise CelError("no such overload")
+
+        return neg
+
+    def _list(self, kids, scope):
+        items = [self.expr(e, scope)[0] for e in self._args(kids[0] if kids else None)]
+        return lambda v: [f(v) for f in items]
+
+    def _map(self, kids, scope):
+        parts = [self.expr(e, scope)[0] for e in (kids[0].children if kids else [])]
+        pairs = list(zip(parts[0::2], parts[1::2]))
+        return lambda v: {k(v): x(v) for k, x in pairs}
+
+    def _ident(self, name, scope):
+        if name not in scope:
+            raise Unsupported(f"identifier {name}")
+        schema = scope[name]
+        return (lambda v: v[name]), schema
+
+    def _select(self, kids, scope):
+        target, target_schema = self.expr(kids[0], scope)
+        name = str(kids[1])
+        schema = _child_schema(target_schema, name)
+        default = schema.get("default", _MISSING) if isinstance(schema, dict) else _MISSING
+
+        def fn(v):
+            obj = target(v)
+            if not isinstance(obj, dict):
+                raise CelError("no such overload")
+            value = obj.get(name)
+            if value is None:
+                if default is _MISSING:
+                    raise CelError(f"no such key: {name}")
+                return default
+            return value
+
+        return fn, schema
+
+    def _has(self, args, scope):
+        if len(args) != 1:
+            raise Unsupported("has arity")
+        node = _unwrap(args[0])
+        if node.data != "member_dot":
+            raise Unsupported("has() needs a field selection")
+        target, target_schema = self.expr(node.children[0], scope)
+        name = str(node.children[1])
+        schema = _child_schema(target_schema, name)
+        defaulted = isinstance(schema, dict) and "default" in schema
+
+        def fn(v):
+            obj = target(v)
+            if not isinstance(obj, dict):
+                raise CelError("no such overload")
+            return obj.get(name) is not None or defaulted
+
+        return fn, None
+
+    def _global_call(self, name, exprlist, scope):
+        args = self._args(exprlist)
+        if name == "has":
+            return self._has(args, scope)
+        if name == "size" and len(args) == 1:
+            arg, _ = self.expr(args[0], scope)
+            return (lambda v: _size(arg(v))), None
+        raise Unsupported(f"function {name}")
+
+    def _method(self, kids, scope):
+        target_tree, name_tok = kids[0], str(kids[1])
+        args = self._args(kids[2] if len(kids) > 2 else None)
+        if name_tok in _MACROS and len(args) in (2, 3):
+            return self._macro(name_tok, target_tree, args, scope)
+        target, _ = self.expr(target_tree, scope)
+        if name_tok == "size" and not args:
+            return (lambda v: _size(target(v))), None
+        if name_tok == "matches" and len(args) == 1:
+            pattern, _ = self.expr(args[0], scope)
+            return (lambda v: _matches(target(v), pattern(v))), None
+        if name_tok in ("startsWith", "endsWith", "contains") and len(args) == 1:
+            call = _string_pred(name_tok)
+            arg, _ = self.expr(args[0], scope)
+            return (lambda v: call(target(v), arg(v))), None
+        raise Unsupported(f"method {name_tok}")
+
+    def _index(self, kids, scope):
+        target, target_schema = self.expr(kids[0], scope)
+        key, _ = self.expr(kids[1], scope)
+        item_schema = _item_schema(target_schema) if isinstance(target_schema, dict) and \
+            target_schema.get("type") == "array" else None
+
+        def fn(v):
+            obj, k = target(v), key(v)
+            if isinstance(obj, list):
+                if type(k) is not int:
+                    raise CelError("no such overload")
+                if not 0 <= k < len(obj):
+                    raise CelError(f"index out of bounds: {k}")
+                return obj[k]
+            if isinstance(obj, dict):
+                value = obj.get(k) if isinstance(k, str) else None
+                if value is None:
+                    raise CelError(f"no such key: {k}")
+                return value
+            raise CelError("no such overload")
+
+        return fn, item_schema
+
+    def _macro(self, name, target_tree, args, scope):
+        target, target_schema = self.expr(target_tree, scope)
+        var_node = _unwrap(args[0])
+        if var_node.data != "ident":
+            raise Unsupported("macro variable")
+        var = str(var_node.children[0])
+        inner = dict(scope)
+        inner[var] = _item_schema(target_schema)
+        body = [self.expr(a, inner)[0] for a in args[1:]]
+
+        def elements(v):
+            coll = target(v)
+            if isinstance(coll, list):
+                return coll
+            if isinstance(coll, dict):
+                return list(coll)
+            raise CelError("no such overload")
+
+        def run(v, fn_per_item):
+            saved = v.get(var, _MISSING)
+            try:
+                return fn_per_item(v, elements(v))
+            finally:
+                if saved is _MISSING:
+                    v.pop(var, None)
+                else:
+                    v[var] = saved
+
+        pred = body[0]
+        if name == "all":
+            def each(v, items):
+                err = None
+                for x in items:
+                    v[var] = x
+                    try:
+                        r = _as_bool(pred(v))
+                    except CelError as exc:
+                        err = err or exc
+                        continue
+                    if r is False:
+                        return False
+                if err is not None:
+                    raise err
+                return True
+        elif name == "exists":
+            def each(v, items):
+                err = None
+                for x in items:
+                    v[var] = x
+                    try:
+                        r = _as_bool(pred(v))
+                    except CelError as exc:
+                        err = err or exc
+                        continue
+                    if r is True:
+                        return True
+                if err is not None:
+                    raise err
+                return False
+        elif name == "exists_one":
+            def each(v, items):
+                count = 0
+                for x in items:
+                    v[var] = x
+                    if _as_bool(pred(v)):
+                        count += 1
+                return count == 1
+        elif name == "filter":
+            def each(v, items):
+                out = []
+                for x in items:
+                    v[var] = x
+                    if _as_bool(pred(v)):
+                        out.append(x)
+                return out
+        else:  # map, with an optional filter
+            transform = body[-1]
+            keep = body[0] if len(body) == 2 else None
+
+            def each(v, items):
+                out = []
+                for x in items:
+                    v[var] = x
+                    if keep is None or _as_bool(keep(v)):
+                        out.append(transform(v))
+                return out
+
+        return (lambda v: run(v, each)), None
+
+
+def _unwrap(tree):
+    while tree.data in _SINGLE and len(tree.children) == 1:
+        tree = tree.children[0]
+    return tree
+
+
+def _literal(token):
+    kind = token.type
+    text = str(token)
+    if kind == "INT_LIT":
+        neg = text.startswith("-")
+        body = text[1:] if neg else text
+        value = int(body, 16) if body.lower().startswith("0x") else int(body)
+        return -value if neg else value
+    if kind == "UINT_LIT":
+        return int(text[:-1], 0) if text[:-1].lower().startswith("0x") else int(text[:-1])
+    if kind == "FLOAT_LIT":
+        return float(text)
+    if kind in ("STRING_LIT", "MLSTRING_LIT"):
+        return str(celstr(token))
+    if kind == "BYTES_LIT":
+        return bytes(celbytes(token))
+    if kind == "BOOL_LIT":
+        return text == "true"
+    if kind == "NULL_LIT":
+        return None
+    raise Unsupported(kind)
+
+
+# ----------------------------------------------------------------------------------------------
+# Fallback: celpy's interpreter on the defaulted value
+
+def _celpy_fallback(tree, schema):
+    env = celpy.Environment()
+    runner = env.program(tree)
+
+    def fn(v):
+        value = apply_defaults(v["self"], schema)
+        try:
+            result = runner.evaluate({"self": celpy.json_to_cel(value)})
+        except celpy.CELEvalError as exc:
+            raise CelError(str(exc.args[0]) if exc.args else "evaluation error") from None
+        if isinstance(result, celpy.CELEvalError):
+            raise CelError(str(result.args[0]) if result.args else "evaluation error")
+        return _from_cel(result)
+
+    return fn
+
+
+def _from_cel(value):
+    if isinstance(value, celtypes.BoolType):
+        return bool(value)
+    if isinstance(value, (celtypes.IntType, celtypes.UintType)):
+        return int(value)
+    if isinstance(value, celtypes.DoubleType):
+        return float(value)
+    if isinstance(value, celtypes.StringType):
+        return str(value)
+    if isinstance(value, celtypes.ListType):
+        return [_from_cel(x) for x in value]
+    if isinstance(value, celtypes.MapType):
+        return {_from_cel(k): _from_cel(x) for k, x in value.items()}
+    return value
+
+
+def apply_defaults(value, schema):
+    """A copy of `value` with schema defaults filled in and nulls dropped, as the API server stores it."""
+    if not isinstance(schema, dict):
+        return value
+    if isinstance(value, dict):
+        props = schema.get("properties") or {}
+        addl = schema.get("additionalProperties")
+        out = {}
+        for k, x in value.items():
+            if x is None:
+                continue
+            sub = props.get(k, addl if isinstance(addl, dict) else None)
+            out[k] = apply_defaults(x, sub)
+        for k, sub in props.items():
+            if k not in out and isinstance(sub, dict) and "default" in sub:
+                out[k] = apply_defaults(sub["default"], sub)
+        return out
+    if isinstance(value, list):
+        sub = schema.get("items")
+        return [apply_defaults(x, sub) for x in value]
+    return value

@@ -1,0 +1,320 @@
+"""Checks the API server runs on a custom resource besides its JSON Schema: list-type uniqueness
+(`x-kubernetes-list-type: map|set`) and the CEL rules (`x-kubernetes-validations`); plus label and
+annotation syntax of embedded object metadata (Job and Pod templates, which the JobSet and Job
+controllers would otherwise only reject later).
+
+A schema is turned once into a small tree holding only the nodes that carry such checks and the
+paths to them, so one walk over an object visits just those parts.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from dataclasses import dataclass, field
+
+from kpt_fn.problems import Problem
+from kpt_fn.validation import cel, names
+from kpt_fn.validation.fielderr import DUPLICATE, INVALID, body, child, go_json, index, key
+from kpt_fn.validation.schemas import SchemaEntry, load
+
+LIST_TYPE_RULE = "schema/list-type"
+
+# Hand-chosen catalog slugs for the rules the CRDs carry; other rules get one from their message.
+# Root rules name the field they are about.
+_KNOWN_SLUGS = {
+    "self.metadata.name.matches('^[a-z]([-a-z0-9]*[a-z0-9])?$')": ("metadata.name", "dns1035"),
+    "size(self.metadata.name) <= 63": ("metadata.name", "max-length"),
+    "self == '' || self.matches('^[A-Za-z][A-Za-z0-9+.-]*://.+$')": (None, "uri"),
+    "self in ['trainer.kubeflow.org/trainjob-controller', 'kueue.x-k8s.io/multikueue']":
+        (None, "supported-manager"),
+    "has(self.lastUpdatedTime)": (None, "last-updated-time"),
+    "self >= 1": (None, "min-1"),
+    "!self.exists(c, c == 'node')": (None, "no-node-container"),
+}
+_KNOWN_MESSAGE_SLUGS = {
+    "Only one of the policy can be configured": "one-policy",
+    "StartupPolicy and DependsOn APIs are mutually exclusive": "startup-policy-depends-on",
+    "namespace cannot be set for VolumeClaimPolicies templates": "template-namespace",
+}
+
+
+@dataclass(frozen=True)
+class CelRule:
+    id: str
+    rule: str
+    message: str
+    message_expression: str
+    field_path: str
+    schema: dict = field(compare=False, hash=False, repr=False)
+    schema_path: str = ""
+
+    @functools.cached_property
+    def program(self) -> cel.Program:
+        return cel.compile_rule(self.rule, self.schema)
+
+    @functools.cached_property
+    def message_program(self) -> cel.Program | None:
+        if not self.message_expression:
+            return None
+        return cel.compile_rule(self.message_expression, self.schema)
+
+    @property
+    def error_name(self) -> str:
+        """ruleErrorString: the message when there is one, else the rule text."""
+        return self.message.strip() or self.rule.strip()
+
+
+@dataclass
+class Node:
+    schema: dict
+    type: str | None
+    rules: list = field(default_factory=list)
+    list_type: str | None = None
+    map_keys: tuple = ()
+    key_defaults: dict = field(default_factory=dict)
+    embedded_meta: bool = False
+    props: dict = field(default_factory=dict)
+    items: "Node | None" = None
+    additional: "Node | None" = None
+
+    def interesting(self) -> bool:
+        return bool(self.rules or self.list_type or self.embedded_meta or self.props or self.items
+                    or self.additional)
+
+
+def _schema_type(schema: dict) -> str | None:
+    t = schema.get("type")
+    if isinstance(t, list):
+        t = [x for x in t if x != "null"]
+        return t[0] if len(t) == 1 else None
+    return t
+
+
+def _slug(text: str) -> str:
+    return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")[:48].rstrip("-")
+
+
+def _rule_id(kind: str, schema_path: str, rule: dict) -> str:
+    text = rule.get("rule", "")
+    subject, slug = _KNOWN_SLUGS.get(text, (None, None))
+    if slug is None:
+        slug = _KNOWN_MESSAGE_SLUGS.get(rule.get("message", "").strip()) or _slug(
+            rule.get("message") or text)
+    where = subject or schema_path or "self"
+    return f"cel/{kind.lower()}/{where}-{slug}"
+
+
+def _build(schema: dict, kind: str, schema_path: str, *, root: bool) -> Node | None:
+    node = Node(schema=schema, type=_schema_type(schema))
+    for rule in schema.get("x-kubernetes-validations") or ():
+        if cel.uses_old_self(cel.parse(rule["rule"])):
+            continue  # transition rules only apply to updates
+        node.rules.append(CelRule(
+            id=_rule_id(kind, schema_path, rule), rule=rule["rule"], message=rule.get("message", ""),
+            message_expression=rule.get("messageExpression", ""), field_path=rule.get("fieldPath", ""),
+            schema=schema, schema_path=schema_path or "self"))
+    if node.type == "array":
+        lt = schema.get("x-kubernetes-list-type")
+        if lt in ("map", "set"):
+            node.list_type = lt
+            node.map_keys = tuple(schema.get("x-kubernetes-list-map-keys") or ())
+            item_props = (schema.get("items") or {}).get("properties") or {}
+            node.key_defaults = {k: item_props[k]["default"] for k in node.map_keys
+                                 if "default" in item_props.get(k, {})}
+        items = schema.get("items")
+        if isinstance(items, dict):
+            node.items = _build(items, kind, f"{schema_path}[]", root=False)
+    for name, sub in (schema.get("properties") or {}).items():
+        if root and name == "metadata":
+            continue  # the object's own metadata is checked by names.check_object_meta
+        built = _build(sub, kind, child(schema_path, name), root=False)
+        if built is not None:
+            node.props[name] = built
+    addl = schema.get("additionalProperties")
+    if isinstance(addl, dict):
+        node.additional = _build(addl, kind, f"{schema_path}[*]", root=False)
+    if not root and schema_path.endswith("metadata") and _is_object_meta(schema):
+        node.embedded_meta = True
+    return node if (root or node.interesting()) else None
+
+
+def _is_object_meta(schema: dict) -> bool:
+    props = schema.get("properties") or {}
+    return "labels" in props and "annotations" in props
+
+
+def build_tree(schema: dict, kind: str) -> Node:
+    """The check tree of a root schema (`kind` names the CEL rule ids)."""
+    return _build(schema, kind, "", root=True)
+
+
+@functools.cache
+def tree(entry: SchemaEntry) -> Node:
+    return build_tree(load(entry), entry.kind)
+
+
+def cel_rules(entry: SchemaEntry) -> list[CelRule]:
+    out = []
+
+    def visit(node):
+        if node is None:
+            return
+        out.extend(node.rules)
+        for sub in node.props.values():
+            visit(sub)
+        visit(node.items)
+        visit(node.additional)
+
+    visit(tree(entry))
+    return out
+
+
+# ----------------------------------------------------------------------------------------------
+# Walking an object
+
+_PY_TYPES = {"object": dict, "array": list, "string": str, "boolean": bool, "integer": (int, float),
+             "number": (int, float)}
+
+
+def check(obj: dict, entry: SchemaEntry) -> list[Problem]:
+    return check_tree(obj, tree(entry))
+
+
+def check_tree(obj: dict, root: Node) -> list[Problem]:
+    """List-type duplicates, then CEL failures, then embedded label syntax, like the API server."""
+    dups: list[Problem] = []
+    cel_problems: list[Problem] = []
+    meta: list[Problem] = []
+    _walk(obj, root, "", obj, dups, cel_problems, meta)
+    return dups + cel_problems + meta
+
+
+def _walk(value, node: Node, path: str, subject, dups, cel_problems, meta):
+    expected = _PY_TYPES.get(node.type)
+    if expected is not None and (not isinstance(value, expected) or
+                                 (value is True or value is False) and expected is not bool):
+        return  # a type error the schema check reports
+    for rule in node.rules:
+        _evaluate(rule, value, path, subject, cel_problems)
+    if expected is dict or (expected is None and isinstance(value, dict)):
+        if node.embedded_meta:
+            meta.extend(names.check_metadata_maps(value, path, subject))
+        props = node.props
+        if props:
+            # In the object's own order, so problems come out in document order.
+            for name, x in value.items():
+                sub = props.get(name)
+                if sub is not None and x is not None:
+                    _walk(x, sub, child(path, name), subject, dups, cel_problems, meta)
+        if node.additional is not None:
+            declared = node.schema.get("properties") or {}
+            for k, x in value.items():
+                if k not in declared and x is not None:
+                    _walk(x, node.additional, key(path, k), subject, dups, cel_problems, meta)
+    elif expected is list or (expected is None and isinstance(value, list)):
+        if node.list_type and len(value) > 1:
+            dups.extend(_duplicates(value, node, path, subject))
+        elif node.list_type == "map" and value and not isinstance(value[0], (dict, type(None))):
+            dups.extend(_duplicates(value, node, path, subject))
+        items = node.items
+        if items is not None:
+            for i, x in enumerate(value):
+                if x is not None:
+                    _walk(x, items, index(path, i), subject, dups, cel_problems, meta)
+
+
+def _identity(value):
+    """A hashable stand-in for a JSON value; like Go's map keys, 1 and 1.0 and true stay distinct."""
+    if isinstance(value, (dict, list)):
+        return go_json(value)
+    return (type(value), value)
+
+
+def _duplicates(items: list, node: Node, path: str, subject) -> list[Problem]:
+    """The API server reports the second occurrence of each repeated key once."""
+    if node.list_type == "map":
+        for i, x in enumerate(items):
+            if x is not None and not isinstance(x, dict):
+                return [Problem(body(INVALID, x, "must be an object for an array of list-type map"),
+                                index(path, i), subject=subject, rule=LIST_TYPE_RULE)]
+    if len(items) <= 1:
+        return []
+    keys = node.map_keys
+    defaults = node.key_defaults
+    seen: dict = {}
+    out = []
+    for i, x in enumerate(items):
+        if node.list_type == "map":
+            x = x or {}
+            if len(keys) == 1:
+                v = x.get(keys[0])
+                if v is None:
+                    v = defaults.get(keys[0])
+                ident = None if v is None else _identity(v)
+            else:
+                ident = tuple(_identity(x.get(k, defaults.get(k))) for k in keys)
+        else:
+            ident = _identity(x)
+        times = seen.get(ident, 0)
+        seen[ident] = times + 1
+        if times == 1:
+            out.append(Problem(body(DUPLICATE, _shown_key(x, node)), index(path, i), subject=subject,
+                               rule=LIST_TYPE_RULE))
+    return out
+
+
+def _shown_key(item, node: Node):
+    """What the API server prints for a duplicate: the item of a set, the key fields of a map."""
+    if node.list_type != "map":
+        return item
+    shown = {}
+    for k in node.map_keys:
+        v = item.get(k)
+        if v is None:
+            v = node.key_defaults.get(k)
+        if v is not None:
+            shown[k] = v
+    return shown
+
+
+def _evaluate(rule: CelRule, value, path: str, subject, out: list):
+    try:
+        ok = rule.program.evaluate(value)
+    except cel.CelError as exc:
+        text = str(exc)
+        if text.startswith("no such overload"):
+            detail = (f"'{text}': call arguments did not match a supported operator, function or "
+                      f"macro signature for rule: {rule.error_name}")
+        else:
+            detail = f"{text} evaluating rule: {rule.error_name}"
+        out.append(Problem(detail, path, subject=subject, rule=rule.id))
+        return
+    if ok is True:
+        return
+    detail = None
+    if rule.message_program is not None:
+        try:
+            msg = rule.message_program.evaluate(value)
+            if isinstance(msg, str) and msg.strip() and "\n" not in msg.strip():
+                detail = msg.strip()
+        except cel.CelError:
+            pass
+    if detail is None:
+        detail = rule.message.strip() or f"failed rule: {rule.rule.strip()}"
+    out.append(Problem(detail, _with_field_path(path, rule.field_path), subject=subject, rule=rule.id))
+
+
+_FIELD_PATH_STEP = re.compile(r"\.([A-Za-z_][A-Za-z0-9_]*)|\['((?:[^'\\]|\\.)*)'\]")
+
+
+def _with_field_path(path: str, field_path: str) -> str:
+    """Append a rule's `fieldPath` (`.a.b`, `.a['x.y']`), normalised like the API server does."""
+    pos = 0
+    while pos < len(field_path):
+        m = _FIELD_PATH_STEP.match(field_path, pos)
+        if not m:
+            return path
+        path = child(path, m.group(1) if m.group(1) is not None else m.group(2))
+        pos = m.end()
+    return path
