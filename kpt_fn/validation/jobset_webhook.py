@@ -1,0 +1,289 @@
+"""The JobSet v0.12 validating webhook's create checks that need no cluster (trainer-semantics §6.6).
+
+The webhook sees the object after the JobSet defaulting webhook and the CRD defaults, so absent
+fields read as: replicas 1, groupName "default", completionMode Indexed, failure-policy rule name
+`failurePolicyRule<i>`. Feature gates are JobSet's defaults (InPlaceRestart, RestartJob off) unless
+`gates` names them. Not checked: an existing PVC whose spec differs from a VolumeClaimPolicy
+template (needs the cluster).
+
+Upstream reports several of these as plain errors without a field path (they surface as
+"Internal error: ..."); here each carries the path of the field it is about. Volume claim template
+errors point at `templates[j].metadata.name`, the field upstream means by `template[j].name`.
+"""
+
+from __future__ import annotations
+
+import re
+
+from kpt_fn.problems import Problem
+from kpt_fn.validation import names
+from kpt_fn.validation.fielderr import REQUIRED, TOO_LONG, body, child, index
+
+MAX_INT32 = 2**31 - 1
+MAX_MANAGED_BY = 63
+MAX_VOLUME_CLAIM_NAME = 63
+MAX_REPLICAS_WITH_RESTART_JOB = 1024
+COORDINATOR_KEY = "jobset.sigs.k8s.io/coordinator"
+DNS1035_TOO_LONG = "must be no more than 63 characters"
+GROUP_NAME_TOO_LONG = ".spec.replicatedJob[].groupName is too long, must be less than 63 characters"
+JOB_NAME_TOO_LONG = "JobSet name is too long, job names generated for this JobSet will exceed 63 characters"
+POD_NAME_TOO_LONG = "JobSet name is too long, pod names generated for this JobSet will exceed 63 characters"
+SUBDOMAIN_TOO_LONG = ".spec.network.subdomain is too long, must be less than 63 characters"
+VALID_FAILURE_REASONS = ("BackoffLimitExceeded", "DeadlineExceeded", "FailedIndexes",
+                         "MaxFailedIndexesExceeded", "PodFailurePolicy")
+RESTART_JOB_ACTIONS = ("RestartJob", "RestartJobAndIgnoreMaxRestarts")
+
+R = "jobset-webhook/"
+RULES = [
+    (R + "in-place-restart-gate", "failurePolicy.restartStrategy InPlaceRestart needs the InPlaceRestart feature gate"),
+    (R + "depends-on-first", "the first replicatedJob must not have dependsOn"),
+    (R + "subdomain", "network.subdomain must be a DNS-1123 subdomain and a DNS-1035 label"),
+    (R + "managed-by", "managedBy must be a domain-prefixed path of at most 63 characters"),
+    (R + "replicas-parallelism", "replicas x parallelism must not exceed 2147483647"),
+    (R + "group-name", "groupName must be a DNS-1035 label"),
+    (R + "job-name", "<jobset>-<replicatedJob>-<replicas-1> (the Job names) must be a DNS-1035 label"),
+    (R + "pod-name", "<jobset>-<replicatedJob>-<job>-<pod>-abcde (the Pod names of Indexed Jobs) must be a DNS-1035 label"),
+    (R + "depends-on-order", "dependsOn may only name earlier replicatedJobs"),
+    (R + "in-place-restart", "with InPlaceRestart: backoffLimit MaxInt32, podReplacementPolicy Failed, completions == parallelism"),
+    (R + "success-policy-targets", "successPolicy.targetReplicatedJobs must name replicatedJobs"),
+    (R + "failure-policy", "failurePolicy rules: RestartJob gate, replicas <= 1024 with RestartJob, rule names, targets, job failure reasons"),
+    (R + "coordinator", "coordinator must name an existing Indexed replicatedJob, job and pod index, and yield a valid label value"),
+    (R + "volume-claim-policies", "VolumeClaimPolicies templates: unique DNS-1123 names, PVC names <= 63 characters, mounted by a container, no volume of the same name"),
+]
+
+
+def _rjobs(spec: dict) -> list[dict]:
+    rjobs = spec.get("replicatedJobs")
+    return [r if isinstance(r, dict) else {} for r in rjobs] if isinstance(rjobs, list) else []
+
+
+def _get(obj, *path):
+    for step in path:
+        if not isinstance(obj, dict):
+            return None
+        obj = obj.get(step)
+    return obj
+
+
+def _int(value, default):
+    return value if isinstance(value, int) and not isinstance(value, bool) else default
+
+
+def _str(value, default=""):
+    return value if isinstance(value, str) else default
+
+
+def check(jobset: dict, gates: frozenset = frozenset()) -> list[Problem]:
+    out: list[Problem] = []
+
+    def add(message, path, rule):
+        out.append(Problem(message, path, subject=jobset, rule=R + rule))
+
+    spec = jobset.get("spec") if isinstance(jobset.get("spec"), dict) else {}
+    js_name = _str(_get(jobset, "metadata", "name"))
+    rjobs = _rjobs(spec)
+    failure_policy = spec.get("failurePolicy") if isinstance(spec.get("failurePolicy"), dict) else None
+    in_place = failure_policy is not None and failure_policy.get("restartStrategy") == "InPlaceRestart"
+
+    if in_place and "InPlaceRestart" not in gates:
+        add("InPlaceRestart restart strategy cannot be set when InPlaceRestart feature gate is disabled",
+            "spec.failurePolicy.restartStrategy", "in-place-restart-gate")
+
+    if rjobs and rjobs[0].get("dependsOn") is not None:
+        add("DependsOn can't be set for the first ReplicatedJob", "spec.replicatedJobs[0].dependsOn",
+            "depends-on-first")
+
+    subdomain = _str(_get(spec, "network", "subdomain"))
+    if subdomain:
+        for m in names.is_dns1123_subdomain(subdomain):
+            add(m, "spec.network.subdomain", "subdomain")
+        for m in names.is_dns1035_label(subdomain):
+            add(SUBDOMAIN_TOO_LONG if DNS1035_TOO_LONG in m else m, "spec.network.subdomain", "subdomain")
+
+    managed_by = spec.get("managedBy")
+    if isinstance(managed_by, str):
+        for etype, _value, detail in names.is_domain_prefixed_path(managed_by):
+            add(body(REQUIRED) if etype == REQUIRED else detail, "spec.managedBy", "managed-by")
+        if len(managed_by.encode()) > MAX_MANAGED_BY:
+            add(body(TOO_LONG, detail=f"may not be more than {MAX_MANAGED_BY} bytes"), "spec.managedBy",
+                "managed-by")
+
+    seen: set[str] = set()
+    for i, rjob in enumerate(rjobs):
+        path = index("spec.replicatedJobs", i)
+        name = _str(rjob.get("name"))
+        seen.add(name)
+        replicas = _int(rjob.get("replicas"), 1)
+        job_spec = _get(rjob, "template", "spec") or {}
+        parallelism = _int(job_spec.get("parallelism"), 1)
+        if parallelism * replicas > MAX_INT32:
+            add(f"the product of replicas and parallelism must not exceed {MAX_INT32} for replicatedJob "
+                f"'{name}'", path, "replicas-parallelism")
+
+        group = rjob.get("groupName")
+        group = group if isinstance(group, str) else "default"
+        for m in names.is_dns1035_label(group):
+            add(GROUP_NAME_TOO_LONG if DNS1035_TOO_LONG in m else m, child(path, "groupName"), "group-name")
+
+        longest_job = f"{js_name}-{name}-{replicas - 1}"
+        for m in names.is_dns1035_label(longest_job):
+            add(JOB_NAME_TOO_LONG if DNS1035_TOO_LONG in m else m, child(path, "name"), "job-name")
+
+        indexed = job_spec.get("completionMode", "Indexed") in (None, "Indexed")
+        completions = job_spec.get("completions")
+        if indexed and isinstance(completions, int) and not isinstance(completions, bool):
+            longest_pod = f"{js_name}-{name}-{replicas - 1}-{completions - 1}-abcde"
+            for m in names.is_dns1035_label(longest_pod):
+                add(POD_NAME_TOO_LONG if DNS1035_TOO_LONG in m else m, child(path, "name"), "pod-name")
+
+        depends_on = rjob.get("dependsOn")
+        for j, dep in enumerate(depends_on if isinstance(depends_on, list) else []):
+            dep_name = _str(_get(dep, "name"))
+            if dep_name not in seen:
+                add(f"replicatedJob: {name} cannot depend on replicatedJob: {dep_name}",
+                    f"{path}.dependsOn[{j}].name", "depends-on-order")
+
+        if in_place and "InPlaceRestart" in gates:
+            _in_place_restart(name, job_spec, f"{path}.template.spec", add)
+
+    targets = _get(spec, "successPolicy", "targetReplicatedJobs")
+    for j, target in enumerate(targets if isinstance(targets, list) else []):
+        if target not in seen:
+            add(f"invalid replicatedJob name '{target}' does not appear in .spec.ReplicatedJobs",
+                f"spec.successPolicy.targetReplicatedJobs[{j}]", "success-policy-targets")
+
+    if failure_policy is not None:
+        _failure_policy(failure_policy, rjobs, seen, gates, add)
+
+    coordinator = spec.get("coordinator")
+    if isinstance(coordinator, dict):
+        _coordinator(js_name, spec, coordinator, rjobs, add)
+
+    policies = spec.get("volumeClaimPolicies")
+    if isinstance(policies, list) and policies:
+        _volume_claim_policies(js_name, policies, rjobs, add)
+    return out
+
+
+def _in_place_restart(name, job_spec, path, add):
+    if job_spec.get("backoffLimit") != MAX_INT32:
+        add(f"replicatedJob {name}: must be set to {MAX_INT32} (MaxInt32) when in-place restart is enabled",
+            f"{path}.backoffLimit", "in-place-restart")
+    if job_spec.get("podReplacementPolicy") != "Failed":
+        add(f"replicatedJob {name}: must be set to Failed when in-place restart is enabled",
+            f"{path}.podReplacementPolicy", "in-place-restart")
+    completions, parallelism = job_spec.get("completions"), job_spec.get("parallelism")
+    if completions is None or parallelism is None or completions != parallelism:
+        add(f"replicatedJob {name}: completions and parallelism must be set and equal to each other when "
+            "in-place restart is enabled", f"{path}.completions", "in-place-restart")
+
+
+_RULE_NAME_OK = re.compile(r"[A-Za-z]([A-Za-z0-9_,:]*[A-Za-z0-9_])?")
+
+
+def _failure_policy(policy, rjobs, seen, gates, add):
+    rules = policy.get("rules") if isinstance(policy.get("rules"), list) else []
+    rules = [r if isinstance(r, dict) else {} for r in rules]
+    if any(r.get("action") in RESTART_JOB_ACTIONS for r in rules):
+        if "RestartJob" not in gates:
+            add("RestartJob and RestartJobAndIgnoreMaxRestarts failure policy actions are not allowed when "
+                "RestartJob feature gate is disabled", "spec.failurePolicy.rules", "failure-policy")
+            return
+        if any(_int(r.get("replicas"), 1) > MAX_REPLICAS_WITH_RESTART_JOB for r in rjobs):
+            add("JobSet cannot have a failure policy rule with RestartJob or RestartJobAndIgnoreMaxRestarts "
+                f"action and a replicated job with replicas > {MAX_REPLICAS_WITH_RESTART_JOB}",
+                "spec.failurePolicy.rules", "failure-policy")
+    by_name: dict[str, list[int]] = {}
+    for i, rule in enumerate(rules):
+        path = f"spec.failurePolicy.rules[{i}]"
+        name = rule.get("name")
+        name = name if isinstance(name, str) and name else f"failurePolicyRule{i}"
+        n = len(name.encode())
+        if n < 1 or n > 128:
+            add(f"invalid failure policy rule name of length {n}, the rule name must be at least 1 characters "
+                "long and at most 128 characters long", f"{path}.name", "failure-policy")
+        by_name.setdefault(name, []).append(i)
+        if not _RULE_NAME_OK.fullmatch(name):
+            add(f"invalid failure policy rule name '{name}', a failure policy rule name must start with an "
+                "alphabetic character, optionally followed by a string of alphanumeric characters or '_,:', "
+                "and must end with an alphanumeric character or '_'", f"{path}.name", "failure-policy")
+        for j, target in enumerate(rule.get("targetReplicatedJobs") or []):
+            if target not in seen:
+                add(f"invalid replicatedJob name '{target}' in failure policy does not appear in "
+                    ".spec.ReplicatedJobs", f"{path}.targetReplicatedJobs[{j}]", "failure-policy")
+        for j, reason in enumerate(rule.get("onJobFailureReasons") or []):
+            if reason not in VALID_FAILURE_REASONS:
+                add(f"invalid job failure reason '{reason}' in failure policy is not a recognized job failure "
+                    "reason", f"{path}.onJobFailureReasons[{j}]", "failure-policy")
+    for name, indices in by_name.items():
+        if len(indices) > 1:
+            shown = "[" + " ".join(str(i) for i in indices) + "]"
+            add(f"rule names are not unique, rules with indices {shown} all have the same name '{name}'",
+                f"spec.failurePolicy.rules[{indices[1]}].name", "failure-policy")
+
+
+def _coordinator(js_name, spec, coordinator, rjobs, add):
+    rjob_name = _str(coordinator.get("replicatedJob"))
+    job_index = _int(coordinator.get("jobIndex"), 0)
+    pod_index = _int(coordinator.get("podIndex"), 0)
+    target = next((r for r in rjobs if r.get("name") == rjob_name), None)
+    message = None
+    if target is None:
+        message = f"coordinator replicatedJob {rjob_name} does not exist"
+    else:
+        job_spec = _get(target, "template", "spec") or {}
+        completions = job_spec.get("completions")
+        if job_index < 0 or job_index >= _int(target.get("replicas"), 1):
+            message = f"coordinator job index {job_index} is invalid for replicatedJob {rjob_name}"
+        elif job_spec.get("completionMode", "Indexed") not in (None, "Indexed") or not isinstance(completions, int):
+            message = "job for coordinator pod must be indexed completion mode, and completions number must be set"
+        elif pod_index < 0 or pod_index >= completions:
+            message = (f"coordinator pod index {pod_index} is invalid for replicatedJob {rjob_name} "
+                       f"job index {job_index}")
+    if message:
+        add(message, "spec.coordinator", "coordinator")
+    subdomain = _str(_get(spec, "network", "subdomain")) or js_name
+    label_value = f"{js_name}-{rjob_name}-{job_index}-{pod_index}.{subdomain}"
+    errs = names.is_label_value(label_value)
+    if errs:
+        add(f'spec will lead to invalid label value "{label_value}" for coordinator label "{COORDINATOR_KEY}" '
+            f"(long JobSet / ReplicatedJob / SubDomain name?): {', '.join(errs)}", "spec.coordinator",
+            "coordinator")
+
+
+def _volume_claim_policies(js_name, policies, rjobs, add):
+    claim_names: set[str] = set()
+    for i, policy in enumerate(policies):
+        templates = _get(policy, "templates")
+        for j, template in enumerate(templates if isinstance(templates, list) else []):
+            path = f"spec.volumeClaimPolicies[{i}].templates[{j}].metadata.name"
+            name = _str(_get(template, "metadata", "name"))
+            if name in claim_names:
+                add("names must be unique for VolumeClaimPolicies template", path, "volume-claim-policies")
+            for m in names.is_dns1123_subdomain(name):
+                add(m, path, "volume-claim-policies")
+            if len(f"{name}-{js_name}".encode()) > MAX_VOLUME_CLAIM_NAME:
+                add("VolumeClaimPolicies template name is too long", path, "volume-claim-policies")
+            _claim_mounted(name, rjobs, add)
+            claim_names.add(name)
+
+
+def _claim_mounted(claim: str, rjobs, add):
+    mounted = False
+    for i, rjob in enumerate(rjobs):
+        pod_spec = _get(rjob, "template", "spec", "template", "spec") or {}
+        volumes = pod_spec.get("volumes")
+        for v, volume in enumerate(volumes if isinstance(volumes, list) else []):
+            if _get(volume, "name") == claim:
+                add(f"volume name conflicts with VolumeClaimPolicy template name: {claim}",
+                    f"spec.replicatedJobs[{i}].template.spec.template.spec.volumes[{v}].name",
+                    "volume-claim-policies")
+        if not mounted:
+            for kind in ("initContainers", "containers"):
+                for container in pod_spec.get(kind) or []:
+                    mounts = _get(container, "volumeMounts")
+                    if any(_get(m, "name") == claim for m in (mounts if isinstance(mounts, list) else [])):
+                        mounted = True
+    if not mounted:
+        add(f"replicatedJob containers don't have a matching volumeMount: {claim} from VolumeClaimPolicies",
+            "spec.replicatedJobs", "volume-claim-policies")

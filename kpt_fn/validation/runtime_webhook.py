@@ -1,0 +1,78 @@
+"""The Trainer v2.3.0 TrainingRuntime / ClusterTrainingRuntime admission webhooks (trainer-semantics §6.3).
+
+For every replicated job whose Job template carries the ancestor label with a known value, the job
+must run exactly one replica (an absent `replicas` is the CRD default 1) and must have the container
+the ancestor needs. A ClusterTrainingRuntime labelled `trainer.kubeflow.org/support: deprecated`
+draws a warning. The webhooks' objectSelector (skip objects labelled
+`trainer.kubeflow.org/webhook-validation: disabled`) is not honoured: offline every runtime is checked.
+"""
+
+from __future__ import annotations
+
+from kpt_fn.problems import WARNING, Problem
+from kpt_fn.validation.fielderr import child, index
+
+ANCESTOR_LABEL = "trainer.kubeflow.org/trainjob-ancestor-step"
+SUPPORT_LABEL = "trainer.kubeflow.org/support"
+DEPRECATED = "deprecated"
+DEPRECATION_POLICY_URL = ("https://trainer.kubeflow.org/en/latest/operator-guides/runtime.html"
+                          "#runtime-deprecation-policy")
+# ancestor label value -> the container that job must have
+REQUIRED_CONTAINER = {
+    "trainer": "node",
+    "dataset-initializer": "dataset-initializer",
+    "model-initializer": "model-initializer",
+}
+RUNTIME_KINDS = ("TrainingRuntime", "ClusterTrainingRuntime")
+
+RULE_REPLICAS = "runtime-webhook/replicas"
+RULE_CONTAINER = "runtime-webhook/ancestor-container"
+RULE_DEPRECATED = "runtime-webhook/deprecated"
+RULES = [
+    (RULE_REPLICAS, "replicated jobs labelled with a Trainer ancestor step must have replicas 1"),
+    (RULE_CONTAINER, "replicated jobs labelled with a Trainer ancestor step must have its container "
+                     "(trainer: node, dataset-initializer, model-initializer)"),
+    (RULE_DEPRECATED, "warning for a ClusterTrainingRuntime labelled trainer.kubeflow.org/support: deprecated"),
+]
+
+
+def _get(obj, *path):
+    for step in path:
+        if not isinstance(obj, dict):
+            return None
+        obj = obj.get(step)
+    return obj
+
+
+def check(runtime: dict) -> list[Problem]:
+    if runtime.get("kind") not in RUNTIME_KINDS:
+        return []
+    out: list[Problem] = []
+    labels = _get(runtime, "metadata", "labels")
+    if runtime.get("kind") == "ClusterTrainingRuntime" and isinstance(labels, dict) \
+            and labels.get(SUPPORT_LABEL) == DEPRECATED:
+        name = _get(runtime, "metadata", "name") or ""
+        out.append(Problem(
+            f'ClusterTrainingRuntime "{name}" is deprecated and will be removed in a future release of '
+            f"Kubeflow Trainer. See runtime deprecation policy: {DEPRECATION_POLICY_URL}",
+            f"metadata.labels[{SUPPORT_LABEL}]", severity=WARNING, subject=runtime, rule=RULE_DEPRECATED))
+
+    rjobs = _get(runtime, "spec", "template", "spec", "replicatedJobs")
+    base = "spec.template.spec.replicatedJobs"
+    for i, rjob in enumerate(rjobs if isinstance(rjobs, list) else []):
+        ancestor = _get(rjob, "template", "metadata", "labels", ANCESTOR_LABEL)
+        if ancestor not in REQUIRED_CONTAINER:
+            continue
+        replicas = rjob.get("replicas", 1)
+        if replicas is None:
+            replicas = 1
+        if replicas != 1 or isinstance(replicas, bool):
+            out.append(Problem("always must be 1", child(index(base, i), "replicas"), subject=runtime,
+                               rule=RULE_REPLICAS))
+        containers = _get(rjob, "template", "spec", "template", "spec", "containers")
+        wanted = REQUIRED_CONTAINER[ancestor]
+        if not any(_get(c, "name") == wanted for c in (containers if isinstance(containers, list) else [])):
+            out.append(Problem(f"must contain the required container for the ancestor: {ancestor}",
+                               f"{index(base, i)}.template.spec.template.spec.containers", subject=runtime,
+                               rule=RULE_CONTAINER))
+    return out
