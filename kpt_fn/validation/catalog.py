@@ -1,0 +1,78 @@
+"""The catalog of validation rules (`expand-trainjobs rules`): what this package checks, plus the
+rules the engine's plugin modules declare in their `RULES` lists."""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+
+from kpt_fn.validation import jobset_webhook, names, runtime_webhook, schema_check, structural
+from kpt_fn.validation.schemas import entries
+
+_META_KINDS = "TrainJob, TrainingRuntime, ClusterTrainingRuntime, JobSet, PodGroup, ConfigMap, Secret"
+_TEMPLATE_KINDS = "TrainJob, TrainingRuntime, ClusterTrainingRuntime, JobSet"
+
+_NAME_RULES = [
+    (names.RULE_NAME, _META_KINDS, "metadata.name is set (or generateName) and is a DNS-1123 subdomain"),
+    (names.RULE_GENERATE_NAME, _META_KINDS, "metadata.generateName is a DNS-1123 subdomain prefix"),
+    (names.RULE_NAMESPACE, _META_KINDS, "metadata.namespace, when set on a namespaced kind, is a DNS-1123 label"),
+    (names.RULE_LABELS, _META_KINDS, "label keys are qualified names, label values valid label values"),
+    (names.RULE_ANNOTATIONS, _META_KINDS, "annotation keys are qualified names; annotations total at most 256 KiB"),
+    (names.RULE_FINALIZERS, _META_KINDS, "finalizers are qualified names"),
+    (names.RULE_TEMPLATE_METADATA, _TEMPLATE_KINDS,
+     "labels and annotations of embedded Job/Pod/PVC template metadata have valid syntax"),
+    (names.RULE_DATA_KEYS, "ConfigMap, Secret",
+     "data/binaryData keys are valid config keys, not in both maps; payload at most 1 MiB"),
+    (names.RULE_SECRET_TYPE, "Secret", "typed Secrets carry their required keys (e.g. ssh-privatekey for ssh-auth)"),
+]
+
+
+def _rule(rule_id: str, family: str, applies_to: str, description: str) -> dict:
+    return {"id": rule_id, "family": family, "applies_to": applies_to, "description": description}
+
+
+def _plugin_rules() -> list[dict]:
+    """RULES lists of kpt_fn.plugins.* modules; modules that do not exist (yet) are skipped."""
+    try:
+        plugins = importlib.import_module("kpt_fn.plugins")
+    except ImportError:
+        return []
+    out = []
+    for info in sorted(pkgutil.iter_modules(plugins.__path__), key=lambda m: m.name):
+        try:
+            module = importlib.import_module(f"kpt_fn.plugins.{info.name}")
+            declared = getattr(module, "RULES")
+        except (ImportError, AttributeError):
+            continue
+        out.extend(r for r in declared if isinstance(r, dict) and "id" in r)
+    return out
+
+
+def rules() -> list[dict]:
+    out = []
+    for entry in sorted(entries().values(), key=lambda e: (e.group, e.kind, e.api_version)):
+        out.append(_rule(schema_check.rule_id(entry), "schema", entry.kind,
+                         f"{entry.api_version} {entry.kind} matches the strict JSON Schema schemas/{entry.file}"))
+    out.append(_rule(structural.LIST_TYPE_RULE, "schema", _TEMPLATE_KINDS,
+                     "x-kubernetes-list-type map/set lists have unique keys/items"))
+    for rule_id, kinds, description in _NAME_RULES:
+        out.append(_rule(rule_id, "names", kinds, description))
+    seen = set()
+    for entry in sorted(entries().values(), key=lambda e: (e.group, e.kind, e.api_version)):
+        for cel_rule in structural.cel_rules(entry):
+            if cel_rule.id in seen:
+                continue
+            seen.add(cel_rule.id)
+            text = cel_rule.message.strip() or f"failed rule: {cel_rule.rule.strip()}"
+            out.append(_rule(cel_rule.id, "cel", entry.kind,
+                             f"{cel_rule.schema_path}: {cel_rule.rule.strip()} ({text})"))
+    for rule_id, description in runtime_webhook.RULES:
+        out.append(_rule(rule_id, "runtime-webhook", "TrainingRuntime, ClusterTrainingRuntime", description))
+    for rule_id, description in jobset_webhook.RULES:
+        out.append(_rule(rule_id, "jobset-webhook", "JobSet", description))
+    ids = {r["id"] for r in out}
+    for r in _plugin_rules():
+        if r["id"] not in ids:
+            ids.add(r["id"])
+            out.append({k: r.get(k, "") for k in ("id", "family", "applies_to", "description")})
+    return out
