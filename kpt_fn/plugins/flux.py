@@ -27,6 +27,7 @@ from kpt_fn.engine import secrets
 from kpt_fn.engine.apply import upsert_volume_mounts, upsert_volumes
 from kpt_fn.engine.framework import RenderError
 from kpt_fn.engine.info import Container, resources_per_node
+from kpt_fn.engine.resources import num_gpu
 from kpt_fn.problems import Problem
 
 NAME = "Flux"
@@ -215,7 +216,7 @@ def render_scripts(info, trainjob: dict) -> dict:
     if tasks is None:
         tasks = info.runtime_policy.ml_policy_source["flux"].get("numProcPerNode")
     # Flux's -g is GPUs per task; upstream passes the GPUs per node.
-    gpus = _num_gpu(resources_per_node(info, trainjob))
+    gpus = num_gpu(resources_per_node(info, trainjob))
     flags = f"-N {nodes} -n {_i32(tasks * nodes)}"
     rspec = f"--cores={generate_range(tasks)}"
     if gpus > 0:
@@ -291,8 +292,3 @@ def validate(info, trainjob, options) -> list[Problem]:
                 ))
     return problems
 
-
-def _num_gpu(resources: dict) -> int:
-    from kpt_fn.engine.resources import num_gpu
-
-    return num_gpu(resources)

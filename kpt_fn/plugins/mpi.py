@@ -17,6 +17,7 @@ from kpt_fn.engine import secrets
 from kpt_fn.engine.apply import upsert_env_vars, upsert_volume_mounts, upsert_volumes
 from kpt_fn.engine.framework import RenderError
 from kpt_fn.engine.info import resources_per_node
+from kpt_fn.engine.resources import num_gpu
 from kpt_fn.problems import Problem
 
 NAME = "MPI"
@@ -117,7 +118,7 @@ def enforce_ml_policy(info, trainjob, options) -> None:
     if trainer is not None and trainer.get("numProcPerNode") is not None:
         mpi["numProcPerNode"] = trainer["numProcPerNode"]
     elif mpi.get("numProcPerNode") == 1:
-        gpus = _num_gpu(resources_per_node(info, trainjob))
+        gpus = num_gpu(resources_per_node(info, trainjob))
         if gpus > 1:
             mpi["numProcPerNode"] = gpus
 
@@ -224,8 +225,3 @@ def validate(info, trainjob, options) -> list[Problem]:
         ))
     return problems
 
-
-def _num_gpu(resources: dict) -> int:
-    from kpt_fn.engine.resources import num_gpu
-
-    return num_gpu(resources)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from kpt_fn.engine.apply import upsert_env_vars, upsert_ports
 from kpt_fn.engine.info import resources_per_node
+from kpt_fn.engine.resources import num_gpu
 from kpt_fn.problems import Problem
 
 NAME = "XGBoost"
@@ -49,7 +50,7 @@ def enforce_ml_policy(info, trainjob, options) -> None:
     if container is None:
         return
     # GPU training runs one worker per GPU, CPU training one per node.
-    gpus = _num_gpu(resources_per_node(info, trainjob))
+    gpus = num_gpu(resources_per_node(info, trainjob))
     workers_per_node = gpus if gpus > 0 else 1
     name = (trainjob.get("metadata") or {}).get("name") or ""
     upsert_env_vars(container.env, [
@@ -77,8 +78,3 @@ def validate(info, trainjob, options) -> list[Problem]:
         if e.get("name") in RESERVED_ENV
     ]
 
-
-def _num_gpu(resources: dict) -> int:
-    from kpt_fn.engine.resources import num_gpu
-
-    return num_gpu(resources)
