@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 import os
+import stat
 from dataclasses import dataclass, field
 
 from kpt_fn import config as config_mod
@@ -82,7 +83,11 @@ class Outcome:
 def load_file(path: str, limits) -> tuple[list, list]:
     """Documents of one YAML file, and problems naming the file."""
     try:
-        with open(path, "rb") as f:
+        # O_NONBLOCK: a FIFO named *.yaml in a runtime directory must not block the function forever.
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+        with os.fdopen(fd, "rb") as f:
+            if not stat.S_ISREG(os.fstat(f.fileno()).st_mode):
+                return [], [Problem(f"{path}: not a regular file", "")]
             data = f.read(limits.max_bytes + 1)
         return [d for d in load_all(data, limits) if d is not None], []
     except YAMLInputError as e:
@@ -124,12 +129,35 @@ def engine_options(cfg: config_mod.FunctionConfig):
     return engine.EngineOptions(**{n: getattr(cfg, n) for n in names if hasattr(cfg, n)})
 
 
+_TRAINER_KINDS = (res.TRAINJOB, *res.RUNTIME_KINDS)
+_LEGACY_API_VERSIONS = ("trainer.kubeflow.org/v2alpha1", "kubeflow.org/v2alpha1")
+
+
 def _structure_problems(item, i: int) -> list:
+    """What makes an item unusable as input (errors: passed through, never read further)."""
     if not isinstance(item, dict):
         return [Problem(f"items[{i}] is not an object (found {type(item).__name__}); it is passed through unchanged", f"items[{i}]")]
     missing = [k for k in ("apiVersion", "kind") if not isinstance(item.get(k), str) or not item.get(k)]
     if missing:
         return [Problem(f"items[{i}] has no {' or '.join(missing)}; it is passed through unchanged", f"items[{i}]", subject=item)]
+    kind, group = item["kind"], res.api_group(item)
+    if group == res.TRAINER_GROUP and kind not in _TRAINER_KINDS:
+        near = [k for k in _TRAINER_KINDS if k.lower() == kind.lower()]
+        if near:
+            return [Problem(f'unknown kind "{kind}" (did you mean "{near[0]}"?); it is passed through unchanged', "kind", subject=item)]
+        return [Problem(f'kind "{kind}" is not a Kubeflow Trainer v2.3.0 kind; it is passed through unchanged', "kind", severity=WARNING, subject=item)]
+    if kind in _TRAINER_KINDS and group in (res.TRAINER_GROUP, "kubeflow.org"):
+        # Another version would be read as v1alpha1 field by field, and silently rendered wrong.
+        accepted = (res.TRAINER_API_VERSION, *(_LEGACY_API_VERSIONS if legacy is not None else ()))
+        if item["apiVersion"] not in accepted:
+            return [
+                Problem(
+                    f'unsupported apiVersion "{item["apiVersion"]}" for {kind}: this function reads '
+                    f"{' or '.join(accepted)} (Kubeflow Trainer v2.3.0); it is passed through unchanged",
+                    "apiVersion",
+                    subject=item,
+                )
+            ]
     return []
 
 
@@ -170,10 +198,12 @@ def run(items: list, function_config, *, base_dir: str = ".", default_namespace:
 
     problems_items: list = []
     inputs: list[tuple[int | None, dict]] = []
+    unusable: set[int] = set()
     for i, item in enumerate(items):
         structural = _structure_problems(item, i)
-        if structural:
-            problems_items += structural
+        problems_items += structural
+        if any(p.severity == ERROR for p in structural):
+            unusable.add(i)
             continue
         if config_mod.is_config_object(item):
             continue
@@ -189,7 +219,7 @@ def run(items: list, function_config, *, base_dir: str = ".", default_namespace:
     dir_runtimes, dir_problems = resolve.read_runtime_dirs(
         cfg.runtimeDirs, base_dir, lambda p: load_file(p, cfg.limits)
     )
-    index_items = [it for it in items if isinstance(it, dict)] + [o for o in extra if isinstance(o, dict)]
+    index_items = [it for i, it in enumerate(items) if i not in unusable] + [o for o in extra if isinstance(o, dict)]
     index = resolve.build_index(index_items, dir_runtimes, namespace, cfg.builtinRuntimes)
     results += [output.result(p, None) for p in problems_items + extra_problems + dir_problems + index.problems]
 
