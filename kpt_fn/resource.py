@@ -84,8 +84,18 @@ def file_index(obj: dict) -> int:
 
 
 def identity(obj: dict) -> tuple:
-    """What makes two objects the same object in a cluster: apiVersion group, kind, namespace, name."""
-    return (api_group(obj), obj.get("kind"), namespace(obj) or "", name(obj))
+    """What makes two objects the same object in a cluster: apiVersion group, kind, namespace, name.
+
+    Always hashable: a kind, namespace or name that is not a string (hostile or half-edited input)
+    counts as absent, so such an item can never be mistaken for a generated object.
+    """
+    kind, ns, nm = obj.get("kind"), namespace(obj), name(obj)
+    return (
+        api_group(obj),
+        kind if isinstance(kind, str) else None,
+        ns if isinstance(ns, str) else "",
+        nm if isinstance(nm, str) else None,
+    )
 
 
 def resource_ref(obj: dict) -> dict:
