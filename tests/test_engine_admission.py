@@ -168,7 +168,7 @@ def test_unsupported_runtime():
     assert errors(admission(tj, runtime(NODE))) == [
         ("spec.runtimeRef", "unsupported runtime: TrainingRuntime.example.com")]
     result = expand(tj, runtime(NODE))
-    assert result.objects == [] and errors(result.problems)
+    assert result.objects == [] and errors(result.problems)  # even with admission off
 
 
 def test_empty_api_group_key_is_kind_only():
@@ -282,12 +282,12 @@ VOLCANO = {"volcano": {}}
 
 def test_volcano_priority_class_known():
     rt = runtime(job("node", ["node"], priority_class="existing-priority"), pod_group_policy=VOLCANO)
-    assert admission(trainjob(), rt, EngineOptions(priority_classes=frozenset({"existing-priority"}))) == []
+    assert admission(trainjob(), rt, EngineOptions(knownPriorityClasses=("existing-priority",))) == []
 
 
 def test_volcano_priority_class_unknown():
     rt = runtime(job("node", ["node"], priority_class="non-existent"), pod_group_policy=VOLCANO)
-    assert errors(admission(trainjob(), rt, EngineOptions(priority_classes=frozenset()))) == [
+    assert errors(admission(trainjob(), rt, EngineOptions(knownPriorityClasses=("other",)))) == [
         ("spec.templateSpec.priorityClassName",
          'PriorityClass "non-existent" doesn\'t exist: priorityclasses.scheduling.k8s.io "non-existent" not found')]
 
@@ -295,7 +295,7 @@ def test_volcano_priority_class_unknown():
 def test_volcano_system_priority_class_stops_the_check():
     rt = runtime(job("a", ["a"], priority_class="system-node-critical"), job("b", ["b"], priority_class="unknown"),
                  pod_group_policy=VOLCANO)
-    assert admission(trainjob(), rt, EngineOptions(priority_classes=frozenset())) == []
+    assert admission(trainjob(), rt, EngineOptions(knownPriorityClasses=("other",))) == []
 
 
 def test_volcano_priority_class_unverifiable_offline_is_a_warning():

@@ -3,7 +3,7 @@
 A case directory holds:
     case.yaml      source: the upstream v2.3.0 test the case is derived from (or "semantics §x")
                    runtime: shipped:<name>   (optional; otherwise runtime.yaml is used)
-                   options: {...}            (optional EngineOptions fields)
+                   options: {...}            (optional EngineOptions fields; admission defaults to true)
     trainjob.yaml  the TrainJob as a user writes it (not defaulted)
     runtime.yaml   the TrainingRuntime / ClusterTrainingRuntime (not defaulted)
     expected.yaml  every expected object, full YAML, in emit order (list order significant)
@@ -91,7 +91,11 @@ def load_case(case: Path):
         runtime = shipped_runtimes()[ref.split(":", 1)[1]]
     else:
         runtime = load_yaml(case / "runtime.yaml")
-    options = EngineOptions(**(meta.get("options") or {}))
+    # Cases run the admission checks inside expand unless they say otherwise.
+    opts = {"admission": True, **(meta.get("options") or {})}
+    if "knownPriorityClasses" in opts:
+        opts["knownPriorityClasses"] = tuple(opts["knownPriorityClasses"])
+    options = EngineOptions(**opts)
     return meta, trainjob, runtime, options
 
 

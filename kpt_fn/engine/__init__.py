@@ -21,8 +21,8 @@ Pipeline of `expand` (trainer-semantics.md §13):
     1. default private copies of TrainJob and runtime (defaults.py, §1.2/§1.3);
     2. skip (warning, no objects) when spec.managedBy names another controller (§0 step 1);
     3. build the Info (runtime_info.py: label propagation, runtimePatches, round-trip, PodSets);
-    4. admission checks on that Info, exactly what the webhook would reject (unless
-       options.admission is False) -- errors stop the render;
+    4. unless options.admission is False: the admission checks on that Info, exactly what the
+       webhook would reject -- errors stop the render;
     5. framework.run: EnforceMLPolicy, EnforcePodGroupPolicy, PodNetwork, builders (framework.py
        documents the fixed plugin order);
     6. round-trip normalisation of every object (roundtrip.py: canonical quantities, no null or
@@ -61,12 +61,36 @@ RULES = [
 
 @dataclass(frozen=True)
 class EngineOptions:
-    # Run the TrainJob admission checks before rendering (errors stop the render).
+    """Render options. Fields named like functionConfig keys are filled from it by name
+    (kpt_fn.function.engine_options); the snake_case properties are what plugins read."""
+
+    # Run the admission checks inside `expand` (errors stop the render). A caller that has already
+    # run `admission` passes False so that warnings are not reported twice.
     admission: bool = True
-    # Names of PriorityClasses known to exist (Volcano check); None = cannot be checked offline.
-    priority_classes: frozenset | None = None
-    # Plugin-specific settings (e.g. key seeds of part-2 plugins), read-only by convention.
+    # PriorityClass names known to exist (Volcano check); empty = cannot be checked (warning).
+    knownPriorityClasses: tuple = ()
+    # Secret policies of the MPI and Flux plugins (kpt_fn.engine.secrets); None = default.
+    mpiSSHSecret: str | None = None
+    fluxCurveSecret: str | None = None
+    secretSeed: str | None = None
+    # Further plugin-specific settings by functionConfig key, read-only by convention.
     plugin_options: dict = field(default_factory=dict, hash=False, compare=False)
+
+    @property
+    def priority_classes(self) -> frozenset:
+        return frozenset(self.knownPriorityClasses or ())
+
+    @property
+    def mpi_ssh_secret(self):
+        return self.mpiSSHSecret
+
+    @property
+    def flux_curve_secret(self):
+        return self.fluxCurveSecret
+
+    @property
+    def secret_seed(self):
+        return self.secretSeed
 
 
 @dataclass

@@ -22,8 +22,8 @@ RULES = [
     {"id": RULE_QUEUE, "family": "trainer-webhook", "applies_to": "TrainJob",
      "description": f"the {QUEUE_ANNOTATION} annotation (runtime template or runtimePatches) must not be empty"},
     {"id": RULE_PRIORITY_CLASS, "family": "trainer-webhook", "applies_to": "TrainJob",
-     "description": "pod template priorityClassName must name an existing PriorityClass (checked against the "
-                    "configured list; a warning when none is configured)"},
+     "description": "pod template priorityClassName must name an existing PriorityClass (checked against "
+                    "knownPriorityClasses; a warning when that list is empty)"},
 ]
 
 
@@ -63,7 +63,7 @@ def validate(info, trainjob, options) -> list[Problem]:
     if info.annotations.get(QUEUE_ANNOTATION, None) == "":
         problems.append(Problem("Volcano queue name must not be empty",
                                 f"spec.annotations[{QUEUE_ANNOTATION}]", rule=RULE_QUEUE))
-    known = getattr(options, "priority_classes", None)
+    known = getattr(options, "priority_classes", None) or None
     for rj in info.replicated_jobs:
         pc = pod_spec_of(rj).get("priorityClassName")
         if not pc:
@@ -73,7 +73,8 @@ def validate(info, trainjob, options) -> list[Problem]:
             break
         if known is None:
             problems.append(Problem(
-                f'PriorityClass "{pc}" cannot be checked offline; it must exist in the cluster',
+                f'PriorityClass "{pc}" cannot be checked offline (knownPriorityClasses is empty); it must exist '
+                "in the cluster",
                 "spec.templateSpec.priorityClassName", severity=WARNING, rule=RULE_PRIORITY_CLASS))
         elif pc not in known:
             problems.append(Problem(
