@@ -159,7 +159,8 @@ def is_label_value(value: str) -> tuple[str, ...]:
     return tuple(errs)
 
 
-def is_config_map_key(value: str) -> list[str]:
+@functools.lru_cache(maxsize=4096)
+def is_config_map_key(value: str) -> tuple[str, ...]:
     errs = []
     if _blen(value) > 253:
         errs.append(max_len_chars(253))
@@ -171,7 +172,7 @@ def is_config_map_key(value: str) -> list[str]:
         errs.append("must not be '..'")
     elif value.startswith(".."):
         errs.append("must not start with '..'")
-    return errs
+    return tuple(errs)
 
 
 def is_domain_prefixed_path(value: str) -> list[tuple[str, object, str]]:

@@ -1,0 +1,66 @@
+"""rules(): the catalog behind `expand-trainjobs rules`, and that every reported rule id is in it."""
+
+from __future__ import annotations
+
+import copy
+from pathlib import Path
+
+import yaml
+
+from kpt_fn import validation
+
+FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "validation"
+FAMILIES = {"schema", "cel", "names", "runtime-webhook", "jobset-webhook", "trainer-webhook"}
+
+
+def test_entries_have_the_documented_shape():
+    catalog = validation.rules()
+    ids = [r["id"] for r in catalog]
+    assert len(ids) == len(set(ids))
+    for r in catalog:
+        assert set(r) == {"id", "family", "applies_to", "description"}
+        assert all(isinstance(v, str) and v for v in r.values()), r
+    assert FAMILIES - {"trainer-webhook"} <= {r["family"] for r in catalog}
+
+
+def test_one_cel_entry_per_distinct_rule():
+    cel = {r["id"] for r in validation.rules() if r["family"] == "cel"}
+    assert {
+        "cel/trainjob/metadata.name-dns1035",
+        "cel/trainjob/metadata.name-max-length",
+        "cel/trainjob/spec.initializer.dataset.storageUri-uri",
+        "cel/trainjob/spec.initializer.model.storageUri-uri",
+        "cel/trainjob/spec.managedBy-supported-manager",
+        "cel/trainjob/status.trainerStatus-last-updated-time",
+        "cel/trainingruntime/spec.mlPolicy-one-policy",
+        "cel/clustertrainingruntime/spec.mlPolicy-one-policy",
+        "cel/jobset/spec-startup-policy-depends-on",
+        "cel/jobset/spec.volumeClaimPolicies[]-template-namespace",
+    } <= cel
+    assert len(cel) == 18  # 6 TrainJob, 5 per runtime kind, 2 JobSet; transition rules are not applied
+    assert not any("immutable" in r["description"].lower() for r in validation.rules() if r["family"] == "cel")
+
+
+def test_plugin_rules_are_included_when_plugins_declare_them():
+    from kpt_fn.validation import catalog
+
+    declared = catalog._plugin_rules()
+    ids = {r["id"] for r in validation.rules()}
+    assert {r["id"] for r in declared} <= ids
+
+
+def test_every_reported_rule_id_is_in_the_catalog():
+    ids = {r["id"] for r in validation.rules()}
+    js = yaml.safe_load((FIXTURES / "jobset_torchtune.yaml").read_text())
+    js["metadata"]["name"] = "Bad"
+    js["metadata"]["labels"]["x"] = "a b"
+    js["spec"]["bogus"] = True
+    js["spec"]["startupPolicy"] = {"startupPolicyOrder": "InOrder"}
+    js["spec"]["replicatedJobs"].append(copy.deepcopy(js["spec"]["replicatedJobs"][0]))
+    rt = yaml.safe_load((FIXTURES / "trainingruntime_minimal.yaml").read_text())
+    rt["spec"]["template"]["spec"]["replicatedJobs"][0]["replicas"] = 2
+    reported = (validation.check_object(js) + validation.check_jobset_webhook(js)
+                + validation.check_runtime_webhook(rt))
+    assert {p.rule.split("/")[0] for p in reported} == {"names", "schema", "cel", "jobset-webhook",
+                                                         "runtime-webhook"}
+    assert {p.rule for p in reported} <= ids
