@@ -26,13 +26,16 @@ def cel_problems(obj):
 # ---------------------------------------------------------------------------------------------
 # TrainJob rules
 
+DNS1035 = ("cel/trainjob/metadata.name-dns1035", "metadata.name", "metadata.name must match RFC 1035 DNS label format")
+
+
 @pytest.mark.parametrize("name, problems", [
     ("ft", []),
     ("a" * 63, []),
-    ("Ft", [("cel/trainjob/metadata.name-dns1035", "", "metadata.name must match RFC 1035 DNS label format")]),
-    ("1ft", [("cel/trainjob/metadata.name-dns1035", "", "metadata.name must match RFC 1035 DNS label format")]),
-    ("ft.v2", [("cel/trainjob/metadata.name-dns1035", "", "metadata.name must match RFC 1035 DNS label format")]),
-    ("a" * 64, [("cel/trainjob/metadata.name-max-length", "",
+    ("Ft", [DNS1035]),
+    ("1ft", [DNS1035]),
+    ("ft.v2", [DNS1035]),
+    ("a" * 64, [("cel/trainjob/metadata.name-max-length", "metadata.name",
                  "metadata.name must be no more than 63 characters")]),
 ])
 def test_trainjob_name_rules(name, problems):
@@ -46,9 +49,9 @@ def test_trainjob_without_name_is_an_evaluation_error():
     del tj["metadata"]["name"]
     tj["metadata"]["generateName"] = "ft-"
     assert cel_problems(tj) == [
-        ("cel/trainjob/metadata.name-dns1035", "",
+        ("cel/trainjob/metadata.name-dns1035", "metadata.name",
          "no such key: name evaluating rule: metadata.name must match RFC 1035 DNS label format"),
-        ("cel/trainjob/metadata.name-max-length", "",
+        ("cel/trainjob/metadata.name-max-length", "metadata.name",
          "no such key: name evaluating rule: metadata.name must be no more than 63 characters"),
     ]
 

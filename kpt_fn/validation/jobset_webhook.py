@@ -35,20 +35,28 @@ RESTART_JOB_ACTIONS = ("RestartJob", "RestartJobAndIgnoreMaxRestarts")
 
 R = "jobset-webhook/"
 RULES = [
-    (R + "in-place-restart-gate", "failurePolicy.restartStrategy InPlaceRestart needs the InPlaceRestart feature gate"),
+    (R + "in-place-restart-gate",
+     "failurePolicy.restartStrategy InPlaceRestart needs the InPlaceRestart feature gate"),
     (R + "depends-on-first", "the first replicatedJob must not have dependsOn"),
     (R + "subdomain", "network.subdomain must be a DNS-1123 subdomain and a DNS-1035 label"),
     (R + "managed-by", "managedBy must be a domain-prefixed path of at most 63 characters"),
     (R + "replicas-parallelism", "replicas x parallelism must not exceed 2147483647"),
     (R + "group-name", "groupName must be a DNS-1035 label"),
     (R + "job-name", "<jobset>-<replicatedJob>-<replicas-1> (the Job names) must be a DNS-1035 label"),
-    (R + "pod-name", "<jobset>-<replicatedJob>-<job>-<pod>-abcde (the Pod names of Indexed Jobs) must be a DNS-1035 label"),
+    (R + "pod-name",
+     "<jobset>-<replicatedJob>-<job>-<pod>-abcde (Pod names of Indexed Jobs) must be a DNS-1035 label"),
     (R + "depends-on-order", "dependsOn may only name earlier replicatedJobs"),
-    (R + "in-place-restart", "with InPlaceRestart: backoffLimit MaxInt32, podReplacementPolicy Failed, completions == parallelism"),
+    (R + "in-place-restart",
+     "with InPlaceRestart: backoffLimit MaxInt32, podReplacementPolicy Failed, completions == parallelism"),
     (R + "success-policy-targets", "successPolicy.targetReplicatedJobs must name replicatedJobs"),
-    (R + "failure-policy", "failurePolicy rules: RestartJob gate, replicas <= 1024 with RestartJob, rule names, targets, job failure reasons"),
-    (R + "coordinator", "coordinator must name an existing Indexed replicatedJob, job and pod index, and yield a valid label value"),
-    (R + "volume-claim-policies", "VolumeClaimPolicies templates: unique DNS-1123 names, PVC names <= 63 characters, mounted by a container, no volume of the same name"),
+    (R + "failure-policy",
+     "failurePolicy rules: RestartJob gate, replicas <= 1024 with RestartJob, rule names, targets, "
+     "job failure reasons"),
+    (R + "coordinator",
+     "coordinator must name an existing Indexed replicatedJob, job and pod index, and yield a valid label value"),
+    (R + "volume-claim-policies",
+     "VolumeClaimPolicies templates: unique DNS-1123 names, PVC names <= 63 characters, mounted by a "
+     "container, no volume of the same name"),
 ]
 
 

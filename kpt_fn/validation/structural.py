@@ -48,6 +48,8 @@ class CelRule:
     field_path: str
     schema: dict = field(compare=False, hash=False, repr=False)
     schema_path: str = ""
+    # Root rules about one field are reported at that field (the API server says `<nil>`).
+    subject_path: str = ""
 
     @functools.cached_property
     def program(self) -> cel.Program:
@@ -113,7 +115,8 @@ def _build(schema: dict, kind: str, schema_path: str, *, root: bool) -> Node | N
         node.rules.append(CelRule(
             id=_rule_id(kind, schema_path, rule), rule=rule["rule"], message=rule.get("message", ""),
             message_expression=rule.get("messageExpression", ""), field_path=rule.get("fieldPath", ""),
-            schema=schema, schema_path=schema_path or "self"))
+            schema=schema, schema_path=schema_path or "self",
+            subject_path=(_KNOWN_SLUGS.get(rule["rule"], (None, None))[0] or "") if root else ""))
     if node.type == "array":
         lt = schema.get("x-kubernetes-list-type")
         if lt in ("map", "set"):
@@ -288,7 +291,8 @@ def _evaluate(rule: CelRule, value, path: str, subject, out: list):
                       f"macro signature for rule: {rule.error_name}")
         else:
             detail = f"{text} evaluating rule: {rule.error_name}"
-        out.append(Problem(detail, path, subject=subject, rule=rule.id))
+        out.append(Problem(detail, child(path, rule.subject_path) if rule.subject_path else path,
+                           subject=subject, rule=rule.id))
         return
     if ok is True:
         return
@@ -302,7 +306,11 @@ def _evaluate(rule: CelRule, value, path: str, subject, out: list):
             pass
     if detail is None:
         detail = rule.message.strip() or f"failed rule: {rule.rule.strip()}"
-    out.append(Problem(detail, _with_field_path(path, rule.field_path), subject=subject, rule=rule.id))
+    if rule.field_path:
+        path = _with_field_path(path, rule.field_path)
+    elif rule.subject_path:
+        path = child(path, rule.subject_path)
+    out.append(Problem(detail, path, subject=subject, rule=rule.id))
 
 
 _FIELD_PATH_STEP = re.compile(r"\.([A-Za-z_][A-Za-z0-9_]*)|\['((?:[^'\\]|\\.)*)'\]")
