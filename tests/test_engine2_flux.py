@@ -194,3 +194,11 @@ def test_rules_are_well_formed():
     for rule in flux.RULES:
         assert set(rule) == {"id", "family", "applies_to", "description"}
         assert rule["id"].startswith(rule["family"] + "/")
+
+
+def test_broker_settings_ignore_empty_runtime_values_but_not_user_ones():
+    ps = PodSet(name="node", ancestor="trainer", count=1, containers=[Container(name="node", env=[
+        {"name": "FLUX_NETWORK_DEVICE", "value": ""}, {"name": "FLUX_QUEUE_POLICY", "value": ""}])])
+    tj = {"spec": {"trainer": {"env": [{"name": "FLUX_QUEUE_POLICY", "value": ""}]}}}
+    settings = flux.broker_settings(_info([ps]), tj)
+    assert settings["FLUX_NETWORK_DEVICE"] == "eth0" and settings["FLUX_QUEUE_POLICY"] == ""

@@ -110,7 +110,9 @@ def broker_settings(info, trainjob: dict) -> dict:
     settings = dict(BROKER_DEFAULTS)
     container = info.container_by_ancestor(TRAINER, NODE)
     for e in container.env if container is not None else ():
-        if e.get("name") in settings and e.get("value") is not None:
+        # Upstream reads only set values; a runtime `value: ""` is dropped by its typed round trip
+        # (omitempty). A user's "" arrives through the TrainJob loop below anyway.
+        if e.get("name") in settings and e.get("value"):
             settings[e["name"]] = e["value"]
     for e in _trainer(trainjob).get("env") or ():
         if e.get("name") in settings:
