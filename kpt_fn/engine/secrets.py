@@ -26,6 +26,9 @@ generate   The Secret is emitted with key material derived deterministically fro
            warning result that private key material is being written to the output. The output then
            has to be handled like a secret (e.g. encrypted before it is committed). Keys differ from
            the ones the controller would make; no in-cluster component depends on their values.
+           The seed is as sensitive as the keys (they can be re-derived from it), so it does not
+           belong in Git either. With a shared Secret name every TrainJob renders the identical
+           Secret (same keys; the CURVE certificate then names the Secret, not a TrainJob).
 
 The hostfile ConfigMap and the Flux entrypoint ConfigMap are not secret and are always emitted.
 """
