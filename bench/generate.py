@@ -4,7 +4,7 @@ The repository is what a platform team's GitOps repo looks like after a while: a
 Namespace per team, a few ClusterTrainingRuntimes of the platform team's own (gang-scheduled with
 coscheduling or Volcano), a TrainingRuntime or two per team namespace, and the TrainJobs, spread over
 the nine runtimes Trainer v2.3.0 ships and the custom ones. A share of the TrainJobs carry
-`resourcesPerNode` and a share carry `runtimePatches` (labels, node selector, tolerations, env).
+`resourcesPerNode` and a share carry `runtimePatches` (labels, node selector, tolerations, a scratch volume).
 
 Every item has the annotations kpt adds to items read from disk (path, index, id, in both the
 internal and the legacy spelling), and the functionConfig is kpt's empty `function-input` ConfigMap.
@@ -146,7 +146,9 @@ def _patches(rng: random.Random, team: str) -> list:
     pod_spec = {
         "nodeSelector": {"node.example.com/pool": rng.choice(["a100", "h100", "l4"])},
         "tolerations": [{"key": "nvidia.com/gpu", "operator": "Exists", "effect": "NoSchedule"}],
-        "containers": [{"name": "node", "env": [{"name": "NCCL_IB_DISABLE", "value": rng.choice(["0", "1"])}]}],
+        # Env on the trainer containers is the TrainJob's business (upstream rejects it in patches).
+        "volumes": [{"name": "scratch", "emptyDir": {"sizeLimit": f"{rng.choice([50, 100, 200])}Gi"}}],
+        "containers": [{"name": "node", "volumeMounts": [{"name": "scratch", "mountPath": "/scratch"}]}],
     }
     patch = {
         "manager": "platform.example.com/gitops",
@@ -243,10 +245,11 @@ def generate(n: int = 2000, seed: int = 0) -> dict:
         if kind == "TrainingRuntime":
             ref = {"apiGroup": "trainer.kubeflow.org", "kind": "TrainingRuntime", "name": rt_name}
         spec = {"runtimeRef": ref, "trainer": _trainer(rng, family, rt_name)}
-        if torchtune or rt_name.endswith("-with-cache") or rt_name == "team-torch":
-            spec["initializer"] = {"dataset": {"storageUri": rng.choice(["hf://tatsu-lab/alpaca", "hf://openai/gsm8k"])}}
-            if torchtune:
-                spec["initializer"]["model"] = {"storageUri": "hf://meta-llama/Llama-3.2-1B-Instruct"}
+        if torchtune:  # the runtimes whose initializers mount the `initializer` volume
+            spec["initializer"] = {
+                "dataset": {"storageUri": rng.choice(["hf://tatsu-lab/alpaca", "hf://openai/gsm8k"])},
+                "model": {"storageUri": "hf://meta-llama/Llama-3.2-1B-Instruct"},
+            }
         if rng.random() < RESOURCES_SHARE:
             spec["trainer"]["resourcesPerNode"] = _resources(rng, torchtune)
         if rng.random() < PATCHES_SHARE:

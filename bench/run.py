@@ -1,26 +1,31 @@
 """Measure expand-trainjobs against the floor of its own I/O, in one run (project issue 6).
 
-For each repository size N (bench/generate.py) this measures, median of --repeat runs:
+For each repository size N (bench/generate.py), median of --repeat runs:
 
-  function    wall time and peak RSS of the console script on the whole ResourceList, as kpt runs it
-              (a child process, stdin from a file, stdout to a file; validation on, the default);
-  in-process  the same work through kpt_fn.krm.process in this process (no interpreter start-up);
+  function    the console script on the whole ResourceList, as kpt runs it (a child process, stdin
+              from a file, stdout to a file; validation on, the default): time and peak RSS;
   floor       PyYAML's C loader parsing the same input plus its C dumper emitting the function's own
-              output (parsed once beforehand), in this process, in the same run;
+              output (parsed before the clock starts), in one process, in the same run;
+  in-process  kpt_fn.krm.process on the same bytes, timed inside a fresh interpreter (no start-up);
 
 and once per run:
 
   start-up    the console script on a ResourceList with one TrainJob, against `python -c pass`;
+  growth      time and peak memory per 10x TrainJobs between consecutive sizes;
   validation  generated JobSets per second through kpt_fn.validation (check_object and
-              check_jobset_webhook), YAML parsing included (the kubeconform comparison);
-  growth      time and peak memory per 10x TrainJobs between consecutive sizes.
+              check_jobset_webhook), YAML parsing included (the kubeconform comparison).
+
+Every measurement runs in its own fresh interpreter, repetitions outermost and sizes inside, so that
+changes in the machine's load hit every figure alike. Each records wall time and CPU time (user +
+system); ratios use --clock (default cpu: on a shared machine CPU time is the stable estimate of what
+wall time is on an idle one; both are in the JSON).
 
 It prints a table and writes the numbers as JSON (default bench/results/latest.json). Nothing here
-asserts on time: the targets are reported as met or not, and the exit code is 0 either way.
+asserts on time: targets are reported as met or not, and the exit code is 0 either way.
 
     python -m bench.run                       # N = 200 and 2,000, 5 repetitions
     python -m bench.run --sizes 200,2000,20000 --repeat 3
-    python -m bench.run --quick               # small sizes, one repetition: does the harness work
+    python -m bench.run --quick               # N = 20 and 200, one repetition: does the harness work
 """
 
 from __future__ import annotations
@@ -48,6 +53,7 @@ ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_OUT = ROOT / "bench" / "results" / "latest.json"
 DEFAULT_SIZES = (200, 2000)
 QUICK_SIZES = (20, 200)
+CLOCKS = ("cpu", "wall")
 
 # Targets of issue 6, on the 2-core reference machine.
 TARGET_FLOOR_RATIO = 2.5  # function time / YAML floor at N = 2,000
@@ -71,7 +77,7 @@ def function_command() -> list:
 
 # Children are started from this small launcher, not from the benchmark process itself: on Linux a
 # child's peak RSS starts at its parent's RSS at fork time (the old mm's high-water mark survives
-# exec), so forking from the benchmark (tens of MB of parsed YAML) would inflate every reading.
+# exec), so forking from the benchmark would inflate every reading.
 _LAUNCHER = """
 import json, os, sys, time
 out, cmd = sys.argv[1], sys.argv[2:]
@@ -85,12 +91,13 @@ if pid == 0:
 _, status, usage = os.wait4(pid, 0)
 wall = time.perf_counter() - t0
 with open(out, "w") as f:
-    json.dump({"wall_s": wall, "peak_rss_bytes": usage.ru_maxrss * 1024, "exit_code": os.waitstatus_to_exitcode(status)}, f)
+    json.dump({"wall_s": wall, "cpu_s": usage.ru_utime + usage.ru_stime, "peak_rss_bytes": usage.ru_maxrss * 1024,
+               "exit_code": os.waitstatus_to_exitcode(status)}, f)
 """
 
 
 def run_child(cmd: list, stdin_path: str | None, stdout_path: str) -> dict:
-    """Wall time (s), peak RSS (bytes) and exit code of one child process, from its own rusage."""
+    """Wall time, CPU time (s), peak RSS (bytes), exit code and stderr of one child process."""
     stats_path = stdout_path + ".stats.json"
     with open(stdin_path or os.devnull, "rb") as fin, open(stdout_path, "wb") as fout:
         proc = subprocess.run(
@@ -104,41 +111,82 @@ def run_child(cmd: list, stdin_path: str | None, stdout_path: str) -> dict:
 
 
 def _median(values):
+    values = [v for v in values if v is not None]
     return statistics.median(values) if values else None
 
 
-def floor_time(input_bytes: bytes, output_obj) -> float:
-    """Seconds to parse the input and emit the output with PyYAML's C loader and dumper alone."""
-    t0 = time.perf_counter()
+def _clocks(t0: float, c0: float) -> dict:
+    return {"wall_s": time.perf_counter() - t0, "cpu_s": time.process_time() - c0}
+
+
+def floor_time(input_bytes: bytes, output_obj) -> dict:
+    """Parse the input and emit the output with PyYAML's C loader and dumper alone: wall and CPU s."""
+    t0, c0 = time.perf_counter(), time.process_time()
     yaml.load(input_bytes, Loader=_LOADER)
     yaml.dump(output_obj, Dumper=_DUMPER, sort_keys=False, default_flow_style=False, width=1 << 30, allow_unicode=True)
-    return time.perf_counter() - t0
+    return _clocks(t0, c0)
 
 
-def in_process_time(input_bytes: bytes) -> tuple[float, str]:
+def in_process_time(input_bytes: bytes) -> tuple[dict, str]:
+    """kpt_fn.krm.process on the bytes: (wall and CPU s, stdout)."""
     from kpt_fn import krm
 
-    t0 = time.perf_counter()
+    t0, c0 = time.perf_counter(), time.process_time()
     try:
         stdout, _, _ = krm.process(input_bytes, base_dir=tempfile.gettempdir())
     except Exception as e:  # as the CLI does: an internal error becomes one error result
         from kpt_fn.yamlio import dump
 
         stdout = dump(krm.error_resource_list(f"internal error: {type(e).__name__}: {e}"))
-    return time.perf_counter() - t0, stdout
+    return _clocks(t0, c0), stdout
+
+
+# The floor child parses the function's output before the clock starts, so while it loads the input
+# it holds about what the function holds while it writes its output.
+_FLOOR = """
+import json, sys
+sys.path.insert(0, sys.argv[3])
+from bench.run import floor_time, _LOADER
+import yaml
+with open(sys.argv[1], "rb") as f:
+    data = f.read()
+with open(sys.argv[2], "rb") as f:
+    out = yaml.load(f.read(), Loader=_LOADER)
+print(json.dumps(floor_time(data, out)))
+"""
+_IN_PROCESS = """
+import json, sys
+sys.path.insert(0, sys.argv[2])
+from bench.run import in_process_time
+import kpt_fn.krm
+with open(sys.argv[1], "rb") as f:
+    data = f.read()
+print(json.dumps(in_process_time(data)[0]))
+"""
+
+
+def _timed_child(script: str, args: list, workdir: str) -> dict:
+    """A Python child printing its own timing as JSON; with its peak RSS from the launcher."""
+    out_path = os.path.join(workdir, "child-stdout.txt")
+    stats = run_child([sys.executable, "-c", script, *args], None, out_path)
+    if stats["exit_code"] != 0:
+        raise RuntimeError(f"benchmark child failed: {stats['stderr'][-2000:]}")
+    with open(out_path) as f:
+        inner = json.loads(f.read().strip().splitlines()[-1])
+    return {**inner, "peak_rss_bytes": stats["peak_rss_bytes"]}
 
 
 def summarize_results(output_obj) -> dict:
     """Error/warning counts of the function's results and the most frequent error messages."""
-    results = (output_obj or {}).get("results") or [] if isinstance(output_obj, dict) else []
-    by_sev = Counter(r.get("severity") for r in results if isinstance(r, dict))
+    rl = output_obj if isinstance(output_obj, dict) else {}
+    results = [r for r in rl.get("results") or [] if isinstance(r, dict)]
+    by_sev = Counter(r.get("severity") for r in results)
     errors = Counter()
     for r in results:
-        if isinstance(r, dict) and r.get("severity") == "error":
+        if r.get("severity") == "error":
             # Messages name the object; group by the text before " (in " (the file suffix).
             errors[str(r.get("message", "")).split(" (in ")[0][:200]] += 1
-    items = (output_obj or {}).get("items") or [] if isinstance(output_obj, dict) else []
-    kinds = Counter(i.get("kind") for i in items if isinstance(i, dict))
+    kinds = Counter(i.get("kind") for i in rl.get("items") or [] if isinstance(i, dict))
     return {
         "errors": by_sev.get("error", 0),
         "warnings": by_sev.get("warning", 0),
@@ -148,60 +196,76 @@ def summarize_results(output_obj) -> dict:
     }
 
 
-def measure_size(n: int, repeat: int, workdir: str, *, subprocess_runs: bool = True) -> dict:
-    """Function (child process and in-process) against the floor for a repository of n TrainJobs."""
-    input_bytes = generate.to_yaml(generate.generate(n))
-    in_path = os.path.join(workdir, f"input-{n}.yaml")
-    out_path = os.path.join(workdir, f"output-{n}.yaml")
-    with open(in_path, "wb") as f:
-        f.write(input_bytes)
+def _stat(samples: list, key: str):
+    return _median([s.get(key) for s in samples])
 
-    children = []
-    if subprocess_runs:
-        for _ in range(repeat):
-            children.append(run_child(function_command(), in_path, out_path))
-        with open(out_path, "rb") as f:
-            output_bytes = f.read()
-    inproc = []
-    for _ in range(repeat):
-        gc.collect()
-        t, stdout = in_process_time(input_bytes)
-        inproc.append(t)
-    if not subprocess_runs:
-        output_bytes = stdout.encode()
-    output_obj = yaml.load(output_bytes, Loader=_LOADER)
-    floors = []
-    for _ in range(repeat):
-        gc.collect()
-        floors.append(floor_time(input_bytes, output_obj))
 
+def _row(n: int, input_bytes: int, output_bytes: bytes, fn: list, floor: list, inproc: list, clock: str) -> dict:
+    k = f"{clock}_s"
     row = {
         "n": n,
-        "input_bytes": len(input_bytes),
+        "input_bytes": input_bytes,
         "output_bytes": len(output_bytes),
-        "floor_s": _median(floors),
-        "in_process_s": _median(inproc),
-        "function_s": _median([c["wall_s"] for c in children]),
-        "peak_rss_bytes": _median([c["peak_rss_bytes"] for c in children]),
-        "exit_codes": sorted({c["exit_code"] for c in children}),
-        "stderr_head": children[0]["stderr"].splitlines()[:3] if children else [],
-        "samples": {
-            "function_s": [c["wall_s"] for c in children],
-            "in_process_s": inproc,
-            "floor_s": floors,
-        },
-        "results": summarize_results(output_obj),
+        "function_s": _stat(fn, k),
+        "floor_s": _stat(floor, k),
+        "in_process_s": _stat(inproc, k),
+        "peak_rss_bytes": _stat(fn, "peak_rss_bytes"),
+        "floor_peak_rss_bytes": _stat(floor, "peak_rss_bytes"),
+        "in_process_peak_rss_bytes": _stat(inproc, "peak_rss_bytes"),
+        "wall": {"function_s": _stat(fn, "wall_s"), "floor_s": _stat(floor, "wall_s"), "in_process_s": _stat(inproc, "wall_s")},
+        "cpu": {"function_s": _stat(fn, "cpu_s"), "floor_s": _stat(floor, "cpu_s"), "in_process_s": _stat(inproc, "cpu_s")},
+        "exit_codes": sorted({s["exit_code"] for s in fn}),
+        "stderr_head": fn[0]["stderr"].splitlines()[:3] if fn else [],
+        "samples": {"function": [{k2: v for k2, v in s.items() if k2 != "stderr"} for s in fn], "floor": floor, "in_process": inproc},
+        "results": summarize_results(yaml.load(output_bytes, Loader=_LOADER)),
     }
     primary = row["function_s"] if row["function_s"] is not None else row["in_process_s"]
-    row["floor_ratio"] = primary / row["floor_s"] if row["floor_s"] else None
-    row["in_process_floor_ratio"] = row["in_process_s"] / row["floor_s"] if row["floor_s"] else None
+    row["floor_ratio"] = primary / row["floor_s"] if primary and row["floor_s"] else None
+    row["in_process_floor_ratio"] = row["in_process_s"] / row["floor_s"] if row["in_process_s"] and row["floor_s"] else None
+    for c in CLOCKS:
+        f, fl = row[c]["function_s"], row[c]["floor_s"]
+        row[c]["floor_ratio"] = f / fl if f and fl else None
     io = row["input_bytes"] + row["output_bytes"]
-    if row["peak_rss_bytes"] is not None:
-        row["memory_ratio"] = row["peak_rss_bytes"] / io
+    row["memory_ratio"] = row["peak_rss_bytes"] / io if row["peak_rss_bytes"] else None
     return row
 
 
-def measure_startup(repeat: int, workdir: str) -> dict:
+def measure_sizes(sizes: list, repeat: int, workdir: str, *, subprocess_runs: bool = True, clock: str = "cpu") -> list:
+    """One row per size: the function against the floor (see the module doc)."""
+    inputs = {}
+    for n in sizes:
+        data = generate.to_yaml(generate.generate(n))
+        path = os.path.join(workdir, f"input-{n}.yaml")
+        with open(path, "wb") as f:
+            f.write(data)
+        inputs[n] = (path, data)
+    fn = {n: [] for n in sizes}
+    floor = {n: [] for n in sizes}
+    inproc = {n: [] for n in sizes}
+    outputs = {}
+    for rep in range(repeat):
+        for n in sizes:
+            in_path, data = inputs[n]
+            out_path = os.path.join(workdir, f"output-{n}.yaml")
+            if subprocess_runs:
+                fn[n].append(run_child(function_command(), in_path, out_path))
+                floor[n].append(_timed_child(_FLOOR, [in_path, out_path, str(ROOT)], workdir))
+                inproc[n].append(_timed_child(_IN_PROCESS, [in_path, str(ROOT)], workdir))
+                if rep == 0:
+                    with open(out_path, "rb") as f:
+                        outputs[n] = f.read()
+            else:  # everything in this process (the smoke test): no RSS, no start-up
+                gc.collect()
+                t, stdout = in_process_time(data)
+                inproc[n].append(t)
+                outputs[n] = stdout.encode()
+                gc.collect()
+                floor[n].append(floor_time(data, yaml.load(outputs[n], Loader=_LOADER)))
+            print(f"  repetition {rep + 1}/{repeat}, N={n}: done", file=sys.stderr, flush=True)
+    return [_row(n, len(inputs[n][1]), outputs[n], fn[n], floor[n], inproc[n], clock) for n in sizes]
+
+
+def measure_startup(repeat: int, workdir: str, clock: str = "cpu") -> dict:
     """The console script on one TrainJob against the bare interpreter (`python -c pass`)."""
     in_path = os.path.join(workdir, "input-1.yaml")
     with open(in_path, "wb") as f:
@@ -217,15 +281,20 @@ def measure_startup(repeat: int, workdir: str) -> dict:
         fn.append(run_child(fn_cmd, in_path, out_path))
     with open(out_path, "rb") as f:
         output_obj = yaml.load(f.read(), Loader=_LOADER)
+    k = f"{clock}_s"
     row = {
-        "bare_s": _median([r["wall_s"] for r in bare]),
-        "function_s": _median([r["wall_s"] for r in fn]),
-        "bare_rss_bytes": _median([r["peak_rss_bytes"] for r in bare]),
-        "function_rss_bytes": _median([r["peak_rss_bytes"] for r in fn]),
+        "bare_s": _stat(bare, k),
+        "function_s": _stat(fn, k),
+        "wall": {"bare_s": _stat(bare, "wall_s"), "function_s": _stat(fn, "wall_s")},
+        "cpu": {"bare_s": _stat(bare, "cpu_s"), "function_s": _stat(fn, "cpu_s")},
+        "bare_rss_bytes": _stat(bare, "peak_rss_bytes"),
+        "function_rss_bytes": _stat(fn, "peak_rss_bytes"),
         "exit_codes": sorted({r["exit_code"] for r in fn}),
         "results": summarize_results(output_obj),
     }
-    row["ratio"] = row["function_s"] / row["bare_s"]
+    row["ratio"] = row["function_s"] / row["bare_s"] if row["bare_s"] else None
+    for c in CLOCKS:
+        row[c]["ratio"] = row[c]["function_s"] / row[c]["bare_s"] if row[c]["bare_s"] else None
     return row
 
 
@@ -240,23 +309,19 @@ def measure_validation(jobset_docs: list, repeat: int) -> dict | None:
         return None
     text = dump_all(jobset_docs)
     validation.check_object(jobset_docs[0])  # compile schemas outside the timing, as a warm process would
-    times, problems = [], 0
+    samples, problems = [], 0
     for _ in range(repeat):
         gc.collect()
-        t0 = time.perf_counter()
+        t0, c0 = time.perf_counter(), time.process_time()
         problems = 0
         for obj in load_all(text):
             problems += len(validation.check_object(obj)) + len(validation.check_jobset_webhook(obj))
-        times.append(time.perf_counter() - t0)
-    t = _median(times)
-    return {
-        "jobsets": len(jobset_docs),
-        "seconds": t,
-        "jobsets_per_s": len(jobset_docs) / t if t else None,
-        "kubeconform_jobsets_per_s": KUBECONFORM_JOBSETS_PER_S,
-        "ratio_to_kubeconform": (len(jobset_docs) / t) / KUBECONFORM_JOBSETS_PER_S if t else None,
-        "problems": problems,
-    }
+        samples.append(_clocks(t0, c0))
+    out = {"jobsets": len(jobset_docs), "problems": problems, "kubeconform_jobsets_per_s": KUBECONFORM_JOBSETS_PER_S}
+    for c in CLOCKS:
+        t = _stat(samples, f"{c}_s")
+        out[c] = {"seconds": t, "jobsets_per_s": len(jobset_docs) / t if t else None}
+    return out
 
 
 def growth(rows: list) -> list:
@@ -274,13 +339,13 @@ def growth(rows: list) -> list:
     return out
 
 
-def jobsets_of(output_text: str) -> list:
+def jobsets_of(output_text) -> list:
     obj = yaml.load(output_text, Loader=_LOADER) or {}
     return [i for i in obj.get("items") or [] if isinstance(i, dict) and i.get("kind") == "JobSet"]
 
 
 def verdicts(report: dict) -> dict:
-    """Each target of issue 6: measured value, limit, met (None when not measured)."""
+    """Each target of issue 6 that was measured: value, limit, met."""
     rows = {r["n"]: r for r in report["sizes"]}
     ref = rows.get(2000) or (report["sizes"][-1] if report["sizes"] else None)
     v = {}
@@ -288,7 +353,7 @@ def verdicts(report: dict) -> dict:
         v["floor_ratio"] = {"n": ref["n"], "value": ref["floor_ratio"], "limit": TARGET_FLOOR_RATIO,
                             "met": ref["floor_ratio"] <= TARGET_FLOOR_RATIO}
     s = report.get("startup")
-    if s:
+    if s and s.get("ratio") is not None:
         v["startup_ratio"] = {"value": s["ratio"], "limit": TARGET_STARTUP_RATIO, "met": s["ratio"] <= TARGET_STARTUP_RATIO}
     times = [g["function_s_per_10x"] for g in report["growth"] if "function_s_per_10x" in g]
     if times:
@@ -297,27 +362,24 @@ def verdicts(report: dict) -> dict:
     if mem:
         v["memory_ratio"] = {"value": max(mem), "limit": TARGET_MEMORY_RATIO, "met": max(mem) <= TARGET_MEMORY_RATIO}
     val = report.get("validation")
-    if val and val.get("jobsets_per_s"):
-        v["validation_throughput"] = {"value": val["jobsets_per_s"], "limit": KUBECONFORM_JOBSETS_PER_S,
-                                      "met": val["jobsets_per_s"] >= KUBECONFORM_JOBSETS_PER_S}
+    rate = val and val[report["clock"]]["jobsets_per_s"]
+    if rate:
+        v["validation_jobsets_per_s"] = {"value": rate, "limit": KUBECONFORM_JOBSETS_PER_S, "met": rate >= KUBECONFORM_JOBSETS_PER_S}
     return v
 
 
 def run(sizes=DEFAULT_SIZES, repeat: int = 5, *, startup_repeat: int = 7, out: str | os.PathLike | None = DEFAULT_OUT,
-        subprocess_runs: bool = True, validation_repeat: int | None = None) -> dict:
+        subprocess_runs: bool = True, clock: str = "cpu", validation_repeat: int | None = None) -> dict:
     """Measure everything, write JSON to `out` (unless None) and return the report."""
     sizes = sorted(set(int(s) for s in sizes))
     with tempfile.TemporaryDirectory(prefix="expand-trainjobs-bench-") as workdir:
-        rows = []
-        for n in sizes:
-            rows.append(measure_size(n, repeat, workdir, subprocess_runs=subprocess_runs))
-            print(f"  measured N={n}", file=sys.stderr, flush=True)
-        startup = measure_startup(startup_repeat, workdir) if subprocess_runs else None
-        # JobSets of the size closest to 2,000 (all of them at N = 2,000 is about kubeconform's test).
+        rows = measure_sizes(sizes, repeat, workdir, subprocess_runs=subprocess_runs, clock=clock)
+        startup = measure_startup(startup_repeat, workdir, clock) if subprocess_runs else None
+        # The JobSets generated for the size nearest 2,000 (all of them at N = 2,000).
         ref_n = min(sizes, key=lambda n: abs(n - 2000))
         out_path = os.path.join(workdir, f"output-{ref_n}.yaml")
         if os.path.exists(out_path):
-            with open(out_path, encoding="utf-8") as f:
+            with open(out_path, "rb") as f:
                 docs = jobsets_of(f.read())
         else:
             docs = jobsets_of(in_process_time(generate.to_yaml(generate.generate(ref_n)))[1])
@@ -327,10 +389,12 @@ def run(sizes=DEFAULT_SIZES, repeat: int = 5, *, startup_repeat: int = 7, out: s
             "implementation": platform.python_implementation(),
             "platform": platform.platform(),
             "cpus": os.cpu_count(),
+            "load_average": os.getloadavg() if hasattr(os, "getloadavg") else None,
             "pyyaml": yaml.__version__,
             "pyyaml_c": hasattr(yaml, "CSafeLoader"),
         },
         "command": function_command(),
+        "clock": clock,
         "repeat": repeat,
         "sizes": rows,
         "growth": growth(rows),
@@ -340,7 +404,7 @@ def run(sizes=DEFAULT_SIZES, repeat: int = 5, *, startup_repeat: int = 7, out: s
     report["targets"] = verdicts(report)
     if out is not None:
         Path(out).parent.mkdir(parents=True, exist_ok=True)
-        Path(out).write_text(json.dumps(report, indent=2, sort_keys=False) + "\n")
+        Path(out).write_text(json.dumps(report, indent=2) + "\n")
     return report
 
 
@@ -357,43 +421,50 @@ def _x(r):
 
 
 def format_table(report: dict) -> str:
-    lines = []
-    head = f"{'N':>7} {'in+out':>10} {'function':>10} {'in-proc':>10} {'floor':>10} {'fn/floor':>9} {'peak RSS':>10} {'RSS/io':>7} {'errors':>7}"
+    clock = report["clock"]
+    lines = [f"times are {clock} time (user+system); medians of {report['repeat']}"]
+    head = (f"{'N':>6} {'in+out':>9} {'function':>9} {'floor':>9} {'fn/floor':>8} {'wall f/f':>8} {'in-proc':>9} "
+            f"{'peak RSS':>9} {'RSS/io':>7} {'floor RSS':>9} {'errors':>6}")
     lines += [head, "-" * len(head)]
     for r in report["sizes"]:
         lines.append(
-            f"{r['n']:>7} {_mb(r['input_bytes'] + r['output_bytes']):>10} {_ms(r['function_s']):>10} "
-            f"{_ms(r['in_process_s']):>10} {_ms(r['floor_s']):>10} {_x(r['floor_ratio']):>9} "
-            f"{_mb(r['peak_rss_bytes']):>10} {_x(r.get('memory_ratio')):>7} {r['results']['errors']:>7}"
+            f"{r['n']:>6} {_mb(r['input_bytes'] + r['output_bytes']):>9} {_ms(r['function_s']):>9} "
+            f"{_ms(r['floor_s']):>9} {_x(r['floor_ratio']):>8} {_x(r['wall']['floor_ratio']):>8} {_ms(r['in_process_s']):>9} "
+            f"{_mb(r['peak_rss_bytes']):>9} {_x(r.get('memory_ratio')):>7} {_mb(r.get('floor_peak_rss_bytes')):>9} "
+            f"{r['results']['errors']:>6}"
         )
     for g in report["growth"]:
         lines.append(
             f"growth {g['from']} -> {g['to']}, per 10x: time {_x(g.get('function_s_per_10x'))}"
-            f" (in-process {_x(g.get('in_process_s_per_10x'))}, floor {_x(g.get('floor_s_per_10x'))}),"
+            f" (floor {_x(g.get('floor_s_per_10x'))}, in-process {_x(g.get('in_process_s_per_10x'))}),"
             f" peak RSS {_x(g.get('peak_rss_bytes_per_10x'))}"
         )
     s = report.get("startup")
     if s:
         lines.append(
             f"start-up, one TrainJob: {_ms(s['function_s'])} vs python -c pass {_ms(s['bare_s'])} = {_x(s['ratio'])}"
-            f" (RSS {_mb(s['function_rss_bytes'])} vs {_mb(s['bare_rss_bytes'])})"
+            f" (wall {_x(s['wall']['ratio'])}; RSS {_mb(s['function_rss_bytes'])} vs {_mb(s['bare_rss_bytes'])})"
         )
     v = report.get("validation")
     if v:
+        c = v[clock]
         lines.append(
-            f"validation: {v['jobsets']} JobSets in {_ms(v['seconds'])} = {v['jobsets_per_s']:.0f}/s"
-            f" vs kubeconform ~{KUBECONFORM_JOBSETS_PER_S:.0f}/s ({_x(v['ratio_to_kubeconform'])}); {v['problems']} problem(s)"
+            f"validation: {v['jobsets']} JobSets in {_ms(c['seconds'])} = {c['jobsets_per_s']:.0f}/s"
+            f" vs kubeconform ~{KUBECONFORM_JOBSETS_PER_S:.0f}/s; {v['problems']} problem(s)"
         )
     else:
         lines.append("validation: kpt_fn.validation.check_object/check_jobset_webhook not available; not measured")
     lines.append("targets:")
     for name, t in report["targets"].items():
-        lines.append(f"  {name:<24} {t['value']:>10.2f}  limit {t['limit']:<7g} {'met' if t['met'] else 'NOT MET'}")
+        lines.append(f"  {name:<26} {t['value']:>10.2f}  limit {t['limit']:<7g} {'met' if t['met'] else 'NOT MET'}")
     errs = [(r["n"], e) for r in report["sizes"] for e in r["results"]["top_errors"]]
     if errs:
         lines.append("error results in the function's output (most frequent):")
         for n, e in errs[:10]:
             lines.append(f"  N={n} x{e['count']}: {e['message']}")
+    load = report["machine"].get("load_average")
+    if load:
+        lines.append(f"load average at the end: {load[0]:.2f} on {report['machine']['cpus']} CPUs")
     return "\n".join(lines)
 
 
@@ -402,15 +473,16 @@ def main(argv=None) -> int:
     p.add_argument("--sizes", default=None, help="comma-separated TrainJob counts (default 200,2000; add 20000 for the full growth)")
     p.add_argument("--repeat", type=int, default=None, help="repetitions per measurement, median reported (default 5)")
     p.add_argument("--startup-repeat", type=int, default=7)
+    p.add_argument("--clock", choices=CLOCKS, default="cpu", help="time used for the ratios (default cpu; both are recorded)")
     p.add_argument("--quick", action="store_true", help=f"sizes {','.join(map(str, QUICK_SIZES))}, one repetition")
-    p.add_argument("--in-process", action="store_true", help="time only in-process (no child processes, no RSS, no start-up)")
+    p.add_argument("--in-process", action="store_true", help="time only in this process (no child processes, no RSS, no start-up)")
     p.add_argument("--out", default=str(DEFAULT_OUT), help="JSON file to write (default bench/results/latest.json)")
     args = p.parse_args(argv)
     sizes = [int(s) for s in args.sizes.split(",")] if args.sizes else list(QUICK_SIZES if args.quick else DEFAULT_SIZES)
     repeat = args.repeat or (1 if args.quick else 5)
     report = run(
         sizes, repeat, startup_repeat=3 if args.quick else args.startup_repeat, out=args.out,
-        subprocess_runs=not args.in_process,
+        subprocess_runs=not args.in_process, clock=args.clock,
     )
     print(format_table(report))
     print(f"written: {args.out}")
