@@ -232,3 +232,17 @@ def test_secret_keys():
     secret["type"] = "Opaque"
     secret["stringData"] = {"bad key": "x"}
     assert names_problems(secret) == [("names/data-keys", "data[bad key]", CONFIG_KEY)]
+
+
+@pytest.mark.parametrize("value, error", [
+    ("aGVsbG8=", None), ("aGVsbG8h", None), ("", None), ("aGVs bG8=", "illegal base64 data at input byte 4"),
+    ("aGVsbG8", "illegal base64 data at input byte 4"), ("aG=sbG8=", "illegal base64 data at input byte 2"),
+])
+def test_base64_payloads(value, error):
+    assert names.base64_error(value) == error
+
+
+def test_secret_data_must_be_base64():
+    _, secret = core_objects()
+    secret["data"]["ssh-publickey"] = "not base64!"
+    assert names_problems(secret) == [("names/data-keys", "data[ssh-publickey]", "illegal base64 data at input byte 3")]

@@ -286,6 +286,30 @@ def _data_keys(mapping, path: str, subject) -> list[Problem]:
     return out
 
 
+_B64_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/")
+
+
+def base64_error(value: str) -> str | None:
+    """The API server decodes []byte fields with padded standard base64; Go's error names the offset."""
+    body_len = len(value.rstrip("="))
+    for i, ch in enumerate(value):
+        if ch not in _B64_CHARS and not (ch == "=" and i >= body_len):
+            return f"illegal base64 data at input byte {i}"
+    if len(value) % 4 or len(value) - body_len > 2:
+        return f"illegal base64 data at input byte {len(value) - len(value) % 4 if len(value) % 4 else body_len}"
+    return None
+
+
+def _base64_values(mapping, path: str, subject) -> list[Problem]:
+    out = []
+    for k, v in mapping.items():
+        if isinstance(v, str):
+            err = base64_error(v)
+            if err:
+                out.append(Problem(err, key(path, k), subject=subject, rule=RULE_DATA_KEYS))
+    return out
+
+
 def _decoded_len(value) -> int:
     if not isinstance(value, str):
         return 0
@@ -299,6 +323,7 @@ def check_configmap(obj: dict) -> list[Problem]:
     data = obj.get("data") if isinstance(obj.get("data"), dict) else {}
     binary = obj.get("binaryData") if isinstance(obj.get("binaryData"), dict) else {}
     out = _data_keys(data, "data", obj) + _data_keys(binary, "binaryData", obj)
+    out += _base64_values(binary, "binaryData", obj)
     for k in data:
         if k in binary:
             out.append(Problem("duplicate of key present in binaryData", key("data", k), subject=obj,
@@ -317,6 +342,7 @@ def check_secret(obj: dict) -> list[Problem]:
     # The API server merges stringData into data before validating.
     out = _data_keys(data, "data", obj) + _data_keys(
         {k: v for k, v in string_data.items() if k not in data}, "data", obj)
+    out += _base64_values(data, "data", obj)
     sizes = {k: _decoded_len(v) for k, v in data.items()}
     sizes.update({k: _blen(v) for k, v in string_data.items() if isinstance(v, str)})
     if sum(sizes.values()) > MAX_DATA_SIZE:
