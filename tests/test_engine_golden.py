@@ -4,6 +4,8 @@ A case directory holds:
     case.yaml      source: the upstream v2.3.0 test the case is derived from (or "semantics §x")
                    runtime: shipped:<name>   (optional; otherwise runtime.yaml is used)
                    options: {...}            (optional EngineOptions fields; admission defaults to true)
+                   legacy: true              (optional: convert both inputs with kpt_fn.legacy first; the
+                                             conversion's problems come first in problems.yaml)
     trainjob.yaml  the TrainJob as a user writes it (not defaulted)
     runtime.yaml   the TrainingRuntime / ClusterTrainingRuntime (not defaulted)
     expected.yaml  every expected object, full YAML, in emit order (list order significant)
@@ -131,10 +133,19 @@ def test_golden(case: Path):
     meta, trainjob, runtime, options = load_case(case)
     assert meta.get("source"), "every case names the upstream test or section it comes from"
     before = copy.deepcopy((trainjob, runtime))
-    result = expand(trainjob, runtime, options)
-    assert (trainjob, runtime) == before, "the engine must not mutate its inputs"
+    conversion = []
+    if meta.get("legacy"):
+        from kpt_fn import legacy
+
+        converted_tj, tj_problems = legacy.convert_trainjob(trainjob)
+        converted_rt, rt_problems = legacy.convert_runtime(runtime)
+        conversion = rt_problems + tj_problems
+        result = expand(converted_tj, converted_rt, options)
+    else:
+        result = expand(trainjob, runtime, options)
+    assert (trainjob, runtime) == before, "neither the conversion nor the engine may mutate their inputs"
     assert shared_subtrees(result.objects) == []
-    problems = problem_dicts(result.problems)
+    problems = problem_dicts(conversion + result.problems)
     expected_path = case / "expected.yaml"
     problems_path = case / "problems.yaml"
     if UPDATE:
