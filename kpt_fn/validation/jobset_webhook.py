@@ -73,6 +73,11 @@ def _get(obj, *path):
     return obj
 
 
+def _dict(obj, *path) -> dict:
+    value = _get(obj, *path)
+    return value if isinstance(value, dict) else {}
+
+
 def _int(value, default):
     return value if isinstance(value, int) and not isinstance(value, bool) else default
 
@@ -122,7 +127,7 @@ def check(jobset: dict, gates: frozenset = frozenset()) -> list[Problem]:
         name = _str(rjob.get("name"))
         seen.add(name)
         replicas = _int(rjob.get("replicas"), 1)
-        job_spec = _get(rjob, "template", "spec") or {}
+        job_spec = _dict(rjob, "template", "spec")
         parallelism = _int(job_spec.get("parallelism"), 1)
         if parallelism * replicas > MAX_INT32:
             add(f"the product of replicas and parallelism must not exceed {MAX_INT32} for replicatedJob "
@@ -156,7 +161,7 @@ def check(jobset: dict, gates: frozenset = frozenset()) -> list[Problem]:
 
     targets = _get(spec, "successPolicy", "targetReplicatedJobs")
     for j, target in enumerate(targets if isinstance(targets, list) else []):
-        if target not in seen:
+        if not isinstance(target, str) or target not in seen:
             add(f"invalid replicatedJob name '{target}' does not appear in .spec.ReplicatedJobs",
                 f"spec.successPolicy.targetReplicatedJobs[{j}]", "success-policy-targets")
 
@@ -215,11 +220,13 @@ def _failure_policy(policy, rjobs, seen, gates, add):
             add(f"invalid failure policy rule name '{name}', a failure policy rule name must start with an "
                 "alphabetic character, optionally followed by a string of alphanumeric characters or '_,:', "
                 "and must end with an alphanumeric character or '_'", f"{path}.name", "failure-policy")
-        for j, target in enumerate(rule.get("targetReplicatedJobs") or []):
-            if target not in seen:
+        targets = rule.get("targetReplicatedJobs")
+        for j, target in enumerate(targets if isinstance(targets, list) else []):
+            if not isinstance(target, str) or target not in seen:
                 add(f"invalid replicatedJob name '{target}' in failure policy does not appear in "
                     ".spec.ReplicatedJobs", f"{path}.targetReplicatedJobs[{j}]", "failure-policy")
-        for j, reason in enumerate(rule.get("onJobFailureReasons") or []):
+        reasons = rule.get("onJobFailureReasons")
+        for j, reason in enumerate(reasons if isinstance(reasons, list) else []):
             if reason not in VALID_FAILURE_REASONS:
                 add(f"invalid job failure reason '{reason}' in failure policy is not a recognized job failure "
                     "reason", f"{path}.onJobFailureReasons[{j}]", "failure-policy")
@@ -239,7 +246,7 @@ def _coordinator(js_name, spec, coordinator, rjobs, add):
     if target is None:
         message = f"coordinator replicatedJob {rjob_name} does not exist"
     else:
-        job_spec = _get(target, "template", "spec") or {}
+        job_spec = _dict(target, "template", "spec")
         completions = job_spec.get("completions")
         if job_index < 0 or job_index >= _int(target.get("replicas"), 1):
             message = f"coordinator job index {job_index} is invalid for replicatedJob {rjob_name}"
@@ -279,7 +286,7 @@ def _volume_claim_policies(js_name, policies, rjobs, add):
 def _claim_mounted(claim: str, rjobs, add):
     mounted = False
     for i, rjob in enumerate(rjobs):
-        pod_spec = _get(rjob, "template", "spec", "template", "spec") or {}
+        pod_spec = _dict(rjob, "template", "spec", "template", "spec")
         volumes = pod_spec.get("volumes")
         for v, volume in enumerate(volumes if isinstance(volumes, list) else []):
             if _get(volume, "name") == claim:
@@ -288,7 +295,8 @@ def _claim_mounted(claim: str, rjobs, add):
                     "volume-claim-policies")
         if not mounted:
             for kind in ("initContainers", "containers"):
-                for container in pod_spec.get(kind) or []:
+                containers = pod_spec.get(kind)
+                for container in containers if isinstance(containers, list) else []:
                     mounts = _get(container, "volumeMounts")
                     if any(_get(m, "name") == claim for m in (mounts if isinstance(mounts, list) else [])):
                         mounted = True

@@ -61,7 +61,7 @@ def check(runtime: dict) -> list[Problem]:
     base = "spec.template.spec.replicatedJobs"
     for i, rjob in enumerate(rjobs if isinstance(rjobs, list) else []):
         ancestor = _get(rjob, "template", "metadata", "labels", ANCESTOR_LABEL)
-        if ancestor not in REQUIRED_CONTAINER:
+        if not isinstance(ancestor, str) or ancestor not in REQUIRED_CONTAINER:
             continue
         replicas = rjob.get("replicas", 1)
         if replicas is None:
