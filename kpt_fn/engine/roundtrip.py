@@ -25,6 +25,9 @@ _EMPTY_DICT_DROPPED = frozenset({"resources", "metadata", "labels", "annotations
 _RESOURCE_LISTS = frozenset({"limits", "requests", "overhead", "minResources"})
 # Keys holding a single quantity.
 _QUANTITIES = frozenset({"sizeLimit", "divisor"})
+# Keys put first (in this order) in every mapping, so that output reads like kubectl's: identity
+# before content, `metadata` before `spec`. Other keys keep their order.
+_LEADING = ("apiVersion", "kind", "name", "namespace", "metadata")
 
 
 class QuantityProblem(ValueError):
@@ -65,11 +68,26 @@ def normalize(obj, path: str = ""):
                     del obj[key]
             elif key in _QUANTITIES and not isinstance(value, bool):
                 obj[key] = _canonical(value, sub)
+        _lead(obj)
     elif isinstance(obj, list):
         for i, item in enumerate(obj):
             if isinstance(item, (dict, list)):
                 normalize(item, f"{path}[{i}]")
     return obj
+
+
+def _lead(obj: dict) -> None:
+    leading = [k for k in _LEADING if k in obj]
+    if not leading or list(obj)[: len(leading)] == leading:
+        return
+    items = list(obj.items())
+    obj.clear()
+    values = dict(items)
+    for key in leading:
+        obj[key] = values[key]
+    for key, value in items:
+        if key not in obj:
+            obj[key] = value
 
 
 def normalize_jobset_spec(spec: dict) -> dict:
