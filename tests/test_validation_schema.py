@@ -254,3 +254,26 @@ def test_list_map_items_must_be_objects(trainjob):
     trainjob["spec"]["trainer"]["env"] = ["EPOCHS=3"]
     assert ("spec.trainer.env[0]", 'Invalid value: "EPOCHS=3": must be an object for an array of list-type map') \
         in list_type_problems(trainjob)
+
+
+def test_minimal_trainjob_validates():
+    tj = {"apiVersion": "trainer.kubeflow.org/v1alpha1", "kind": "TrainJob",
+          "metadata": {"name": "mnist", "namespace": "team-a"},
+          "spec": {"runtimeRef": {"name": "torch-distributed"},
+                   "trainer": {"numNodes": 2, "command": ["torchrun", "/workspace/train.py"],
+                               "env": [{"name": "EPOCHS", "value": "3"}],
+                               "resourcesPerNode": {"limits": {"nvidia.com/gpu": 4}}}}}
+    assert validation.check_object(tj) == []
+
+
+@pytest.mark.parametrize("mpi", [
+    # upstream test/integration/webhooks "Defaulting TrainingRuntime on creation" inputs
+    {"numProcPerNode": 1, "mpiImplementation": "OpenMPI", "sshAuthMountPath": "/usr/dir", "runLauncherAsNode": False},
+    {"numProcPerNode": 1, "mpiImplementation": "OpenMPI", "runLauncherAsNode": False},
+    {"numProcPerNode": 1, "mpiImplementation": "OpenMPI", "sshAuthMountPath": "/usr/dir"},
+    {"mpiImplementation": "OpenMPI", "sshAuthMountPath": "/usr/dir", "runLauncherAsNode": False},
+])
+def test_mpi_runtimes_of_upstream_defaulting_tests_validate(runtime, mpi):
+    runtime["spec"]["mlPolicy"] = {"mpi": mpi}
+    assert validation.check_object(runtime) == []
+    assert validation.check_runtime_webhook(runtime) == []
