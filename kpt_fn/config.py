@@ -45,7 +45,9 @@ OPTIONS = (
     Option("output", "enum", "generated", "Plain modes (`render`, `cmp`, kustomize legacy plugin as generator): `generated` prints generated objects plus the non-Trainer input objects; `all` also prints TrainJobs and runtimes. KRM mode never drops inputs.", OUTPUTS),
     Option("mpiSSHSecret", "enum", "reference", "MPI SSH key Secret `<trainjob>-mpi-ssh-auth`: `reference` emits none and reports what must exist in the cluster; `generate` writes a key pair derived from `secretSeed` into the output (with a warning).", SECRET_POLICIES),
     Option("fluxCurveSecret", "enum", "reference", "Flux CURVE certificate Secret `<trainjob>-flux-curve`: `reference` or `generate`, as for `mpiSSHSecret`.", SECRET_POLICIES),
-    Option("secretSeed", "str", "", "Secret seed from which generated key material is derived, so re-renders are byte-identical. Required when a secret policy is `generate`."),
+    Option("mpiSSHSecretName", "str", "{name}-mpi-ssh-auth", "Name of the MPI SSH Secret; `{name}` is replaced by the TrainJob name. Without `{name}`, all TrainJobs of a namespace share one Secret."),
+    Option("fluxCurveSecretName", "str", "{name}-flux-curve", "Name of the Flux CURVE Secret, a template like `mpiSSHSecretName`."),
+    Option("secretSeed", "str", "", "Secret seed (at least 16 characters) from which generated key material is derived, so re-renders are byte-identical. Required when a secret policy is `generate`; as sensitive as the keys."),
     Option("knownPriorityClasses", "list", (), "PriorityClass names that exist in the cluster (for the Volcano plugin's check); when empty, that check is skipped with a warning."),
     Option("trainJobs", "objects", (), "TrainJobs and runtimes given inline (the kustomize generator form)."),
     Option("files", "list", (), "YAML files or directories read for TrainJobs and runtimes (kustomize generator form; relative to the kustomization directory)."),
@@ -65,6 +67,8 @@ class FunctionConfig:
     output: str = "generated"
     mpiSSHSecret: str = "reference"
     fluxCurveSecret: str = "reference"
+    mpiSSHSecretName: str = "{name}-mpi-ssh-auth"
+    fluxCurveSecretName: str = "{name}-flux-curve"
     secretSeed: str = ""
     knownPriorityClasses: tuple = ()
     trainJobs: tuple = ()
@@ -171,14 +175,4 @@ def parse(fc) -> tuple[FunctionConfig, list[Problem]]:
             problems.append(replace(problem, subject=fc))
         else:
             settings[key] = coerced
-    cfg = FunctionConfig(**settings, source=fc)
-    if cfg.secretSeed == "" and "generate" in (cfg.mpiSSHSecret, cfg.fluxCurveSecret):
-        problems.append(
-            Problem(
-                "Required value: secretSeed must be set when a secret policy is `generate`, so that "
-                "re-rendering produces the same keys",
-                f"{prefix}.secretSeed",
-                subject=fc,
-            )
-        )
-    return cfg, problems
+    return FunctionConfig(**settings, source=fc), problems

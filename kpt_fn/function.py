@@ -35,8 +35,6 @@ try:
 except ImportError:  # pragma: no cover
     validation = None
 
-MULTIKUEUE = "kueue.x-k8s.io/multikueue"
-CONTROLLER = "trainer.kubeflow.org/trainjob-controller"
 
 
 @dataclass
@@ -124,19 +122,26 @@ def _files_items(paths, base: str, limits) -> tuple[list, list]:
 
 
 def engine_options(cfg: config_mod.FunctionConfig):
-    """EngineOptions from the config: pass every config field the engine declares an option for."""
+    """EngineOptions from the config: every config field the engine declares an option for, and all
+    options by functionConfig key in plugin_options for plugins that read their own."""
     names = {f.name for f in dataclasses.fields(engine.EngineOptions)}
-    return engine.EngineOptions(**{n: getattr(cfg, n) for n in names if hasattr(cfg, n)})
+    values = {o.name: getattr(cfg, o.name) for o in config_mod.OPTIONS}
+    kwargs = {n: values[n] for n in names if n in values}
+    if "plugin_options" in names:
+        kwargs["plugin_options"] = values
+    return engine.EngineOptions(**kwargs)
 
 
 _TRAINER_KINDS = (res.TRAINJOB, *res.RUNTIME_KINDS)
+_YAML_TYPES = {str: "a string", int: "an integer", float: "a number", bool: "a boolean", list: "a list", type(None): "null"}
 _LEGACY_API_VERSIONS = ("trainer.kubeflow.org/v2alpha1", "kubeflow.org/v2alpha1")
 
 
 def _structure_problems(item, i: int) -> list:
     """What makes an item unusable as input (errors: passed through, never read further)."""
     if not isinstance(item, dict):
-        return [Problem(f"items[{i}] is not an object (found {type(item).__name__}); it is passed through unchanged", f"items[{i}]")]
+        found = _YAML_TYPES.get(type(item), type(item).__name__)
+        return [Problem(f"items[{i}] is not an object (found {found}); it is passed through unchanged", f"items[{i}]")]
     missing = [k for k in ("apiVersion", "kind") if not isinstance(item.get(k), str) or not item.get(k)]
     if missing:
         return [Problem(f"items[{i}] has no {' or '.join(missing)}; it is passed through unchanged", f"items[{i}]", subject=item)]
@@ -148,12 +153,13 @@ def _structure_problems(item, i: int) -> list:
         return [Problem(f'kind "{kind}" is not a Kubeflow Trainer v2.3.0 kind; it is passed through unchanged', "kind", severity=WARNING, subject=item)]
     if kind in _TRAINER_KINDS and group in (res.TRAINER_GROUP, "kubeflow.org"):
         # Another version would be read as v1alpha1 field by field, and silently rendered wrong.
-        accepted = (res.TRAINER_API_VERSION, *(_LEGACY_API_VERSIONS if legacy is not None else ()))
-        if item["apiVersion"] not in accepted:
+        legacy_versions = _LEGACY_API_VERSIONS if legacy is not None else ()
+        if item["apiVersion"] not in (res.TRAINER_API_VERSION, *legacy_versions):
+            also = f" (and converts {', '.join(legacy_versions)})" if legacy_versions else ""
             return [
                 Problem(
                     f'unsupported apiVersion "{item["apiVersion"]}" for {kind}: this function reads '
-                    f"{' or '.join(accepted)} (Kubeflow Trainer v2.3.0); it is passed through unchanged",
+                    f"{res.TRAINER_API_VERSION} of Kubeflow Trainer v2.3.0{also}; it is passed through unchanged",
                     "apiVersion",
                     subject=item,
                 )
@@ -171,11 +177,12 @@ class _Checks:
     def object(obj: dict) -> list:
         return validation.check_object(obj) if validation else []
 
-    def runtime(self, runtime: dict, label: str) -> tuple[dict, list]:
-        """(converted runtime, problems) — problems reported once per runtime."""
+    def runtime(self, runtime: dict, label: str) -> tuple[dict, list, bool]:
+        """(converted runtime, problems, invalid) — problems reported once per runtime; `invalid`
+        every time, so a second TrainJob of a broken runtime is not rendered either."""
         memo = self._runtime_memo.get(id(runtime))
         if memo is not None:
-            return memo[0], []
+            return memo[0], [], memo[2]
         problems: list = []
         converted = runtime
         if legacy is not None:
@@ -186,8 +193,10 @@ class _Checks:
             if validation:
                 problems += validation.check_runtime_webhook(converted)
         problems = [p if p.subject is not None else dataclasses.replace(p, subject=runtime) for p in problems]
-        self._runtime_memo[id(runtime)] = (converted, runtime)
-        return converted, problems
+        invalid = any(p.severity == ERROR for p in problems)
+        # The runtime itself is kept in the memo so that its id() cannot be reused while memoised.
+        self._runtime_memo[id(runtime)] = (converted, runtime, invalid)
+        return converted, problems, invalid
 
 
 def run(items: list, function_config, *, base_dir: str = ".", default_namespace: str = "") -> Outcome:
@@ -224,6 +233,9 @@ def run(items: list, function_config, *, base_dir: str = ".", default_namespace:
     results += [output.result(p, None) for p in problems_items + extra_problems + dir_problems + index.problems]
 
     opts = engine_options(cfg)
+    from kpt_fn.engine import secrets  # the secret policy owns what its options may be
+
+    results += [output.result(Problem(m, "spec", subject=cfg.source), None) for m in secrets.check_options(opts)]
     rendered: list[Rendered] = []
     owners: dict[tuple, dict] = {}  # generated identity -> TrainJob that generated it
     for position, original in inputs:
@@ -237,22 +249,19 @@ def run(items: list, function_config, *, base_dir: str = ".", default_namespace:
         entry = Rendered(trainjob, position, original)
         rendered.append(entry)
         tj_problems += checks.object(trainjob)
-        managed_by = (trainjob.get("spec") or {}).get("managedBy", CONTROLLER) if isinstance(trainjob.get("spec"), dict) else CONTROLLER
-        if managed_by == MULTIKUEUE:
-            tj_problems.append(Problem(f"spec.managedBy is {MULTIKUEUE}: the Trainer controller creates no objects for this TrainJob, so neither does this function", "spec.managedBy", severity=INFO))
         runtime = None
-        if not any(p.severity == ERROR for p in tj_problems) and managed_by != MULTIKUEUE:
+        if not any(p.severity == ERROR for p in tj_problems):
             found, label, resolve_problems = resolve.resolve(trainjob, index, namespace)
             tj_problems += resolve_problems
             if found is not None:
-                runtime, runtime_problems = checks.runtime(found, label)
+                runtime, runtime_problems, invalid = checks.runtime(found, label)
                 results += [output.result(p, original) for p in runtime_problems]
-                if any(p.severity == ERROR for p in runtime_problems):
+                if invalid:
                     tj_problems.append(Problem(f"{res.display(found)} is invalid (see its errors); TrainJob not rendered", "spec.runtimeRef"))
                     runtime = None
-        if runtime is not None:
-            tj_problems += engine.admission(trainjob, runtime, opts)
-        if runtime is not None and not any(p.severity == ERROR for p in tj_problems) and cfg.mode == "render":
+        if runtime is not None and not any(p.severity == ERROR for p in tj_problems):
+            # expand runs the admission checks itself and stops on their errors. validate mode
+            # expands too, so that what would be generated is checked, but places nothing.
             expansion = engine.expand(trainjob, runtime, opts)
             tj_problems += expansion.problems
             generated_problems = []
@@ -261,15 +270,16 @@ def run(items: list, function_config, *, base_dir: str = ".", default_namespace:
                 if validation and obj.get("kind") == "JobSet":
                     generated_problems += validation.check_jobset_webhook(obj)
                 other = owners.get(res.identity(obj))
-                if other is not None:
+                if other is not None and other[1] != obj:
                     generated_problems.append(
-                        Problem(f"{res.display(obj)} would also be generated by {res.display(other)}: two TrainJobs cannot render the same object", "metadata.name")
+                        Problem(f"{res.display(obj)} would also be generated by {res.display(other[0])}: two TrainJobs cannot render the same object", "metadata.name")
                     )
             tj_problems += generated_problems
             if not any(p.severity == ERROR for p in tj_problems):
-                entry.objects = expansion.objects
-                for obj in expansion.objects:
-                    owners[res.identity(obj)] = original
+                # An identical object from two TrainJobs (a Secret shared by name) is emitted once.
+                entry.objects = [o for o in expansion.objects if owners.get(res.identity(o)) is None]
+                for obj in entry.objects:
+                    owners[res.identity(obj)] = (original, obj)
         results += [output.result(p, original) for p in tj_problems]
 
     out_items = items if cfg.mode == "validate" else output.place(items, rendered, results)
