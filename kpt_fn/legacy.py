@@ -44,6 +44,28 @@ _POD_FIELDS = ("serviceAccountName", "nodeSelector", "affinity", "tolerations", 
 _CONTAINER_PATCH_FIELDS = ("name", "env", "volumeMounts", "securityContext")
 _INT_RE = re.compile(r"^[+-]?[0-9]+$")
 
+RULES = [
+    {"id": f"legacy/{step}", "family": "legacy", "applies_to": kind, "description": description}
+    for step, kind, description in (
+        ("api-version", "TrainJob", "kubeflow.org/v2alpha1 and trainer.kubeflow.org/v2alpha1 objects are converted to "
+                                    "trainer.kubeflow.org/v1alpha1"),
+        ("runtime-ref", "TrainJob", "spec.runtimeRef.apiGroup kubeflow.org becomes trainer.kubeflow.org"),
+        ("managed-by", "TrainJob", "spec.managedBy kubeflow.org/trainjob-controller becomes the v2.3.0 controller name"),
+        ("num-proc-per-node", "TrainJob", "string numProcPerNode becomes an integer (auto: removed; cpu/gpu: counted "
+                                          "from resourcesPerNode)"),
+        ("dataset-config", "TrainJob", "spec.datasetConfig becomes spec.initializer.dataset"),
+        ("model-config", "TrainJob", "spec.modelConfig.input becomes spec.initializer.model; output cannot be converted"),
+        ("metadata", "TrainJob", "spec.labels/annotations become the first runtimePatch"),
+        ("pod-overrides", "TrainJob", "podSpecOverrides/podTemplateOverrides become runtimePatches"),
+        ("patch-time", "TrainJob", "runtimePatches[].time is dropped"),
+        ("status", "TrainJob", "status is dropped"),
+        ("runtime-num-proc-per-node", "TrainingRuntime", "mlPolicy.torch.numProcPerNode is removed"),
+        ("elastic-policy", "TrainingRuntime", "mlPolicy.torch.elasticPolicy cannot be converted"),
+        ("job-layout", "TrainingRuntime", "KEP-era trainer-node/trainer and initializer jobs get the v2.3.0 names and "
+                                          "ancestor labels"),
+    )
+]
+
 
 class _Conversion:
     """Collects the problems of one object's conversion."""

@@ -47,15 +47,22 @@ DEPRECATION_POLICY_URL = "https://trainer.kubeflow.org/en/latest/operator-guides
 
 RULE_RUNTIME_KEY = "trainer-webhook/unsupported-runtime"
 RULE_DEPRECATED = "trainer-webhook/deprecated-runtime"
-RULE_MANAGED_BY = "engine/managed-by-other-controller"
-RULE_DEADLINE = "engine/active-deadline-not-rendered"
-RULE_RENDER = "engine/reconcile-error"
+RULE_MANAGED_BY = "trainer-controller/managed-by-other-controller"
+RULE_DEADLINE = "trainer-controller/active-deadline-not-rendered"
+RULE_RENDER = "trainer-controller/reconcile-error"
 
 RULES = [
     {"id": RULE_RUNTIME_KEY, "family": "trainer-webhook", "applies_to": "TrainJob",
      "description": "spec.runtimeRef must name a TrainingRuntime or ClusterTrainingRuntime of trainer.kubeflow.org"},
     {"id": RULE_DEPRECATED, "family": "trainer-webhook", "applies_to": "TrainJob",
      "description": "warning: the referenced ClusterTrainingRuntime is labelled trainer.kubeflow.org/support: deprecated"},
+    {"id": RULE_RENDER, "family": "trainer-controller", "applies_to": "TrainJob",
+     "description": "errors the controller would hit while building the objects (strategic merge failures, missing "
+                    "envInjection targets, invalid quantities, ...); nothing is rendered"},
+    {"id": RULE_MANAGED_BY, "family": "trainer-controller", "applies_to": "TrainJob",
+     "description": "warning: spec.managedBy names another controller, so nothing is rendered"},
+    {"id": RULE_DEADLINE, "family": "trainer-controller", "applies_to": "TrainJob",
+     "description": "info: spec.activeDeadlineSeconds is enforced by the controller and not part of the rendered objects"},
 ]
 
 

@@ -167,8 +167,10 @@ def order_objects(objects: list[dict]) -> list[dict]:
 
 
 def rules() -> list[dict]:
-    """Every plugin's rule catalog entries, in plugin order."""
-    out: list[dict] = []
+    """The engine's own rule catalog entries (registry key, deprecation), then every plugin's."""
+    from kpt_fn import engine
+
+    out: list[dict] = list(engine.RULES)
     for name in ALL_PLUGINS:
         mod = plugin(name)
         if mod is not None:
