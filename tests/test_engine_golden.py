@@ -163,3 +163,15 @@ def test_golden(case: Path):
 
 def test_enough_cases():
     assert len(case_dirs()) >= 40
+
+
+@pytest.mark.parametrize("case", case_dirs(), ids=lambda p: p.name)
+def test_golden_outputs_pass_schema_validation(case: Path):
+    try:
+        from kpt_fn.validation import check_object
+    except ImportError:
+        pytest.skip("kpt_fn.validation.check_object not available")
+    path = case / "expected.yaml"
+    for obj in load_all(path) if path.exists() else []:
+        errors = [p for p in check_object(obj) if p.severity == "error"]
+        assert errors == [], (obj["kind"], errors)
