@@ -93,6 +93,11 @@ def test_required_value(trainjob):
     assert schema_problems(trainjob) == [("spec.runtimeRef", "Required value")]
 
 
+def test_required_null_is_missing(trainjob):
+    trainjob["spec"]["runtimeRef"] = None  # pruned by the API server, then missing
+    assert schema_problems(trainjob) == [("spec.runtimeRef", "Required value")]
+
+
 def test_required_value_in_list_items(jobset):
     del jobset["spec"]["replicatedJobs"][1]["template"]
     assert schema_problems(jobset) == [("spec.replicatedJobs[1].template", "Required value")]

@@ -42,9 +42,21 @@ def check(obj: dict, entry: SchemaEntry) -> list[Problem]:
     out: list[Problem] = []
     for err in v.iter_errors(obj):
         node, path, name = _locate(schema, err.instance_path)
+        if err.instance is None and type(err.kind).__name__ == "Type":
+            # The API server prunes a null of a non-nullable field; only a required one is missed then.
+            if _required_by_parent(schema, err.instance_path):
+                out.append(Problem(body(REQUIRED), path, subject=obj, rule=rule))
+            continue
         for p, message in _describe(err, node, path, name):
             out.append(Problem(message, p, subject=obj, rule=rule))
     return out
+
+
+def _required_by_parent(schema: dict, instance_path) -> bool:
+    if not instance_path or not isinstance(instance_path[-1], str):
+        return False
+    parent, _, _ = _locate(schema, instance_path[:-1])
+    return instance_path[-1] in (parent.get("required") or ())
 
 
 def _locate(schema: dict, instance_path) -> tuple[dict, str, str]:
@@ -113,8 +125,6 @@ def _describe(err, node: dict, path: str, name: str):
     elif what == "Required":
         yield child(path, kind.property), body(REQUIRED)
     elif what == "Type":
-        if value is None:
-            return  # the API server prunes nulls of non-nullable fields
         message = _type_error(node, value, name)
         if message:
             yield path, message
