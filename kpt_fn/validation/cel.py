@@ -62,6 +62,14 @@ def parse(text: str) -> lark.Tree:
     return _parser().parse(text)
 
 
+_OLD_SELF = re.compile(r"\boldSelf\b")
+
+
+def mentions_old_self(text: str) -> bool:
+    """Whether a rule is a transition rule, without parsing it (parsing costs milliseconds)."""
+    return _OLD_SELF.search(text) is not None
+
+
 def uses_old_self(tree: lark.Tree) -> bool:
     return any(tok == "oldSelf" for tok in tree.scan_values(lambda t: isinstance(t, lark.Token)))
 

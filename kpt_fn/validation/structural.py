@@ -110,7 +110,7 @@ def _rule_id(kind: str, schema_path: str, rule: dict) -> str:
 def _build(schema: dict, kind: str, schema_path: str, *, root: bool) -> Node | None:
     node = Node(schema=schema, type=_schema_type(schema))
     for rule in schema.get("x-kubernetes-validations") or ():
-        if cel.uses_old_self(cel.parse(rule["rule"])):
+        if cel.mentions_old_self(rule["rule"]):
             continue  # transition rules only apply to updates
         node.rules.append(CelRule(
             id=_rule_id(kind, schema_path, rule), rule=rule["rule"], message=rule.get("message", ""),
