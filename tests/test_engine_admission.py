@@ -320,3 +320,34 @@ def test_admission_can_be_switched_off_for_rendering():
     tj = trainjob(runtimePatches=[{"manager": "not-a-domain"}])
     assert errors(expand(tj, runtime(NODE)).problems)
     assert expand(tj, runtime(NODE), EngineOptions(admission=False)).objects
+
+
+# --- R3.2: merges that would produce nonsense -------------------------------------------------------
+
+
+def test_patch_changing_volume_source_is_rejected():
+    rt = runtime(job("node", ["node"], ancestor="trainer"))
+    rt["spec"]["template"]["spec"]["replicatedJobs"][0]["template"]["spec"]["template"]["spec"]["volumes"] = [
+        {"name": "data", "emptyDir": {}}]
+    tj = trainjob(runtimePatches=[patch("acme.io/m", volumes=[{"name": "data", "secret": {"secretName": "s"}}])])
+    assert errors(admission(tj, rt)) == [(
+        "spec.runtimePatches[0].trainingRuntimeSpec.template.spec.replicatedJobs[0].template.spec.template.spec"
+        ".volumes[0]", 'must not change the source of runtime volume "data" (emptyDir -> secret): the merge would '
+                       "keep both sources")]
+    same = trainjob(runtimePatches=[patch("acme.io/m", volumes=[{"name": "data", "emptyDir": {"medium": "Memory"}}])])
+    assert errors(admission(same, rt)) == []
+
+
+def test_patch_switching_env_to_value_from_is_rejected():
+    rt = runtime(job("node", ["node", "side"], ancestor="trainer"))
+    pod = rt["spec"]["template"]["spec"]["replicatedJobs"][0]["template"]["spec"]["template"]["spec"]
+    pod["containers"][1]["env"] = [{"name": "A", "value": "1"}]
+    tj = trainjob(runtimePatches=[patch("acme.io/m", containers=[
+        {"name": "side", "env": [{"name": "A", "valueFrom": {"fieldRef": {"fieldPath": "metadata.name"}}}]}])])
+    assert [m for _, m in errors(admission(tj, rt))] == [
+        'must not switch runtime env var "A" between value and valueFrom: the merge would keep both']
+
+
+def test_string_num_proc_per_node_is_a_render_error_not_a_crash():
+    result = expand(trainjob(trainer={"numProcPerNode": "auto"}), runtime(NODE, ml_policy=TORCH))
+    assert errors(result.problems) == [("spec.trainer.numProcPerNode", "numProcPerNode must be an integer, got 'auto'")]

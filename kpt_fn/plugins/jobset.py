@@ -31,6 +31,7 @@ RULE_PATCH_MANAGER = "trainer-webhook/runtime-patch-manager"
 RULE_PATCH_TARGET = "trainer-webhook/runtime-patch-target"
 RULE_PATCH_ENV = "trainer-webhook/runtime-patch-reserved-env"
 RULE_PATCH_DIRECTIVE = "trainer-webhook/runtime-patch-directive"
+RULE_PATCH_CONFLICT = "recommendation/runtime-patch-conflict"
 
 RULES = [
     {"id": RULE_INITIALIZER, "family": "trainer-webhook", "applies_to": "TrainJob",
@@ -46,6 +47,9 @@ RULES = [
                     "containers (use spec.trainer.env / spec.initializer.*.env)"},
     {"id": RULE_PATCH_DIRECTIVE, "family": "trainer-webhook", "applies_to": "TrainJob",
      "description": "runtimePatches must not contain strategic-merge directive keys (`$patch`, ...) (R3.1)"},
+    {"id": RULE_PATCH_CONFLICT, "family": "recommendation", "applies_to": "TrainJob",
+     "description": "a runtimePatch must not give a runtime volume a different source, or turn a runtime env var "
+                    "between value and valueFrom: the strategic merge would keep both (R3.2)"},
 ]
 
 
@@ -340,5 +344,52 @@ def _validate_runtime_patches(info, trainjob) -> list[Problem]:
     return problems
 
 
+def _by_name(items) -> dict:
+    return {i.get("name"): i for i in items or () if isinstance(i, dict)}
+
+
+def _validate_patch_conflicts(info, trainjob) -> list[Problem]:
+    """R3.2: merges upstream would perform silently but that yield objects the API rejects or that do
+    not mean what the patch says (a volume with two sources, an env var with value and valueFrom)."""
+    problems = []
+    spec = info.unpatched_spec if info.unpatched_spec is not None else info.obj_apply
+    jobs = _by_name(spec.get("replicatedJobs"))
+    for i, patch in enumerate((trainjob.get("spec") or {}).get("runtimePatches") or ()):
+        pspec = ((((patch or {}).get("trainingRuntimeSpec") or {}).get("template")) or {}).get("spec") or {}
+        for j, rj in enumerate(pspec.get("replicatedJobs") or ()):
+            runtime_job = jobs.get(rj.get("name"))
+            if runtime_job is None:
+                continue
+            base = f"spec.runtimePatches[{i}].trainingRuntimeSpec.template.spec.replicatedJobs[{j}]" \
+                   ".template.spec.template.spec"
+            pod, runtime_pod = pod_spec_of(rj), pod_spec_of(runtime_job)
+            volumes = _by_name(runtime_pod.get("volumes"))
+            for k, v in enumerate(pod.get("volumes") or ()):
+                old = volumes.get(v.get("name"))
+                if old is None:
+                    continue
+                new_sources = set(v) - {"name"}
+                old_sources = set(old) - {"name"}
+                if new_sources and new_sources != old_sources:
+                    problems.append(Problem(
+                        f'must not change the source of runtime volume "{v.get("name")}" ({", ".join(sorted(old_sources))}'
+                        f' -> {", ".join(sorted(new_sources))}): the merge would keep both sources',
+                        f"{base}.volumes[{k}]", rule=RULE_PATCH_CONFLICT))
+            for kind in ("initContainers", "containers"):
+                runtime_containers = _by_name(runtime_pod.get(kind))
+                for k, c in enumerate(pod.get(kind) or ()):
+                    envs = _by_name((runtime_containers.get(c.get("name")) or {}).get("env"))
+                    for m, e in enumerate(c.get("env") or ()):
+                        old = envs.get(e.get("name"))
+                        if old is None:
+                            continue
+                        if ("valueFrom" in e) != ("valueFrom" in old):
+                            problems.append(Problem(
+                                f'must not switch runtime env var "{e.get("name")}" between value and valueFrom: '
+                                "the merge would keep both", f"{base}.{kind}[{k}].env[{m}]", rule=RULE_PATCH_CONFLICT))
+    return problems
+
+
 def validate(info, trainjob, options) -> list[Problem]:
-    return _validate_initializer(info, trainjob) + _validate_runtime_patches(info, trainjob)
+    return (_validate_initializer(info, trainjob) + _validate_runtime_patches(info, trainjob)
+            + _validate_patch_conflicts(info, trainjob))

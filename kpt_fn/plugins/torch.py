@@ -67,7 +67,10 @@ def enforce_ml_policy(info, trainjob, options) -> None:
 
     nproc = "auto"
     if trainer is not None and trainer.get("numProcPerNode") is not None:
-        nproc = int(trainer["numProcPerNode"])
+        nproc = trainer["numProcPerNode"]
+        if isinstance(nproc, bool) or not isinstance(nproc, int):
+            # Legacy strings are converted by kpt_fn.legacy before the engine runs.
+            raise RenderError(f"numProcPerNode must be an integer, got {nproc!r}", "spec.trainer.numProcPerNode")
     res = resources_per_node(info, trainjob)
     gpu = _num_gpu(res)
     if nproc == "auto" and gpu == 0:
