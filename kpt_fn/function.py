@@ -141,10 +141,10 @@ def _structure_problems(item, i: int) -> list:
     """What makes an item unusable as input (errors: passed through, never read further)."""
     if not isinstance(item, dict):
         found = _YAML_TYPES.get(type(item), type(item).__name__)
-        return [Problem(f"items[{i}] is not an object (found {found}); it is passed through unchanged", f"items[{i}]")]
+        return [Problem(f"not an object (found {found}); it is passed through unchanged", f"items[{i}]")]
     missing = [k for k in ("apiVersion", "kind") if not isinstance(item.get(k), str) or not item.get(k)]
     if missing:
-        return [Problem(f"items[{i}] has no {' or '.join(missing)}; it is passed through unchanged", f"items[{i}]", subject=item)]
+        return [Problem(f"items[{i}] has no {' or '.join(missing)}; it is passed through unchanged", missing[0], subject=item)]
     kind, group = item["kind"], res.api_group(item)
     if group == res.TRAINER_GROUP and kind not in _TRAINER_KINDS:
         near = [k for k in _TRAINER_KINDS if k.lower() == kind.lower()]
