@@ -134,10 +134,15 @@ def error_resource_list(message: str, items=None, api_version: str = RESOURCE_LI
 def _config_limit_problem(data: bytes, rl: dict, used: Limits) -> Problem | None:
     """What breaks a limit the functionConfig sets below the ones stdin was parsed with, if anything."""
     fc = rl.get("functionConfig")
-    cfg, _ = config_mod.parse(fc)  # its own problems are reported by function.run
-    wanted = cfg.limits
-    subject = fc if isinstance(fc, dict) else None
-    prefix = "data" if isinstance(fc, dict) and fc.get("kind") == "ConfigMap" else "spec"
+    if not isinstance(fc, dict):
+        return None
+    prefix = "data" if fc.get("kind") == "ConfigMap" else "spec"
+    values = fc.get(prefix)
+    if not isinstance(values, dict) or not any(o in values for _, o in LIMIT_SETTINGS.values() if o):
+        return None  # only limits the functionConfig sets count, not its defaults
+    cfg, _ = config_mod.parse(fc)  # its own problems (a limit that is not a number) are reported by function.run
+    wanted = replace(used, **{f: getattr(cfg.limits, f) for f, (_, o) in LIMIT_SETTINGS.items() if o in values})
+    subject = fc
     if wanted.max_bytes < used.max_bytes and len(data) > wanted.max_bytes:
         return Problem(
             f"the ResourceList on stdin is {len(data)} bytes, more than maxInputBytes {wanted.max_bytes}",
