@@ -63,13 +63,18 @@ def place(items: list, rendered: list, results: list) -> list:
     out = list(items)
     after: dict[int, list] = {}  # input position -> new objects to insert after it
     tail: list = []  # new objects of TrainJobs given in the config (no position)
+    # Next free index per file, from one pass over the items (not one pass per file: a repository
+    # has thousands of files). Replacements below keep their item's path and index.
     next_index: dict[str, int] = {}
+    for it in items:
+        if isinstance(it, dict):
+            p = res.file_path(it)
+            if p:
+                i = res.file_index(it) + 1
+                next_index[p] = max(next_index.get(p, i), i)
 
     def index_for(path: str) -> int:
-        if path not in next_index:
-            used = [res.file_index(it) for it in out if isinstance(it, dict) and res.file_path(it) == path]
-            next_index[path] = max(used, default=-1) + 1
-        n = next_index[path]
+        n = next_index.get(path, 0)
         next_index[path] = n + 1
         return n
 
