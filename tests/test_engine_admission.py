@@ -351,3 +351,19 @@ def test_patch_switching_env_to_value_from_is_rejected():
 def test_string_num_proc_per_node_is_a_render_error_not_a_crash():
     result = expand(trainjob(trainer={"numProcPerNode": "auto"}), runtime(NODE, ml_policy=TORCH))
     assert errors(result.problems) == [("spec.trainer.numProcPerNode", "numProcPerNode must be an integer, got 'auto'")]
+
+
+def test_merge_failure_is_reported_at_the_patch():
+    tj = trainjob(runtimePatches=[{"manager": "acme.io/a"}, patch("acme.io/m", volumes=[{"emptyDir": {}}])])
+    rt = runtime(NODE)
+    rt["spec"]["template"]["spec"]["replicatedJobs"][0]["template"]["spec"]["template"]["spec"]["volumes"] = [
+        {"name": "v", "emptyDir": {}}]
+    result = expand(tj, rt, EngineOptions(admission=False))
+    assert result.objects == []
+    [(path, _)] = errors(result.problems)
+    assert path.startswith("spec.runtimePatches[1].trainingRuntimeSpec.template.spec")
+
+
+def test_malformed_input_is_reported_not_raised():
+    result = expand(trainjob(trainer="three nodes"), runtime(NODE, ml_policy={}))
+    assert result.objects == [] and errors(result.problems)

@@ -113,19 +113,25 @@ def runtime_registry_key(trainjob: dict) -> str:
     return f"{kind}.{group}" if group else kind
 
 
-def _prepare(trainjob: dict, runtime: dict):
+def _build(tj: dict, rt: dict, runtime: dict):
+    """The Info for the defaulted TrainJob `tj` and runtime `rt` (`runtime`: the caller's object)."""
     from kpt_fn.engine import runtime_info
 
-    tj = defaults.default_trainjob(trainjob)
-    rt = defaults.default_runtime(runtime)
     _check_resources_per_node(tj)
     try:
-        info = runtime_info.build_info(tj, rt)
+        return runtime_info.build_info(tj, rt)
     except roundtrip.QuantityProblem as exc:
         raise RenderError(str(exc), path=exc.path, subject=runtime) from exc
     except quantity.QuantityError as exc:
         raise RenderError(f"invalid resource quantity: {exc}", path="spec.template.spec", subject=runtime) from exc
-    return tj, rt, info
+
+
+def _patch_checks(tj: dict, rt: dict) -> list[Problem]:
+    """Admission checks of runtimePatches that need no Info (when building it failed)."""
+    from kpt_fn.plugins import jobset
+
+    spec = (((rt.get("spec") or {}).get("template")) or {}).get("spec") or {}
+    return jobset.check_runtime_patches(spec, tj)
 
 
 def _check_resources_per_node(tj: dict) -> None:
@@ -163,11 +169,15 @@ def admission(trainjob: dict, runtime: dict, options: EngineOptions | None = Non
     key_problem = _key_problem(trainjob)
     if key_problem is not None:
         return [key_problem]
+    tj = defaults.default_trainjob(trainjob)
+    rt = defaults.default_runtime(runtime)
     try:
-        tj, rt, info = _prepare(trainjob, runtime)
+        info = _build(tj, rt, runtime)
     except RenderError as exc:
-        # Upstream ignores Info construction errors at admission; they surface at reconcile.
-        return [Problem(exc.message, exc.path, severity=WARNING, subject=exc.subject, rule=RULE_RENDER)]
+        # Upstream ignores Info construction errors at admission (they surface at reconcile); the
+        # patch checks still apply.
+        return _patch_checks(tj, rt) + [
+            Problem(exc.message, exc.path, severity=WARNING, subject=exc.subject, rule=RULE_RENDER)]
     return _webhook_checks(tj, rt, info, options)
 
 
@@ -184,7 +194,17 @@ def expand(trainjob: dict, runtime: dict, options: EngineOptions | None = None) 
 
     problems: list[Problem] = []
     try:
-        tj, rt, info = _prepare(trainjob, runtime)
+        tj = defaults.default_trainjob(trainjob)
+        rt = defaults.default_runtime(runtime)
+        try:
+            info = _build(tj, rt, runtime)
+        except RenderError:
+            if options.admission:
+                # What the webhook would have rejected is the better report.
+                problems = _patch_checks(tj, rt)
+                if has_errors(problems):
+                    return Expansion(problems=problems)
+            raise
         if options.admission:
             problems.extend(_webhook_checks(tj, rt, info, options))
             if has_errors(problems):
@@ -198,6 +218,10 @@ def expand(trainjob: dict, runtime: dict, options: EngineOptions | None = None) 
     except roundtrip.QuantityProblem as exc:
         # Only generated objects are normalised here; their quantities come from the inputs.
         return Expansion(problems=problems + [Problem(str(exc), exc.path, severity=ERROR, rule=RULE_RENDER)])
+    except (TypeError, ValueError, KeyError, AttributeError, IndexError) as exc:
+        # Inputs that passed no schema validation can still be malformed; report, never crash.
+        return Expansion(problems=problems + [Problem(
+            f"cannot render this TrainJob: {type(exc).__name__}: {exc}", "spec", severity=ERROR, rule=RULE_RENDER)])
     problems.extend(info.problems)
     if (tj.get("spec") or {}).get("activeDeadlineSeconds") is not None:
         problems.append(Problem(

@@ -45,8 +45,8 @@ def merge_runtime_patches(spec: dict, trainjob: dict) -> dict:
     not know sort as index 0, like upstream's map lookup miss.
     """
     patches = [
-        p["trainingRuntimeSpec"]["template"]["spec"]
-        for p in (trainjob.get("spec") or {}).get("runtimePatches") or ()
+        (i, p["trainingRuntimeSpec"]["template"]["spec"])
+        for i, p in enumerate((trainjob.get("spec") or {}).get("runtimePatches") or ())
         if ((((p or {}).get("trainingRuntimeSpec") or {}).get("template") or {}).get("spec")) is not None
     ]
     if not patches:
@@ -55,14 +55,15 @@ def merge_runtime_patches(spec: dict, trainjob: dict) -> dict:
 
     order = {rj.get("name"): i for i, rj in enumerate(spec.get("replicatedJobs") or ())}
     merged = spec
-    for patch in patches:
+    for index, patch in patches:
         # The API server prunes nulls from the stored TrainJob and the typed patch omits nil
         # fields, so a null never reaches upstream's merge (where it would delete the key).
         patch = _without_nulls(patch)
         try:
             merged = smp.merge_jobset_spec(merged, patch)
         except smp.MergeError as exc:
-            raise RenderError(str(exc), path="spec.runtimePatches") from exc
+            where = f"spec.runtimePatches[{index}].trainingRuntimeSpec.template.spec"
+            raise RenderError(exc.message, path=f"{where}.{exc.path}" if exc.path else where) from exc
     if merged.get("replicatedJobs"):
         merged["replicatedJobs"] = sorted(merged["replicatedJobs"], key=lambda rj: order.get(rj.get("name"), 0))
     return merged

@@ -301,7 +301,13 @@ def _has_initializer_mount(spec: dict, job: str) -> bool:
     return False
 
 
-def _validate_runtime_patches(info, trainjob) -> list[Problem]:
+def check_runtime_patches(unpatched_spec: dict, trainjob: dict) -> list[Problem]:
+    """The runtimePatches checks, which need only the runtime's (defaulted) JobSet spec before
+    patching; also usable when building the Info failed (e.g. a merge error)."""
+    return _validate_runtime_patches(unpatched_spec, trainjob) + _validate_patch_conflicts(unpatched_spec, trainjob)
+
+
+def _validate_runtime_patches(spec: dict, trainjob) -> list[Problem]:
     from kpt_fn.engine import smp
 
     problems = []
@@ -309,7 +315,7 @@ def _validate_runtime_patches(info, trainjob) -> list[Problem]:
     # R6.1: targets must exist in the runtime as written, not in the already-patched template
     # (strategic merge would have added them), and an init container cannot be patched as a
     # regular container or vice versa.
-    names = _container_names(info.unpatched_spec if info.unpatched_spec is not None else info.obj_apply)
+    names = _container_names(spec)
     for i, patch in enumerate((trainjob.get("spec") or {}).get("runtimePatches") or ()):
         patch = patch or {}
         for msg in domain_prefixed_path_errors(patch.get("manager") or ""):
@@ -348,11 +354,10 @@ def _by_name(items) -> dict:
     return {i.get("name"): i for i in items or () if isinstance(i, dict)}
 
 
-def _validate_patch_conflicts(info, trainjob) -> list[Problem]:
+def _validate_patch_conflicts(spec: dict, trainjob) -> list[Problem]:
     """R3.2: merges upstream would perform silently but that yield objects the API rejects or that do
     not mean what the patch says (a volume with two sources, an env var with value and valueFrom)."""
     problems = []
-    spec = info.unpatched_spec if info.unpatched_spec is not None else info.obj_apply
     jobs = _by_name(spec.get("replicatedJobs"))
     for i, patch in enumerate((trainjob.get("spec") or {}).get("runtimePatches") or ()):
         pspec = ((((patch or {}).get("trainingRuntimeSpec") or {}).get("template")) or {}).get("spec") or {}
@@ -391,5 +396,5 @@ def _validate_patch_conflicts(info, trainjob) -> list[Problem]:
 
 
 def validate(info, trainjob, options) -> list[Problem]:
-    return (_validate_initializer(info, trainjob) + _validate_runtime_patches(info, trainjob)
-            + _validate_patch_conflicts(info, trainjob))
+    unpatched = info.unpatched_spec if info.unpatched_spec is not None else info.obj_apply
+    return _validate_initializer(info, trainjob) + check_runtime_patches(unpatched, trainjob)
