@@ -13,8 +13,14 @@ Contract used by the rest of the function (kpt_fn.function):
                   Problem.subject says otherwise. When any problem is an error, objects is empty.
 
     admission(trainjob, runtime, options) -> list[Problem]
-        The checks the Trainer v2.3.0 TrainJob admission webhook runs (registry key, runtime plugins'
-        CustomValidation), without generating anything.
+        The checks the Trainer v2.3.0 TrainJob admission webhook runs (registry key, deprecation
+        warning, runtime plugins' CustomValidation: JobSet initializer and runtimePatches checks with
+        R6.1/R3.1/R3.2, Torch, MPI, XGBoost, Flux, Volcano), without generating anything.
+        `expand` runs the same checks first unless options.admission is False; a caller that calls
+        `admission` itself should pass admission=False to `expand` to avoid duplicate warnings.
+
+    rules() -> list[dict]   (kpt_fn.engine.framework.rules)
+        Catalog entries of every check above.
 
 Pipeline of `expand` (trainer-semantics.md §13):
 
@@ -29,8 +35,11 @@ Pipeline of `expand` (trainer-semantics.md §13):
        empty artefacts), objects in the order Secrets, ConfigMaps, PodGroups, JobSet (R5.1).
 
 Deliberate offline behaviour: no ownerReferences (R5.2), no runtime-snapshot ConfigMap (R2.2),
-`spec.activeDeadlineSeconds` is not rendered (upstream enforces it in the controller; a warning
-says so).
+`spec.activeDeadlineSeconds` is not rendered (upstream enforces it in the controller; an info result
+says so); the TrainJobStatus plugin (alpha, off by default upstream) is not implemented (R4.2).
+Where upstream is random (plugin order, GPU name choice) the fixed orders of framework.py and
+resources.num_gpu apply. Errors the controller would hit while reconciling (merge failures, missing
+envInjection targets, invalid quantities, malformed input) are error Problems, never exceptions.
 """
 
 from __future__ import annotations

@@ -62,7 +62,8 @@ class Info:
     pod_sets: list  # list[PodSet], one per replicated job, same order
 
     # The defaulted runtime JobSet spec before runtimePatches; admission checks patch targets
-    # against it (Recommendation R6.1). Not to be mutated.
+    # against it (Recommendation R6.1). It shares sub-objects with obj_apply, so it is only
+    # meaningful before the plugin phases run; never mutate it.
     unpatched_spec: dict | None = None
     # Non-fatal findings of plugins during a render (warnings, infos).
     problems: list = field(default_factory=list)
