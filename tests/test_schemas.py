@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import shutil
+import subprocess
 from pathlib import Path
 
 import jsonschema_rs
@@ -117,3 +119,21 @@ def test_typed_core_fields_accept_null_and_free_form_fields_stay_open():
     assert schema["properties"]["data"]["type"] == ["object", "null"]
     fields_v1 = schema["properties"]["metadata"]["properties"]["managedFields"]["items"]["properties"]["fieldsV1"]
     assert "additionalProperties" not in fields_v1
+
+
+KUBECONFORM = shutil.which("kubeconform")
+
+
+@pytest.mark.skipif(KUBECONFORM is None, reason="kubeconform is not installed")
+def test_kubeconform_uses_the_schemas(tmp_path):
+    """With the documented template kubeconform validates our fixtures and rejects unknown fields."""
+    template = "schemas/{{.Group}}/{{.ResourceKind}}_{{.ResourceAPIVersion}}.json"
+    fixtures = sorted(str(p) for p in (REPO / "fixtures" / "validation").glob("*.yaml"))
+    ok = subprocess.run([KUBECONFORM, "-summary", "-schema-location", template, *fixtures],
+                        cwd=REPO, capture_output=True, text=True)
+    assert ok.returncode == 0, ok.stdout + ok.stderr
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: x}\ndata: {a: b}\nbogus: 1\n")
+    rejected = subprocess.run([KUBECONFORM, "-schema-location", template, str(bad)],
+                              cwd=REPO, capture_output=True, text=True)
+    assert rejected.returncode == 1 and "bogus" in rejected.stdout
