@@ -93,6 +93,12 @@ def test_required_value(trainjob):
     assert schema_problems(trainjob) == [("spec.runtimeRef", "Required value")]
 
 
+def test_null_list_item_is_a_type_error(trainjob):
+    trainjob["spec"]["trainer"]["env"].append(None)
+    assert schema_problems(trainjob) == [(
+        "spec.trainer.env[1]", 'Invalid value: "null": spec.trainer.env[1] in body must be of type object: "null"')]
+
+
 def test_required_null_is_missing(trainjob):
     trainjob["spec"]["runtimeRef"] = None  # pruned by the API server, then missing
     assert schema_problems(trainjob) == [("spec.runtimeRef", "Required value")]

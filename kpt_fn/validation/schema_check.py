@@ -42,8 +42,10 @@ def check(obj: dict, entry: SchemaEntry) -> list[Problem]:
     out: list[Problem] = []
     for err in v.iter_errors(obj):
         node, path, name = _locate(schema, err.instance_path)
-        if err.instance is None and type(err.kind).__name__ == "Type":
-            # The API server prunes a null of a non-nullable field; only a required one is missed then.
+        if err.instance is None and type(err.kind).__name__ == "Type" and err.instance_path \
+                and isinstance(err.instance_path[-1], str):
+            # The API server prunes a null field value (not a null list item) of a non-nullable field;
+            # only a required one is then missed.
             if _required_by_parent(schema, err.instance_path):
                 out.append(Problem(body(REQUIRED), path, subject=obj, rule=rule))
             continue
