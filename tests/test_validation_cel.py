@@ -284,3 +284,10 @@ def test_message_expression_and_field_path():
     assert [(p.path, p.message) for p in problems] == [("spec.replicas", "replicas is 9, at most 4")]
     problems = structural.check_tree({"spec": {"replicas": 0}}, root)
     assert [(p.path, p.message) for p in problems] == [("spec", "failed rule: self.replicas > 0")]
+
+
+def test_unparsable_rule_is_reported_not_raised():
+    schema = {"type": "object", "properties": {"a": {"type": "string"}},
+              "x-kubernetes-validations": [{"rule": "self.a.?b == ", "message": "m"}]}
+    problems = structural.check_tree({"a": "x"}, structural.build_tree(schema, "Thing"))
+    assert [p.message.split(":")[0] for p in problems] == ["rule compile error"]

@@ -42,12 +42,13 @@ class Unsupported(Exception):
 class Program:
     """A compiled rule: `evaluate(self_value)` returns the CEL result or raises CelError."""
 
-    __slots__ = ("text", "uses_old_self", "_fn")
+    __slots__ = ("text", "uses_old_self", "compile_error", "_fn")
 
-    def __init__(self, text: str, fn, uses_old_self: bool):
+    def __init__(self, text: str, fn, uses_old_self: bool, compile_error: str = ""):
         self.text = text
         self._fn = fn
         self.uses_old_self = uses_old_self
+        self.compile_error = compile_error
 
     def evaluate(self, value):
         return self._fn({"self": value})
@@ -75,15 +76,34 @@ def uses_old_self(tree: lark.Tree) -> bool:
 
 
 def compile_rule(text: str, schema: dict | None) -> Program:
-    """Compile `text` with `self` described by `schema` (the JSON Schema node the rule sits on)."""
-    tree = parse(text)
+    """Compile `text` with `self` described by `schema` (the JSON Schema node the rule sits on).
+
+    A rule cel-python cannot parse yields a Program with `compile_error` set; evaluating it raises.
+    """
+    try:
+        tree = parse(text)
+    except Exception as exc:  # celpy raises its own parse errors and lark's
+        message = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+
+        def broken(_vars):
+            raise CelError(f"rule compile error: {message}")
+
+        return Program(text, broken, False, compile_error=message)
     old = uses_old_self(tree)
     if old:
         return Program(text, _raise_unsupported, True)
     try:
-        fn, _ = _Compiler().expr(tree, {"self": schema})
-    except Unsupported:
-        fn = _celpy_fallback(tree, schema)
+        try:
+            fn, _ = _Compiler().expr(tree, {"self": schema})
+        except Unsupported:
+            fn = _celpy_fallback(tree, schema)
+    except Exception as exc:  # a construct neither compiler handles must not crash validation
+        message = f"{type(exc).__name__}: {exc}"
+
+        def broken(_vars):
+            raise CelError(f"rule compile error: {message}")
+
+        return Program(text, broken, False, compile_error=message)
     return Program(text, fn, False)
 
 
@@ -633,6 +653,8 @@ def _celpy_fallback(tree, schema):
             result = runner.evaluate({"self": celpy.json_to_cel(value)})
         except celpy.CELEvalError as exc:
             raise CelError(str(exc.args[0]) if exc.args else "evaluation error") from None
+        except Exception as exc:  # cel-python bugs must not escape as crashes
+            raise CelError(f"evaluation error: {exc}") from None
         if isinstance(result, celpy.CELEvalError):
             raise CelError(str(result.args[0]) if result.args else "evaluation error")
         return _from_cel(result)

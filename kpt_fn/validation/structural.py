@@ -282,6 +282,10 @@ def _shown_key(item, node: Node):
 
 
 def _evaluate(rule: CelRule, value, path: str, subject, out: list):
+    if rule.program.compile_error:
+        out.append(Problem(f"rule compile error: {rule.program.compile_error}", path, subject=subject,
+                           rule=rule.id))
+        return
     try:
         ok = rule.program.evaluate(value)
     except cel.CelError as exc:
