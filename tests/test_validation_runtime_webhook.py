@@ -107,7 +107,9 @@ def cluster_runtime(labels=None) -> dict:
 
 
 def test_cluster_runtime_without_deprecation_label():
+    # upstream test/integration/webhooks: "Should succeed to create ClusterTrainingRuntime"
     assert validation.check_runtime_webhook(cluster_runtime()) == []
+    assert validation.check_object(cluster_runtime()) == []
 
 
 def test_cluster_runtime_deprecation_warning():
