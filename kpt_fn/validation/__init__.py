@@ -10,13 +10,15 @@ Public API (pure functions; nothing raises for bad input, everything is reported
         ObjectMeta names/labels/annotations, the strict JSON Schema (schemas/), list-type
         uniqueness, non-transition CEL rules, label syntax of embedded templates, ConfigMap/Secret
         keys. [] for other kinds. The object is validated as written; where the API server would
-        fill a default first, the default counts (CEL, list-map keys, required fields).
+        fill a default first, the default counts (CEL, list-map keys, required fields), and a
+        `null` field value is absent (the API server prunes it) unless the field is required.
     check_runtime_webhook(runtime) -> list[Problem]
         The Trainer runtime admission webhooks (replicas 1, ancestor container) and the
         deprecation warning for ClusterTrainingRuntimes (severity warning).
     check_jobset_webhook(jobset) -> list[Problem]
         The JobSet v0.12 validating webhook's offline checks (name lengths, groupName, dependsOn,
-        subdomain, managedBy, policies, VolumeClaimPolicies).
+        subdomain, managedBy, policies, VolumeClaimPolicies), plus the Job API's checks of each Job
+        template (the JobSet controller's Jobs would be rejected otherwise).
     rules() -> list[dict]
         {id, family, applies_to, description} for every rule, including the plugins' RULES.
 
