@@ -128,7 +128,11 @@ def render(paths: list[str], cwd: str, env: dict, mode: str | None = None) -> tu
     if outcome.config.mode == "validate":
         lines = stderr_lines(outcome)
         return "", lines, outcome.exit_code
-    return _emit(outcome, output.plain_items(outcome.items, outcome.config.output == "all"))
+    out, lines, code = _emit(outcome, output.plain_items(outcome.items, outcome.config.output == "all"))
+    # Argo CD trims one trailing newline from a plugin's stdout, which would take the final line
+    # break of a literal block ending the last document with it. A closing `---` line absorbs the
+    # trim; every reader skips the empty document it opens.
+    return (out + "---\n" if out else out), lines, code
 
 
 def _with_mode(fc, mode: str):
