@@ -1,0 +1,284 @@
+"""kpt 1.0 running expand-trainjobs: exec (eval, render) and container (--image, docker stand-in).
+krm-clients.md §2 and T1/T2."""
+
+from __future__ import annotations
+
+import json
+import os
+
+import pytest
+
+from clients import kit
+from kpt_fn import yamlio
+
+pytestmark = pytest.mark.clients
+
+GENERATED = {"mnist": "mnist.generated.yaml", "first-job": "first-job.generated.yaml"}
+
+
+def eval_(kpt, pkg, fn, *extra):
+    return [kpt, "fn", "eval", pkg, "--exec", fn, *extra]
+
+
+def _quotes(text: str) -> str:
+    # The dumper may write "x" as 'x'; nothing else about an untouched file may change.
+    return text.replace('"', "'")
+
+
+def _on_disk_annotations(pkg) -> list:
+    """(file, kind/name, annotation) of every client annotation other than local-config on disk."""
+    out = []
+    for f in sorted(pkg.rglob("*")):
+        if f.is_file():
+            for d in yamlio.load_all(f.read_text()):
+                for k in ((d or {}).get("metadata") or {}).get("annotations") or {}:
+                    if k.startswith(kit.CLIENT_PREFIXES) and k != kit.LOCAL_CONFIG:
+                        out.append((f.name, f"{d['kind']}/{d['metadata']['name']}", k))
+    return out
+
+
+# --- T1.1 / T1.3: unwrap --------------------------------------------------------------------------
+
+
+def test_unwrap_gives_a_jobset_per_trainjob_and_leaves_the_package_alone(kpt, fn, demo, env, tmp_path, demo_objects):
+    before = kit.snapshot(demo)
+    r = kit.run(eval_(kpt, demo, fn, "-o", "unwrap"), cwd=tmp_path, env=env).ok()
+    assert "[PASS]" in r.stderr
+    objs = kit.normalize(r.stdout)
+    kit.assert_demo_objects(objs)
+    kit.assert_same_objects(objs, demo_objects, "a second unwrap")
+    assert kit.snapshot(demo) == before
+    # Comments of untouched items come back in the stream too.
+    for lines in kit.DEMO_COMMENTS.values():
+        for line in lines:
+            assert line.split("# ")[-1] in r.stdout
+    assert kit.run(eval_(kpt, demo, fn, "-o", "unwrap"), cwd=tmp_path, env=env).ok().stdout == r.stdout
+
+
+# --- T1.2 / T1.3: in place ------------------------------------------------------------------------
+
+
+def test_in_place_layout_comments_and_idempotency(kpt, fn, demo, env, tmp_path):
+    original = kit.snapshot(kit.DEMO)
+    kit.run(eval_(kpt, demo, fn), cwd=tmp_path, env=env).ok()
+    first = kit.snapshot(demo)
+
+    # Generated objects live in <TrainJob's dir>/<TrainJob name>.generated.yaml, nowhere else.
+    assert sorted(first) == sorted([*original, *GENERATED.values()])
+    for job, fname in GENERATED.items():
+        objs = yamlio.load_all(first[fname].decode())
+        assert any(o["kind"] == "JobSet" and o["metadata"]["name"] == job for o in objs), fname
+        for o in objs:
+            assert o["metadata"]["name"].startswith(job), f"{fname} holds {o['kind']} {o['metadata']['name']}"
+            assert o["metadata"].get("namespace") == "team-a"
+    assert _on_disk_annotations(demo) == []
+
+    # Files the function does not own keep their comments and content; only quote style may change.
+    for fname, lines in kit.DEMO_COMMENTS.items():
+        text = first[fname].decode()
+        for line in lines:
+            assert line in text, f"{fname} lost {line!r}"
+    for fname in ("trainjobs.yaml", "runtimes.yaml", "Kptfile", "expand-trainjobs.yaml"):
+        assert _quotes(first[fname].decode()) == _quotes(original[fname].decode()), fname
+    kit.assert_tricky_strings(first["settings.yaml"].decode(), "settings.yaml after kpt fn eval")
+
+    # A second run on its own output changes nothing.
+    kit.run(eval_(kpt, demo, fn), cwd=tmp_path, env=env).ok()
+    assert kit.snapshot(demo) == first
+
+
+# --- T1.4: render with a Kptfile pipeline -----------------------------------------------------------
+
+
+def _with_pipeline(pkg, mutator: dict):
+    kptfile = yamlio.load((pkg / "Kptfile").read_text())
+    kptfile["pipeline"] = {"mutators": [mutator]}
+    (pkg / "Kptfile").write_text(yamlio.dump(kptfile))
+
+
+def test_render_needs_allow_exec(kpt, fn, demo, env, tmp_path):
+    _with_pipeline(demo, {"exec": fn, "configPath": "expand-trainjobs.yaml"})
+    before = kit.snapshot(demo)
+    r = kit.run([kpt, "fn", "render", demo], cwd=tmp_path, env=env).failed()
+    assert "must run with `--allow-exec` option" in r.stderr
+    assert kit.snapshot(demo) == before
+
+
+@pytest.mark.parametrize("where", ["tmp_path", "package"])
+def test_render_config_path(kpt, fn, demo, env, tmp_path, where):
+    _with_pipeline(demo, {"exec": fn, "configPath": "expand-trainjobs.yaml"})
+    cwd, target = (tmp_path, demo) if where == "tmp_path" else (demo, ".")
+    r = kit.run([kpt, "fn", "render", target, "--allow-exec"], cwd=cwd, env=env).ok()
+    assert "Successfully executed 1 function(s) in 1 package(s)." in r.stdout + r.stderr
+    first = kit.snapshot(demo)
+    assert set(GENERATED.values()) <= set(first)
+    kit.assert_demo_objects(kit.normalize([d for f in sorted(first) if f != "Kptfile" for d in yamlio.load_all(first[f].decode())]))
+    for fname, lines in kit.DEMO_COMMENTS.items():
+        for line in lines:
+            assert line in first[fname].decode()
+    assert _on_disk_annotations(demo) == []
+    if where == "tmp_path":  # kpt does not de-duplicate: a second render must change nothing
+        kit.run([kpt, "fn", "render", target, "--allow-exec"], cwd=cwd, env=env).ok()
+        assert kit.snapshot(demo) == first
+
+
+def _jobset_namespaces(pkg) -> list:
+    out = []
+    for f in sorted(pkg.glob("*.yaml")):
+        for d in yamlio.load_all(f.read_text()):
+            if d and d.get("kind") == "JobSet":
+                out.append(d["metadata"].get("namespace", ""))
+    return out
+
+
+@pytest.mark.parametrize(
+    "mutator, namespace",
+    [({"configMap": {"namespace": "team-x"}}, "team-x"), ({}, "")],
+    ids=["configMap", "no-config"],
+)
+def test_render_config_map_and_no_config(kpt, fn, env, tmp_path, mutator, namespace):
+    pkg = kit.copy_tree(kit.CLIENT_FIXTURES / "nons", tmp_path / "nons")
+    _with_pipeline(pkg, {"exec": fn, **mutator})
+    kit.run([kpt, "fn", "render", pkg, "--allow-exec"], cwd=tmp_path, env=env).ok()
+    assert _jobset_namespaces(pkg) == [namespace]
+
+
+# --- T1.5: config forms ---------------------------------------------------------------------------
+
+TYPED = {"apiVersion": "fn.kpt.dev/v1alpha1", "kind": "ExpandTrainJobs", "metadata": {"name": "cfg"}, "spec": {"namespace": "team-b"}}
+CONFIGMAP = {"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "cfg"}, "data": {"namespace": "team-c"}}
+
+
+@pytest.mark.parametrize(
+    "config, args, namespace",
+    [(TYPED, [], "team-b"), (CONFIGMAP, [], "team-c"), (None, ["--", "namespace=team-d"], "team-d"), (None, [], "")],
+    ids=["typed", "configmap", "key-value", "none"],
+)
+def test_eval_config_forms(kpt, fn, env, tmp_path, config, args, namespace):
+    pkg = kit.copy_tree(kit.CLIENT_FIXTURES / "nons", tmp_path / "nons")
+    extra = []
+    if config is not None:
+        (tmp_path / "cfg.yaml").write_text(yamlio.dump(config))
+        extra = ["--fn-config", tmp_path / "cfg.yaml"]
+    r = kit.run(eval_(kpt, pkg, fn, "-o", "unwrap", *extra, *args), cwd=tmp_path, env=env).ok()
+    jobsets = [o for o in kit.load_stream(r.stdout) if o["kind"] == "JobSet"]
+    assert [(j["metadata"]["name"], j["metadata"].get("namespace", "")) for j in jobsets] == [("nons", namespace)]
+
+
+@pytest.mark.parametrize(
+    "config, message",
+    [
+        ({"apiVersion": "example.com/v1", "kind": "Frobnicate", "metadata": {"name": "x"}}, "unsupported functionConfig example.com/v1/Frobnicate"),
+        ({**CONFIGMAP, "data": {"namespcae": "typo"}}, "unknown option 'namespcae'"),
+    ],
+    ids=["unknown-kind", "unknown-option"],
+)
+def test_eval_bad_config_fails(kpt, fn, demo, env, tmp_path, config, message):
+    (tmp_path / "cfg.yaml").write_text(yamlio.dump(config))
+    before = kit.snapshot(demo)
+    r = kit.run(eval_(kpt, demo, fn, "--fn-config", tmp_path / "cfg.yaml"), cwd=tmp_path, env=env).failed()
+    assert "[FAIL]" in r.stderr and "[error]" in r.stderr and message in r.stderr
+    assert kit.snapshot(demo) == before
+
+
+# --- T1.6: failure --------------------------------------------------------------------------------
+
+
+def test_invalid_trainjob_fails_and_leaves_the_tree_alone(kpt, fn, env, tmp_path):
+    pkg = kit.copy_tree(kit.CLIENT_FIXTURES / "bad", tmp_path / "bad")
+    before = kit.snapshot(pkg)
+    res = tmp_path / "results"
+    r = kit.run(eval_(kpt, pkg, fn, "--results-dir", res, "--truncate-output=false"), cwd=tmp_path, env=env).failed()
+    assert r.rc == 1
+    assert "[FAIL]" in r.stderr and "Exit code: 1" in r.stderr
+    # kpt prints namespaced resources as apiVersion/Kind/namespace/name.
+    line = next((ln.strip() for ln in r.stderr.splitlines() if "TrainJob/team-a/broken" in ln), "")
+    assert line.startswith("[error] trainer.kubeflow.org/v1alpha1/TrainJob/team-a/broken spec.runtimeRef: "), r.stderr
+    assert "no-such-runtime" in line
+    stderr_block = r.stderr.split("Stderr:", 1)[1].splitlines()
+    assert stderr_block[1].strip().startswith('"expand-trainjobs: FAILED:'), r.stderr
+    assert kit.snapshot(pkg) == before
+
+    results = yamlio.load((res / "results.yaml").read_text())
+    assert results["kind"] == "FunctionResultList"
+    (item,) = results["items"]
+    assert item["exitCode"] == 1
+    errors = [x for x in item["results"] if x.get("severity") == "error"]
+    assert errors and all(x["resourceRef"]["name"] == "broken" for x in errors)
+    assert errors[0]["file"]["path"] == "trainjobs.yaml"
+    assert errors[0]["field"]["path"] == "spec.runtimeRef"
+
+    # The same through `render`: all or nothing.
+    _with_pipeline(pkg, {"exec": fn})
+    before = kit.snapshot(pkg)
+    kit.run([kpt, "fn", "render", pkg, "--allow-exec"], cwd=tmp_path, env=env).failed()
+    assert kit.snapshot(pkg) == before
+
+
+# --- T1.7: JSON in, YAML out ----------------------------------------------------------------------
+
+
+def test_json_resource_list_in_yaml_out(kpt, fn, demo, env, tmp_path, demo_objects):
+    source = kit.run([kpt, "fn", "source", demo], cwd=tmp_path, env=env).ok().stdout
+    as_json = json.dumps(yamlio.load(source))
+    r = kit.run([kpt, "fn", "eval", "-", "--exec", fn, "-o", "unwrap"], cwd=tmp_path, env=env, input=as_json).ok()
+    kit.assert_same_objects(kit.normalize(r.stdout), demo_objects, "JSON in through kpt")
+
+    for stdin in (source, as_json):
+        direct = kit.run([fn], cwd=tmp_path, env=env, input=stdin).ok()
+        assert direct.stdout.startswith("apiVersion:"), direct.stdout[:200]
+        kit.assert_same_objects(kit.normalize(kit.resource_list_items(direct.stdout)), demo_objects, "the function run directly")
+
+
+def test_help(fn, env, tmp_path):
+    r = kit.run([fn, "--help"], cwd=tmp_path, env=env).ok()
+    assert r.stdout.startswith("Usage: expand-trainjobs")
+    assert r.stderr == ""
+
+
+# --- T2: container route through the docker stand-in ---------------------------------------------
+
+RUN_LINE = "docker run --rm -i --network none --user nobody --security-opt=no-new-privileges --pull {} " + kit.IMAGE
+VERSION_LINE = "docker version --format {{.Client.Version}}"
+
+
+@pytest.fixture
+def docker_env(tmp_path, fn, docker_standin):
+    log = tmp_path / "docker.log"
+    return log, kit.client_env(tmp_path, FN=fn, DOCKER_LOG=log, PATH=f"{docker_standin}{os.pathsep}{os.environ['PATH']}")
+
+
+def test_image_unwrap(kpt, demo, tmp_path, docker_env, demo_objects):
+    log, env = docker_env
+    r = kit.run([kpt, "fn", "eval", demo, "--image", kit.IMAGE, "-o", "unwrap"], cwd=tmp_path, env=env).ok()
+    kit.assert_same_objects(kit.normalize(r.stdout), demo_objects, "kpt --image")
+    assert kit.docker_log(log) == [VERSION_LINE, RUN_LINE.format("missing")]
+
+
+@pytest.mark.parametrize("policy", ["never", "always"])
+def test_image_pull_policy(kpt, demo, tmp_path, docker_env, policy):
+    log, env = docker_env
+    kit.run([kpt, "fn", "eval", demo, "--image", kit.IMAGE, "--image-pull-policy", policy, "-o", "unwrap"], cwd=tmp_path, env=env).ok()
+    assert kit.docker_log(log) == [VERSION_LINE, RUN_LINE.format(policy)]
+
+
+def test_image_in_place_twice_and_failure(kpt, demo, tmp_path, docker_env):
+    log, env = docker_env
+    kit.run([kpt, "fn", "eval", demo, "--image", kit.IMAGE], cwd=tmp_path, env=env).ok()
+    first = kit.snapshot(demo)
+    assert set(GENERATED.values()) <= set(first)
+    kit.run([kpt, "fn", "eval", demo, "--image", kit.IMAGE], cwd=tmp_path, env=env).ok()
+    assert kit.snapshot(demo) == first
+
+    bad = kit.copy_tree(kit.CLIENT_FIXTURES / "bad", tmp_path / "bad")
+    before = kit.snapshot(bad)
+    r = kit.run([kpt, "fn", "eval", bad, "--image", kit.IMAGE], cwd=tmp_path, env=env).failed()
+    assert "[FAIL]" in r.stderr and "TrainJob/team-a/broken" in r.stderr
+    assert kit.snapshot(bad) == before
+
+
+def test_fn_doc(kpt, tmp_path, docker_env):
+    log, env = docker_env
+    r = kit.run([kpt, "fn", "doc", "--image", kit.IMAGE], cwd=tmp_path, env=env).ok()
+    assert r.stdout.startswith("Usage: expand-trainjobs")
+    assert kit.docker_log(log) == [VERSION_LINE, f"docker run --rm {kit.IMAGE} --help"]

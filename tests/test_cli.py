@@ -1,0 +1,106 @@
+"""The command line: the mode comes from argv alone; stdout carries data only; exit codes.
+
+Most tests run the installed console script, as every client does; the internal-error fallback is
+exercised in-process.
+"""
+
+from __future__ import annotations
+
+import io
+import subprocess
+import sys
+
+import pytest
+
+from kpt_fn import cli, yamlio
+
+from clients import kit
+
+EXAMPLES = kit.FIXTURES / "examples"
+
+
+def run(fn, *args, cwd=None, input=""):
+    p = subprocess.run([fn, *args], cwd=cwd, input=input, capture_output=True, text=True, timeout=60)
+    return p.returncode, p.stdout, p.stderr
+
+
+@pytest.mark.parametrize("example, job", [("first-job", "first-job"), ("torch-job", "torch-job")])
+def test_design_examples_render(fn, example, job):
+    rc, out, err = run(fn, "render", cwd=EXAMPLES / example)
+    assert rc == 0, err
+    objs = kit.load_stream(out)
+    assert ("JobSet", "default", job) in kit.ids(objs)
+    # What to apply only: the TrainJob and its runtime stay out, and no client annotations.
+    assert not [o for o in objs if o["kind"] in ("TrainJob", "ClusterTrainingRuntime", "TrainingRuntime")]
+    assert "config.kubernetes.io" not in out
+    assert err.startswith("expand-trainjobs: ok:")
+
+
+def test_render_paths_and_validate(fn, tmp_path):
+    rc, out, err = run(fn, "render", str(EXAMPLES / "first-job"), str(EXAMPLES / "torch-job"), cwd=tmp_path)
+    assert rc == 0, err
+    assert {("first-job", "default"), ("torch-job", "default")} <= {(o["metadata"]["name"], o["metadata"]["namespace"]) for o in kit.load_stream(out) if o["kind"] == "JobSet"}
+    rc, out, err = run(fn, "validate", cwd=EXAMPLES / "torch-job")
+    assert (rc, out) == (0, ""), err
+
+
+def test_render_refuses_empty_output(fn, tmp_path):
+    rc, out, err = run(fn, "render", cwd=tmp_path)
+    assert (rc, out) == (1, "")
+    assert "no objects to apply" in err
+
+
+def test_krm_mode_rejects_what_is_not_a_resource_list(fn, tmp_path):
+    for stdin, message in (("", "no input"), ("a: [\n", "not valid YAML"), ("kind: ConfigMap\napiVersion: v1\n", "expected kind ResourceList")):
+        rc, out, err = run(fn, cwd=tmp_path, input=stdin)
+        assert rc == 1
+        rl = yamlio.load(out)
+        assert rl["kind"] == "ResourceList" and rl["results"][0]["severity"] == "error"
+        assert message in rl["results"][0]["message"] and message in err
+
+
+def test_single_existing_file_is_the_kustomize_plugin_form(fn, tmp_path):
+    docs = [d for f in ("trainjob.yaml", "runtime.yaml") for d in yamlio.load_all((EXAMPLES / "first-job" / f).read_text())]
+    (tmp_path / "cfg.yaml").write_text(yamlio.dump({"apiVersion": "fn.kpt.dev/v1alpha1", "kind": "ExpandTrainJobs", "metadata": {"name": "x"}, "spec": {"trainJobs": docs}}))
+    for args in (["cfg.yaml"], ["kustomize-plugin", "cfg.yaml"]):
+        rc, out, err = run(fn, *args, cwd=tmp_path)
+        assert rc == 0, err
+        assert [(o["kind"], o["metadata"]["name"]) for o in kit.load_stream(out)] == [("JobSet", "first-job")]
+
+
+def test_usage_errors_and_version(fn, tmp_path):
+    rc, out, err = run(fn, "no-such-command", cwd=tmp_path)
+    assert rc == 2 and out == "" and "No such command" in err
+    rc, out, _ = run(fn, "--version", cwd=tmp_path)
+    assert rc == 0 and out.startswith("expand-trainjobs, version ")
+
+
+def test_rules(fn, tmp_path):
+    rc, out, err = run(fn, "rules", "--format", "yaml", cwd=tmp_path)
+    assert rc == 0, err
+    catalog = yamlio.load(out)
+    assert catalog and all({"id", "family"} <= set(r) for r in catalog)
+
+
+class _Stdin(io.TextIOWrapper):
+    def isatty(self):
+        return False
+
+
+def test_internal_error_keeps_the_items(monkeypatch, capsys):
+    from kpt_fn import krm
+
+    def boom(*a, **k):
+        raise RuntimeError("bug")
+
+    monkeypatch.setattr(krm, "process", boom)
+    monkeypatch.setattr(sys, "stdin", _Stdin(io.BytesIO(b"apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n- {apiVersion: v1, kind: ConfigMap, metadata: {name: a}}\n")))
+    monkeypatch.delenv(cli.DEBUG_ENV, raising=False)
+    with pytest.raises(SystemExit) as e:
+        cli.krm_mode()
+    assert e.value.code == 1
+    captured = capsys.readouterr()
+    rl = yamlio.load(captured.out)
+    assert rl["items"] == [{"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "a"}}]
+    assert rl["results"] == [{"message": "internal error: RuntimeError: bug", "severity": "error"}]
+    assert captured.err.startswith("expand-trainjobs: FAILED: internal error: RuntimeError: bug")

@@ -1,0 +1,117 @@
+"""kpt_fn.config: the functionConfig as a ConfigMap or as kind ExpandTrainJobs."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+
+from kpt_fn import config
+from kpt_fn.config import OPTIONS, FunctionConfig, parse
+
+
+def cm(data, name="cfg"):
+    return {"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": name}, "data": data}
+
+
+def typed(spec):
+    return {"apiVersion": "fn.kpt.dev/v1alpha1", "kind": "ExpandTrainJobs", "metadata": {"name": "cfg"}, "spec": spec}
+
+
+@pytest.mark.parametrize(
+    "fc",
+    [None, {}, cm({}, "function-input"), cm(None, "function-input"), {"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "function-input"}}],
+    ids=["absent", "empty", "eval-placeholder", "null-data", "no-data"],
+)
+def test_kpt_placeholders_mean_defaults(fc):
+    assert config.is_placeholder(fc)
+    assert parse(fc) == (FunctionConfig(), [])
+
+
+def test_function_input_with_data_is_a_real_config():
+    cfg, problems = parse(cm({"namespace": "ml"}, "function-input"))
+    assert problems == [] and cfg.namespace == "ml"
+
+
+def test_options_and_fields_agree():
+    fields = {f.name: f.default for f in dataclasses.fields(FunctionConfig) if f.name != "source"}
+    assert {o.name: o.default for o in OPTIONS} == fields
+    for o in OPTIONS:
+        assert o.help and (o.type != "enum" or o.default in o.choices), o
+
+
+def test_configmap_values_are_strings_of_every_type():
+    cfg, problems = parse(
+        cm({
+            "mode": "validate",
+            "namespace": "ml",
+            "runtimeDirs": "runtimes, more\nothers,",
+            "builtinRuntimes": "FALSE",
+            "maxDepth": "50",
+            "knownPriorityClasses": "high",
+        })
+    )
+    assert problems == []
+    assert (cfg.mode, cfg.namespace, cfg.runtimeDirs, cfg.builtinRuntimes, cfg.maxDepth, cfg.knownPriorityClasses) == (
+        "validate", "ml", ("runtimes", "more", "others"), False, 50, ("high",)
+    )
+    assert cfg.limits.max_depth == 50
+
+
+def test_typed_config_takes_typed_values():
+    tj = {"apiVersion": "trainer.kubeflow.org/v1alpha1", "kind": "TrainJob", "metadata": {"name": "a"}}
+    cfg, problems = parse(typed({"runtimeDirs": ["a", "b"], "builtinRuntimes": False, "maxInputBytes": 1000, "trainJobs": [tj]}))
+    assert problems == []
+    assert (cfg.runtimeDirs, cfg.builtinRuntimes, cfg.maxInputBytes, cfg.trainJobs) == (("a", "b"), False, 1000, (tj,))
+    assert cfg.limits.max_bytes == 1000
+
+
+@pytest.mark.parametrize(
+    "fc, path, message",
+    [
+        (cm({"mode": "bogus"}), "data.mode", 'Unsupported value: \'bogus\': supported values: "render", "validate"'),
+        (cm({"maxDepth": "ten"}), "data.maxDepth", "must be a positive integer"),
+        (cm({"maxDepth": "0"}), "data.maxDepth", "must be a positive integer"),
+        (cm({"builtinRuntimes": "yes"}), "data.builtinRuntimes", "must be true or false"),
+        (typed({"builtinRuntimes": "true"}), "spec.builtinRuntimes", "must be true or false"),
+        (typed({"runtimeDirs": "a,b"}), "spec.runtimeDirs", "must be a list of strings"),
+        (typed({"maxDepth": True}), "spec.maxDepth", "must be a positive integer"),
+        (typed({"namespace": 5}), "spec.namespace", "must be a string"),
+        (typed({"trainJobs": ["x"]}), "spec.trainJobs", "must be a list of Kubernetes objects"),
+    ],
+)
+def test_bad_values_are_problems_naming_the_field(fc, path, message):
+    cfg, problems = parse(fc)
+    (p,) = problems
+    assert p.path == path and message in p.message and p.severity == "error"
+    assert p.subject is fc
+    assert cfg == FunctionConfig()  # the bad value is not used
+
+
+@pytest.mark.parametrize("fc, path", [(cm({"namespcae": "x"}), "data.namespcae"), (typed({"namespcae": "x"}), "spec.namespcae")])
+def test_unknown_option(fc, path):
+    _, (p,) = parse(fc)
+    assert p.path == path
+    assert p.message.startswith("unknown option 'namespcae'; known options: mode, namespace, ")
+
+
+def test_unknown_kind():
+    fc = {"apiVersion": "example.com/v1", "kind": "Frobnicate", "metadata": {"name": "x"}}
+    cfg, (p,) = parse(fc)
+    assert cfg == FunctionConfig()
+    assert p.path == "kind" and p.subject is fc
+    assert p.message == "unsupported functionConfig example.com/v1/Frobnicate: use a v1 ConfigMap or fn.kpt.dev/v1alpha1 ExpandTrainJobs"
+
+
+@pytest.mark.parametrize(
+    "fc, path", [(cm(["a"]), "data"), (typed(["a"]), "spec"), ("text", "")], ids=["data-list", "spec-list", "not-an-object"]
+)
+def test_malformed_config(fc, path):
+    cfg, (p,) = parse(fc)
+    assert cfg == FunctionConfig() and p.path == path
+
+
+def test_is_config_object():
+    assert config.is_config_object(typed({}))
+    assert not config.is_config_object(cm({}))
+    assert not config.is_config_object({**typed({}), "apiVersion": "fn.kpt.dev/v1"})

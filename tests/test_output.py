@@ -1,0 +1,154 @@
+"""kpt_fn.output: placement of generated objects among the items, results, plain output."""
+
+from __future__ import annotations
+
+from kpt_fn import output
+from kpt_fn.function import Rendered
+from kpt_fn.problems import Problem
+
+PATH, INDEX = "internal.config.kubernetes.io/path", "internal.config.kubernetes.io/index"
+LPATH, LINDEX = "config.kubernetes.io/path", "config.kubernetes.io/index"
+KPT_IDS = {"internal.config.kubernetes.io/id": "7", "config.k8s.io/id": "7", "internal.config.kubernetes.io/seqindent": "compact"}
+
+
+def obj(kind, name, ns="team-a", api="v1", **annotations):
+    o = {"apiVersion": api, "kind": kind, "metadata": {"name": name, "namespace": ns}}
+    if annotations:
+        o["metadata"]["annotations"] = dict(annotations)
+    return o
+
+
+def trainjob(name, path=None, index=0, **more):
+    ann = {PATH: path, INDEX: str(index), LPATH: path, LINDEX: str(index), **KPT_IDS, **more} if path else more
+    return obj("TrainJob", name, api="trainer.kubeflow.org/v1alpha1", **ann)
+
+
+def jobset(name, ns="team-a", **ann):
+    return obj("JobSet", name, ns, api="jobset.x-k8s.io/v1alpha2", **ann)
+
+
+def annotations(o):
+    return o["metadata"].get("annotations", {})
+
+
+def test_new_objects_follow_their_trainjob_in_their_own_file():
+    tj = trainjob("llama", "jobs/train.yaml", 1)
+    cm, other = obj("ConfigMap", "settings"), obj("Service", "svc")
+    items = [cm, tj, other]
+    gen = [obj("ConfigMap", "llama-hosts"), jobset("llama")]
+    results = []
+    out = output.place(items, [Rendered(tj, 1, tj, gen)], results)
+    assert [o["metadata"]["name"] for o in out] == ["settings", "llama", "llama-hosts", "llama", "svc"]
+    assert out[0] is cm and out[1] is tj and out[4] is other  # inputs untouched, in order
+    for i, o in enumerate(out[2:4]):
+        assert annotations(o) == {PATH: "jobs/llama.generated.yaml", INDEX: str(i), LPATH: "jobs/llama.generated.yaml", LINDEX: str(i)}
+    assert results == []
+    assert "annotations" not in gen[0]["metadata"]  # the engine's objects are not modified
+
+
+def test_no_client_annotation_of_the_trainjob_is_copied():
+    tj = trainjob("llama", "train.yaml", 0, **{"kustomize.config.k8s.io/id": "x", "team": "a"})
+    (placed,) = output.place([tj], [Rendered(tj, 0, tj, [jobset("llama")])], [])[1:]
+    assert set(annotations(placed)) == {PATH, INDEX, LPATH, LINDEX}
+    assert annotations(placed)[PATH] == "llama.generated.yaml"
+
+
+def test_indexes_continue_after_objects_already_in_the_file():
+    tj = trainjob("a", "train.yaml", 0)
+    kept = obj("ConfigMap", "unrelated", **{PATH: "a.generated.yaml", INDEX: "0"})
+    out = output.place([tj, kept], [Rendered(tj, 0, tj, [jobset("a")])], [])
+    assert annotations(out[1])[INDEX] == "1"
+
+
+def test_two_trainjobs_in_one_file_get_two_files():
+    a, b = trainjob("a", "train.yaml", 0), trainjob("b", "train.yaml", 1)
+    out = output.place([a, b], [Rendered(a, 0, a, [jobset("a")]), Rendered(b, 1, b, [jobset("b")])], [])
+    assert [(o["metadata"]["name"], annotations(o).get(PATH)) for o in out] == [
+        ("a", "train.yaml"), ("a", "a.generated.yaml"), ("b", "train.yaml"), ("b", "b.generated.yaml")
+    ]
+    assert annotations(out[1])[INDEX] == annotations(out[3])[INDEX] == "0"
+
+
+def test_previous_output_is_replaced_in_place_keeping_its_annotations():
+    tj = trainjob("a", "train.yaml", 0)
+    previous = jobset("a", **{PATH: "a.generated.yaml", INDEX: "0", LPATH: "a.generated.yaml", LINDEX: "0", **KPT_IDS})
+    previous["spec"] = {"old": True}
+    new = {**jobset("a"), "spec": {"new": True}}
+    results = []
+    out = output.place([tj, previous], [Rendered(tj, 0, tj, [new])], results)
+    assert len(out) == 2 and out[0] is tj
+    assert out[1]["spec"] == {"new": True}
+    assert annotations(out[1]) == annotations(previous)
+    (r,) = results
+    assert r["severity"] == "info" and r["message"].startswith("updated JobSet team-a/a rendered earlier from TrainJob team-a/a")
+
+    # Same content again: replaced silently, byte-identical output.
+    results = []
+    again = output.place(out, [Rendered(tj, 0, tj, [new])], results)
+    assert again == out and results == []
+
+
+def test_identity_is_group_kind_namespace_name():
+    tj = trainjob("a", "train.yaml", 0)
+    same_name_other_ns = jobset("a", ns="team-b")
+    out = output.place([tj, same_name_other_ns], [Rendered(tj, 0, tj, [jobset("a")])], [])
+    assert len(out) == 3 and out[2] is same_name_other_ns
+
+
+def test_config_trainjobs_and_pathless_trainjobs():
+    inline = trainjob("inline")
+    pathless = trainjob("pathless")
+    out = output.place([pathless], [Rendered(inline, None, inline, [jobset("inline")]), Rendered(pathless, 0, pathless, [jobset("pathless")])], [])
+    assert [o["metadata"]["name"] for o in out] == ["pathless", "pathless", "inline"]
+    assert all("annotations" not in o["metadata"] for o in out[1:])
+
+
+def test_nothing_rendered_returns_the_items():
+    items = [obj("ConfigMap", "a"), "not an object"]
+    assert output.place(items, [Rendered(trainjob("x"), None, trainjob("x"), [])], []) == items
+
+
+# --- results -------------------------------------------------------------------------------------------
+
+
+def test_result_names_resource_field_and_file():
+    tj = trainjob("a", "jobs/train.yaml", 2)
+    r = output.result(Problem("must be >= 1", "spec.trainer.numNodes", rule="schema/minimum"), tj)
+    assert r == {
+        "message": "must be >= 1 (in jobs/train.yaml)",
+        "severity": "error",
+        "resourceRef": {"apiVersion": "trainer.kubeflow.org/v1alpha1", "kind": "TrainJob", "name": "a", "namespace": "team-a"},
+        "field": {"path": "spec.trainer.numNodes"},
+        "file": {"path": "jobs/train.yaml", "index": 2},
+        "tags": {"rule": "schema/minimum"},
+    }
+
+
+def test_result_for_a_generated_object_points_at_the_trainjobs_file():
+    tj = trainjob("a", "train.yaml", 0)
+    r = output.result(Problem("bad", "spec.x", subject=jobset("a"), severity="warning"), tj)
+    assert r["resourceRef"]["kind"] == "JobSet" and r["file"] == {"path": "train.yaml", "index": 0}
+    assert r["severity"] == "warning"
+
+
+def test_result_without_resource():
+    assert output.result(Problem("unknown option", "data.x"), None) == {"message": "data.x: unknown option", "severity": "error"}
+    assert output.result(Problem("no path"), None) == {"message": "no path", "severity": "error"}
+
+
+# --- plain output --------------------------------------------------------------------------------------
+
+
+def test_plain_items_drop_inputs_and_client_annotations():
+    local = obj("ConfigMap", "local", **{"config.kubernetes.io/local-config": "true"})
+    cfg = {"apiVersion": "fn.kpt.dev/v1alpha1", "kind": "ExpandTrainJobs", "metadata": {"name": "c"}}
+    tj = trainjob("a", "train.yaml")
+    runtime = obj("ClusterTrainingRuntime", "rt", ns=None, api="trainer.kubeflow.org/v1alpha1")
+    js = jobset("a", **{PATH: "a.generated.yaml", INDEX: "0", "kustomize.config.k8s.io/id": "x", "team": "a"})
+    bare = jobset("b", **{PATH: "b.generated.yaml"})
+    out = output.plain_items([local, cfg, tj, runtime, js, bare, "junk"], keep_trainer_inputs=False)
+    assert out == [jobset("a", team="a"), jobset("b")]
+    assert js["metadata"]["annotations"][PATH] == "a.generated.yaml"  # the item itself is not modified
+    kept = output.plain_items([tj, runtime], keep_trainer_inputs=True)
+    assert [o["kind"] for o in kept] == ["TrainJob", "ClusterTrainingRuntime"]
+    assert "annotations" not in kept[0]["metadata"]

@@ -1,0 +1,148 @@
+"""kpt_fn.resolve: which runtime a TrainJob gets, searched in items, runtime directories, catalog."""
+
+from __future__ import annotations
+
+import pytest
+
+from kpt_fn import resolve
+from kpt_fn.function import load_file
+from kpt_fn.yamlio import DEFAULT_LIMITS, dump_all
+
+API = "trainer.kubeflow.org/v1alpha1"
+PATH = "internal.config.kubernetes.io/path"
+
+
+def runtime(kind, name, ns=None, marker="items", path=None):
+    md = {"name": name}
+    if ns:
+        md["namespace"] = ns
+    if path:
+        md["annotations"] = {PATH: path}
+    return {"apiVersion": API, "kind": kind, "metadata": md, "spec": {"marker": marker}}
+
+
+def ctr(name, **kw):
+    return runtime("ClusterTrainingRuntime", name, **kw)
+
+
+def tr(name, ns=None, **kw):
+    return runtime("TrainingRuntime", name, ns, **kw)
+
+
+def trainjob(ref, ns="team-a", **ref_fields):
+    md = {"name": "job"}
+    if ns:
+        md["namespace"] = ns
+    return {"apiVersion": API, "kind": "TrainJob", "metadata": md, "spec": {"runtimeRef": {"name": ref, **ref_fields}}}
+
+
+def find(tj, items=(), dirs=(), catalog=True, default_ns=""):
+    index = resolve.build_index(list(items), list(dirs), default_ns, catalog)
+    return resolve.resolve(tj, index, default_ns), index
+
+
+def test_items_win_over_directories_and_the_catalog():
+    (found, label, problems), index = find(
+        trainjob("torch-distributed"), [ctr("torch-distributed", marker="items")], [("rt", [ctr("torch-distributed", marker="dir")])]
+    )
+    assert (found["spec"], label, problems) == ({"marker": "items"}, resolve.ITEMS, [])
+    # The shadowed, different definition in the directory is worth a warning.
+    (w,) = index.problems
+    assert w.severity == "warning" and "shadows a different definition in runtime directory rt" in w.message
+
+
+def test_directories_win_over_the_catalog_in_order():
+    dirs = [("first", [ctr("torch-distributed", marker="first")]), ("second", [ctr("torch-distributed", marker="second")])]
+    (found, label, _), _ = find(trainjob("torch-distributed"), [], dirs)
+    assert found["spec"] == {"marker": "first"} and label == "runtime directory first"
+
+
+def test_catalog_is_last_and_can_be_switched_off():
+    (found, label, problems), index = find(trainjob("torch-distributed"))
+    assert label == resolve.CATALOG and found["metadata"]["name"] == "torch-distributed" and problems == []
+    assert index.problems == []  # the catalog shadowing nothing is not a warning
+    (found, _, (p,)), _ = find(trainjob("torch-distributed"), catalog=False)
+    assert found is None
+    assert p.message == 'ClusterTrainingRuntime "torch-distributed" not found: searched the ResourceList items'
+
+
+def test_builtin_catalog_holds_the_v2_3_0_runtimes():
+    names = {r["metadata"]["name"] for r in resolve.builtin_catalog()}
+    assert {"torch-distributed", "deepspeed-distributed", "jax-distributed", "mlx-distributed", "xgboost-distributed"} <= names
+    assert len(names) == 9
+    assert all(r["kind"] == "ClusterTrainingRuntime" for r in resolve.builtin_catalog())
+
+
+def test_missing_runtime_names_every_searched_source():
+    (found, _, (p,)), _ = find(trainjob("nope"), [], [("rt", [])])
+    assert found is None and p.path == "spec.runtimeRef" and p.severity == "error"
+    assert p.message == 'ClusterTrainingRuntime "nope" not found: searched the ResourceList items, runtime directory rt, the built-in catalog'
+
+
+def test_training_runtime_serves_its_own_namespace_only():
+    rt = tr("local", "team-a")
+    (found, _, _), _ = find(trainjob("local", kind="TrainingRuntime"), [rt])
+    assert found is rt
+    (found, _, (p,)), _ = find(trainjob("local", ns="team-b", kind="TrainingRuntime"), [rt])
+    assert found is None
+    assert p.message == (
+        'TrainingRuntime "local" in namespace "team-b" not found: searched the ResourceList items, the built-in catalog; '
+        "a TrainingRuntime is only used by TrainJobs in its own namespace"
+    )
+
+
+def test_default_namespace_applies_to_runtimes_and_trainjobs_without_one():
+    rt = tr("local")
+    (found, _, _), _ = find(trainjob("local", ns=None, kind="TrainingRuntime"), [rt], default_ns="ml")
+    assert found is rt
+    (found, _, _), _ = find(trainjob("local", ns="other", kind="TrainingRuntime"), [rt], default_ns="ml")
+    assert found is None
+
+
+def test_cluster_training_runtime_ignores_namespaces():
+    rt = ctr("shared", ns="somewhere")
+    (found, _, _), _ = find(trainjob("shared", ns="team-z"), [rt])
+    assert found is rt
+
+
+@pytest.mark.parametrize(
+    "ref_fields, key",
+    [({"kind": "Frobnicator"}, "Frobnicator.trainer.kubeflow.org"), ({"apiGroup": "example.com"}, "ClusterTrainingRuntime.example.com"), ({"apiGroup": ""}, "ClusterTrainingRuntime")],
+)
+def test_unsupported_runtime_reference(ref_fields, key):
+    tj = trainjob("x", **ref_fields)
+    assert resolve.registry_key(tj) == key
+    (found, _, (p,)), _ = find(tj)
+    assert found is None and p.message == f"unsupported runtime: {key}" and p.path == "spec.runtimeRef"
+
+
+def test_registry_key_defaults():
+    assert resolve.registry_key({"spec": {"runtimeRef": {"name": "x"}}}) == "ClusterTrainingRuntime.trainer.kubeflow.org"
+    assert resolve.registry_key({"spec": {"runtimeRef": {"name": "x", "kind": "TrainingRuntime"}}}) == "TrainingRuntime.trainer.kubeflow.org"
+
+
+def test_duplicates_in_one_source_are_errors_naming_the_first_file():
+    first, second = ctr("dup", path="a.yaml"), ctr("dup", path="b.yaml", marker="2")
+    (found, _, _), index = find(trainjob("dup"), [first, second])
+    assert found is first
+    (p,) = index.problems
+    assert p.severity == "error" and p.subject is second
+    assert p.message == "ClusterTrainingRuntime dup is defined more than once in the ResourceList items (first in a.yaml); the first definition is used"
+
+
+def test_read_runtime_dirs(tmp_path):
+    d = tmp_path / "rt"
+    (d / "sub").mkdir(parents=True)
+    (d / ".hidden").mkdir()
+    (d / "a.yaml").write_text(dump_all([ctr("a"), {"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "x"}}]))
+    (d / "sub" / "b.yml").write_text(dump_all([tr("b", "team-a")]))
+    (d / ".hidden" / "c.yaml").write_text(dump_all([ctr("c")]))
+    (d / "notes.txt").write_text("not yaml: [")
+    (d / "broken.yaml").write_text("a: [\n")
+    out, problems = resolve.read_runtime_dirs(["rt", "missing"], str(tmp_path), lambda p: load_file(p, DEFAULT_LIMITS))
+    ((label, found),) = out
+    assert label == "rt"
+    assert [(r["metadata"]["name"], r["metadata"]["annotations"][PATH]) for r in found] == [("a", "rt/a.yaml"), ("b", "rt/sub/b.yml")]
+    messages = [p.message for p in problems]
+    assert any("broken.yaml" in m for m in messages)
+    assert any(m == "runtime directory 'missing' does not exist or is not a directory" for m in messages)

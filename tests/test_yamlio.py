@@ -1,0 +1,164 @@
+"""kpt_fn.yamlio: YAML 1.2 reading, quoting for every reader, and the limits on hostile input."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+import yaml
+
+from kpt_fn import yamlio
+from kpt_fn.yamlio import Limits, YAMLInputError
+
+
+# --- reading with the YAML 1.2 core schema ------------------------------------------------------------
+
+
+def test_1_2_core_scalars():
+    doc = yamlio.load(
+        "on: on\nyes: yes\nn: n\ndate: 2024-01-01\nstamp: 2024-01-01T10:00:00Z\nsexa: 1:20\nport: 8080:80\n"
+        "octal12: 0o17\nhex: 0x1F\nleading0: 0755\nexp: 1e3\nneg: -2.5\nbool: true\nBool: False\ntilde: ~\n"
+        "nul: null\ninf: .inf\nninf: -.Inf\nnan: .nan\nunderscore: 1_000\nyesq: 'yes'\n"
+    )
+    assert math.isnan(doc.pop("nan"))
+    assert doc == {
+        "on": "on",
+        "yes": "yes",
+        "n": "n",
+        "date": "2024-01-01",
+        "stamp": "2024-01-01T10:00:00Z",
+        "sexa": "1:20",
+        "port": "8080:80",
+        "octal12": 15,
+        "hex": 31,
+        "leading0": 755,
+        "exp": 1000.0,
+        "neg": -2.5,
+        "bool": True,
+        "Bool": False,
+        "tilde": None,
+        "nul": None,
+        "inf": math.inf,
+        "ninf": -math.inf,
+        "underscore": "1_000",
+        "yesq": "yes",
+    }
+    assert type(doc["exp"]) is float and type(doc["octal12"]) is int
+
+
+def test_load_all_skips_nothing_and_keeps_order():
+    assert yamlio.load_all("---\na: 1\n---\n---\nb: 2\n") == [{"a": 1}, None, {"b": 2}]
+    assert yamlio.load_all(b"") == []
+
+
+def test_load_wants_exactly_one_document():
+    with pytest.raises(YAMLInputError, match="expected one YAML document, found 2"):
+        yamlio.load("a: 1\n---\nb: 2\n")
+
+
+def test_syntax_errors_name_the_line():
+    with pytest.raises(YAMLInputError) as e:
+        yamlio.load_all("a: 1\nb: [\n")
+    assert e.value.line is not None and str(e.value).startswith(f"line {e.value.line}: ")
+
+
+def test_duplicate_keys_are_errors_with_their_line():
+    with pytest.raises(YAMLInputError, match="duplicate key 'a'") as e:
+        yamlio.load_all("x: 1\nm:\n  a: 1\n  a: 2\n")
+    assert e.value.line == 4
+
+
+def test_merge_keys_still_work():
+    doc = yamlio.load("base: &b {x: 1}\nuse:\n  <<: *b\n  y: 2\n")
+    assert doc["use"] == {"x": 1, "y": 2}
+
+
+def test_mapping_keys_must_be_scalars():
+    with pytest.raises(YAMLInputError, match="mapping keys must be scalars"):
+        yamlio.load_all("? [a, b]\n: 1\n")
+
+
+def test_not_utf8():
+    with pytest.raises(YAMLInputError, match="not UTF-8"):
+        yamlio.load_all(b"a: \xff\n")
+
+
+# --- limits ------------------------------------------------------------------------------------------
+
+
+def test_size_limit_bytes_and_text():
+    limits = Limits(max_bytes=10)
+    with pytest.raises(YAMLInputError, match="more than the limit of 10"):
+        yamlio.load_all(b"a: 12345678901\n", limits)
+    with pytest.raises(YAMLInputError, match="more than the limit of 10"):
+        yamlio.load_all("a: 12345678901\n", limits)
+    assert yamlio.load_all(b"a: 1\n", limits) == [{"a": 1}]
+
+
+def test_depth_limit():
+    deep = "a:\n" + "".join("  " * i + "- \n" for i in range(1, 12))
+    with pytest.raises(YAMLInputError, match="nesting deeper than 5 levels"):
+        yamlio.load_all(deep, Limits(max_depth=5))
+    assert yamlio.load_all("[[[[1]]]]", Limits(max_depth=5)) == [[[[[1]]]]]
+
+
+def test_deep_flow_nesting_does_not_crash():
+    with pytest.raises(YAMLInputError):
+        yamlio.load_all("[" * 5000 + "]" * 5000)
+
+
+def test_alias_expansion_limit_stops_billion_laughs():
+    bomb = "a: &a [x, x, x, x, x, x, x, x, x, x]\n"
+    for i, (prev, cur) in enumerate(zip("abcdefgh", "bcdefghi")):
+        bomb += f"{cur}: &{cur} [" + ", ".join([f"*{prev}"] * 10) + "]\n"
+    with pytest.raises(YAMLInputError, match="expands to more than 100000 nodes"):
+        yamlio.load_all(bomb, Limits(max_nodes=100_000))
+
+
+def test_alias_count_limit_and_ordinary_aliases():
+    doc = "a: &a 1\nb: [" + ", ".join(["*a"] * 20) + "]\n"
+    with pytest.raises(YAMLInputError, match="more than 10 aliases"):
+        yamlio.load_all(doc, Limits(max_aliases=10))
+    assert yamlio.load(doc)["b"] == [1] * 20
+
+
+def test_recursive_alias_is_rejected():
+    with pytest.raises(YAMLInputError, match="recursive alias"):
+        yamlio.load_all("a: &a [*a]\n")
+
+
+# --- dumping -------------------------------------------------------------------------------------------
+
+
+def test_dump_is_block_style_in_key_order_with_literal_blocks():
+    text = yamlio.dump({"z": 1, "a": {"list": [1, {"k": "v"}]}, "script": "line 1\nline 2\n", "u": "é"})
+    assert text == "z: 1\na:\n  list:\n  - 1\n  - k: v\nscript: |\n  line 1\n  line 2\nu: é\n"
+
+
+@pytest.mark.parametrize("value", ["on", "yes", "y", "N", "1e3", "0o17", "0755", "2024-01-01", "1:20", "true", "~", "null", "", "012"])
+def test_dump_quotes_strings_some_reader_would_retype(value):
+    text = yamlio.dump({"k": value})
+    assert text.startswith(("k: '", 'k: "')), text
+    assert yamlio.load(text) == {"k": value}
+    assert yaml.safe_load(text) == {"k": value}
+
+
+@pytest.mark.parametrize("value", ["8080:80x", "hello", "a-b", "v1.2.3"])
+def test_dump_leaves_plain_strings_plain(value):
+    assert yamlio.dump({"k": value}) == f"k: {value}\n"
+
+
+def test_dump_writes_shared_objects_in_full():
+    shared = {"a": 1}
+    text = yamlio.dump({"x": shared, "y": shared})
+    assert "&" not in text and "*" not in text
+    assert yamlio.load(text) == {"x": {"a": 1}, "y": {"a": 1}}
+
+
+def test_dump_all_starts_every_document():
+    assert yamlio.dump_all([{"a": 1}, {"b": 2}]) == "---\na: 1\n---\nb: 2\n"
+
+
+def test_long_lines_are_not_folded():
+    long = "x " * 200
+    assert yamlio.dump({"k": long}).count("\n") == 1
