@@ -197,6 +197,13 @@ GOLDEN_HEADER = (
 )
 
 
+def assert_local_config_dropped(text: str, where: str) -> None:
+    """The TrainJobs, runtimes and the function's config are marked local-config in the demo: a
+    client that outputs manifests to apply must have dropped them (kustomize does so itself)."""
+    kinds = sorted({o.get("kind") for o in load_stream(text)} & {"TrainJob", "ClusterTrainingRuntime", "TrainingRuntime", "ExpandTrainJobs", "Kptfile"})
+    assert kinds == [], f"{where} outputs local-config objects: {kinds}"
+
+
 def golden_check(name: str, objs: list) -> None:
     """Compare with fixtures/golden/<name>; UPDATE_GOLDEN=1 rewrites it instead."""
     path = GOLDEN / name

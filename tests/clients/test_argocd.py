@@ -193,6 +193,7 @@ def test_decoding_stdout():
 def test_generate_demo(generate, demo_objects):
     result = generate("apps/train", unshare_net=kit_is_root() and shutil.which("unshare") is not None)
     assert result.plugin_name == "expand-trainjobs-v1" and result.discovered
+    kit.assert_local_config_dropped(result.stdout, "expand-trainjobs render")
     objs = kit.normalize(result.manifests)
     kit.assert_demo_objects(objs)
     kit.assert_same_objects(objs, demo_objects, "Argo CD CMP (emulated)")

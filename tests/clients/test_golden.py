@@ -73,6 +73,22 @@ def test_canary_name_prefix_renames_runtimes_before_a_transformer(kubectl, fn, t
     assert 'ClusterTrainingRuntime "first-runtime" not found' in r.stderr
 
 
+@pytest.mark.clients
+def test_canary_kustomize_outputs_trainjobs_not_marked_local_config(kubectl, fn, tmp_path):
+    # Why the README asks for `config.kubernetes.io/local-config: "true"` on TrainJobs and runtimes:
+    # kustomize drops only marked objects, so unmarked ones would be applied next to their JobSets.
+    env = kit.client_env(tmp_path, KUSTOMIZE_PLUGIN_HOME=kit.PLUGIN_HOME, EXPAND_TRAINJOBS=fn)
+    app = kit.make_app(tmp_path, "app", "transformers")
+    for f in ("trainjobs.yaml", "runtimes.yaml"):
+        docs = yamlio.load_all((app / f).read_text())
+        for d in docs:
+            d["metadata"].pop("annotations")
+        (app / f).write_text(yamlio.dump_all(docs))
+    r = kit.run([kubectl, "kustomize", "--enable-alpha-plugins", app], env=env).ok()
+    kinds = sorted(o["kind"] for o in kit.load_stream(r.stdout))
+    assert kinds == ["ClusterTrainingRuntime", "ConfigMap", "JobSet", "JobSet", "TrainJob", "TrainJob"]
+
+
 # --- YAML: every tricky string survives a dump under every reader ------------------------------------
 
 TRICKY_SCALARS = [

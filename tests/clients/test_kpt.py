@@ -44,6 +44,8 @@ def test_unwrap_gives_a_jobset_per_trainjob_and_leaves_the_package_alone(kpt, fn
     before = kit.snapshot(demo)
     r = kit.run(eval_(kpt, demo, fn, "-o", "unwrap"), cwd=tmp_path, env=env).ok()
     assert "[PASS]" in r.stderr
+    # unwrap prints every item, local-config ones included: it is not a stream to `kubectl apply`.
+    assert {"Kptfile", "TrainJob", "ClusterTrainingRuntime", "ExpandTrainJobs"} <= {o["kind"] for o in kit.load_stream(r.stdout)}
     objs = kit.normalize(r.stdout)
     kit.assert_demo_objects(objs)
     kit.assert_same_objects(objs, demo_objects, "a second unwrap")
@@ -258,6 +260,7 @@ def test_image_unwrap(kpt, demo, tmp_path, docker_env, demo_objects):
 @pytest.mark.parametrize("policy", ["never", "always"])
 def test_image_pull_policy(kpt, demo, tmp_path, docker_env, policy):
     log, env = docker_env
+    env["FN"] = "/bin/cat"  # only kpt's docker command line matters here: echo the ResourceList back
     kit.run([kpt, "fn", "eval", demo, "--image", kit.IMAGE, "--image-pull-policy", policy, "-o", "unwrap"], cwd=tmp_path, env=env).ok()
     assert kit.docker_log(log) == [VERSION_LINE, RUN_LINE.format(policy)]
 

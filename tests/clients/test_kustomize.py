@@ -39,6 +39,7 @@ def build_a(kubectl, app, env):
 def test_route_a_transformer(kubectl, tmp_path, env_a, demo_objects):
     app = kit.make_app(tmp_path, "app", "transformers")
     r = build_a(kubectl, app, env_a).ok()
+    kit.assert_local_config_dropped(r.stdout, "kubectl kustomize, legacy plugin")
     objs = kit.normalize(r.stdout)
     kit.assert_demo_objects(objs)
     kit.assert_same_objects(objs, demo_objects, "kubectl kustomize, legacy plugin, transformer")
@@ -100,6 +101,7 @@ def test_route_b_transformer(kubectl, tmp_path, env_b, demo_objects):
     log, env = env_b
     app = kit.make_app(tmp_path, "app", "transformers", function=CONTAINER)
     r = build_a(kubectl, app, env).ok()
+    kit.assert_local_config_dropped(r.stdout, "kubectl kustomize, container function")
     kit.assert_same_objects(kit.normalize(r.stdout), demo_objects, "kubectl kustomize, container function, transformer")
     assert kit.docker_log(log) == [ROUTE_B_LINE]
     assert build_a(kubectl, app, env).ok().stdout == r.stdout
@@ -134,7 +136,9 @@ def build_c(kustomize, app, env, *flags):
 def test_route_c_transformer(kustomize454, fn, tmp_path, env, demo_objects):
     app = kit.make_app(tmp_path, "app", "transformers", function={"exec": fn})
     r = build_c(kustomize454, app, env).ok()
+    kit.assert_local_config_dropped(r.stdout, "kustomize v4.5.4, exec function")
     kit.assert_same_objects(kit.normalize(r.stdout), demo_objects, "kustomize v4.5.4, exec function, transformer")
+    assert build_c(kustomize454, app, env).ok().stdout == r.stdout
 
 
 def test_route_c_generator_equals_route_a_with_name_prefix_and_namespace(kustomize454, kubectl, fn, tmp_path, env, env_a):
