@@ -71,7 +71,11 @@ def is_local_config(obj: dict) -> bool:
 
 def file_path(obj: dict):
     ann = annotations(obj)
-    return ann.get(PATH) or ann.get(LEGACY_PATH)
+    for key in (PATH, LEGACY_PATH):
+        value = ann.get(key)
+        if isinstance(value, str) and value:
+            return value
+    return None
 
 
 def file_index(obj: dict) -> int:
@@ -79,7 +83,7 @@ def file_index(obj: dict) -> int:
     raw = ann.get(INDEX, ann.get(LEGACY_INDEX, 0))
     try:
         return int(raw)
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, OverflowError):
         return 0
 
 
@@ -115,16 +119,20 @@ def display(obj: dict) -> str:
     return f"{obj.get('kind')} {ns + '/' if ns else ''}{name(obj)}"
 
 
+def _is_client_key(key) -> bool:
+    return isinstance(key, str) and key.startswith(CLIENT_ANNOTATION_PREFIXES)
+
+
 def client_annotations(obj: dict) -> dict:
-    return {k: v for k, v in annotations(obj).items() if k.startswith(CLIENT_ANNOTATION_PREFIXES)}
+    return {k: v for k, v in annotations(obj).items() if _is_client_key(k)}
 
 
 def without_client_annotations(obj: dict) -> dict:
     """A shallow copy of obj whose metadata has no client-owned annotations (and no emptied map)."""
     ann = annotations(obj)
-    if not any(k.startswith(CLIENT_ANNOTATION_PREFIXES) for k in ann):
+    if not any(_is_client_key(k) for k in ann):
         return obj
-    kept = {k: v for k, v in ann.items() if not k.startswith(CLIENT_ANNOTATION_PREFIXES)}
+    kept = {k: v for k, v in ann.items() if not _is_client_key(k)}
     md = dict(metadata(obj))
     if kept:
         md["annotations"] = kept
@@ -142,3 +150,12 @@ def with_annotations(obj: dict, extra: dict) -> dict:
     out = dict(obj)
     out["metadata"] = md
     return out
+
+
+def dig(obj, *path):
+    """obj[path[0]][path[1]]..., or None where a step is missing or not a mapping."""
+    for step in path:
+        if not isinstance(obj, dict):
+            return None
+        obj = obj.get(step)
+    return obj

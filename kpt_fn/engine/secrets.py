@@ -40,10 +40,6 @@ import hashlib
 import re
 from dataclasses import dataclass
 
-from cryptography.hazmat.primitives import hashes, serialization
-from cryptography.hazmat.primitives.asymmetric import ec, x25519
-from cryptography.hazmat.primitives.kdf.hkdf import HKDF
-
 from kpt_fn.problems import INFO, WARNING, Problem
 
 REFERENCE = "reference"
@@ -140,6 +136,25 @@ def policy(options, kind: str) -> SecretPolicy:
     return SecretPolicy(kind=kind, mode=mode, name_template=_option(options, name_field, name_key) or "", seed=seed)
 
 
+def render_policy(options, kind: str) -> SecretPolicy:
+    """`policy` for a plugin in the middle of a render: an unusable option aborts it like upstream's errors."""
+    from kpt_fn.engine.framework import RenderError
+
+    try:
+        return policy(options, kind)
+    except SecretPolicyError as exc:
+        raise RenderError(str(exc), rule=RULE_OPTIONS) from exc
+
+
+def render_secret_name(options, kind: str, trainjob_name: str) -> str:
+    from kpt_fn.engine.framework import RenderError
+
+    try:
+        return render_policy(options, kind).secret_name(trainjob_name)
+    except SecretPolicyError as exc:
+        raise RenderError(str(exc), rule=RULE_OPTIONS) from exc
+
+
 def check_options(options) -> list[str]:
     """Messages for every secret option the policy cannot honour (for eager functionConfig checks).
 
@@ -158,6 +173,8 @@ def check_options(options) -> list[str]:
 
 
 def _derive(seed: str, label: str, namespace: str, secret_name: str, length: int, algorithm) -> bytes:
+    from cryptography.hazmat.primitives.kdf.hkdf import HKDF
+
     # The namespace and Secret name bind the key to the one object it is written into; the label
     # separates the MPI and Flux uses of the same seed.
     info = b"\x00".join((b"expand-trainjobs", label.encode(), namespace.encode(), secret_name.encode()))
@@ -171,6 +188,10 @@ def mpi_ssh_key_pair(seed: str, namespace: str, secret_name: str) -> tuple[bytes
     "ecdsa-sha2-nistp521 <base64>\\n". The scalar is HKDF output reduced into [1, n-1]; 16 bytes
     beyond the order's length make the reduction bias negligible.
     """
+    # cryptography is imported only when keys are generated: most renders never need it.
+    from cryptography.hazmat.primitives import hashes, serialization
+    from cryptography.hazmat.primitives.asymmetric import ec
+
     okm = _derive(seed, "mpi-ssh-auth/v1", namespace, secret_name, 82, hashes.SHA512())
     scalar = int.from_bytes(okm, "big") % (_P521_ORDER - 1) + 1
     key = ec.derive_private_key(scalar, ec.SECP521R1())
@@ -197,6 +218,9 @@ def z85_encode(data: bytes) -> str:
 
 def curve_certificate(cert_name: str, secret_key: bytes) -> str:
     """The czmq certificate text the controller writes, for a 32-byte X25519 secret key (§5.6)."""
+    from cryptography.hazmat.primitives import serialization
+    from cryptography.hazmat.primitives.asymmetric import x25519
+
     private = x25519.X25519PrivateKey.from_private_bytes(secret_key)
     public = private.public_key().public_bytes(serialization.Encoding.Raw, serialization.PublicFormat.Raw)
     return (
@@ -216,6 +240,8 @@ def curve_secret_key_from_uid(uid: str) -> bytes:
 
 
 def curve_secret_key(seed: str, namespace: str, secret_name: str) -> bytes:
+    from cryptography.hazmat.primitives import hashes
+
     return _derive(seed, "flux-curve/v1", namespace, secret_name, 32, hashes.SHA256())
 
 

@@ -144,26 +144,12 @@ def _trainer(trainjob: dict) -> dict:
     return trainer
 
 
-def _curve_policy(options) -> secrets.SecretPolicy:
-    try:
-        return secrets.policy(options, secrets.FLUX_CURVE)
-    except secrets.SecretPolicyError as exc:
-        raise RenderError(str(exc), rule=secrets.RULE_OPTIONS) from exc
-
-
-def _curve_secret_name(options, trainjob_name: str) -> str:
-    try:
-        return _curve_policy(options).secret_name(trainjob_name)
-    except secrets.SecretPolicyError as exc:
-        raise RenderError(str(exc), rule=secrets.RULE_OPTIONS) from exc
-
-
 def enforce_ml_policy(info, trainjob, options) -> None:
     trainer = _trainer(trainjob)
     settings = broker_settings(info, trainjob)
     name = (trainjob.get("metadata") or {}).get("name") or ""
     config_map = name + ENTRYPOINT_SUFFIX
-    curve_secret = _curve_secret_name(options, name)
+    curve_secret = secrets.render_secret_name(options, secrets.FLUX_CURVE, name)
 
     command = original_command(info, trainjob)
     trainer["command"] = ["/bin/bash", f"{CONFIG_PATH}/entrypoint.sh", command]
@@ -256,7 +242,7 @@ def build(info, trainjob, options) -> list[dict]:
         "metadata": _metadata(name + ENTRYPOINT_SUFFIX, trainjob),
         "data": render_scripts(info, trainjob),
     }]
-    pol = _curve_policy(options)
+    pol = secrets.render_policy(options, secrets.FLUX_CURVE)
     try:
         secret_name = pol.secret_name(name)
         if pol.mode == secrets.GENERATE:

@@ -61,20 +61,6 @@ def _trainer(trainjob: dict) -> dict | None:
     return (trainjob.get("spec") or {}).get("trainer")
 
 
-def _ssh_policy(options) -> secrets.SecretPolicy:
-    try:
-        return secrets.policy(options, secrets.MPI_SSH)
-    except secrets.SecretPolicyError as exc:
-        raise RenderError(str(exc), rule=secrets.RULE_OPTIONS) from exc
-
-
-def _secret_name(options, trainjob_name: str) -> str:
-    try:
-        return _ssh_policy(options).secret_name(trainjob_name)
-    except secrets.SecretPolicyError as exc:
-        raise RenderError(str(exc), rule=secrets.RULE_OPTIONS) from exc
-
-
 def ssh_auth_volume(secret_name: str) -> dict:
     return {
         "name": SSH_AUTH_VOLUME,
@@ -123,7 +109,7 @@ def enforce_ml_policy(info, trainjob, options) -> None:
             mpi["numProcPerNode"] = gpus
 
     name = (trainjob.get("metadata") or {}).get("name") or ""
-    secret_name = _secret_name(options, name)
+    secret_name = secrets.render_secret_name(options, secrets.MPI_SSH, name)
     for ps in info.pod_sets:
         if ps.name not in (NODE, LAUNCHER):
             continue
@@ -180,7 +166,7 @@ def build(info, trainjob, options) -> list[dict]:
     md = trainjob.get("metadata") or {}
     name = md.get("name") or ""
     namespace = md.get("namespace")
-    pol = _ssh_policy(options)
+    pol = secrets.render_policy(options, secrets.MPI_SSH)
     objects = []
     try:
         secret_name = pol.secret_name(name)

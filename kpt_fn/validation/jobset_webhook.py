@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import re
 
+from kpt_fn.resource import dig
 from kpt_fn.problems import Problem
 from kpt_fn.validation import names
 from kpt_fn.validation.fielderr import REQUIRED, TOO_LONG, body, child, index
@@ -68,16 +69,10 @@ def _rjobs(spec: dict) -> list[dict]:
     return [r if isinstance(r, dict) else {} for r in rjobs] if isinstance(rjobs, list) else []
 
 
-def _get(obj, *path):
-    for step in path:
-        if not isinstance(obj, dict):
-            return None
-        obj = obj.get(step)
-    return obj
 
 
 def _dict(obj, *path) -> dict:
-    value = _get(obj, *path)
+    value = dig(obj, *path)
     return value if isinstance(value, dict) else {}
 
 
@@ -96,7 +91,7 @@ def check(jobset: dict, gates: frozenset = frozenset()) -> list[Problem]:
         out.append(Problem(message, path, subject=jobset, rule=R + rule))
 
     spec = jobset.get("spec") if isinstance(jobset.get("spec"), dict) else {}
-    js_name = _str(_get(jobset, "metadata", "name"))
+    js_name = _str(dig(jobset, "metadata", "name"))
     rjobs = _rjobs(spec)
     failure_policy = spec.get("failurePolicy") if isinstance(spec.get("failurePolicy"), dict) else None
     in_place = failure_policy is not None and failure_policy.get("restartStrategy") == "InPlaceRestart"
@@ -109,7 +104,7 @@ def check(jobset: dict, gates: frozenset = frozenset()) -> list[Problem]:
         add("DependsOn can't be set for the first ReplicatedJob", "spec.replicatedJobs[0].dependsOn",
             "depends-on-first")
 
-    subdomain = _str(_get(spec, "network", "subdomain"))
+    subdomain = _str(dig(spec, "network", "subdomain"))
     if subdomain:
         for m in names.is_dns1123_subdomain(subdomain):
             add(m, "spec.network.subdomain", "subdomain")
@@ -154,7 +149,7 @@ def check(jobset: dict, gates: frozenset = frozenset()) -> list[Problem]:
 
         depends_on = rjob.get("dependsOn")
         for j, dep in enumerate(depends_on if isinstance(depends_on, list) else []):
-            dep_name = _str(_get(dep, "name"))
+            dep_name = _str(dig(dep, "name"))
             if dep_name not in seen:
                 add(f"replicatedJob: {name} cannot depend on replicatedJob: {dep_name}",
                     f"{path}.dependsOn[{j}].name", "depends-on-order")
@@ -164,7 +159,7 @@ def check(jobset: dict, gates: frozenset = frozenset()) -> list[Problem]:
         if in_place and "InPlaceRestart" in gates:
             _in_place_restart(name, job_spec, f"{path}.template.spec", add)
 
-    targets = _get(spec, "successPolicy", "targetReplicatedJobs")
+    targets = dig(spec, "successPolicy", "targetReplicatedJobs")
     for j, target in enumerate(targets if isinstance(targets, list) else []):
         if not isinstance(target, str) or target not in seen:
             add(f"invalid replicatedJob name '{target}' does not appear in .spec.ReplicatedJobs",
@@ -284,7 +279,7 @@ def _coordinator(js_name, spec, coordinator, rjobs, add):
                        f"job index {job_index}")
     if message:
         add(message, "spec.coordinator", "coordinator")
-    subdomain = _str(_get(spec, "network", "subdomain")) or js_name
+    subdomain = _str(dig(spec, "network", "subdomain")) or js_name
     label_value = f"{js_name}-{rjob_name}-{job_index}-{pod_index}.{subdomain}"
     errs = names.is_label_value(label_value)
     if errs:
@@ -296,10 +291,10 @@ def _coordinator(js_name, spec, coordinator, rjobs, add):
 def _volume_claim_policies(js_name, policies, rjobs, add):
     claim_names: set[str] = set()
     for i, policy in enumerate(policies):
-        templates = _get(policy, "templates")
+        templates = dig(policy, "templates")
         for j, template in enumerate(templates if isinstance(templates, list) else []):
             path = f"spec.volumeClaimPolicies[{i}].templates[{j}].metadata.name"
-            name = _str(_get(template, "metadata", "name"))
+            name = _str(dig(template, "metadata", "name"))
             if name in claim_names:
                 add("names must be unique for VolumeClaimPolicies template", path, "volume-claim-policies")
             for m in names.is_dns1123_subdomain(name):
@@ -316,7 +311,7 @@ def _claim_mounted(claim: str, rjobs, add):
         pod_spec = _dict(rjob, "template", "spec", "template", "spec")
         volumes = pod_spec.get("volumes")
         for v, volume in enumerate(volumes if isinstance(volumes, list) else []):
-            if _get(volume, "name") == claim:
+            if dig(volume, "name") == claim:
                 add(f"volume name conflicts with VolumeClaimPolicy template name: {claim}",
                     f"spec.replicatedJobs[{i}].template.spec.template.spec.volumes[{v}].name",
                     "volume-claim-policies")
@@ -324,8 +319,8 @@ def _claim_mounted(claim: str, rjobs, add):
             for kind in ("initContainers", "containers"):
                 containers = pod_spec.get(kind)
                 for container in containers if isinstance(containers, list) else []:
-                    mounts = _get(container, "volumeMounts")
-                    if any(_get(m, "name") == claim for m in (mounts if isinstance(mounts, list) else [])):
+                    mounts = dig(container, "volumeMounts")
+                    if any(dig(m, "name") == claim for m in (mounts if isinstance(mounts, list) else [])):
                         mounted = True
     if not mounted:
         add(f"replicatedJob containers don't have a matching volumeMount: {claim} from VolumeClaimPolicies",

@@ -9,6 +9,7 @@ draws a warning. The webhooks' objectSelector (skip objects labelled
 
 from __future__ import annotations
 
+from kpt_fn.resource import dig
 from kpt_fn.problems import WARNING, Problem
 from kpt_fn.validation.fielderr import child, index
 
@@ -36,31 +37,25 @@ RULES = [
 ]
 
 
-def _get(obj, *path):
-    for step in path:
-        if not isinstance(obj, dict):
-            return None
-        obj = obj.get(step)
-    return obj
 
 
 def check(runtime: dict) -> list[Problem]:
     if runtime.get("kind") not in RUNTIME_KINDS:
         return []
     out: list[Problem] = []
-    labels = _get(runtime, "metadata", "labels")
+    labels = dig(runtime, "metadata", "labels")
     if runtime.get("kind") == "ClusterTrainingRuntime" and isinstance(labels, dict) \
             and labels.get(SUPPORT_LABEL) == DEPRECATED:
-        name = _get(runtime, "metadata", "name") or ""
+        name = dig(runtime, "metadata", "name") or ""
         out.append(Problem(
             f'ClusterTrainingRuntime "{name}" is deprecated and will be removed in a future release of '
             f"Kubeflow Trainer. See runtime deprecation policy: {DEPRECATION_POLICY_URL}",
             f"metadata.labels[{SUPPORT_LABEL}]", severity=WARNING, subject=runtime, rule=RULE_DEPRECATED))
 
-    rjobs = _get(runtime, "spec", "template", "spec", "replicatedJobs")
+    rjobs = dig(runtime, "spec", "template", "spec", "replicatedJobs")
     base = "spec.template.spec.replicatedJobs"
     for i, rjob in enumerate(rjobs if isinstance(rjobs, list) else []):
-        ancestor = _get(rjob, "template", "metadata", "labels", ANCESTOR_LABEL)
+        ancestor = dig(rjob, "template", "metadata", "labels", ANCESTOR_LABEL)
         if not isinstance(ancestor, str) or ancestor not in REQUIRED_CONTAINER:
             continue
         replicas = rjob.get("replicas", 1)
@@ -69,9 +64,9 @@ def check(runtime: dict) -> list[Problem]:
         if replicas != 1 or isinstance(replicas, bool):
             out.append(Problem("always must be 1", child(index(base, i), "replicas"), subject=runtime,
                                rule=RULE_REPLICAS))
-        containers = _get(rjob, "template", "spec", "template", "spec", "containers")
+        containers = dig(rjob, "template", "spec", "template", "spec", "containers")
         wanted = REQUIRED_CONTAINER[ancestor]
-        if not any(_get(c, "name") == wanted for c in (containers if isinstance(containers, list) else [])):
+        if not any(dig(c, "name") == wanted for c in (containers if isinstance(containers, list) else [])):
             out.append(Problem(f"must contain the required container for the ancestor: {ancestor}",
                                f"{index(base, i)}.template.spec.template.spec.containers", subject=runtime,
                                rule=RULE_CONTAINER))
