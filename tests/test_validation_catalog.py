@@ -41,12 +41,14 @@ def test_one_cel_entry_per_distinct_rule():
     assert not any("immutable" in r["description"].lower() for r in validation.rules() if r["family"] == "cel")
 
 
-def test_plugin_rules_are_included_when_plugins_declare_them():
-    from kpt_fn.validation import catalog
+def test_engine_plugin_and_legacy_rules_are_included():
+    from kpt_fn import legacy
+    from kpt_fn.engine import framework
 
-    declared = catalog._plugin_rules()
+    declared = framework.rules() + legacy.RULES
     ids = {r["id"] for r in validation.rules()}
-    assert {r["id"] for r in declared} <= ids
+    assert declared and {r["id"] for r in declared} <= ids
+    assert {"trainer-webhook", "legacy", "secret-policy"} <= {r["family"] for r in validation.rules()}
 
 
 def test_every_reported_rule_id_is_in_the_catalog():

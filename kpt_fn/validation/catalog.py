@@ -1,10 +1,7 @@
 """The catalog of validation rules (`expand-trainjobs rules`): what this package checks, plus the
-rules the engine's plugin modules declare in their `RULES` lists."""
+rules the engine, its plugin modules and the legacy conversion declare in their `RULES` lists."""
 
 from __future__ import annotations
-
-import importlib
-import pkgutil
 
 from kpt_fn.validation import jobset_webhook, names, runtime_webhook, schema_check, structural
 from kpt_fn.validation.schemas import entries
@@ -31,21 +28,13 @@ def _rule(rule_id: str, family: str, applies_to: str, description: str) -> dict:
     return {"id": rule_id, "family": family, "applies_to": applies_to, "description": description}
 
 
-def _plugin_rules() -> list[dict]:
-    """RULES lists of kpt_fn.plugins.* modules; modules that do not exist (yet) are skipped."""
-    try:
-        plugins = importlib.import_module("kpt_fn.plugins")
-    except ImportError:
-        return []
-    out = []
-    for info in sorted(pkgutil.iter_modules(plugins.__path__), key=lambda m: m.name):
-        try:
-            module = importlib.import_module(f"kpt_fn.plugins.{info.name}")
-            declared = getattr(module, "RULES")
-        except (ImportError, AttributeError):
-            continue
-        out.extend(r for r in declared if isinstance(r, dict) and "id" in r)
-    return out
+def _engine_rules() -> list[dict]:
+    """What the engine declares: its own checks and every plugin's (framework.rules), and the
+    legacy conversions."""
+    from kpt_fn import legacy
+    from kpt_fn.engine import framework
+
+    return [*framework.rules(), *legacy.RULES]
 
 
 def rules() -> list[dict]:
@@ -71,7 +60,7 @@ def rules() -> list[dict]:
     for rule_id, description in jobset_webhook.RULES:
         out.append(_rule(rule_id, "jobset-webhook", "JobSet", description))
     ids = {r["id"] for r in out}
-    for r in _plugin_rules():
+    for r in _engine_rules():
         if r["id"] not in ids:
             ids.add(r["id"])
             out.append({k: r.get(k, "") for k in ("id", "family", "applies_to", "description")})
