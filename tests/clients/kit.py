@@ -7,7 +7,6 @@ about what the engine puts inside a JobSet: the engine changes, the contract wit
 
 from __future__ import annotations
 
-import hashlib
 import os
 import shutil
 import subprocess
@@ -113,13 +112,6 @@ def snapshot(path: Path) -> dict:
     return {
         str(p.relative_to(path)): p.read_bytes() for p in sorted(path.rglob("*")) if p.is_file() and not p.is_symlink()
     }
-
-
-def digest(tree: dict) -> str:
-    h = hashlib.sha256()
-    for k, v in sorted(tree.items()):
-        h.update(k.encode() + b"\0" + v + b"\0")
-    return h.hexdigest()
 
 
 # --- YAML -----------------------------------------------------------------------------------------
