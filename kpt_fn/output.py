@@ -17,7 +17,7 @@ from __future__ import annotations
 import posixpath
 
 from kpt_fn import resource as res
-from kpt_fn.problems import INFO, Problem
+from kpt_fn.problems import INFO, WARNING, Problem
 
 GENERATED_SUFFIX = ".generated.yaml"
 
@@ -78,10 +78,12 @@ def place(items: list, rendered: list, results: list) -> list:
         next_index[path] = n + 1
         return n
 
+    replaced: set[int] = set()
     for entry in rendered:
         for obj in entry.objects:
             pos = existing.get(res.identity(obj))
             if pos is not None:
+                replaced.add(pos)
                 previous = out[pos]
                 kept = res.client_annotations(previous)
                 replacement = res.with_annotations(obj, kept) if kept else obj
@@ -105,6 +107,7 @@ def place(items: list, rendered: list, results: list) -> list:
                 tail.append(obj)
             else:
                 after.setdefault(entry.position, []).append(obj)
+    results.extend(_orphans(items, rendered, replaced))
     if not after and not tail:
         return out
     merged = []
@@ -114,15 +117,57 @@ def place(items: list, rendered: list, results: list) -> list:
     return merged + tail
 
 
+def _orphans(items: list, rendered: list, replaced: set) -> list:
+    """Warnings for objects in `*.generated.yaml` files that no TrainJob generates any more.
+
+    KRM mode never deletes inputs, so a deleted TrainJob (or one whose runtime no longer needs, say, a
+    hostfile) leaves its earlier output behind, and a GitOps tool would keep applying it. Objects of a
+    TrainJob that failed this run are left alone silently: its errors say why nothing was rendered.
+    """
+    by_file = {}  # generated file -> entry of the TrainJob it belongs to
+    for entry in rendered:
+        if entry.position is not None and _generated_path(entry.origin):
+            by_file[_generated_path(entry.origin)] = entry
+    out = []
+    for i, item in enumerate(items):
+        path = res.file_path(item) if isinstance(item, dict) else None
+        if i in replaced or not path or not path.endswith(GENERATED_SUFFIX) or res.is_trainjob(item):
+            continue
+        entry = by_file.get(path)
+        if entry is not None and not entry.objects:
+            continue
+        why = (
+            f"{res.display(entry.origin)} no longer generates it"
+            if entry is not None
+            else f"no TrainJob named {posixpath.basename(path)[: -len(GENERATED_SUFFIX)]!r} is left beside {path}"
+        )
+        out.append(
+            {
+                "message": f"stale generated object {res.display(item)} in {path}: {why}; delete it from that file",
+                "severity": WARNING,
+                "resourceRef": res.resource_ref(item),
+                "file": {"path": path, "index": res.file_index(item)},
+            }
+        )
+    return out
+
+
 def plain_items(items: list, keep_trainer_inputs: bool) -> list:
-    """What a plain-manifest consumer (Argo CD, kustomize legacy plugin) should apply."""
+    """What a plain-manifest consumer (Argo CD, kustomize legacy plugin) should apply.
+
+    Local-config objects are never applied, except that `output: all` (keep_trainer_inputs) prints
+    TrainJobs and runtimes whether or not they are marked.
+    """
     from kpt_fn.config import is_config_object
 
     out = []
     for item in items:
-        if not isinstance(item, dict) or res.is_local_config(item) or is_config_object(item):
+        if not isinstance(item, dict) or is_config_object(item):
             continue
-        if not keep_trainer_inputs and (res.is_trainjob(item) or res.is_runtime(item)):
+        trainer_input = res.is_trainjob(item) or res.is_runtime(item)
+        if trainer_input and not keep_trainer_inputs:
+            continue
+        if res.is_local_config(item) and not trainer_input:
             continue
         out.append(res.without_client_annotations(item))
     return out

@@ -16,10 +16,11 @@ from kpt_fn import config as config_mod
 from kpt_fn import function, output
 from kpt_fn import resource as res
 from kpt_fn.krm import stderr_lines
-from kpt_fn.problems import WARNING, Problem
+from kpt_fn.problems import ERROR, WARNING, Problem
 from kpt_fn.yamlio import DEFAULT_LIMITS, YAMLInputError, dump_all, load_all
 
 CONFIG_FILE = "expand-trainjobs.yaml"
+NOTHING_TO_APPLY = "no objects to apply: refusing to print empty output (Argo CD would prune everything)"
 _SKIPPED_FILES = {CONFIG_FILE, "kustomization.yaml", "kustomization.yml", "Kustomization", "Kptfile"}
 
 
@@ -105,8 +106,8 @@ def _emit(outcome, plain: list) -> tuple[str, list[str], int]:
     if outcome.exit_code:
         return "", lines, outcome.exit_code
     if not plain:
-        lines[0] = lines[0].replace(": ok:", ": FAILED:", 1)
-        lines.append("  [error] no objects to apply: refusing to print empty output (Argo CD would prune everything)")
+        outcome.results.append({"message": NOTHING_TO_APPLY, "severity": ERROR})
+        lines = stderr_lines(outcome)
         return "", lines, 1
     return dump_all(plain), lines, 0
 

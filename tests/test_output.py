@@ -152,3 +152,49 @@ def test_plain_items_drop_inputs_and_client_annotations():
     kept = output.plain_items([tj, runtime], keep_trainer_inputs=True)
     assert [o["kind"] for o in kept] == ["TrainJob", "ClusterTrainingRuntime"]
     assert "annotations" not in kept[0]["metadata"]
+
+
+def test_stale_generated_objects_are_warned_about_not_deleted():
+    gone = jobset("gone", **{PATH: "jobs/gone.generated.yaml", INDEX: "0"})
+    tj = trainjob("llama", "jobs/train.yaml", 0)
+    old_hosts = obj("ConfigMap", "llama-mpi-hostfile", **{PATH: "jobs/llama.generated.yaml", INDEX: "0"})
+    user_cm = obj("ConfigMap", "settings", **{PATH: "jobs/settings.yaml", INDEX: "0"})
+    items = [gone, tj, old_hosts, user_cm]
+    results = []
+    out = output.place(items, [Rendered(tj, 1, tj, [jobset("llama")])], results)
+    assert gone in out and old_hosts in out and user_cm in out
+    stale = {r["resourceRef"]["name"]: r for r in results if r["severity"] == "warning"}
+    assert set(stale) == {"gone", "llama-mpi-hostfile"}
+    assert "no TrainJob named 'gone' is left beside jobs/gone.generated.yaml" in stale["gone"]["message"]
+    assert "TrainJob team-a/llama no longer generates it" in stale["llama-mpi-hostfile"]["message"]
+    assert stale["gone"]["file"] == {"path": "jobs/gone.generated.yaml", "index": 0}
+
+
+def test_output_of_a_failed_trainjob_is_kept_silently():
+    tj = trainjob("llama", "train.yaml", 0)
+    previous = jobset("llama", **{PATH: "llama.generated.yaml", INDEX: "0"})
+    results = []
+    out = output.place([tj, previous], [Rendered(tj, 0, tj, [])], results)
+    assert out == [tj, previous] and results == []
+
+
+def test_output_all_prints_marked_trainer_inputs_but_no_other_local_config():
+    lc = {"config.kubernetes.io/local-config": "true"}
+    tj = trainjob("llama", "train.yaml", 0, **lc)
+    kptfile = obj("Kptfile", "pkg", api="kpt.dev/v1", **lc)
+    names = [o["metadata"]["name"] for o in output.plain_items([tj, kptfile, jobset("llama")], True)]
+    assert names == ["llama", "llama"]
+    assert [o["kind"] for o in output.plain_items([tj, kptfile, jobset("llama")], False)] == ["JobSet"]
+
+
+def test_empty_plain_output_is_a_counted_error(tmp_path):
+    from kpt_fn import plain
+
+    (tmp_path / "a.yaml").write_text(
+        "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: x\n  annotations:\n"
+        '    config.kubernetes.io/local-config: "true"\n'
+    )
+    stdout, lines, code = plain.render([], str(tmp_path), {})
+    assert (stdout, code) == ("", 1)
+    assert lines[0].startswith("expand-trainjobs: FAILED: 1 error(s)")
+    assert plain.NOTHING_TO_APPLY in lines[1]
