@@ -490,3 +490,29 @@ def test_runs_unprivileged_without_network_in_read_only_root(fn: str, request):
     p = subprocess.run([*net, *prefix, fn], input=data, capture_output=True, cwd="/", env=_clean_env({"HOME": "/nonexistent"}), timeout=120)
     check_invariants(data, p.stdout.decode(), p.stderr.decode().splitlines(), p.returncode)
     assert p.returncode == 1
+
+
+def test_a_crash_costs_one_trainjob_not_the_package(monkeypatch):
+    from kpt_fn import engine
+
+    real = engine.expand
+
+    def expand(trainjob, runtime, options=None):
+        if trainjob["metadata"]["name"] == "second":
+            raise KeyError("boom")
+        return real(trainjob, runtime, options)
+
+    monkeypatch.setattr(engine, "expand", expand)
+    _, data = load_case(CORPUS / "runtime-missing-trainer-container")
+    data = data.replace(b"name: worker", b"name: node").replace(b"name: main", b"name: node")
+    stdout, stderr, code = krm.process(data, env={})
+    assert code == 1
+    out = yamlio.load(stdout)
+    assert not missing_items(krm.parse_resource_list(data)["items"], out["items"])
+    assert [o["metadata"]["name"] for o in out["items"] if o["kind"] == "JobSet"] == ["train"]
+    [bad] = [r for r in out["results"] if r["severity"] == "error"]
+    assert bad["resourceRef"]["name"] == "second"
+    assert bad["message"].startswith("internal error: KeyError: 'boom'; this TrainJob is not rendered")
+    monkeypatch.setenv("EXPAND_TRAINJOBS_DEBUG", "1")
+    with pytest.raises(KeyError):
+        krm.process(data, env={})
