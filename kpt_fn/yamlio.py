@@ -452,10 +452,34 @@ def load(text: str | bytes, limits: Limits = DEFAULT_LIMITS):
     return docs[0]
 
 
-def dump(data) -> str:
+def _dump(data) -> str:
     return yaml.dump(
         data, Dumper=Dumper, sort_keys=False, default_flow_style=False, width=1 << 30, allow_unicode=True
     )
+
+
+def dump(data) -> str:
+    """Block YAML. A top-level mapping is written key by key and its lists element by element (the
+    text is the same: a list under a top-level key is written unindented): PyYAML builds a node graph
+    of everything it dumps at once, and for a ResourceList of thousands of items that graph is many
+    times the size of the data itself."""
+    if not isinstance(data, dict) or not data:
+        return _dump(data)
+    parts = []
+    for k, v in data.items():
+        if isinstance(v, list) and len(v) > 1:
+            first = _dump({k: v[:1]})
+            # Under a complex key (`? key`, for long or multi-line keys) the list is indented.
+            if not first.startswith("?"):
+                parts.append(first)
+                parts.extend(_dump([x]) for x in v[1:])
+                continue
+        parts.append(_dump({k: v}))
+    if any(p.endswith("\n...\n") for p in parts):
+        # An open-ended scalar (`|+`) makes the emitter end the document with `...`, which must not
+        # appear between pieces; rare enough to write such data in one piece.
+        return _dump(data)
+    return "".join(parts)
 
 
 def dump_all(docs) -> str:
