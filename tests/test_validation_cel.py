@@ -259,7 +259,7 @@ RULES_AND_INPUTS = [
 @pytest.mark.parametrize("rule, inputs", RULES_AND_INPUTS, ids=[r[:40] for r, _ in RULES_AND_INPUTS])
 def test_compiled_rules_agree_with_celpy(rule, inputs):
     compiled = cel.compile_rule(rule, None)
-    interpreted = cel._celpy_fallback(cel.parse(rule), None)
+    interpreted = cel._celpy_fallback(rule, None)
     for value in inputs:
         assert compiled.evaluate(value) == interpreted({"self": value}), value
 

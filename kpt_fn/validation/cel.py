@@ -1,11 +1,14 @@
 """Offline evaluation of CRD `x-kubernetes-validations` CEL rules.
 
-Rules are parsed with cel-python (`celpy`). cel-python's own interpreter needs about a millisecond
+Rules are parsed with cel-python's (`celpy`) grammar. Building that parser costs about a third of a
+second, so the trees of the CRDs' rules are parsed at build time (scripts/gen_cel_trees.py writes
+cel_trees.json next to this file) and celpy and lark are imported only for other rule texts and for
+the interpreter fallback. cel-python's own interpreter needs about a millisecond
 per evaluation, which alone would halve validation throughput, so the parse tree is compiled here
 into nested Python closures for the subset of CEL the Kubernetes CRDs use (literals, field
 selection, `has`, logic with CEL's error absorption, comparisons, arithmetic, `in`, `size`,
 `matches`/`startsWith`/`endsWith`/`contains`, the macros all/exists/exists_one/filter/map,
-indexing, `?:`). Anything else falls back to celpy's interpreter on the same parse tree.
+indexing, `?:`). Anything else falls back to celpy's interpreter.
 
 Two things make the evaluation match the API server rather than plain CEL over YAML:
 - The API server evaluates rules on the defaulted object. The compiler knows the schema node of
@@ -17,12 +20,9 @@ Two things make the evaluation match the API server rather than plain CEL over Y
 from __future__ import annotations
 
 import functools
+import json
 import re
-
-import celpy
-import lark
-from celpy import celtypes
-from celpy.evaluation import celbytes, celstr
+from pathlib import Path
 
 INT64_MIN, INT64_MAX = -(2**63), 2**63 - 1
 _MISSING = object()
@@ -54,13 +54,89 @@ class Program:
         return self._fn({"self": value})
 
 
+# ----------------------------------------------------------------------------------------------
+# Parsing: precompiled trees first, cel-python's parser for anything else
+
+_TREES_FILE = Path(__file__).resolve().with_name("cel_trees.json")
+_TREES_FORMAT = 1
+
+
+class Tree:
+    """A node of a precompiled parse tree, shaped like the lark Tree cel-python's parser returns."""
+
+    __slots__ = ("data", "children")
+
+    def __init__(self, data: str, children: list):
+        self.data = data
+        self.children = children
+
+    def __repr__(self):
+        return f"Tree({self.data!r}, {self.children!r})"
+
+
+class Token(str):
+    """A terminal of a precompiled tree, like lark's Token (a str with `.type`); `decoded` is the value
+    of a string or bytes literal with its escapes already resolved (None for other terminals)."""
+
+    def __new__(cls, type_: str, value: str, decoded=None):
+        self = super().__new__(cls, value)
+        self.type = type_
+        self.decoded = decoded
+        return self
+
+    @property
+    def value(self) -> str:
+        return str(self)
+
+    def __repr__(self):
+        return f"Token({self.type!r}, {str(self)!r})"
+
+
+@functools.cache
+def _precompiled() -> dict:
+    """Rule text -> plain tree (see scripts/gen_cel_trees.py); {} if the file is missing or foreign."""
+    try:
+        doc = json.loads(_TREES_FILE.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    if not isinstance(doc, dict) or doc.get("format") != _TREES_FORMAT:
+        return {}
+    return doc.get("trees") or {}
+
+
+def _from_plain(node):
+    if "data" in node:
+        return Tree(node["data"], [_from_plain(c) for c in node["children"]])
+    if "string" in node:
+        return Token(node["type"], node["value"], node["string"])
+    if "bytes" in node:
+        return Token(node["type"], node["value"], bytes.fromhex(node["bytes"]))
+    return Token(node["type"], node["value"])
+
+
+def precompiled_texts() -> list[str]:
+    """The rule texts that parse without cel-python."""
+    return list(_precompiled())
+
+
 @functools.cache
 def _parser():
+    import celpy
+
     return celpy.CELParser()
 
 
-def parse(text: str) -> lark.Tree:
+def celpy_parse(text: str):
+    """cel-python's own parse (a lark Tree); raises its parse errors."""
     return _parser().parse(text)
+
+
+def parse(text: str):
+    """The parse tree of `text`: precompiled when known, else from cel-python (raising its errors)."""
+    plain = _precompiled().get(text)
+    if plain is not None:
+        return _from_plain(plain)
+    return celpy_parse(text)
 
 
 _OLD_SELF = re.compile(r"\boldSelf\b")
@@ -71,8 +147,16 @@ def mentions_old_self(text: str) -> bool:
     return _OLD_SELF.search(text) is not None
 
 
-def uses_old_self(tree: lark.Tree) -> bool:
-    return any(tok == "oldSelf" for tok in tree.scan_values(lambda t: isinstance(t, lark.Token)))
+def uses_old_self(tree) -> bool:
+    stack = [tree]
+    while stack:
+        for child in stack.pop().children:
+            if isinstance(child, str):  # a token, lark's or ours
+                if child == "oldSelf":
+                    return True
+            else:
+                stack.append(child)
+    return False
 
 
 def compile_rule(text: str, schema: dict | None) -> Program:
@@ -96,7 +180,7 @@ def compile_rule(text: str, schema: dict | None) -> Program:
         try:
             fn, _ = _Compiler().expr(tree, {"self": schema})
         except Unsupported:
-            fn = _celpy_fallback(tree, schema)
+            fn = _celpy_fallback(text, schema)
     except Exception as exc:  # a construct neither compiler handles must not crash validation
         message = f"{type(exc).__name__}: {exc}"
 
@@ -629,10 +713,13 @@ def _literal(token):
         return int(text[:-1], 0) if text[:-1].lower().startswith("0x") else int(text[:-1])
     if kind == "FLOAT_LIT":
         return float(text)
-    if kind in ("STRING_LIT", "MLSTRING_LIT"):
-        return str(celstr(token))
-    if kind == "BYTES_LIT":
-        return bytes(celbytes(token))
+    if kind in ("STRING_LIT", "MLSTRING_LIT", "BYTES_LIT"):
+        decoded = getattr(token, "decoded", None)
+        if decoded is not None:
+            return decoded
+        from celpy.evaluation import celbytes, celstr
+
+        return str(celstr(token)) if kind != "BYTES_LIT" else bytes(celbytes(token))
     if kind == "BOOL_LIT":
         return text == "true"
     if kind == "NULL_LIT":
@@ -643,9 +730,12 @@ def _literal(token):
 # ----------------------------------------------------------------------------------------------
 # Fallback: celpy's interpreter on the defaulted value
 
-def _celpy_fallback(tree, schema):
+def _celpy_fallback(text: str, schema):
+    """celpy's interpreter for `text` (parsed by celpy: its interpreter needs lark's trees)."""
+    import celpy
+
     env = celpy.Environment()
-    runner = env.program(tree)
+    runner = env.program(celpy_parse(text))
 
     def fn(v):
         value = apply_defaults(v["self"], schema)
@@ -663,6 +753,8 @@ def _celpy_fallback(tree, schema):
 
 
 def _from_cel(value):
+    from celpy import celtypes
+
     if isinstance(value, celtypes.BoolType):
         return bool(value)
     if isinstance(value, (celtypes.IntType, celtypes.UintType)):
