@@ -9,6 +9,7 @@
 
 from __future__ import annotations
 
+import gc
 import os
 import sys
 import traceback
@@ -151,6 +152,10 @@ def __getattr__(name):
 
 
 def main() -> None:
+    # One short run over acyclic data: the cyclic collector would only walk the parsed ResourceList
+    # again and again (a quarter of the run time at 2,000 TrainJobs, no memory saved); reference
+    # counting still frees everything.
+    gc.disable()
     # No arguments is the KRM mode: run it directly, without importing click (tens of milliseconds on
     # every kpt/kustomize build). Shell completion is click's business, so it still goes through click.
     if len(sys.argv) <= 1 and not any(k.startswith("_EXPAND_TRAINJOBS_COMPLETE") for k in os.environ):
