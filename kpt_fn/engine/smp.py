@@ -26,9 +26,9 @@ result as read-only or copy what you mutate.
 from __future__ import annotations
 
 import json
+import os
 import re
 from functools import cache
-from importlib import resources as _resources
 
 _DIRECTIVE = "$patch"
 _RETAIN_KEYS = "$retainKeys"
@@ -61,8 +61,10 @@ _NO_META = _FieldMeta(None, False, None)
 @cache
 def _metadata() -> tuple[dict, dict]:
     """(roots, {type: {field: _FieldMeta}}), loaded once."""
-    text = _resources.files(__package__).joinpath("patch_meta.json").read_text(encoding="utf-8")
-    raw = json.loads(text)
+    # A plain file next to this module (package data is installed as files): importlib.resources
+    # would cost more start-up than the whole merge.
+    with open(os.path.join(os.path.dirname(__file__), "patch_meta.json"), encoding="utf-8") as f:
+        raw = json.load(f)
     types = {}
     for name, fields in raw["types"].items():
         table = {}
