@@ -10,10 +10,7 @@ from __future__ import annotations
 import functools
 import json
 from dataclasses import dataclass
-from importlib import resources
 from pathlib import Path
-
-import jsonschema_rs
 
 _INDEX = "index.json"
 
@@ -32,14 +29,21 @@ class SchemaEntry:
 
 @functools.cache
 def schema_dir():
-    """A Traversable (or Path) for the directory holding index.json."""
+    """A Path (or Traversable) for the directory holding index.json."""
+    # Plain paths first: importlib.resources costs more start-up than loading a schema.
+    here = Path(__file__).resolve().parent
+    for candidate in (here.parent / "schemas", here.parent.parent / "schemas"):
+        if (candidate / _INDEX).is_file():
+            return candidate
+    from importlib import resources  # an importer without files (a zip, say)
+
     try:
         packaged = resources.files("kpt_fn.schemas")
         if packaged.joinpath(_INDEX).is_file():
             return packaged
     except (ModuleNotFoundError, TypeError):
         pass
-    return Path(__file__).resolve().parent.parent.parent / "schemas"
+    return here.parent.parent / "schemas"
 
 
 @functools.cache
@@ -69,4 +73,6 @@ def load(entry: SchemaEntry) -> dict:
 
 @functools.cache
 def validator(entry: SchemaEntry):
+    import jsonschema_rs  # only runs that validate pay for it
+
     return jsonschema_rs.Draft4Validator(load(entry), validate_formats=True)

@@ -107,7 +107,15 @@ def _rule_id(kind: str, schema_path: str, rule: dict) -> str:
     return f"cel/{kind.lower()}/{where}-{slug}"
 
 
+# A schema node without any of these keys carries no check of its own nor below it (most nodes are
+# such leaves; skipping them early halves the time to build a tree).
+_STRUCTURE_KEYS = frozenset({"x-kubernetes-validations", "x-kubernetes-list-type", "properties", "items",
+                             "additionalProperties"})
+
+
 def _build(schema: dict, kind: str, schema_path: str, *, root: bool) -> Node | None:
+    if not root and _STRUCTURE_KEYS.isdisjoint(schema):
+        return None
     node = Node(schema=schema, type=_schema_type(schema))
     for rule in schema.get("x-kubernetes-validations") or ():
         if cel.mentions_old_self(rule["rule"]):
