@@ -9,18 +9,38 @@ from __future__ import annotations
 
 import functools
 import json
-from dataclasses import dataclass
 from pathlib import Path
 
 _INDEX = "index.json"
 
 
-@dataclass(frozen=True)
 class SchemaEntry:
-    api_version: str
-    kind: str
-    file: str
-    namespaced: bool
+    """One generated schema. Immutable and equal by value (a cache key); a plain class because a
+    dataclass costs more start-up than this whole module."""
+
+    __slots__ = ("api_version", "kind", "file", "namespaced")
+
+    def __init__(self, api_version: str, kind: str, file: str, namespaced: bool):
+        object.__setattr__(self, "api_version", api_version)
+        object.__setattr__(self, "kind", kind)
+        object.__setattr__(self, "file", file)
+        object.__setattr__(self, "namespaced", namespaced)
+
+    def __setattr__(self, name, value):
+        raise AttributeError(f"SchemaEntry is immutable: cannot set {name}")
+
+    def _key(self) -> tuple:
+        return (self.api_version, self.kind, self.file, self.namespaced)
+
+    def __eq__(self, other):
+        return self._key() == other._key() if type(other) is SchemaEntry else NotImplemented
+
+    def __hash__(self):
+        return hash(self._key())
+
+    def __repr__(self):
+        return (f"SchemaEntry(api_version={self.api_version!r}, kind={self.kind!r}, file={self.file!r}, "
+                f"namespaced={self.namespaced!r})")
 
     @property
     def group(self) -> str:

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import functools
 import re
-from dataclasses import dataclass, field
 
 from kpt_fn.problems import Problem
 from kpt_fn.validation import cel, names
@@ -19,6 +18,7 @@ from kpt_fn.validation.fielderr import DUPLICATE, INVALID, body, child, go_json,
 from kpt_fn.validation.schemas import SchemaEntry, load
 
 LIST_TYPE_RULE = "schema/list-type"
+_MISSING = object()
 
 # Hand-chosen catalog slugs for the rules the CRDs carry; other rules get one from their message.
 # Root rules name the field they are about.
@@ -39,27 +39,43 @@ _KNOWN_MESSAGE_SLUGS = {
 }
 
 
-@dataclass(frozen=True)
+# CelRule and Node are plain classes: a dataclass costs more start-up than building a tree.
+
 class CelRule:
-    id: str
-    rule: str
-    message: str
-    message_expression: str
-    field_path: str
-    schema: dict = field(compare=False, hash=False, repr=False)
-    schema_path: str = ""
-    # Root rules about one field are reported at that field (the API server says `<nil>`).
-    subject_path: str = ""
+    """One non-transition rule of a schema node; its programs are compiled on first use."""
 
-    @functools.cached_property
+    __slots__ = ("id", "rule", "message", "message_expression", "field_path", "schema", "schema_path",
+                 "subject_path", "_program", "_message_program")
+
+    def __init__(self, id: str, rule: str, message: str, message_expression: str, field_path: str,
+                 schema: dict, schema_path: str = "", subject_path: str = ""):
+        self.id = id
+        self.rule = rule
+        self.message = message
+        self.message_expression = message_expression
+        self.field_path = field_path
+        self.schema = schema
+        self.schema_path = schema_path
+        # Root rules about one field are reported at that field (the API server says `<nil>`).
+        self.subject_path = subject_path
+        self._program = None
+        self._message_program = _MISSING
+
+    def __repr__(self):
+        return f"CelRule(id={self.id!r}, rule={self.rule!r})"
+
+    @property
     def program(self) -> cel.Program:
-        return cel.compile_rule(self.rule, self.schema)
+        if self._program is None:
+            self._program = cel.compile_rule(self.rule, self.schema)
+        return self._program
 
-    @functools.cached_property
+    @property
     def message_program(self) -> cel.Program | None:
-        if not self.message_expression:
-            return None
-        return cel.compile_rule(self.message_expression, self.schema)
+        if self._message_program is _MISSING:
+            self._message_program = (cel.compile_rule(self.message_expression, self.schema)
+                                     if self.message_expression else None)
+        return self._message_program
 
     @property
     def error_name(self) -> str:
@@ -67,18 +83,23 @@ class CelRule:
         return self.message.strip() or self.rule.strip()
 
 
-@dataclass
 class Node:
-    schema: dict
-    type: str | None
-    rules: list = field(default_factory=list)
-    list_type: str | None = None
-    map_keys: tuple = ()
-    key_defaults: dict = field(default_factory=dict)
-    embedded_meta: bool = False
-    props: dict = field(default_factory=dict)
-    items: "Node | None" = None
-    additional: "Node | None" = None
+    """A schema node that carries checks, or has descendants that do."""
+
+    __slots__ = ("schema", "type", "rules", "list_type", "map_keys", "key_defaults", "embedded_meta",
+                 "props", "items", "additional")
+
+    def __init__(self, schema: dict, type: str | None):
+        self.schema = schema
+        self.type = type
+        self.rules: list[CelRule] = []
+        self.list_type: str | None = None
+        self.map_keys: tuple = ()
+        self.key_defaults: dict = {}
+        self.embedded_meta = False
+        self.props: dict[str, Node] = {}
+        self.items: Node | None = None
+        self.additional: Node | None = None
 
     def interesting(self) -> bool:
         return bool(self.rules or self.list_type or self.embedded_meta or self.props or self.items
