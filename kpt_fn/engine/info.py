@@ -11,62 +11,77 @@ them and the JobSet builder upserts them back into the template, which gives the
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Callable, Iterable
 
+# Plain classes, not dataclasses: creating a dataclass costs a noticeable part of a one-TrainJob run's
+# start-up, and nothing compares or copies these field by field.
 
-@dataclass
-class Container:
+
+class _Plain:
+    __slots__ = ()
+
+    def __repr__(self):
+        fields = ", ".join(f"{k}={v!r}" for k, v in vars(self).items())
+        return f"{type(self).__name__}({fields})"
+
+
+class Container(_Plain):
     # Only these fields of a container are ever written back by the builder.
-    name: str
-    image: str | None = None
-    command: list | None = None
-    env: list = field(default_factory=list)
-    ports: list = field(default_factory=list)
-    volume_mounts: list = field(default_factory=list)
+    def __init__(self, name: str, image: str | None = None, command: list | None = None,
+                 env: list | None = None, ports: list | None = None, volume_mounts: list | None = None):
+        self.name = name
+        self.image = image
+        self.command = command
+        self.env = [] if env is None else env
+        self.ports = [] if ports is None else ports
+        self.volume_mounts = [] if volume_mounts is None else volume_mounts
 
 
-@dataclass
-class PodSet:
-    name: str
-    ancestor: str | None
-    count: int
-    init_containers: list = field(default_factory=list)  # list[Container]
-    containers: list = field(default_factory=list)  # list[Container]
-    volumes: list = field(default_factory=list)  # list[dict]
-    # Filled by the JobSet PodNetwork step; a callable so that counts changed later are honoured,
-    # like upstream's lazy iterator.
-    endpoints: Callable[[], Iterable[str]] | None = None
-    single_pod_requests: dict = field(default_factory=dict)  # resource name -> Quantity
+class PodSet(_Plain):
+    def __init__(self, name: str, ancestor: str | None, count: int, init_containers: list | None = None,
+                 containers: list | None = None, volumes: list | None = None,
+                 endpoints: Callable[[], Iterable[str]] | None = None, single_pod_requests: dict | None = None):
+        self.name = name
+        self.ancestor = ancestor
+        self.count = count
+        self.init_containers = [] if init_containers is None else init_containers  # list[Container]
+        self.containers = [] if containers is None else containers  # list[Container]
+        self.volumes = [] if volumes is None else volumes  # list[dict]
+        # Filled by the JobSet PodNetwork step; a callable so that counts changed later are honoured,
+        # like upstream's lazy iterator.
+        self.endpoints = endpoints
+        # resource name -> Quantity
+        self.single_pod_requests = {} if single_pod_requests is None else single_pod_requests
 
 
-@dataclass
-class Scheduler:
-    pod_labels: dict = field(default_factory=dict)
-    pod_annotations: dict | None = None
+class Scheduler(_Plain):
+    def __init__(self, pod_labels: dict | None = None, pod_annotations: dict | None = None):
+        self.pod_labels = {} if pod_labels is None else pod_labels
+        self.pod_annotations = pod_annotations
 
 
-@dataclass
-class RuntimePolicy:
-    ml_policy_source: dict | None = None  # runtime spec.mlPolicy without numNodes; None if absent
-    pod_group_policy: dict | None = None
+class RuntimePolicy(_Plain):
+    def __init__(self, ml_policy_source: dict | None = None, pod_group_policy: dict | None = None):
+        self.ml_policy_source = ml_policy_source  # runtime spec.mlPolicy without numNodes; None if absent
+        self.pod_group_policy = pod_group_policy
 
 
-@dataclass
-class Info:
-    labels: dict
-    annotations: dict
-    runtime_policy: RuntimePolicy
-    scheduler: Scheduler
-    obj_apply: dict  # JobSet spec (plain dict), mutated by plugins and the builder
-    pod_sets: list  # list[PodSet], one per replicated job, same order
-
-    # The defaulted runtime JobSet spec before runtimePatches; admission checks patch targets
-    # against it (Recommendation R6.1). It shares sub-objects with obj_apply, so it is only
-    # meaningful before the plugin phases run; never mutate it.
-    unpatched_spec: dict | None = None
-    # Non-fatal findings of plugins during a render (warnings, infos).
-    problems: list = field(default_factory=list)
+class Info(_Plain):
+    def __init__(self, labels: dict, annotations: dict, runtime_policy: RuntimePolicy, scheduler: Scheduler,
+                 obj_apply: dict, pod_sets: list, unpatched_spec: dict | None = None,
+                 problems: list | None = None):
+        self.labels = labels
+        self.annotations = annotations
+        self.runtime_policy = runtime_policy
+        self.scheduler = scheduler
+        self.obj_apply = obj_apply  # JobSet spec (plain dict), mutated by plugins and the builder
+        self.pod_sets = pod_sets  # list[PodSet], one per replicated job, same order
+        # The defaulted runtime JobSet spec before runtimePatches; admission checks patch targets
+        # against it (Recommendation R6.1). It shares sub-objects with obj_apply, so it is only
+        # meaningful before the plugin phases run; never mutate it.
+        self.unpatched_spec = unpatched_spec
+        # Non-fatal findings of plugins during a render (warnings, infos).
+        self.problems = [] if problems is None else problems
 
     def pod_set_by_ancestor(self, ancestor: str) -> PodSet | None:
         return next((ps for ps in self.pod_sets if ps.ancestor == ancestor), None)
