@@ -79,8 +79,11 @@ def is_active(info) -> bool:
 @lru_cache(maxsize=None)
 def _templates():
     import jinja2
+    from jinja2.sandbox import ImmutableSandboxedEnvironment
 
-    env = jinja2.Environment(
+    # Only our own packaged templates are ever loaded; user values (TrainJob names, commands) are
+    # passed as variables. The sandbox makes sure a value can never reach Python attributes anyway.
+    env = ImmutableSandboxedEnvironment(
         loader=jinja2.PackageLoader("kpt_fn.plugins", "flux_templates"),
         keep_trailing_newline=True,
         undefined=jinja2.StrictUndefined,
