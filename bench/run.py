@@ -127,6 +127,27 @@ def floor_time(input_bytes: bytes, output_obj) -> dict:
     return _clocks(t0, c0)
 
 
+def lean_floor_time(input_bytes: bytes, output_obj) -> dict:
+    """The floor with PyYAML used as well as it can be: no cyclic GC, the output dumped item by item
+    (no node graph of the whole ResourceList). The function does both; this keeps the comparison honest."""
+    gc.disable()
+    try:
+        t0, c0 = time.perf_counter(), time.process_time()
+        yaml.load(input_bytes, Loader=_LOADER)
+        opts = dict(Dumper=_DUMPER, sort_keys=False, default_flow_style=False, width=1 << 30, allow_unicode=True)
+        parts = []
+        for k, v in output_obj.items():
+            if isinstance(v, list) and len(v) > 1:
+                parts.append(yaml.dump({k: v[:1]}, **opts))
+                parts.extend(yaml.dump([x], **opts) for x in v[1:])
+            else:
+                parts.append(yaml.dump({k: v}, **opts))
+        "".join(parts)
+        return _clocks(t0, c0)
+    finally:
+        gc.enable()
+
+
 def in_process_time(input_bytes: bytes) -> tuple[dict, str]:
     """kpt_fn.krm.process on the bytes: (wall and CPU s, stdout)."""
     from kpt_fn import krm
@@ -146,13 +167,13 @@ def in_process_time(input_bytes: bytes) -> tuple[dict, str]:
 _FLOOR = """
 import json, sys
 sys.path.insert(0, sys.argv[3])
-from bench.run import floor_time, _LOADER
+from bench.run import floor_time, lean_floor_time, _LOADER
 import yaml
 with open(sys.argv[1], "rb") as f:
     data = f.read()
 with open(sys.argv[2], "rb") as f:
     out = yaml.load(f.read(), Loader=_LOADER)
-print(json.dumps(floor_time(data, out)))
+print(json.dumps((lean_floor_time if sys.argv[4] == "lean" else floor_time)(data, out)))
 """
 _IN_PROCESS = """
 import json, sys
@@ -200,7 +221,7 @@ def _stat(samples: list, key: str):
     return _median([s.get(key) for s in samples])
 
 
-def _row(n: int, input_bytes: int, output_bytes: bytes, fn: list, floor: list, inproc: list, clock: str) -> dict:
+def _row(n: int, input_bytes: int, output_bytes: bytes, fn: list, floor: list, lean: list, inproc: list, clock: str) -> dict:
     k = f"{clock}_s"
     row = {
         "n": n,
@@ -208,6 +229,7 @@ def _row(n: int, input_bytes: int, output_bytes: bytes, fn: list, floor: list, i
         "output_bytes": len(output_bytes),
         "function_s": _stat(fn, k),
         "floor_s": _stat(floor, k),
+        "lean_floor_s": _stat(lean, k),
         "in_process_s": _stat(inproc, k),
         "peak_rss_bytes": _stat(fn, "peak_rss_bytes"),
         "floor_peak_rss_bytes": _stat(floor, "peak_rss_bytes"),
@@ -216,11 +238,13 @@ def _row(n: int, input_bytes: int, output_bytes: bytes, fn: list, floor: list, i
         "cpu": {"function_s": _stat(fn, "cpu_s"), "floor_s": _stat(floor, "cpu_s"), "in_process_s": _stat(inproc, "cpu_s")},
         "exit_codes": sorted({s["exit_code"] for s in fn}),
         "stderr_head": fn[0]["stderr"].splitlines()[:3] if fn else [],
-        "samples": {"function": [{k2: v for k2, v in s.items() if k2 != "stderr"} for s in fn], "floor": floor, "in_process": inproc},
+        "samples": {"function": [{k2: v for k2, v in s.items() if k2 != "stderr"} for s in fn], "floor": floor,
+                    "lean_floor": lean, "in_process": inproc},
         "results": summarize_results(yaml.load(output_bytes, Loader=_LOADER)),
     }
     primary = row["function_s"] if row["function_s"] is not None else row["in_process_s"]
     row["floor_ratio"] = primary / row["floor_s"] if primary and row["floor_s"] else None
+    row["lean_floor_ratio"] = primary / row["lean_floor_s"] if primary and row["lean_floor_s"] else None
     row["in_process_floor_ratio"] = row["in_process_s"] / row["floor_s"] if row["in_process_s"] and row["floor_s"] else None
     for c in CLOCKS:
         f, fl = row[c]["function_s"], row[c]["floor_s"]
@@ -242,6 +266,7 @@ def measure_sizes(sizes: list, repeat: int, workdir: str, *, subprocess_runs: bo
     fn = {n: [] for n in sizes}
     floor = {n: [] for n in sizes}
     inproc = {n: [] for n in sizes}
+    lean = {n: [] for n in sizes}
     outputs = {}
     for rep in range(repeat):
         for n in sizes:
@@ -249,7 +274,8 @@ def measure_sizes(sizes: list, repeat: int, workdir: str, *, subprocess_runs: bo
             out_path = os.path.join(workdir, f"output-{n}.yaml")
             if subprocess_runs:
                 fn[n].append(run_child(function_command(), in_path, out_path))
-                floor[n].append(_timed_child(_FLOOR, [in_path, out_path, str(ROOT)], workdir))
+                floor[n].append(_timed_child(_FLOOR, [in_path, out_path, str(ROOT), "plain"], workdir))
+                lean[n].append(_timed_child(_FLOOR, [in_path, out_path, str(ROOT), "lean"], workdir))
                 inproc[n].append(_timed_child(_IN_PROCESS, [in_path, str(ROOT)], workdir))
                 if rep == 0:
                     with open(out_path, "rb") as f:
@@ -260,9 +286,11 @@ def measure_sizes(sizes: list, repeat: int, workdir: str, *, subprocess_runs: bo
                 inproc[n].append(t)
                 outputs[n] = stdout.encode()
                 gc.collect()
-                floor[n].append(floor_time(data, yaml.load(outputs[n], Loader=_LOADER)))
+                out_obj = yaml.load(outputs[n], Loader=_LOADER)
+                floor[n].append(floor_time(data, out_obj))
+                lean[n].append(lean_floor_time(data, out_obj))
             print(f"  repetition {rep + 1}/{repeat}, N={n}: done", file=sys.stderr, flush=True)
-    return [_row(n, len(inputs[n][1]), outputs[n], fn[n], floor[n], inproc[n], clock) for n in sizes]
+    return [_row(n, len(inputs[n][1]), outputs[n], fn[n], floor[n], lean[n], inproc[n], clock) for n in sizes]
 
 
 def measure_startup(repeat: int, workdir: str, clock: str = "cpu") -> dict:
@@ -332,7 +360,7 @@ def growth(rows: list) -> list:
         if decades <= 0:
             continue
         entry = {"from": a["n"], "to": b["n"]}
-        for key in ("function_s", "in_process_s", "floor_s", "peak_rss_bytes"):
+        for key in ("function_s", "in_process_s", "floor_s", "lean_floor_s", "peak_rss_bytes"):
             if a.get(key) and b.get(key):
                 entry[f"{key}_per_10x"] = (b[key] / a[key]) ** (1 / decades)
         out.append(entry)
@@ -423,20 +451,22 @@ def _x(r):
 def format_table(report: dict) -> str:
     clock = report["clock"]
     lines = [f"times are {clock} time (user+system); medians of {report['repeat']}"]
-    head = (f"{'N':>6} {'in+out':>9} {'function':>9} {'floor':>9} {'fn/floor':>8} {'wall f/f':>8} {'in-proc':>9} "
+    head = (f"{'N':>6} {'in+out':>9} {'function':>9} {'floor':>9} {'fn/floor':>8} {'wall f/f':>8} {'lean fl.':>9} {'fn/lean':>8} {'in-proc':>9} "
             f"{'peak RSS':>9} {'RSS/io':>7} {'floor RSS':>9} {'errors':>6}")
     lines += [head, "-" * len(head)]
     for r in report["sizes"]:
         lines.append(
             f"{r['n']:>6} {_mb(r['input_bytes'] + r['output_bytes']):>9} {_ms(r['function_s']):>9} "
-            f"{_ms(r['floor_s']):>9} {_x(r['floor_ratio']):>8} {_x(r['wall']['floor_ratio']):>8} {_ms(r['in_process_s']):>9} "
+            f"{_ms(r['floor_s']):>9} {_x(r['floor_ratio']):>8} {_x(r['wall']['floor_ratio']):>8} "
+            f"{_ms(r.get('lean_floor_s')):>9} {_x(r.get('lean_floor_ratio')):>8} {_ms(r['in_process_s']):>9} "
             f"{_mb(r['peak_rss_bytes']):>9} {_x(r.get('memory_ratio')):>7} {_mb(r.get('floor_peak_rss_bytes')):>9} "
             f"{r['results']['errors']:>6}"
         )
     for g in report["growth"]:
         lines.append(
             f"growth {g['from']} -> {g['to']}, per 10x: time {_x(g.get('function_s_per_10x'))}"
-            f" (floor {_x(g.get('floor_s_per_10x'))}, in-process {_x(g.get('in_process_s_per_10x'))}),"
+            f" (floor {_x(g.get('floor_s_per_10x'))}, lean floor {_x(g.get('lean_floor_s_per_10x'))},"
+            f" in-process {_x(g.get('in_process_s_per_10x'))}),"
             f" peak RSS {_x(g.get('peak_rss_bytes_per_10x'))}"
         )
     s = report.get("startup")
