@@ -63,6 +63,8 @@ RULES = [
         ("elastic-policy", "TrainingRuntime", "mlPolicy.torch.elasticPolicy cannot be converted"),
         ("job-layout", "TrainingRuntime", "KEP-era trainer-node/trainer and initializer jobs get the v2.3.0 names and "
                                           "ancestor labels"),
+        ("malformed", "TrainJob, TrainingRuntime", "an older object whose fields have the wrong types is refused, "
+                                                   "not guessed at"),
     )
 ]
 
@@ -145,8 +147,34 @@ def _convert_api_version(obj: dict, conv: _Conversion) -> None:
 # TrainJob
 
 
+def _guarded(convert, obj: dict) -> tuple[dict, list[Problem]]:
+    # The conversion runs before schema validation (the schema describes the converted form), so a
+    # field of the wrong type can reach it. Refuse such an object clearly instead of guessing.
+    try:
+        return convert(obj)
+    except (AttributeError, TypeError, KeyError, ValueError, IndexError) as exc:
+        return obj, [
+            Problem(
+                f"cannot convert {obj.get('kind')} from {obj.get('apiVersion')} to {API_VERSION}: a field has "
+                f"the wrong type ({type(exc).__name__}: {exc}); check spec against the {obj.get('apiVersion')} API",
+                "spec",
+                severity=ERROR,
+                rule="legacy/malformed",
+            )
+        ]
+
+
 def convert_trainjob(obj: dict) -> tuple[dict, list[Problem]]:
     """The TrainJob in v2.3.0 form plus the problems of the conversion (none if it already was)."""
+    return _guarded(_convert_trainjob, obj)
+
+
+def convert_runtime(obj: dict) -> tuple[dict, list[Problem]]:
+    """The TrainingRuntime / ClusterTrainingRuntime in v2.3.0 form plus the conversion problems."""
+    return _guarded(_convert_runtime, obj)
+
+
+def _convert_trainjob(obj: dict) -> tuple[dict, list[Problem]]:
     if not is_legacy_trainjob(obj):
         return obj, []
     out = copy.deepcopy(obj)
@@ -359,8 +387,7 @@ def _container_patch(c: dict, job_name: str, spec: dict, conv: _Conversion, kep:
 # Runtimes
 
 
-def convert_runtime(obj: dict) -> tuple[dict, list[Problem]]:
-    """The TrainingRuntime / ClusterTrainingRuntime in v2.3.0 form plus the conversion problems."""
+def _convert_runtime(obj: dict) -> tuple[dict, list[Problem]]:
     if not is_legacy_runtime(obj):
         return obj, []
     out = copy.deepcopy(obj)

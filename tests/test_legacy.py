@@ -218,3 +218,30 @@ def test_v1alpha1_runtime_job_names_are_left_alone():
     runtime = rt({"template": {"spec": {"replicatedJobs": [{"name": "trainer-node"}]}}},
                  api="trainer.kubeflow.org/v1alpha1")
     assert legacy.convert_runtime(runtime) == (runtime, [])
+
+
+@pytest.mark.parametrize(
+    "api", ["kubeflow.org/v2alpha1", "trainer.kubeflow.org/v1alpha1"]
+)
+@pytest.mark.parametrize(
+    "spec",
+    [
+        {"runtimeRef": ["x"], "trainer": {"numProcPerNode": "auto"}},
+        {"runtimeRef": "x", "trainer": {"numProcPerNode": "5"}},
+        {"podSpecOverrides": "x"},
+        {"datasetConfig": "x"},
+    ],
+)
+def test_wrongly_typed_old_fields_are_refused_not_crashed_on(api, spec):
+    tj = {"apiVersion": api, "kind": "TrainJob", "metadata": {"name": "a"}, "spec": spec}
+    out, problems = legacy.convert_trainjob(tj)
+    assert out is tj
+    assert [p.severity for p in problems] == ["error"]
+    assert problems[0].rule == "legacy/malformed" and "cannot convert TrainJob" in problems[0].message
+
+
+def test_wrongly_typed_old_runtime_is_refused():
+    rt = {"apiVersion": "kubeflow.org/v2alpha1", "kind": "ClusterTrainingRuntime", "metadata": {"name": "a"},
+          "spec": {"template": {"spec": {"replicatedJobs": ["x"]}}}}
+    _, problems = legacy.convert_runtime(rt)
+    assert [p.rule for p in problems] == ["legacy/malformed"]
