@@ -249,6 +249,7 @@ def run(items: list, function_config, *, base_dir: str = ".", default_namespace:
     results += [output.result(Problem(m, "spec", subject=cfg.source), None) for m in secrets.check_options(opts)]
     rendered: list[Rendered] = []
     owners: dict[tuple, dict] = {}  # generated identity -> TrainJob that generated it
+    seen_trainjobs: dict[tuple, dict] = {}  # (namespace, name) -> first TrainJob item
     for position, original in inputs:
         try:
             tj_problems: list = []
@@ -260,6 +261,14 @@ def run(items: list, function_config, *, base_dir: str = ".", default_namespace:
                 trainjob = {**trainjob, "metadata": {**res.metadata(trainjob), "namespace": namespace}}
             entry = Rendered(trainjob, position, original)
             rendered.append(entry)
+            first = seen_trainjobs.setdefault((res.namespace(trainjob) or "", res.name(trainjob)), original)
+            if first is not original:
+                where = res.file_path(first)
+                tj_problems.append(Problem(
+                    f"{res.display(trainjob)} is defined more than once" + (f" (first in {where})" if where else "")
+                    + "; only the first definition is rendered",
+                    "metadata.name",
+                ))
             tj_problems += checks.object(trainjob)
             runtime = None
             if not any(p.severity == ERROR for p in tj_problems):

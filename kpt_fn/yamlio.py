@@ -99,7 +99,29 @@ def _construct_float_1_2(loader, node):
     return float(text)
 
 
+def _construct_mapping(loader, node, deep=False):
+    """Mappings with string keys only: `1:`, `true:` or `null:` as keys mean "1", "true" and "null".
+
+    Kubernetes objects are JSON, whose keys are strings, and sigs.k8s.io/yaml (kubectl, Argo CD)
+    reads such keys as their text; a Python int or bool key would also break validation and dumping.
+    """
+    if isinstance(node, yaml.MappingNode):
+        loader.flatten_mapping(node)
+    mapping = {}
+    for key_node, value_node in node.value:
+        key = loader.construct_object(key_node, deep=deep)
+        if not isinstance(key, str):
+            if not isinstance(key_node, yaml.ScalarNode):
+                raise yaml.constructor.ConstructorError(
+                    "while constructing a mapping", node.start_mark, "found a non-scalar key", key_node.start_mark
+                )
+            key = "null" if key is None else ("true" if key is True else "false" if key is False else key_node.value)
+        mapping[key] = loader.construct_object(value_node, deep=deep)
+    return mapping
+
+
 for _cls in (Loader, PyLoader):
+    _cls.construct_mapping = _construct_mapping
     _add(_cls.yaml_implicit_resolvers, "tag:yaml.org,2002:bool", _BOOL_1_2, "tTfF")
     _add(_cls.yaml_implicit_resolvers, "tag:yaml.org,2002:int", _INT_1_2, _DIGITS)
     _add(_cls.yaml_implicit_resolvers, "tag:yaml.org,2002:float", _FLOAT_1_2, _DIGITS)
