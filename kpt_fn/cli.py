@@ -12,13 +12,18 @@ from __future__ import annotations
 import gc
 import os
 import sys
-import traceback
 
 DEBUG_ENV = "EXPAND_TRAINJOBS_DEBUG"
 
 
 def _debug() -> bool:
     return os.environ.get(DEBUG_ENV, "") not in ("", "0", "false")
+
+
+def _traceback_lines() -> list[str]:
+    import traceback  # only on an internal error: it and textwrap cost ~2 ms of every start-up
+
+    return traceback.format_exc().splitlines()
 
 
 def _write(stream, text: str, errors: str) -> None:
@@ -107,7 +112,7 @@ def _internal_error_krm(data: bytes, e: BaseException) -> None:
     message = f"internal error: {type(e).__name__}: {e}"
     lines = [f"expand-trainjobs: FAILED: {message}"]
     if _debug():
-        lines += traceback.format_exc().splitlines()
+        lines += _traceback_lines()
     else:
         lines.append(f"  (set {DEBUG_ENV}=1 to see the traceback)")
     try:
@@ -136,7 +141,7 @@ def _guarded(fn, *args) -> None:
     except BaseException as e:
         lines = [f"expand-trainjobs: FAILED: internal error: {type(e).__name__}: {e}"]
         if _debug():
-            lines += traceback.format_exc().splitlines()
+            lines += _traceback_lines()
         else:
             lines.append(f"  (set {DEBUG_ENV}=1 to see the traceback)")
         _finish("", lines, 1)
