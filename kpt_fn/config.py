@@ -51,9 +51,9 @@ OPTIONS = (
     Option("knownPriorityClasses", "list", (), "PriorityClass names that exist in the cluster (for the Volcano plugin's check); when empty, that check is skipped with a warning."),
     Option("trainJobs", "objects", (), "TrainJobs and runtimes given inline (the kustomize generator form)."),
     Option("files", "list", (), "YAML files or directories read for TrainJobs and runtimes (kustomize generator form; relative to the kustomization directory)."),
-    Option("maxInputBytes", "int", DEFAULT_LIMITS.max_bytes, "Largest input accepted, in bytes."),
-    Option("maxDepth", "int", DEFAULT_LIMITS.max_depth, "Deepest YAML nesting accepted."),
-    Option("maxAliasNodes", "int", DEFAULT_LIMITS.max_nodes, "Most YAML nodes a document may expand to through aliases."),
+    Option("maxInputBytes", "int", DEFAULT_LIMITS.max_bytes, "Largest input accepted, in bytes. For files the function reads (runtimeDirs, files, render paths); for the ResourceList on stdin it can only lower the limit (see below)."),
+    Option("maxDepth", "int", DEFAULT_LIMITS.max_depth, "Deepest YAML nesting accepted (same scope as maxInputBytes)."),
+    Option("maxAliasNodes", "int", DEFAULT_LIMITS.max_nodes, "Most YAML nodes a stream may expand to through aliases, beyond the nodes it holds without them (same scope as maxInputBytes)."),
 )
 _BY_NAME = {o.name: o for o in OPTIONS}
 

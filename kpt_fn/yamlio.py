@@ -175,7 +175,7 @@ class Limits:
     # Nodes a stream may expand to through aliases (beyond the nodes it holds without them): stops
     # "billion laughs" documents that are tiny on disk but explode in anything that copies or
     # re-serialises them.
-    max_nodes: int = 5_000_000
+    max_nodes: int = 1_000_000
     max_aliases: int = 10_000
 
 
