@@ -15,7 +15,6 @@ generated from the same list, so the two cannot drift.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field, replace
 
 from kpt_fn.problems import Problem
 from kpt_fn.yamlio import DEFAULT_LIMITS, Limits
@@ -28,13 +27,19 @@ OUTPUTS = ("generated", "all")
 SECRET_POLICIES = ("reference", "generate")
 
 
-@dataclass(frozen=True)
 class Option:
-    name: str
-    type: str  # str | bool | int | list | enum | objects
-    default: object
-    help: str
-    choices: tuple = ()
+    # A plain class, like FunctionConfig: creating dataclasses cost a noticeable part of start-up.
+    __slots__ = ("name", "type", "default", "help", "choices")
+
+    def __init__(self, name: str, type: str, default: object, help: str, choices: tuple = ()):
+        self.name = name
+        self.type = type  # str | bool | int | list | enum | objects
+        self.default = default
+        self.help = help
+        self.choices = choices
+
+    def __repr__(self):
+        return f"Option({self.name!r}, {self.type!r}, {self.default!r}, ...)"
 
 
 OPTIONS = (
@@ -58,26 +63,40 @@ OPTIONS = (
 _BY_NAME = {o.name: o for o in OPTIONS}
 
 
-@dataclass(frozen=True)
 class FunctionConfig:
-    mode: str = "render"
-    namespace: str = ""
-    runtimeDirs: tuple = ()
-    builtinRuntimes: bool = True
-    output: str = "generated"
-    mpiSSHSecret: str = "reference"
-    fluxCurveSecret: str = "reference"
-    mpiSSHSecretName: str = "{name}-mpi-ssh-auth"
-    fluxCurveSecretName: str = "{name}-flux-curve"
-    secretSeed: str = ""
-    knownPriorityClasses: tuple = ()
-    trainJobs: tuple = ()
-    files: tuple = ()
-    maxInputBytes: int = DEFAULT_LIMITS.max_bytes
-    maxDepth: int = DEFAULT_LIMITS.max_depth
-    maxAliasNodes: int = DEFAULT_LIMITS.max_nodes
-    # Where the options came from, for results: the config object itself (or None).
-    source: object = field(default=None, compare=False, repr=False)
+    """The parsed options, immutable and equal by value (`source` aside). One keyword per entry of
+    OPTIONS, with the same default (tests/test_config.py keeps the two in step)."""
+
+    # The option fields, in OPTIONS order; `source` is where they came from (not compared).
+    FIELDS = tuple(o.name for o in OPTIONS)
+    __slots__ = FIELDS + ("source",)
+
+    def __init__(
+        self, *, mode: str = "render", namespace: str = "", runtimeDirs: tuple = (), builtinRuntimes: bool = True,
+        output: str = "generated", mpiSSHSecret: str = "reference", fluxCurveSecret: str = "reference",
+        mpiSSHSecretName: str = "{name}-mpi-ssh-auth", fluxCurveSecretName: str = "{name}-flux-curve",
+        secretSeed: str = "", knownPriorityClasses: tuple = (), trainJobs: tuple = (), files: tuple = (),
+        maxInputBytes: int = DEFAULT_LIMITS.max_bytes, maxDepth: int = DEFAULT_LIMITS.max_depth,
+        maxAliasNodes: int = DEFAULT_LIMITS.max_nodes, source: object = None,
+    ):
+        values = locals()
+        for name in self.__slots__:
+            object.__setattr__(self, name, values[name])
+
+    def __setattr__(self, name, value):
+        raise AttributeError(f"FunctionConfig is immutable: cannot set {name}")
+
+    def _key(self) -> tuple:
+        return tuple(getattr(self, f) for f in self.FIELDS)
+
+    def __eq__(self, other):
+        return self._key() == other._key() if type(other) is FunctionConfig else NotImplemented
+
+    def __hash__(self):
+        return hash(self._key())
+
+    def __repr__(self):
+        return "FunctionConfig(" + ", ".join(f"{f}={getattr(self, f)!r}" for f in self.FIELDS) + ")"
 
     @property
     def limits(self) -> Limits:
@@ -172,7 +191,7 @@ def parse(fc) -> tuple[FunctionConfig, list[Problem]]:
             continue
         coerced, problem = _coerce(opt, value, path, from_cm)
         if problem:
-            problems.append(replace(problem, subject=fc))
+            problems.append(problem.replace(subject=fc))
         else:
             settings[key] = coerced
     return FunctionConfig(**settings, source=fc), problems

@@ -9,10 +9,8 @@ config; the modes (krm, plain, kustomize) own stdin/stdout.
 
 from __future__ import annotations
 
-import dataclasses
 import os
 import stat
-from dataclasses import dataclass, field
 
 from kpt_fn import config as config_mod
 from kpt_fn import engine, output, resolve
@@ -39,22 +37,27 @@ except ImportError:  # pragma: no cover
 DEBUG_ENV = "EXPAND_TRAINJOBS_DEBUG"
 
 
-@dataclass
+# Plain classes: creating dataclasses cost a noticeable part of start-up.
 class Rendered:
     """One TrainJob's journey: where it sits in the items, and what came of it."""
 
-    trainjob: dict  # as converted (what the engine saw)
-    position: int | None  # index among the input items; None for TrainJobs given in the config
-    origin: dict  # the item as the user wrote it (for file/identity in results)
-    objects: list = field(default_factory=list)
+    __slots__ = ("trainjob", "position", "origin", "objects")
+
+    def __init__(self, trainjob: dict, position: int | None, origin: dict, objects: list | None = None):
+        self.trainjob = trainjob  # as converted (what the engine saw)
+        self.position = position  # index among the input items; None for TrainJobs given in the config
+        self.origin = origin  # the item as the user wrote it (for file/identity in results)
+        self.objects = [] if objects is None else objects
 
 
-@dataclass
 class Outcome:
-    items: list
-    results: list
-    rendered: list  # list[Rendered]
-    config: config_mod.FunctionConfig
+    __slots__ = ("items", "results", "rendered", "config")
+
+    def __init__(self, items: list, results: list, rendered: list, config: config_mod.FunctionConfig):
+        self.items = items
+        self.results = results
+        self.rendered = rendered  # list[Rendered]
+        self.config = config
 
     @property
     def errors(self) -> int:
@@ -126,7 +129,7 @@ def _files_items(paths, base: str, limits) -> tuple[list, list]:
 def engine_options(cfg: config_mod.FunctionConfig):
     """EngineOptions from the config: every config field the engine declares an option for, and all
     options by functionConfig key in plugin_options for plugins that read their own."""
-    names = {f.name for f in dataclasses.fields(engine.EngineOptions)}
+    names = set(engine.EngineOptions.FIELDS)
     values = {o.name: getattr(cfg, o.name) for o in config_mod.OPTIONS}
     kwargs = {n: values[n] for n in names if n in values}
     if "plugin_options" in names:
@@ -203,7 +206,7 @@ class _Checks:
             problems += self.object(converted)
             if validation:
                 problems += validation.check_runtime_webhook(converted)
-        problems = [p if p.subject is not None else dataclasses.replace(p, subject=runtime) for p in problems]
+        problems = [p if p.subject is not None else p.replace(subject=runtime) for p in problems]
         invalid = any(p.severity == ERROR for p in problems)
         # The runtime itself is kept in the memo so that its id() cannot be reused while memoised.
         self._runtime_memo[id(runtime)] = (converted, runtime, invalid)

@@ -6,26 +6,58 @@ user input; the function turns them into KRM results that name the resource, the
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Any
-
 ERROR = "error"
 WARNING = "warning"
 INFO = "info"
 
 
-@dataclass(frozen=True)
 class Problem:
-    message: str
-    # Field path inside `subject`, Kubernetes style: spec.trainer.env[2].name, metadata.labels[a/b]
-    path: str = ""
-    severity: str = ERROR
-    # Which object `path` points into. None means "the TrainJob being rendered"; otherwise the object
-    # itself (a runtime dict, a generated JobSet dict, ...), whose identity and file annotations name
-    # the resource in the result.
-    subject: Any = field(default=None, compare=False, hash=False)
-    # Identifier of the rule that found it (see `expand-trainjobs rules`), e.g. "trainer-webhook/torch-reserved-env".
-    rule: str = ""
+    """Immutable; equal and hashed by message, path, severity and rule (not by `subject`). A plain
+    slotted class: a dataclass (and the `dataclasses` import) cost a noticeable part of start-up."""
+
+    __slots__ = ("message", "path", "severity", "subject", "rule")
+    FIELDS = ("message", "path", "severity", "subject", "rule")
+
+    def __init__(self, message: str, path: str = "", severity: str = ERROR, subject=None, rule: str = ""):
+        setattr_ = object.__setattr__
+        setattr_(self, "message", message)
+        # Field path inside `subject`, Kubernetes style: spec.trainer.env[2].name, metadata.labels[a/b]
+        setattr_(self, "path", path)
+        setattr_(self, "severity", severity)
+        # Which object `path` points into. None means "the TrainJob being rendered"; otherwise the
+        # object itself (a runtime dict, a generated JobSet dict, ...), whose identity and file
+        # annotations name the resource in the result.
+        setattr_(self, "subject", subject)
+        # Identifier of the rule that found it (see `expand-trainjobs rules`), e.g. "trainer-webhook/torch-reserved-env".
+        setattr_(self, "rule", rule)
+
+    def __setattr__(self, name, value):
+        raise AttributeError(f"Problem is immutable: cannot set {name}; use replace()")
+
+    def __delattr__(self, name):
+        raise AttributeError(f"Problem is immutable: cannot delete {name}")
+
+    def replace(self, **changes) -> Problem:
+        """A copy with some fields changed (what dataclasses.replace did)."""
+        unknown = set(changes).difference(self.FIELDS)
+        if unknown:
+            raise TypeError(f"Problem has no field(s) {', '.join(sorted(unknown))}")
+        values = {f: getattr(self, f) for f in self.FIELDS}
+        values.update(changes)
+        return Problem(**values)
+
+    def _key(self) -> tuple:
+        return (self.message, self.path, self.severity, self.rule)
+
+    def __eq__(self, other):
+        return self._key() == other._key() if type(other) is Problem else NotImplemented
+
+    def __hash__(self):
+        return hash(self._key())
+
+    def __repr__(self):
+        return (f"Problem(message={self.message!r}, path={self.path!r}, severity={self.severity!r}, "
+                f"subject={self.subject!r}, rule={self.rule!r})")
 
     @property
     def is_error(self) -> bool:

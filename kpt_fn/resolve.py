@@ -10,7 +10,6 @@ from __future__ import annotations
 import functools
 import json
 import os
-from dataclasses import dataclass, field
 
 from kpt_fn import resource as res
 from kpt_fn.problems import WARNING, Problem
@@ -40,16 +39,21 @@ def registry_key(trainjob: dict) -> str:
     return f"{kind}.{group}" if group else str(kind)
 
 
-@dataclass
+# Plain classes: creating dataclasses cost a noticeable part of start-up.
 class Source:
-    label: str  # how results name this source
-    runtimes: dict = field(default_factory=dict)  # (kind, namespace, name) -> runtime dict
+    __slots__ = ("label", "runtimes")
+
+    def __init__(self, label: str, runtimes: dict | None = None):
+        self.label = label  # how results name this source
+        self.runtimes = {} if runtimes is None else runtimes  # (kind, namespace, name) -> runtime dict
 
 
-@dataclass
 class RuntimeIndex:
-    sources: list  # list[Source], in search order
-    problems: list  # conflicts found while indexing
+    __slots__ = ("sources", "problems")
+
+    def __init__(self, sources: list, problems: list):
+        self.sources = sources  # list[Source], in search order
+        self.problems = problems  # conflicts found while indexing
 
     def describe(self) -> str:
         return ", ".join(s.label for s in self.sources) or "nothing"

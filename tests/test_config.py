@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import dataclasses
+import inspect
 
 import pytest
 
@@ -34,8 +34,10 @@ def test_function_input_with_data_is_a_real_config():
 
 
 def test_options_and_fields_agree():
-    fields = {f.name: f.default for f in dataclasses.fields(FunctionConfig) if f.name != "source"}
+    params = inspect.signature(FunctionConfig).parameters
+    fields = {name: p.default for name, p in params.items() if name != "source"}
     assert {o.name: o.default for o in OPTIONS} == fields
+    assert FunctionConfig.FIELDS == tuple(fields)
     for o in OPTIONS:
         assert o.help and (o.type != "enum" or o.default in o.choices), o
 

@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import base64
 import copy
-import dataclasses
 import functools
 import re
 from pathlib import Path
@@ -115,7 +114,7 @@ def load_case(name: str) -> dict:
 def engine_options(config: dict) -> EngineOptions:
     """Admission on (the function runs it before expanding); functionConfig keys that are
     EngineOptions fields go there, the others into plugin_options."""
-    fields = {f.name for f in dataclasses.fields(EngineOptions)}
+    fields = set(EngineOptions.FIELDS)
     known = {k: v for k, v in config.items() if k in fields}
     rest = {k: v for k, v in config.items() if k not in fields}
     return EngineOptions(admission=True, plugin_options=rest, **known)

@@ -214,3 +214,28 @@ def test_pod_network_endpoints_follow_later_count_changes_and_subdomain():
     info.pod_sets[0].count = 2
     assert list(info.pod_sets[0].endpoints()) == [
         "test-job-node-0-0.sub", "test-job-node-0-1.sub", "test-job-node-1-0.sub", "test-job-node-1-1.sub"]
+
+
+def test_engine_options_fields_are_its_constructor_keywords():
+    import inspect
+
+    from kpt_fn.engine import EngineOptions
+
+    assert EngineOptions.FIELDS == tuple(inspect.signature(EngineOptions).parameters)
+    assert EngineOptions(secretSeed="x" * 16) == EngineOptions(secretSeed="x" * 16, plugin_options={"a": 1})
+    assert EngineOptions().plugin_options == {}
+
+
+def test_problem_replace_keeps_the_other_fields_and_equality_ignores_subject():
+    import pytest
+
+    from kpt_fn.problems import WARNING, Problem
+
+    p = Problem("m", "spec.x", severity=WARNING, rule="r")
+    q = p.replace(subject={"kind": "X"})
+    assert (q.message, q.path, q.severity, q.rule, q.subject) == ("m", "spec.x", WARNING, "r", {"kind": "X"})
+    assert q == p and hash(q) == hash(p) and p.subject is None
+    with pytest.raises(AttributeError):
+        p.path = "y"
+    with pytest.raises(TypeError):
+        p.replace(bogus=1)

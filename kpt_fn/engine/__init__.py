@@ -44,8 +44,6 @@ envInjection targets, invalid quantities, malformed input) are error Problems, n
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
 from kpt_fn.engine import defaults, framework, quantity, roundtrip
 from kpt_fn.engine.framework import RenderError
 from kpt_fn.problems import ERROR, INFO, WARNING, Problem, has_errors
@@ -75,22 +73,44 @@ RULES = [
 ]
 
 
-@dataclass(frozen=True)
 class EngineOptions:
     """Render options. Fields named like functionConfig keys are filled from it by name
-    (kpt_fn.function.engine_options); the snake_case properties are what plugins read."""
+    (kpt_fn.function.engine_options); the snake_case properties are what plugins read. Immutable;
+    equal by value (plugin_options aside). A plain class: creating dataclasses cost start-up."""
 
-    # Run the admission checks inside `expand` (errors stop the render). A caller that has already
-    # run `admission` passes False so that warnings are not reported twice.
-    admission: bool = True
-    # PriorityClass names known to exist (Volcano check); empty = cannot be checked (warning).
-    knownPriorityClasses: tuple = ()
-    # Secret policies of the MPI and Flux plugins (kpt_fn.engine.secrets); None = default.
-    mpiSSHSecret: str | None = None
-    fluxCurveSecret: str | None = None
-    secretSeed: str | None = None
-    # Further plugin-specific settings by functionConfig key, read-only by convention.
-    plugin_options: dict = field(default_factory=dict, hash=False, compare=False)
+    # Every constructor keyword, in order (what kpt_fn.function fills from the config by name).
+    FIELDS = ("admission", "knownPriorityClasses", "mpiSSHSecret", "fluxCurveSecret", "secretSeed", "plugin_options")
+    __slots__ = FIELDS
+
+    def __init__(self, admission: bool = True, knownPriorityClasses: tuple = (), mpiSSHSecret: str | None = None,
+                 fluxCurveSecret: str | None = None, secretSeed: str | None = None, plugin_options: dict | None = None):
+        setattr_ = object.__setattr__
+        # Run the admission checks inside `expand` (errors stop the render). A caller that has already
+        # run `admission` passes False so that warnings are not reported twice.
+        setattr_(self, "admission", admission)
+        # PriorityClass names known to exist (Volcano check); empty = cannot be checked (warning).
+        setattr_(self, "knownPriorityClasses", knownPriorityClasses)
+        # Secret policies of the MPI and Flux plugins (kpt_fn.engine.secrets); None = default.
+        setattr_(self, "mpiSSHSecret", mpiSSHSecret)
+        setattr_(self, "fluxCurveSecret", fluxCurveSecret)
+        setattr_(self, "secretSeed", secretSeed)
+        # Further plugin-specific settings by functionConfig key, read-only by convention.
+        setattr_(self, "plugin_options", {} if plugin_options is None else plugin_options)
+
+    def __setattr__(self, name, value):
+        raise AttributeError(f"EngineOptions is immutable: cannot set {name}")
+
+    def _key(self) -> tuple:
+        return (self.admission, self.knownPriorityClasses, self.mpiSSHSecret, self.fluxCurveSecret, self.secretSeed)
+
+    def __eq__(self, other):
+        return self._key() == other._key() if type(other) is EngineOptions else NotImplemented
+
+    def __hash__(self):
+        return hash(self._key())
+
+    def __repr__(self):
+        return "EngineOptions(" + ", ".join(f"{f}={getattr(self, f)!r}" for f in self.FIELDS) + ")"
 
     @property
     def priority_classes(self) -> frozenset:
@@ -109,10 +129,15 @@ class EngineOptions:
         return self.secretSeed
 
 
-@dataclass
 class Expansion:
-    objects: list = field(default_factory=list)
-    problems: list = field(default_factory=list)
+    __slots__ = ("objects", "problems")
+
+    def __init__(self, objects: list | None = None, problems: list | None = None):
+        self.objects = [] if objects is None else objects
+        self.problems = [] if problems is None else problems
+
+    def __repr__(self):
+        return f"Expansion(objects={self.objects!r}, problems={self.problems!r})"
 
 
 def runtime_registry_key(trainjob: dict) -> str:

@@ -37,7 +37,6 @@ from __future__ import annotations
 
 import base64
 import re
-from dataclasses import dataclass
 
 from kpt_fn.problems import INFO, WARNING, Problem
 
@@ -89,12 +88,33 @@ class SecretPolicyError(ValueError):
     """The options ask for something the policy cannot do (bad mode, missing seed, bad name)."""
 
 
-@dataclass(frozen=True)
 class SecretPolicy:
-    kind: str  # MPI_SSH or FLUX_CURVE
-    mode: str = REFERENCE
-    name_template: str = ""
-    seed: str | None = None
+    """Immutable, equal by value. A plain class: creating a dataclass cost start-up."""
+
+    __slots__ = ("kind", "mode", "name_template", "seed")
+
+    def __init__(self, kind: str, mode: str = REFERENCE, name_template: str = "", seed: str | None = None):
+        setattr_ = object.__setattr__
+        setattr_(self, "kind", kind)  # MPI_SSH or FLUX_CURVE
+        setattr_(self, "mode", mode)
+        setattr_(self, "name_template", name_template)
+        setattr_(self, "seed", seed)
+
+    def __setattr__(self, name, value):
+        raise AttributeError(f"SecretPolicy is immutable: cannot set {name}")
+
+    def _key(self) -> tuple:
+        return (self.kind, self.mode, self.name_template, self.seed)
+
+    def __eq__(self, other):
+        return self._key() == other._key() if type(other) is SecretPolicy else NotImplemented
+
+    def __hash__(self):
+        return hash(self._key())
+
+    def __repr__(self):
+        return (f"SecretPolicy(kind={self.kind!r}, mode={self.mode!r}, name_template={self.name_template!r}, "
+                f"seed={'<set>' if self.seed else self.seed!r})")
 
     def secret_name(self, trainjob_name: str) -> str:
         name = (self.name_template or DEFAULT_NAME_TEMPLATES[self.kind]).replace("{name}", trainjob_name)
