@@ -11,6 +11,12 @@ the JSON-compatible core tags are accepted (str, int, float, bool, null, map, se
 `!!python/...`, `!!binary`, `!!set`, `!!timestamp`, local tags such as `!foo` are errors, so nothing but
 plain data ever comes out of a document.
 
+Two paths give the same result. Plain data (what kpt and every other writer sends) is built straight
+from the parser's events (_load_plain), without a node graph; anything it is not sure of -- aliases,
+merge keys, explicit foreign tags, duplicate or non-string-like keys, nesting near the limit, any
+error -- goes to the careful path (_load_careful), which composes, checks and constructs each document
+and alone decides errors and their messages.
+
 Deep nesting never reaches a recursion the interpreter cannot catch. libyaml's own parser stops at
 1000 levels in the version PyYAML's wheels bundle; with a libyaml that does not (older system builds),
 PyYAML's C composer would recurse once per level in C, so a cheap pre-scan bounds the nesting a text
@@ -77,12 +83,10 @@ class PyLoader(yaml.SafeLoader):
     yaml_implicit_resolvers = _without(yaml.SafeLoader.yaml_implicit_resolvers, _1_1_ONLY)
 
 
-def _construct_int_1_2(loader, node):
-    text = loader.construct_scalar(node)
+def _int_1_2(text: str) -> int:
+    """Raises ValueError (also for more than MAX_INT_DIGITS characters)."""
     if len(text) > MAX_INT_DIGITS:
-        raise yaml.constructor.ConstructorError(
-            None, None, f"integer of {len(text)} digits is too large (at most {MAX_INT_DIGITS})", node.start_mark
-        )
+        raise ValueError(f"integer of {len(text)} digits is too large (at most {MAX_INT_DIGITS})")
     if text.startswith("0o"):
         return int(text[2:], 8)
     if text.startswith("0x"):
@@ -90,13 +94,26 @@ def _construct_int_1_2(loader, node):
     return int(text)
 
 
-def _construct_float_1_2(loader, node):
-    text = loader.construct_scalar(node).lower()
+def _float_1_2(text: str) -> float:
+    text = text.lower()
     if text.endswith(".inf"):
         return float("-inf") if text.startswith("-") else float("inf")
     if text.endswith(".nan"):
         return float("nan")
     return float(text)
+
+
+def _construct_int_1_2(loader, node):
+    text = loader.construct_scalar(node)
+    if len(text) > MAX_INT_DIGITS:
+        raise yaml.constructor.ConstructorError(
+            None, None, f"integer of {len(text)} digits is too large (at most {MAX_INT_DIGITS})", node.start_mark
+        )
+    return _int_1_2(text)
+
+
+def _construct_float_1_2(loader, node):
+    return _float_1_2(loader.construct_scalar(node))
 
 
 def _construct_mapping(loader, node, deep=False):
@@ -143,6 +160,14 @@ class Dumper(_BaseDumper):
 _add(Dumper.yaml_implicit_resolvers, "tag:yaml.org,2002:bool", re.compile(r"^(?:y|Y|n|N)$"), "yYnN")
 _add(Dumper.yaml_implicit_resolvers, "tag:yaml.org,2002:float", _FLOAT_1_2, _DIGITS)
 _add(Dumper.yaml_implicit_resolvers, "tag:yaml.org,2002:int", re.compile(r"^(?:0o[0-7]+|[-+]?0[0-9]+)$"), "-+0")
+# go-yaml v2 (sigs.k8s.io/yaml, Argo CD) drops every "_" before trying a number, so "0_E0" or "1_0"
+# read as numbers there; quote anything that is a number once its underscores are gone.
+_add(
+    Dumper.yaml_implicit_resolvers,
+    "tag:yaml.org,2002:float",
+    re.compile(r"^[-+]?[0-9._]*_[0-9._]*(?:[eE][-+]?[0-9_]+)?$|^[-+]?0[xXoObB][0-9a-fA-F_]+$"),
+    _DIGITS + "_",
+)
 
 
 def _represent_str(dumper, data):
@@ -380,9 +405,133 @@ def _decode(text: str | bytes, limits: Limits) -> str:
     return text
 
 
+_BOOL = "tag:yaml.org,2002:bool"
+_INT = "tag:yaml.org,2002:int"
+_FLOAT = "tag:yaml.org,2002:float"
+_NULL = "tag:yaml.org,2002:null"
+_BOOL_VALUES = {"true": True, "false": False}
+# Tag -> value of a scalar's text, for the tags a plain document's scalars can have.
+_SCALAR_VALUES = {
+    _NULL: lambda text: None,
+    _BOOL: lambda text: _BOOL_VALUES[text.lower()],
+    _INT: _int_1_2,
+    _FLOAT: _float_1_2,
+}
+_KEY_TAGS = frozenset({_STR, _INT, _FLOAT})  # keys whose dict key is their text as written
+_UTF8_BOM = b"\xef\xbb\xbf"
+
+
+class _NotPlain(Exception):
+    """The stream needs the careful path: aliases, merge keys, foreign tags, deep nesting, an error."""
+
+
+def _load_plain(source, max_depth: int) -> list:
+    """Every document of a stream of plain data, built straight from the parser's events.
+
+    Plain data -- no aliases, no merge keys, only core tags, scalar keys without duplicates, nesting
+    below `max_depth` -- is what kpt and every other writer sends, and for it the careful path's node
+    graph (about 30 times the size of the text, marks and all), its walk and PyYAML's constructor only
+    cost time and memory: this builds the same dicts, lists and scalars in one pass over the events.
+    Anything else, valid or not, raises _NotPlain (conservatively: when in doubt, the careful path
+    decides), so that every limit and error message stays exactly the careful path's.
+    """
+    from yaml.events import (
+        DocumentEndEvent,
+        DocumentStartEvent,
+        MappingEndEvent,
+        MappingStartEvent,
+        ScalarEvent,
+        SequenceEndEvent,
+        SequenceStartEvent,
+        StreamEndEvent,
+        StreamStartEvent,
+    )
+
+    loader = Loader(source)
+    try:
+        get = loader.get_event
+        resolvers = Loader.yaml_implicit_resolvers
+        values = _SCALAR_VALUES
+        key_tags = _KEY_TAGS
+        docs: list = []
+        stack: list = []  # (container, pending key, container is a mapping) of the enclosing collections
+        root = cur = key = None
+        in_map = False
+        while True:
+            event = get()
+            kind = type(event)
+            if kind is ScalarEvent:
+                text = event.value
+                tag = event.tag
+                if tag is None or tag == "!":
+                    # Resolver.resolve for a stream without path resolvers.
+                    tag = _STR
+                    if event.implicit[0]:
+                        for rtag, regexp in resolvers.get(text[0] if text else "", ()):
+                            if regexp.match(text):
+                                tag = rtag
+                                break
+                if in_map and key is None:
+                    if tag not in key_tags or text in cur:
+                        raise _NotPlain  # null/bool keys (stored as their canonical text), duplicates
+                    if tag != _STR:
+                        values[tag](text)  # as the careful path would construct (and reject) it
+                    key = text
+                    continue
+                value = text if tag == _STR else values[tag](text)  # KeyError: a foreign tag
+            elif kind is MappingStartEvent or kind is SequenceStartEvent:
+                tag = event.tag
+                if (in_map and key is None) or len(stack) + 1 >= max_depth:
+                    raise _NotPlain  # a collection as a key; nesting near the limit
+                if not (tag is None or tag == "!" or tag == (_MAP if kind is MappingStartEvent else _SEQ)):
+                    raise _NotPlain
+                stack.append((cur, key, in_map))
+                in_map = kind is MappingStartEvent
+                cur = {} if in_map else []
+                key = None
+                continue
+            elif kind is MappingEndEvent or kind is SequenceEndEvent:
+                value = cur
+                cur, key, in_map = stack.pop()
+            elif kind is DocumentStartEvent or kind is StreamStartEvent:
+                continue
+            elif kind is DocumentEndEvent:
+                docs.append(root)
+                root = None
+                continue
+            elif kind is StreamEndEvent:
+                return docs
+            else:
+                raise _NotPlain  # an alias
+            if cur is None:
+                root = value
+            elif in_map:
+                cur[key] = value
+                key = None
+            else:
+                cur.append(value)
+    except Exception:
+        raise _NotPlain from None
+    finally:
+        loader.dispose()
+
+
 def load_all(text: str | bytes, limits: Limits = DEFAULT_LIMITS) -> list:
     """Every document of a YAML stream, checked against `limits`. Raises YAMLInputError."""
-    text = _decode(text, limits)
+    source = _decode(text, limits)
+    if isinstance(text, bytes) and not text.startswith(_UTF8_BOM):
+        # The parser reads the bytes as they are (UTF-8 was just checked), so the decoded copy need
+        # not live while parsing; a BOM is left to the decoded text.
+        source = text
+    try:
+        return _load_plain(source, limits.max_depth)
+    except _NotPlain:
+        pass
+    return _load_careful(_decode(text, limits), limits)
+
+
+def _load_careful(text: str, limits: Limits) -> list:
+    """load_all for any stream: compose each document, check its node graph, then construct it."""
     cls = Loader if _loader_bounds_nesting() or not _may_nest_deeply(text) else PyLoader
     loader = cls(text)
     counts = _Counts()

@@ -162,3 +162,58 @@ def test_dump_all_starts_every_document():
 def test_long_lines_are_not_folded():
     long = "x " * 200
     assert yamlio.dump({"k": long}).count("\n") == 1
+
+
+# --- the plain-data path agrees with the careful one ------------------------------------------------
+
+_PLAIN_CASES = [
+    "a: 1\nb: [x, 'y', \"z\", ~, null, '', true, False, .inf, -.nan, 0o17, 0x1F, 1e3, 2024-01-01]\n",
+    "---\na: 1\n---\n---\nb: 2\n",
+    "",
+    "# only a comment\n",
+    "1: a\n2.5: b\n0x1F: c\n'x': {}\ny: []\nz: [[], {}, [[1]]]\n",
+    "\ufeffa: 1\n",
+    "s: |\n  multi\n  line\nf: >-\n  folded\n  text\n",
+    "k: !!str 1\nl: !!int '7'\nm: !!float '1'\nn: !!bool 'true'\no: !!null ''\np: !!map {a: 1}\nq: !!seq [1]\n",
+    "k: ! 1\n",
+    "a: !\n",
+]
+_CAREFUL_CASES = [
+    "a: &x 1\nb: *x\n",  # aliases
+    "base: &b {x: 1}\nd:\n  <<: *b\n  y: 2\n",  # merge key
+    "d:\n  <<: {x: 1}\n  y: 2\n",  # merge key without an alias
+    "a: 1\na: 2\n",  # duplicate
+    "~: 1\n'~': 2\n",  # same text, different keys
+    "null: 1\ntrue: 2\nFalse: 3\n",  # keys stored as their canonical text
+    "true: 1\nTrue: 2\n",
+    "? [a]\n: 1\n",  # collection key
+    "a: !foo 1\n",
+    "a: !!binary aGk=\n",
+    "a: !!int abc\n",
+    "a: " + "1" * (yamlio.MAX_INT_DIGITS + 1) + "\n",
+    "a: !!str {b: 1}\n",
+    "a: [\n",
+    "!: 1\n",
+    "a: " + "[" * 120 + "]" * 120 + "\n",
+    "a: " + "[" * 99 + "]" * 99 + "\n",
+]
+
+
+@pytest.mark.parametrize("text", _PLAIN_CASES + _CAREFUL_CASES)
+def test_plain_path_agrees_with_the_careful_path(text):
+    def outcome(fn):
+        try:
+            return "ok", fn()
+        except YAMLInputError as e:
+            return "error", str(e)
+
+    careful = outcome(lambda: yamlio._load_careful(text, yamlio.DEFAULT_LIMITS))
+    assert outcome(lambda: yamlio.load_all(text)) == careful
+    assert outcome(lambda: yamlio.load_all(text.encode())) == careful
+    try:
+        plain = yamlio._load_plain(text.encode(), yamlio.DEFAULT_LIMITS.max_depth)
+    except yamlio._NotPlain:
+        assert text not in _PLAIN_CASES
+    else:
+        assert text not in _CAREFUL_CASES
+        assert careful == ("ok", plain)
