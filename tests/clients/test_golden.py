@@ -94,7 +94,7 @@ def test_canary_kustomize_outputs_trainjobs_not_marked_local_config(kubectl, fn,
 TRICKY_SCALARS = [
     "on", "off", "On", "OFF", "yes", "no", "Yes", "NO", "y", "n", "Y", "N", "true", "false", "True", "FALSE",
     "null", "Null", "~", "", " ", "0755", "0o17", "0x1F", "1e3", "1E3", "-1e-3", "1.5", ".5", "+.inf", "-.inf",
-    ".nan", ".NaN", "1_000", "1:20", "8080:80", "190:20:30", "2024-01-01", "2024-01-01T10:00:00Z", "=", "<<",
+    ".nan", ".NaN", "1_000", "0_E0", "1_0.5", "0x_1F", "1:20", "8080:80", "190:20:30", "2024-01-01", "2024-01-01T10:00:00Z", "=", "<<",
     "- x", "? x", "a: b", "#x", "x #y", "@x", "`x", "!x", "&x", "*x", "%x", "|", ">", "'", '"', "{}", "[]",
     "multi\n\nline\n", "no final break\nline", "trailing space \n", " leading", "tab\there", "é ✓", "\\",
 ]
