@@ -16,8 +16,9 @@ EXAMPLE = REPO / "fixtures" / "examples" / "torch-job"
 
 # celpy/lark: the CRDs' CEL rules come precompiled (kpt_fn/validation/cel_trees.json); click: KRM mode
 # has no command line; jinja2 and cryptography: only Flux and generated Secrets need them;
-# importlib.resources: package data is read as plain files.
-HEAVY = ["celpy", "click", "cryptography", "importlib.resources", "jinja2", "lark"]
+# importlib.resources: package data is read as plain files; jsonschema_rs: valid objects pass the
+# pure-Python precheck (kpt_fn.validation.precheck).
+HEAVY = ["celpy", "click", "cryptography", "importlib.resources", "jinja2", "jsonschema_rs", "lark"]
 
 SCRIPT = """
 import io, json, sys

@@ -9,6 +9,7 @@ reported as kubectl's strict field validation does, "field not declared in schem
 from __future__ import annotations
 
 from kpt_fn.problems import Problem
+from kpt_fn.validation import precheck
 from kpt_fn.validation.fielderr import (
     INVALID,
     REQUIRED,
@@ -33,7 +34,20 @@ def rule_id(entry: SchemaEntry) -> str:
     return f"schema/{kind}.{entry.group}" if entry.group else f"schema/{kind}"
 
 
+# The first objects of each kind are tried with the pure-Python precheck, so that a short run over
+# valid objects neither imports jsonschema-rs nor compiles a validator; past this many the compiled
+# validator is faster. The count only chooses between two checks that accept the same objects
+# (errors always come from jsonschema-rs), so results never depend on it.
+PRECHECK_BUDGET = 32
+_prechecked: dict[SchemaEntry, int] = {}
+
+
 def check(obj: dict, entry: SchemaEntry) -> list[Problem]:
+    done = _prechecked.get(entry, 0)
+    if done < PRECHECK_BUDGET:
+        _prechecked[entry] = done + 1
+        if precheck.is_valid(obj, load(entry)):
+            return []
     v = validator(entry)
     if v.is_valid(obj):
         return []
