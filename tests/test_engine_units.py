@@ -239,3 +239,22 @@ def test_problem_replace_keeps_the_other_fields_and_equality_ignores_subject():
         p.path = "y"
     with pytest.raises(TypeError):
         p.replace(bogus=1)
+
+
+def test_plugins_skipped_unimported_are_inactive_without_their_policy_entry():
+    from kpt_fn.engine import framework
+    from kpt_fn.engine.info import RuntimePolicy
+
+    class _Info:  # only the runtime policy is read by the guards
+        def __init__(self, ml, pod_group):
+            self.runtime_policy = RuntimePolicy(ml_policy_source=ml, pod_group_policy=pod_group)
+
+    everything_else = {"torch": {}, "mpi": {}, "jax": {}, "xgboost": {}, "flux": {}}
+    groups = {"coscheduling": {}, "volcano": {}}
+    for name, (policy, key) in framework._NEEDS.items():
+        ml = {k: v for k, v in everything_else.items() if k != key}
+        pg = {k: v for k, v in groups.items() if k != key}
+        info = _Info(ml, pg)
+        assert not framework._may_be_active(name, info)
+        assert not framework.plugin(name).is_active(info), name
+        assert framework._may_be_active(name, _Info(everything_else, groups))

@@ -10,7 +10,9 @@ calls only what a module defines:
     is_active(info) -> bool
         The "am I configured?" guard upstream repeats at the top of every method. When it returns
         False the framework calls nothing else on the plugin for this TrainJob (all phases and
-        `validate`). Absent means always active (only the JobSet plugin).
+        `validate`). Absent means always active (only the JobSet plugin). A plugin listed in the
+        framework's `_NEEDS` must be inactive without its runtime policy entry: the framework then
+        skips it without importing it.
     enforce_ml_policy(info, trainjob, options) -> None
     enforce_pod_group_policy(info, trainjob, options) -> None
     identify_pod_network(info, trainjob) -> None
@@ -99,8 +101,28 @@ def plugin(name: str) -> ModuleType | None:
         raise
 
 
+# The runtime policy entry without which a plugin's `is_active` is False: (policy, key). Such a plugin
+# is not even imported when its entry is absent (a one-TrainJob run needs two or three of them).
+# plainml (active when the others are not) and jobset (always active) have none.
+_NEEDS = {
+    "torch": ("ml", "torch"), "mpi": ("ml", "mpi"), "jax": ("ml", "jax"), "xgboost": ("ml", "xgboost"),
+    "flux": ("ml", "flux"), "coscheduling": ("pod_group", "coscheduling"), "volcano": ("pod_group", "volcano"),
+}
+
+
+def _may_be_active(name: str, info) -> bool:
+    needs = _NEEDS.get(name)
+    if needs is None:
+        return True
+    policy = info.runtime_policy
+    source = policy.ml_policy_source if needs[0] == "ml" else policy.pod_group_policy
+    return (source or {}).get(needs[1]) is not None
+
+
 def _active(names, info):
     for name in names:
+        if not _may_be_active(name, info):
+            continue
         mod = plugin(name)
         if mod is None:
             continue
