@@ -26,21 +26,52 @@ def _traceback_lines() -> list[str]:
     return traceback.format_exc().splitlines()
 
 
-def _write(stream, text: str, errors: str) -> None:
+def _write(stream, text: str, errors: str, flush: bool = True) -> None:
     # Bytes, not text: KRM output is UTF-8 whatever the locale says, and a stray character must not
     # turn into an encoding traceback.
     buffer = getattr(stream, "buffer", None)
     if buffer is not None:
         buffer.write(text.encode("utf-8", errors))
-        buffer.flush()
+        if flush:
+            buffer.flush()
     else:  # a replaced stream (tests): text only
         stream.write(text)
-        stream.flush()
+        if flush:
+            stream.flush()
 
 
-def _finish(stdout: str, stderr_lines: list[str], code: int) -> None:
+def _write_pieces(stream, first: str, rest, stderr_lines: list[str], code: int) -> tuple[list[str], int]:
+    """Write each piece as it is made (krm.process_pieces): the whole text is never held.
+
+    Once something is written, stdout cannot be taken back: a failure to make a later piece is said
+    on stderr and the exit code is 1, so kpt, kustomize and Argo CD keep the package as it was.
+    """
+    _write(stream, first, "strict", flush=False)
+    while True:
+        try:
+            piece = next(rest)
+        except StopIteration:
+            break
+        except Exception as e:
+            stream.flush()
+            return [*stderr_lines, "expand-trainjobs: FAILED: internal error while writing the output: "
+                    f"{type(e).__name__}: {e}"], 1
+        _write(stream, piece, "strict", flush=False)
+    _write(stream, "", "strict")
+    return stderr_lines, code
+
+
+def _finish(stdout, stderr_lines: list[str], code: int) -> None:
+    """Write stdout (a text, or an iterable of its pieces) and the stderr lines, and exit."""
+    rest = None
+    if not isinstance(stdout, str) and sys.stdout is not None:
+        # Made before anything is written: if this fails, the caller's fallback still has stdout.
+        rest = iter(stdout)
+        stdout = next(rest, "")
     try:
-        if stdout and sys.stdout is not None:
+        if rest is not None:
+            stderr_lines, code = _write_pieces(sys.stdout, stdout, rest, stderr_lines, code)
+        elif stdout and sys.stdout is not None:
             _write(sys.stdout, stdout, "strict")
         if stderr_lines and sys.stderr is not None:
             _write(sys.stderr, "".join(line + "\n" for line in stderr_lines), "backslashreplace")
@@ -101,7 +132,7 @@ def krm_mode() -> None:
         except krm.InputError:
             limits = krm.DEFAULT_LIMITS  # process() reports the bad variable
         data = _read_stdin(limits.max_bytes)
-        _finish(*krm.process(data, base_dir=os.getcwd(), env=os.environ))
+        _finish(*krm.process_pieces(data, base_dir=os.getcwd(), env=os.environ))
     except SystemExit:
         raise
     except BaseException as e:  # never lose the user's items to a bug of ours

@@ -26,7 +26,7 @@ from dataclasses import replace
 from kpt_fn import config as config_mod
 from kpt_fn import function, output
 from kpt_fn.problems import ERROR, Problem
-from kpt_fn.yamlio import DEFAULT_LIMITS, Limits, YAMLInputError, check_limits, dump, load_all, load_json
+from kpt_fn.yamlio import DEFAULT_LIMITS, Limits, YAMLInputError, check_limits, dump, dump_pieces, load_all, load_json
 
 RESOURCE_LIST_VERSIONS = ("config.kubernetes.io/v1", "config.kubernetes.io/v1beta1")
 
@@ -131,7 +131,7 @@ def error_resource_list(message: str, items=None, api_version: str = RESOURCE_LI
     }
 
 
-def _config_limit_problem(data: bytes, rl: dict, used: Limits) -> Problem | None:
+def _config_limit_problem(size: int, rl: dict, used: Limits) -> Problem | None:
     """What breaks a limit the functionConfig sets below the ones stdin was parsed with, if anything."""
     fc = rl.get("functionConfig")
     if not isinstance(fc, dict):
@@ -143,9 +143,9 @@ def _config_limit_problem(data: bytes, rl: dict, used: Limits) -> Problem | None
     cfg, _ = config_mod.parse(fc)  # its own problems (a limit that is not a number) are reported by function.run
     wanted = replace(used, **{f: getattr(cfg.limits, f) for f, (_, o) in LIMIT_SETTINGS.items() if o in values})
     subject = fc
-    if wanted.max_bytes < used.max_bytes and len(data) > wanted.max_bytes:
+    if wanted.max_bytes < used.max_bytes and size > wanted.max_bytes:
         return Problem(
-            f"the ResourceList on stdin is {len(data)} bytes, more than maxInputBytes {wanted.max_bytes}",
+            f"the ResourceList on stdin is {size} bytes, more than maxInputBytes {wanted.max_bytes}",
             f"{prefix}.maxInputBytes",
             subject=subject,
         )
@@ -162,26 +162,36 @@ def process(
     data: bytes, limits: Limits = DEFAULT_LIMITS, base_dir: str = ".", env=None
 ) -> tuple[str, list[str], int]:
     """(stdout, stderr lines, exit code) for one KRM invocation; `env` may change the stdin limits."""
+    pieces, lines, code = process_pieces(data, limits, base_dir, env)
+    return "".join(pieces), lines, code
+
+
+def process_pieces(
+    data: bytes, limits: Limits = DEFAULT_LIMITS, base_dir: str = ".", env=None
+) -> tuple:
+    """process() with stdout as an iterator of text pieces, each dumped when it is asked for: a caller
+    that writes each piece before asking for the next never holds the whole output text."""
     try:
         if env is not None:
             limits = limits_from_env(env, limits)
         rl = parse_resource_list(data, limits)
     except InputError as e:
-        return dump(error_resource_list(str(e))), [f"expand-trainjobs: FAILED: {e}"], 1
+        return iter((dump(error_resource_list(str(e))),)), [f"expand-trainjobs: FAILED: {e}"], 1
     api_version = rl.get("apiVersion")
-    problem = _config_limit_problem(data, rl, limits)
+    problem = _config_limit_problem(len(data), rl, limits)
     if problem is not None:
         result = output.result(problem, None)
         out = {"apiVersion": api_version, "kind": "ResourceList", "items": rl["items"], "results": [result]}
-        return dump(out), [f"expand-trainjobs: FAILED: {result['message']}"], 1
+        return dump_pieces(out), [f"expand-trainjobs: FAILED: {result['message']}"], 1
     outcome = function.run(rl["items"], rl.get("functionConfig"), base_dir=base_dir)
+    del rl  # the output holds what it needs of the input
     out = {
         "apiVersion": api_version,
         "kind": "ResourceList",
         "items": outcome.items,
         "results": outcome.results,
     }
-    return dump(out), stderr_lines(outcome), outcome.exit_code
+    return dump_pieces(out), stderr_lines(outcome), outcome.exit_code
 
 
 def stderr_lines(outcome) -> list[str]:

@@ -630,27 +630,44 @@ def _dump(data) -> str:
 
 
 def dump(data) -> str:
-    """Block YAML. A top-level mapping is written key by key and its lists element by element (the
-    text is the same: a list under a top-level key is written unindented): PyYAML builds a node graph
-    of everything it dumps at once, and for a ResourceList of thousands of items that graph is many
-    times the size of the data itself."""
+    """Block YAML: "".join(dump_pieces(data))."""
+    return "".join(dump_pieces(data))
+
+
+def dump_pieces(data):
+    """Block YAML in pieces, each made when it is asked for: a caller that writes each piece before
+    asking for the next never holds the whole text.
+
+    A top-level mapping is written key by key and its lists element by element (the text is the same:
+    a list under a top-level key is written unindented): PyYAML builds a node graph of everything it
+    dumps at once, and for a ResourceList of thousands of items that graph is many times the size of
+    the data itself."""
     if not isinstance(data, dict) or not data:
-        return _dump(data)
-    parts = []
+        yield _dump(data)
+        return
+    written = 0
+    for piece in _pieces(data):
+        if piece.endswith("\n...\n"):
+            # An open-ended scalar (`|+`) makes the emitter end the document with `...`, which must
+            # not appear between pieces; rare enough to write the rest from the whole text, whose
+            # beginning is what has been written already.
+            yield _dump(data)[written:]
+            return
+        written += len(piece)
+        yield piece
+
+
+def _pieces(data: dict):
     for k, v in data.items():
         if isinstance(v, list) and len(v) > 1:
             first = _dump({k: v[:1]})
             # Under a complex key (`? key`, for long or multi-line keys) the list is indented.
             if not first.startswith("?"):
-                parts.append(first)
-                parts.extend(_dump([x]) for x in v[1:])
+                yield first
+                for x in v[1:]:
+                    yield _dump([x])
                 continue
-        parts.append(_dump({k: v}))
-    if any(p.endswith("\n...\n") for p in parts):
-        # An open-ended scalar (`|+`) makes the emitter end the document with `...`, which must not
-        # appear between pieces; rare enough to write such data in one piece.
-        return _dump(data)
-    return "".join(parts)
+        yield _dump({k: v})
 
 
 def dump_all(docs) -> str:

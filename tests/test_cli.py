@@ -93,7 +93,11 @@ def test_internal_error_keeps_the_items(monkeypatch, capsys):
     def boom(*a, **k):
         raise RuntimeError("bug")
 
-    monkeypatch.setattr(krm, "process", boom)
+    monkeypatch.setattr(krm, "process_pieces", boom)
+    _check_internal_error_keeps_the_items(monkeypatch, capsys)
+
+
+def _check_internal_error_keeps_the_items(monkeypatch, capsys):
     monkeypatch.setattr(sys, "stdin", _Stdin(io.BytesIO(b"apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n- {apiVersion: v1, kind: ConfigMap, metadata: {name: a}}\n")))
     monkeypatch.delenv(cli.DEBUG_ENV, raising=False)
     with pytest.raises(SystemExit) as e:
@@ -104,3 +108,31 @@ def test_internal_error_keeps_the_items(monkeypatch, capsys):
     assert rl["items"] == [{"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "a"}}]
     assert rl["results"] == [{"message": "internal error: RuntimeError: bug", "severity": "error"}]
     assert captured.err.startswith("expand-trainjobs: FAILED: internal error: RuntimeError: bug")
+
+
+def test_output_is_written_in_pieces_and_a_failing_first_piece_keeps_the_items(monkeypatch, capsys):
+    from kpt_fn import krm
+
+    def pieces(*a, **k):
+        raise RuntimeError("bug")
+        yield ""
+
+    monkeypatch.setattr(krm, "process_pieces", lambda *a, **k: (pieces(), [], 0))
+    _check_internal_error_keeps_the_items(monkeypatch, capsys)
+
+
+def test_a_failure_after_the_first_piece_is_an_error_on_stderr(monkeypatch, capsys):
+    from kpt_fn import krm
+
+    def pieces():
+        yield "apiVersion: config.kubernetes.io/v1\n"
+        raise RuntimeError("bug")
+
+    monkeypatch.setattr(krm, "process_pieces", lambda *a, **k: (pieces(), ["summary"], 0))
+    monkeypatch.setattr(sys, "stdin", _Stdin(io.BytesIO(b"kind: ResourceList\n")))
+    with pytest.raises(SystemExit) as e:
+        cli.krm_mode()
+    assert e.value.code == 1
+    captured = capsys.readouterr()
+    assert captured.out == "apiVersion: config.kubernetes.io/v1\n"
+    assert captured.err == "summary\nexpand-trainjobs: FAILED: internal error while writing the output: RuntimeError: bug\n"
