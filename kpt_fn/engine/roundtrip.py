@@ -38,42 +38,93 @@ class QuantityProblem(ValueError):
         self.path = path
 
 
-def _canonical(value, path: str) -> str:
+class _Bad(Exception):
+    """A quantity that does not parse, on its way up to normalize(): each level adds its part of the
+    path, so that paths are only built for the one that is reported."""
+
+    def __init__(self, message: str, part: str):
+        super().__init__(message)
+        self.parts = [part]  # innermost first; keys as they are, indexes and resource names as "[...]"
+        self.keys = [False]  # whether each part is a key
+
+
+def _canonical(value, part: str) -> str:
     try:
         return quantity.canonicalize(value)
     except (ValueError, TypeError) as exc:
-        raise QuantityProblem(f"{exc}", path) from exc
+        raise _Bad(f"{exc}", part) from exc
 
 
 def normalize(obj, path: str = ""):
     """Normalise `obj` in place (dicts and lists); returns it for convenience."""
-    if isinstance(obj, dict):
-        for key in list(obj):
-            value = obj[key]
-            sub = f"{path}.{key}" if path else key
-            if value is None:
-                del obj[key]
-                continue
-            if isinstance(value, dict):
+    try:
+        if isinstance(obj, dict):
+            _normalize_dict(obj)
+        elif isinstance(obj, list):
+            _normalize_list(obj)
+    except _Bad as bad:
+        for part, is_key in zip(reversed(bad.parts), reversed(bad.keys)):
+            path = (f"{path}.{part}" if path else part) if is_key else f"{path}{part}"
+        raise QuantityProblem(str(bad), path) from bad.__cause__
+    return obj
+
+
+def _normalize_dict(obj: dict) -> None:
+    for key in list(obj):
+        value = obj[key]
+        if value is None:
+            del obj[key]
+            continue
+        if isinstance(value, dict):
+            try:
                 if key in _RESOURCE_LISTS:
                     for name, q in value.items():
                         if q is not None and not isinstance(q, (dict, list, bool)):
-                            value[name] = _canonical(q, f"{sub}[{name}]")
-                normalize(value, sub)
-                if not value and key in _EMPTY_DICT_DROPPED:
-                    del obj[key]
-            elif isinstance(value, list):
-                normalize(value, sub)
-                if not value:
-                    del obj[key]
-            elif key in _QUANTITIES and not isinstance(value, bool):
-                obj[key] = _canonical(value, sub)
-        _lead(obj)
-    elif isinstance(obj, list):
-        for i, item in enumerate(obj):
-            if isinstance(item, (dict, list)):
-                normalize(item, f"{path}[{i}]")
-    return obj
+                            value[name] = _canonical(q, f"[{name}]")
+                if value:
+                    _normalize_dict(value)
+            except _Bad as bad:
+                bad.parts.append(key)
+                bad.keys.append(True)
+                raise
+            if not value and key in _EMPTY_DICT_DROPPED:
+                del obj[key]
+        elif isinstance(value, list):
+            if value:
+                try:
+                    _normalize_list(value)
+                except _Bad as bad:
+                    bad.parts.append(key)
+                    bad.keys.append(True)
+                    raise
+            if not value:
+                del obj[key]
+        elif key in _QUANTITIES and not isinstance(value, bool):
+            try:
+                obj[key] = _canonical(value, "")
+            except _Bad as bad:
+                bad.parts[0], bad.keys[0] = key, True
+                raise
+    for key in _LEADING:
+        if key in obj:
+            _lead(obj)
+            return
+
+
+def _normalize_list(obj: list) -> None:
+    for i, item in enumerate(obj):
+        if isinstance(item, dict):
+            normalize_item = _normalize_dict
+        elif isinstance(item, list):
+            normalize_item = _normalize_list
+        else:
+            continue
+        try:
+            normalize_item(item)
+        except _Bad as bad:
+            bad.parts.append(f"[{i}]")
+            bad.keys.append(False)
+            raise
 
 
 def _lead(obj: dict) -> None:
