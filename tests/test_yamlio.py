@@ -217,3 +217,16 @@ def test_plain_path_agrees_with_the_careful_path(text):
     else:
         assert text not in _CAREFUL_CASES
         assert careful == ("ok", plain)
+
+
+@pytest.mark.parametrize("data", [
+    {"items": [{"a": 1}, {"b": "x\n\n"}, {"c": 2}], "results": [{"m": "y"}]},
+    {"items": ["a\n\n"], "results": "a\n"},
+    {"items": [{"a": "k" * 200}], "k" * 200: [1, 2]},
+    {"items": [1, 2, 3]},
+    {},
+    [1, 2],
+])
+def test_dump_pieces_join_to_the_whole_dump(data):
+    whole = yaml.dump(data, Dumper=yamlio.Dumper, sort_keys=False, default_flow_style=False, width=1 << 30, allow_unicode=True)
+    assert "".join(yamlio.dump_pieces(data)) == whole == yamlio.dump(data)
