@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import copy
+
 from pathlib import Path
 
 import pytest
@@ -147,8 +149,15 @@ def test_env_injection_must_not_name_node():
     )]
 
 
+def _shipped(name):
+    # The built-in catalog holds the shipped runtimes, so this does not need ../shared beside the checkout.
+    from kpt_fn.resolve import builtin_catalog
+
+    return copy.deepcopy(next(r for r in builtin_catalog() if r["metadata"]["name"] == name))
+
+
 def test_runtime_startup_policy_and_depends_on():
-    rt = yaml.safe_load((RUNTIMES / "torchtune" / "llama3_2" / "llama3_2_1B.yaml").read_text())
+    rt = _shipped("torchtune-llama3.2-1b")
     assert cel_problems(rt) == []
     rt["spec"]["template"]["spec"]["startupPolicy"] = {"startupPolicyOrder": "InOrder"}
     assert cel_problems(rt) == [(
@@ -159,7 +168,7 @@ def test_runtime_startup_policy_and_depends_on():
 
 
 def test_runtime_volume_claim_template_namespace():
-    rt = yaml.safe_load((RUNTIMES / "torchtune" / "llama3_2" / "llama3_2_1B.yaml").read_text())
+    rt = _shipped("torchtune-llama3.2-1b")
     template = rt["spec"]["template"]["spec"]["volumeClaimPolicies"][0]["templates"][0]
     template["metadata"]["namespace"] = ""
     assert cel_problems(rt) == []
