@@ -13,8 +13,6 @@ from kpt_fn import validation
 from kpt_fn.validation import cel, structural
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "validation"
-RUNTIMES = Path(__file__).resolve().parent.parent.parent / "shared" / "upstream" / "trainer" / "manifests" \
-    / "base" / "runtimes"
 
 
 def fixture(name: str) -> dict:
