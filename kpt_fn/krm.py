@@ -21,8 +21,6 @@ it was). Anything after that: every input item back, results saying what is wron
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from kpt_fn import config as config_mod
 from kpt_fn import function, output
 from kpt_fn.problems import ERROR, Problem
@@ -54,7 +52,7 @@ def limits_from_env(env, base: Limits = DEFAULT_LIMITS) -> Limits:
         if not text.isdigit() or int(text) <= 0 or len(text) > 18:
             raise InputError(f"{var}={raw!r}: must be a positive integer")
         changes[field_name] = int(text)
-    return replace(base, **changes) if changes else base
+    return base.replace(**changes) if changes else base
 
 
 def _hint(limit: str | None) -> str:
@@ -141,7 +139,7 @@ def _config_limit_problem(size: int, rl: dict, used: Limits) -> Problem | None:
     if not isinstance(values, dict) or not any(o in values for _, o in LIMIT_SETTINGS.values() if o):
         return None  # only limits the functionConfig sets count, not its defaults
     cfg, _ = config_mod.parse(fc)  # its own problems (a limit that is not a number) are reported by function.run
-    wanted = replace(used, **{f: getattr(cfg.limits, f) for f, (_, o) in LIMIT_SETTINGS.items() if o in values})
+    wanted = used.replace(**{f: getattr(cfg.limits, f) for f, (_, o) in LIMIT_SETTINGS.items() if o in values})
     subject = fc
     if wanted.max_bytes < used.max_bytes and size > wanted.max_bytes:
         return Problem(
@@ -151,7 +149,7 @@ def _config_limit_problem(size: int, rl: dict, used: Limits) -> Problem | None:
         )
     if wanted.max_depth < used.max_depth or wanted.max_nodes < used.max_nodes:
         try:
-            check_limits(rl, replace(used, max_depth=min(wanted.max_depth, used.max_depth), max_nodes=min(wanted.max_nodes, used.max_nodes)))
+            check_limits(rl, used.replace(max_depth=min(wanted.max_depth, used.max_depth), max_nodes=min(wanted.max_nodes, used.max_nodes)))
         except YAMLInputError as e:
             option = LIMIT_SETTINGS.get(e.limit, (None, None))[1]
             return Problem(f"the ResourceList on stdin: {e}", f"{prefix}.{option}" if option else "", subject=subject)

@@ -30,7 +30,6 @@ from __future__ import annotations
 import functools
 import json
 import re
-from dataclasses import dataclass
 
 import yaml
 
@@ -193,15 +192,55 @@ class YAMLInputError(ValueError):
         return f"line {self.line}: {msg}" if self.line else msg
 
 
-@dataclass(frozen=True)
 class Limits:
-    max_bytes: int = 64 * 1024 * 1024
-    max_depth: int = 100
-    # Nodes a stream may expand to through aliases (beyond the nodes it holds without them): stops
-    # "billion laughs" documents that are tiny on disk but explode in anything that copies or
-    # re-serialises them.
-    max_nodes: int = 1_000_000
-    max_aliases: int = 10_000
+    """Parsing limits; immutable. A plain slotted class: the `dataclasses` import (it pulls in
+    `inspect`) cost a noticeable part of every start-up."""
+
+    __slots__ = ("max_bytes", "max_depth", "max_nodes", "max_aliases")
+    _FIELDS = __slots__
+
+    def __init__(
+        self,
+        max_bytes: int = 64 * 1024 * 1024,
+        max_depth: int = 100,
+        # Nodes a stream may expand to through aliases (beyond the nodes it holds without them): stops
+        # "billion laughs" documents that are tiny on disk but explode in anything that copies or
+        # re-serialises them.
+        max_nodes: int = 1_000_000,
+        max_aliases: int = 10_000,
+    ):
+        set_ = object.__setattr__
+        set_(self, "max_bytes", max_bytes)
+        set_(self, "max_depth", max_depth)
+        set_(self, "max_nodes", max_nodes)
+        set_(self, "max_aliases", max_aliases)
+
+    def _values(self) -> tuple:
+        return (self.max_bytes, self.max_depth, self.max_nodes, self.max_aliases)
+
+    def replace(self, **changes) -> Limits:
+        """A copy with some fields changed (what dataclasses.replace did)."""
+        unknown = set(changes) - set(self._FIELDS)
+        if unknown:
+            raise TypeError(f"Limits has no field {sorted(unknown)[0]!r}")
+        return Limits(**{**dict(zip(self._FIELDS, self._values())), **changes})
+
+    def __setattr__(self, name, value):
+        raise AttributeError(f"Limits is immutable: cannot set {name!r}")
+
+    def __delattr__(self, name):
+        raise AttributeError(f"Limits is immutable: cannot delete {name!r}")
+
+    def __eq__(self, other):
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return self._values() == other._values()
+
+    def __hash__(self):
+        return hash(self._values())
+
+    def __repr__(self):
+        return "Limits(" + ", ".join(f"{k}={v!r}" for k, v in zip(self._FIELDS, self._values())) + ")"
 
 
 DEFAULT_LIMITS = Limits()
@@ -224,13 +263,15 @@ def _too_big(limits: Limits, line: int | None = None) -> YAMLInputError:
     )
 
 
-@dataclass
 class _Counts:
     """Node counts over the documents of one stream: alias expansion is limited per stream."""
 
-    composed: int = 0
-    expanded: int = 0
-    aliases: int = 0
+    __slots__ = ("composed", "expanded", "aliases")
+
+    def __init__(self):
+        self.composed = 0
+        self.expanded = 0
+        self.aliases = 0
 
 
 def _check_graph(root, limits: Limits, counts: _Counts) -> None:

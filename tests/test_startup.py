@@ -18,7 +18,8 @@ EXAMPLE = REPO / "fixtures" / "examples" / "torch-job"
 # has no command line; jinja2 and cryptography: only Flux and generated Secrets need them;
 # importlib.resources: package data is read as plain files; jsonschema_rs: valid objects pass the
 # pure-Python precheck (kpt_fn.validation.precheck).
-HEAVY = ["celpy", "click", "cryptography", "importlib.resources", "jinja2", "jsonschema_rs", "lark"]
+# dataclasses (and the inspect it imports): yamlio.Limits and every other value class are plain classes.
+HEAVY = ["celpy", "click", "cryptography", "dataclasses", "importlib.resources", "inspect", "jinja2", "jsonschema_rs", "lark"]
 
 SCRIPT = """
 import io, json, sys

@@ -230,3 +230,16 @@ def test_plain_path_agrees_with_the_careful_path(text):
 def test_dump_pieces_join_to_the_whole_dump(data):
     whole = yaml.dump(data, Dumper=yamlio.Dumper, sort_keys=False, default_flow_style=False, width=1 << 30, allow_unicode=True)
     assert "".join(yamlio.dump_pieces(data)) == whole == yamlio.dump(data)
+
+
+def test_limits_is_an_immutable_value_with_replace():
+    a = Limits(max_depth=5)
+    assert a == Limits(max_depth=5) and hash(a) == hash(Limits(max_depth=5)) and a != Limits()
+    assert (a.max_bytes, a.max_depth, a.max_nodes, a.max_aliases) == (64 * 1024 * 1024, 5, 1_000_000, 10_000)
+    b = a.replace(max_nodes=7)
+    assert (b.max_depth, b.max_nodes) == (5, 7) and a.max_nodes == 1_000_000
+    with pytest.raises(AttributeError):
+        a.max_depth = 6
+    with pytest.raises(TypeError):
+        a.replace(max_things=1)
+    assert repr(a).startswith("Limits(max_bytes=")
