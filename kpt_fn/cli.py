@@ -123,7 +123,9 @@ def krm_mode() -> None:
     if _stdin_is_terminal():
         # Waiting for a ResourceList nobody will type looks like a hang.
         _finish("", ["expand-trainjobs: FAILED: expected a ResourceList on stdin (see --help for the other modes)"], 1)
-    data = b""
+    # What the fallback needs to give the items back: stdin, then (once process_pieces has parsed it,
+    # and the bytes can go) the parsed items. Held here alone, so that no frame keeps the bytes alive.
+    fallback: dict = {"data": b""}
     try:
         from kpt_fn import krm
 
@@ -131,15 +133,16 @@ def krm_mode() -> None:
             limits = krm.limits_from_env(os.environ)
         except krm.InputError:
             limits = krm.DEFAULT_LIMITS  # process() reports the bad variable
-        data = _read_stdin(limits.max_bytes)
-        _finish(*krm.process_pieces(data, base_dir=os.getcwd(), env=os.environ))
+        fallback["data"] = _read_stdin(limits.max_bytes)
+        _finish(*krm.process_pieces(fallback["data"], base_dir=os.getcwd(), env=os.environ, fallback=fallback))
     except SystemExit:
         raise
     except BaseException as e:  # never lose the user's items to a bug of ours
-        _internal_error_krm(data, e)
+        _internal_error_krm(fallback, e)
 
 
-def _internal_error_krm(data: bytes, e: BaseException) -> None:
+def _internal_error_krm(fallback: dict, e: BaseException) -> None:
+    """The items back (as parsed, or parsed again from stdin's bytes) with one error result."""
     message = f"internal error: {type(e).__name__}: {e}"
     lines = [f"expand-trainjobs: FAILED: {message}"]
     if _debug():
@@ -151,8 +154,11 @@ def _internal_error_krm(data: bytes, e: BaseException) -> None:
         from kpt_fn.yamlio import dump
 
         try:
-            rl = krm.parse_resource_list(data, krm.limits_from_env(os.environ))
-            out = krm.error_resource_list(message, rl.get("items"), rl.get("apiVersion"))
+            if "items" in fallback:
+                out = krm.error_resource_list(message, fallback["items"], fallback["apiVersion"])
+            else:
+                rl = krm.parse_resource_list(fallback.get("data", b""), krm.limits_from_env(os.environ))
+                out = krm.error_resource_list(message, rl.get("items"), rl.get("apiVersion"))
         except Exception:
             out = krm.error_resource_list(message)
         text = dump(out)

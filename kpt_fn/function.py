@@ -9,6 +9,7 @@ config; the modes (krm, plain, kustomize) own stdin/stdout.
 
 from __future__ import annotations
 
+import json
 import os
 import stat
 
@@ -213,7 +214,39 @@ class _Checks:
         return converted, problems, invalid
 
 
-def run(items: list, function_config, *, base_dir: str = ".", default_namespace: str = "") -> Outcome:
+def _fingerprint(obj: dict) -> tuple:
+    """Stands for a generated object in the check that two TrainJobs render the same object
+    identically, once the object itself is frozen (equal for equal objects, whatever their key order)."""
+    text = json.dumps(obj, sort_keys=True, default=repr, ensure_ascii=False)
+    return len(text), hash(text)
+
+
+def _place(entry: Rendered, items: list, placement, results: list, freeze) -> None:
+    """Place one TrainJob's objects (unless validating) and, with `freeze`, let go of their data."""
+    placed = placement.add(entry, results, freeze) if placement is not None else None
+    if freeze is None:
+        return
+    entry.trainjob = None
+    # What the summary counts: the placed (frozen) objects; nothing to hold on to when validating.
+    entry.objects = placed if placed is not None else [None] * len(entry.objects)
+    if entry.position is not None:
+        frozen = freeze(entry.origin)
+        items[entry.position] = frozen
+        if placement is not None:
+            placement.out[entry.position] = frozen
+        entry.origin = frozen
+
+
+def run(
+    items: list, function_config, *, base_dir: str = ".", default_namespace: str = "", freeze=None
+) -> Outcome:
+    """Expand the TrainJobs among `items` (and the config's) into the output items and results.
+
+    `freeze` (e.g. yamlio.freeze), when given, is applied to every output object as soon as nothing
+    needs it as data any more -- each generated object right after its TrainJob is placed, and each
+    TrainJob item of `items` once processed (replaced *in* `items`) -- so that a caller that only
+    writes the output never holds all of it as dicts. Runtimes and other items stay data. Without it
+    (in-process callers, plain modes) everything stays data."""
     cfg, problems_cfg = config_mod.parse(function_config)
     namespace = cfg.namespace or default_namespace
     results = [output.result(p, None) for p in problems_cfg]
@@ -244,6 +277,7 @@ def run(items: list, function_config, *, base_dir: str = ".", default_namespace:
     )
     index_items = [it for i, it in enumerate(items) if i not in unusable] + [o for o in extra if isinstance(o, dict)]
     index = resolve.build_index(index_items, dir_runtimes, namespace, cfg.builtinRuntimes)
+    del index_items  # the index keeps the runtimes; the TrainJobs must be free to go once processed
     results += [output.result(p, None) for p in problems_items + extra_problems + dir_problems + index.problems]
 
     opts = engine_options(cfg)
@@ -251,9 +285,13 @@ def run(items: list, function_config, *, base_dir: str = ".", default_namespace:
 
     results += [output.result(Problem(m, "spec", subject=cfg.source), None) for m in secrets.check_options(opts)]
     rendered: list[Rendered] = []
-    owners: dict[tuple, dict] = {}  # generated identity -> TrainJob that generated it
-    seen_trainjobs: dict[tuple, dict] = {}  # (namespace, name) -> first TrainJob item
-    for position, original in inputs:
+    # generated identity -> (TrainJob that generated it, the object or, once frozen, its fingerprint)
+    owners: dict[tuple, tuple] = {}
+    seen_trainjobs: dict[tuple, str] = {}  # (namespace, name) -> file of the first TrainJob item
+    placement = None if cfg.mode == "validate" else output.Placement(items)
+    place_results: list = []  # "updated ..." results, after every TrainJob's own (as place() gives them)
+    for k, (position, original) in enumerate(inputs):
+        inputs[k] = None  # a processed TrainJob is held by `items` alone (and frozen there, if asked)
         try:
             tj_problems: list = []
             trainjob = original
@@ -264,9 +302,11 @@ def run(items: list, function_config, *, base_dir: str = ".", default_namespace:
                 trainjob = {**trainjob, "metadata": {**res.metadata(trainjob), "namespace": namespace}}
             entry = Rendered(trainjob, position, original)
             rendered.append(entry)
-            first = seen_trainjobs.setdefault((res.namespace(trainjob) or "", res.name(trainjob)), original)
-            if first is not original:
-                where = res.file_path(first)
+            key = (res.namespace(trainjob) or "", res.name(trainjob))
+            where = seen_trainjobs.get(key)
+            if where is None:
+                seen_trainjobs[key] = res.file_path(original) or ""
+            else:
                 tj_problems.append(Problem(
                     f"{res.display(trainjob)} is defined more than once" + (f" (first in {where})" if where else "")
                     + "; only the first definition is rendered",
@@ -294,16 +334,16 @@ def run(items: list, function_config, *, base_dir: str = ".", default_namespace:
                     if validation and obj.get("kind") == "JobSet":
                         generated_problems += validation.check_jobset_webhook(obj)
                     other = owners.get(res.identity(obj))
-                    if other is not None and other[1] != obj:
+                    if other is not None and other[1] != (obj if freeze is None else _fingerprint(obj)):
                         generated_problems.append(
-                            Problem(f"{res.display(obj)} would also be generated by {res.display(other[0])}: two TrainJobs cannot render the same object", "metadata.name")
+                            Problem(f"{res.display(obj)} would also be generated by {other[0]}: two TrainJobs cannot render the same object", "metadata.name")
                         )
                 tj_problems += generated_problems
                 if not any(p.severity == ERROR for p in tj_problems):
                     # An identical object from two TrainJobs (a Secret shared by name) is emitted once.
                     entry.objects = [o for o in expansion.objects if owners.get(res.identity(o)) is None]
                     for obj in entry.objects:
-                        owners[res.identity(obj)] = (original, obj)
+                        owners[res.identity(obj)] = (res.display(original), obj if freeze is None else _fingerprint(obj))
             results += [output.result(p, original) for p in tj_problems]
         except Exception as exc:  # a bug of ours costs this TrainJob its output, not the whole package
             if os.environ.get(DEBUG_ENV, "") not in ("", "0", "false"):
@@ -315,8 +355,11 @@ def run(items: list, function_config, *, base_dir: str = ".", default_namespace:
                 f"(set {DEBUG_ENV}=1 for a traceback)"
             )
             results.append(output.result(Problem(message), original))
+        if rendered and rendered[-1].origin is original:
+            _place(rendered[-1], items, placement, place_results, freeze)
 
-    out_items = items if cfg.mode == "validate" else output.place(items, rendered, results)
+    results += place_results
+    out_items = items if placement is None else placement.finish(results)
     outcome = Outcome(out_items, results, rendered, cfg)
     outcome.results.append(output.summary_result(outcome.summary()))
     return outcome

@@ -24,7 +24,17 @@ from __future__ import annotations
 from kpt_fn import config as config_mod
 from kpt_fn import function, output
 from kpt_fn.problems import ERROR, Problem
-from kpt_fn.yamlio import DEFAULT_LIMITS, Limits, YAMLInputError, check_limits, dump, dump_pieces, load_all, load_json
+from kpt_fn.yamlio import (
+    DEFAULT_LIMITS,
+    Limits,
+    YAMLInputError,
+    check_limits,
+    dump,
+    dump_pieces,
+    freeze,
+    load_all,
+    load_json,
+)
 
 RESOURCE_LIST_VERSIONS = ("config.kubernetes.io/v1", "config.kubernetes.io/v1beta1")
 
@@ -165,23 +175,34 @@ def process(
 
 
 def process_pieces(
-    data: bytes, limits: Limits = DEFAULT_LIMITS, base_dir: str = ".", env=None
+    data: bytes, limits: Limits = DEFAULT_LIMITS, base_dir: str = ".", env=None, fallback: dict | None = None
 ) -> tuple:
     """process() with stdout as an iterator of text pieces, each dumped when it is asked for: a caller
-    that writes each piece before asking for the next never holds the whole output text."""
+    that writes each piece before asking for the next never holds the whole output text, and items
+    are frozen to text (yamlio.freeze) as soon as they are rendered, so it never holds all of them as
+    data either.
+
+    `fallback`, a caller's dict for its internal-error fallback that holds the input as "data": once
+    stdin is parsed, "data" is dropped (so the bytes can go) for the parsed "apiVersion" and "items"
+    (items may be frozen later, which dump() writes as they were)."""
+    size = len(data)
     try:
         if env is not None:
             limits = limits_from_env(env, limits)
         rl = parse_resource_list(data, limits)
     except InputError as e:
         return iter((dump(error_resource_list(str(e))),)), [f"expand-trainjobs: FAILED: {e}"], 1
+    del data
     api_version = rl.get("apiVersion")
-    problem = _config_limit_problem(len(data), rl, limits)
+    if fallback is not None:
+        fallback["apiVersion"], fallback["items"] = api_version, rl["items"]
+        fallback.pop("data", None)
+    problem = _config_limit_problem(size, rl, limits)
     if problem is not None:
         result = output.result(problem, None)
         out = {"apiVersion": api_version, "kind": "ResourceList", "items": rl["items"], "results": [result]}
         return dump_pieces(out), [f"expand-trainjobs: FAILED: {result['message']}"], 1
-    outcome = function.run(rl["items"], rl.get("functionConfig"), base_dir=base_dir)
+    outcome = function.run(rl["items"], rl.get("functionConfig"), base_dir=base_dir, freeze=freeze)
     del rl  # the output holds what it needs of the input
     out = {
         "apiVersion": api_version,

@@ -56,35 +56,58 @@ def _generated_path(trainjob: dict) -> str | None:
 
 def place(items: list, rendered: list, results: list) -> list:
     """The output items: inputs in order, generated objects replacing or following (see module doc)."""
-    existing: dict[tuple, int] = {}
-    for i, item in enumerate(items):
-        if isinstance(item, dict) and not res.is_trainjob(item):
-            existing.setdefault(res.identity(item), i)
-    out = list(items)
-    after: dict[int, list] = {}  # input position -> new objects to insert after it
-    tail: list = []  # new objects of TrainJobs given in the config (no position)
-    # Next free index per file, from one pass over the items (not one pass per file: a repository
-    # has thousands of files). Replacements below keep their item's path and index.
-    next_index: dict[str, int] = {}
-    for it in items:
-        if isinstance(it, dict):
-            p = res.file_path(it)
-            if p:
-                i = res.file_index(it) + 1
-                next_index[p] = max(next_index.get(p, i), i)
+    placement = Placement(items)
+    for entry in rendered:
+        placement.add(entry, results)
+    return placement.finish(results)
 
-    def index_for(path: str) -> int:
-        n = next_index.get(path, 0)
-        next_index[path] = n + 1
+
+class Placement:
+    """place(), one TrainJob at a time, so that each TrainJob's objects can be handed on (frozen to
+    text, see yamlio.freeze) as soon as they are placed instead of all being held as dicts until the
+    end. Everything it needs of the items is taken up front (identities, next free file indexes, the
+    generated files), so the items it is given may themselves be frozen afterwards, except the ones
+    that `add` replaces."""
+
+    def __init__(self, items: list):
+        self._existing: dict[tuple, int] = {}
+        # Next free index per file, from one pass over the items (not one pass per file: a repository
+        # has thousands of files). Replacements keep their item's path and index.
+        self._next_index: dict[str, int] = {}
+        self._generated: list = []  # (position, identity-free facts) of items in *.generated.yaml files
+        for i, item in enumerate(items):
+            if not isinstance(item, dict):
+                continue
+            trainjob = res.is_trainjob(item)
+            if not trainjob:
+                self._existing.setdefault(res.identity(item), i)
+            p = res.file_path(item)
+            if p:
+                n = res.file_index(item) + 1
+                self._next_index[p] = max(self._next_index.get(p, n), n)
+                if p.endswith(GENERATED_SUFFIX) and not trainjob:
+                    self._generated.append((i, p))
+        self.out = list(items)
+        self._after: dict[int, list] = {}  # input position -> new objects to insert after it
+        self._tail: list = []  # new objects of TrainJobs given in the config (no position)
+        self._replaced: set[int] = set()
+        self._by_file: dict[str, tuple] = {}  # generated file -> (TrainJob display, objects?)
+
+    def _index_for(self, path: str) -> int:
+        n = self._next_index.get(path, 0)
+        self._next_index[path] = n + 1
         return n
 
-    replaced: set[int] = set()
-    for entry in rendered:
+    def add(self, entry, results: list, freeze=None) -> list:
+        """Place one TrainJob's objects; "updated" results go to `results`. Returns the placed objects,
+        each passed through `freeze` when given (what is placed in the output is then the frozen form)."""
+        placed = []
+        path = _generated_path(entry.origin) if entry.position is not None else None
         for obj in entry.objects:
-            pos = existing.get(res.identity(obj))
+            pos = self._existing.get(res.identity(obj))
             if pos is not None:
-                replaced.add(pos)
-                previous = out[pos]
+                self._replaced.add(pos)
+                previous = self.out[pos]
                 kept = res.client_annotations(previous)
                 replacement = res.with_annotations(obj, kept) if kept else obj
                 if res.without_client_annotations(previous) != obj:
@@ -95,61 +118,69 @@ def place(items: list, rendered: list, results: list) -> list:
                             "resourceRef": res.resource_ref(obj),
                         }
                     )
-                out[pos] = replacement
+                if freeze is not None:
+                    replacement = freeze(replacement)
+                self.out[pos] = replacement
+                placed.append(replacement)
                 continue
-            path = _generated_path(entry.origin) if entry.position is not None else None
             if path:
-                idx = str(index_for(path))
+                idx = str(self._index_for(path))
                 obj = res.with_annotations(
                     obj, {res.PATH: path, res.INDEX: idx, res.LEGACY_PATH: path, res.LEGACY_INDEX: idx}
                 )
+            if freeze is not None:
+                obj = freeze(obj)
             if entry.position is None:
-                tail.append(obj)
+                self._tail.append(obj)
             else:
-                after.setdefault(entry.position, []).append(obj)
-    results.extend(_orphans(items, rendered, replaced))
-    if not after and not tail:
+                self._after.setdefault(entry.position, []).append(obj)
+            placed.append(obj)
+        if path:
+            self._by_file[path] = (res.display(entry.origin), bool(entry.objects))
+        return placed
+
+    def finish(self, results: list) -> list:
+        """The output items; stale-object warnings go to `results`."""
+        results.extend(self._orphans())
+        out, after, tail = self.out, self._after, self._tail
+        if not after and not tail:
+            return out
+        merged = []
+        for i, item in enumerate(out):
+            merged.append(item)
+            merged.extend(after.get(i, ()))
+        return merged + tail
+
+    def _orphans(self) -> list:
+        """Warnings for objects in `*.generated.yaml` files that no TrainJob generates any more.
+
+        KRM mode never deletes inputs, so a deleted TrainJob (or one whose runtime no longer needs,
+        say, a hostfile) leaves its earlier output behind, and a GitOps tool would keep applying it.
+        Objects of a TrainJob that failed this run are left alone silently: its errors say why nothing
+        was rendered.
+        """
+        out = []
+        for i, path in self._generated:
+            if i in self._replaced:
+                continue
+            owner = self._by_file.get(path)
+            if owner is not None and not owner[1]:
+                continue
+            item = self.out[i]
+            why = (
+                f"{owner[0]} no longer generates it"
+                if owner is not None
+                else f"no TrainJob named {posixpath.basename(path)[: -len(GENERATED_SUFFIX)]!r} is left beside {path}"
+            )
+            out.append(
+                {
+                    "message": f"stale generated object {res.display(item)} in {path}: {why}; delete it from that file",
+                    "severity": WARNING,
+                    "resourceRef": res.resource_ref(item),
+                    "file": {"path": path, "index": res.file_index(item)},
+                }
+            )
         return out
-    merged = []
-    for i, item in enumerate(out):
-        merged.append(item)
-        merged.extend(after.get(i, ()))
-    return merged + tail
-
-
-def _orphans(items: list, rendered: list, replaced: set) -> list:
-    """Warnings for objects in `*.generated.yaml` files that no TrainJob generates any more.
-
-    KRM mode never deletes inputs, so a deleted TrainJob (or one whose runtime no longer needs, say, a
-    hostfile) leaves its earlier output behind, and a GitOps tool would keep applying it. Objects of a
-    TrainJob that failed this run are left alone silently: its errors say why nothing was rendered.
-    """
-    by_file = {}  # generated file -> entry of the TrainJob it belongs to
-    for entry in rendered:
-        if entry.position is not None and _generated_path(entry.origin):
-            by_file[_generated_path(entry.origin)] = entry
-    out = []
-    for i, item in enumerate(items):
-        path = res.file_path(item) if isinstance(item, dict) else None
-        if i in replaced or not path or not path.endswith(GENERATED_SUFFIX) or res.is_trainjob(item):
-            continue
-        entry = by_file.get(path)
-        if entry is not None and not entry.objects:
-            continue
-        why = (
-            f"{res.display(entry.origin)} no longer generates it"
-            if entry is not None
-            else f"no TrainJob named {posixpath.basename(path)[: -len(GENERATED_SUFFIX)]!r} is left beside {path}"
-        )
-        out.append(
-            {
-                "message": f"stale generated object {res.display(item)} in {path}: {why}; delete it from that file",
-                "severity": WARNING,
-                "resourceRef": res.resource_ref(item),
-                "file": {"path": path, "index": res.file_index(item)},
-            }
-        )
-    return out
 
 
 def plain_items(items: list, keep_trainer_inputs: bool) -> list:

@@ -675,6 +675,46 @@ def dump(data) -> str:
     return "".join(dump_pieces(data))
 
 
+class Frozen:
+    """A list element already written: exactly the text `_dump([element])` makes (`- ...`).
+
+    dump_pieces writes it verbatim where it is an element of a list under a top-level key (the items
+    of a ResourceList): an item can be written to text as soon as nothing needs it as data any more,
+    and only its text, a fraction of the size of its dicts, is held until the output is written."""
+
+    __slots__ = ("text",)
+
+    def __init__(self, text: str):
+        self.text = text
+
+    def __repr__(self):
+        return f"Frozen({self.text[:40]!r}...)"
+
+
+def freeze(item):
+    """`item` as a Frozen list element, or `item` itself where its text could not stand alone (an
+    open-ended `|+` scalar at its end makes the emitter close the document with `...`)."""
+    text = _dump([item])
+    if text.endswith("\n...\n"):
+        return item
+    return Frozen(text)
+
+
+# Frozen text was dumped from checked data: reading it back needs no protection from hostile input.
+_THAW_LIMITS = Limits(max_bytes=1 << 62, max_depth=1 << 20, max_nodes=1 << 62, max_aliases=1 << 62)
+
+
+def _thawed(data):
+    """`data` with every Frozen element (of a list under a top-level key) read back into data."""
+    if isinstance(data, Frozen):
+        return load(data.text, _THAW_LIMITS)[0]
+    if isinstance(data, dict):
+        return {k: _thawed(v) if isinstance(v, list) else v for k, v in data.items()}
+    if isinstance(data, list) and any(isinstance(x, Frozen) for x in data):
+        return [_thawed(x) if isinstance(x, Frozen) else x for x in data]
+    return data
+
+
 def dump_pieces(data):
     """Block YAML in pieces, each made when it is asked for: a caller that writes each piece before
     asking for the next never holds the whole text.
@@ -682,7 +722,7 @@ def dump_pieces(data):
     A top-level mapping is written key by key and its lists element by element (the text is the same:
     a list under a top-level key is written unindented): PyYAML builds a node graph of everything it
     dumps at once, and for a ResourceList of thousands of items that graph is many times the size of
-    the data itself."""
+    the data itself. Elements of those lists may be Frozen (written already)."""
     if not isinstance(data, dict) or not data:
         yield _dump(data)
         return
@@ -692,22 +732,35 @@ def dump_pieces(data):
             # An open-ended scalar (`|+`) makes the emitter end the document with `...`, which must
             # not appear between pieces; rare enough to write the rest from the whole text, whose
             # beginning is what has been written already.
-            yield _dump(data)[written:]
+            yield _dump(_thawed(data))[written:]
             return
         written += len(piece)
         yield piece
 
 
+_NULL_ITEM = "- null\n"
+
+
+def _list_head(key) -> str | None:
+    """What `key` and a non-empty list under it begin with before the first element's text (`key:\n`),
+    or None under a complex key (`? key`, for long or multi-line keys), where the list is indented."""
+    text = _dump({key: [None]})
+    if text.startswith("?") or not text.endswith(_NULL_ITEM):
+        return None
+    return text[: -len(_NULL_ITEM)]
+
+
 def _pieces(data: dict):
     for k, v in data.items():
-        if isinstance(v, list) and len(v) > 1:
-            first = _dump({k: v[:1]})
-            # Under a complex key (`? key`, for long or multi-line keys) the list is indented.
-            if not first.startswith("?"):
-                yield first
+        if isinstance(v, list) and v and (len(v) > 1 or isinstance(v[0], Frozen)):
+            head = _list_head(k)
+            if head is not None:
+                first = v[0]
+                yield head + first.text if isinstance(first, Frozen) else _dump({k: v[:1]})
                 for x in v[1:]:
-                    yield _dump([x])
+                    yield x.text if isinstance(x, Frozen) else _dump([x])
                 continue
+            v = _thawed(v)
         yield _dump({k: v})
 
 

@@ -136,3 +136,30 @@ def test_a_failure_after_the_first_piece_is_an_error_on_stderr(monkeypatch, caps
     captured = capsys.readouterr()
     assert captured.out == "apiVersion: config.kubernetes.io/v1\n"
     assert captured.err == "summary\nexpand-trainjobs: FAILED: internal error while writing the output: RuntimeError: bug\n"
+
+
+def test_internal_error_after_parsing_gives_back_the_parsed_items_not_the_bytes(monkeypatch, capsys):
+    from kpt_fn import function, krm
+
+    seen = {}
+    real = krm.process_pieces
+
+    def process_pieces(data, *a, fallback=None, **k):
+        seen["before"] = dict(fallback)
+        return real(data, *a, fallback=fallback, **k)
+
+    def run(*a, **k):
+        raise RuntimeError("bug")
+
+    fallback_ref = {}
+    monkeypatch.setattr(krm, "process_pieces", process_pieces)
+    monkeypatch.setattr(function, "run", run)
+    orig_internal = cli._internal_error_krm
+
+    def internal(fallback, e):
+        fallback_ref.update(fallback)
+        return orig_internal(fallback, e)
+
+    monkeypatch.setattr(cli, "_internal_error_krm", internal)
+    _check_internal_error_keeps_the_items(monkeypatch, capsys)
+    assert "data" in seen["before"] and "data" not in fallback_ref and "items" in fallback_ref

@@ -198,3 +198,21 @@ def test_empty_plain_output_is_a_counted_error(tmp_path):
     assert (stdout, code) == ("", 1)
     assert lines[0].startswith("expand-trainjobs: FAILED: 1 error(s)")
     assert plain.NOTHING_TO_APPLY in lines[1]
+
+
+def test_incremental_placement_with_freeze_is_place():
+    from kpt_fn import yamlio
+
+    a, b = trainjob("a", "jobs/a.yaml"), trainjob("b", "jobs/b.yaml")
+    old = jobset("a", **{PATH: "jobs/a.generated.yaml", INDEX: "0"})
+    stale = obj("ConfigMap", "gone", **{PATH: "jobs/b.generated.yaml", INDEX: "0"})
+    items = [a, old, b, stale]
+    rendered = [Rendered(a, 0, a, [{**jobset("a"), "spec": {"x": 1}}]), Rendered(b, 2, b, [jobset("b")])]
+    expected_results: list = []
+    expected = output.place(items, rendered, expected_results)
+    placement, results = output.Placement(items), []
+    placed = [placement.add(r, results, yamlio.freeze) for r in rendered]
+    out = placement.finish(results)
+    assert all(isinstance(p, yamlio.Frozen) for ps in placed for p in ps)
+    assert results == expected_results and len(results) == 2  # updated JobSet a, stale ConfigMap gone
+    assert yamlio.dump({"items": out}) == yamlio.dump({"items": expected})

@@ -243,3 +243,33 @@ def test_limits_is_an_immutable_value_with_replace():
     with pytest.raises(TypeError):
         a.replace(max_things=1)
     assert repr(a).startswith("Limits(max_bytes=")
+
+
+FREEZABLE = [
+    {"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "a"}, "data": {"x": "1", "on": "yes", "s": "l1\nl2\n"}},
+    {"k": [1, 2.5, None, True, "0755", "", {"n": []}, {}]},
+    "plain string",
+    ["nested", ["list"]],
+    {"long": "x" * 300, "multi": "a\n b\n"},
+]
+
+
+@pytest.mark.parametrize("i", range(len(FREEZABLE)))
+def test_frozen_items_are_written_exactly_as_the_items_themselves(i):
+    item = FREEZABLE[i]
+    frozen = yamlio.freeze(item)
+    assert isinstance(frozen, yamlio.Frozen) and frozen.text == yamlio._dump([item])
+    for others in ([], [FREEZABLE[0]], FREEZABLE):
+        for pos in range(len(others) + 1):
+            items = [*others[:pos], item, *others[pos:]]
+            data = {"apiVersion": "config.kubernetes.io/v1", "kind": "ResourceList", "items": items, "results": [{"message": "m"}]}
+            with_frozen = {**data, "items": [*others[:pos], frozen, *others[pos:]]}
+            assert yamlio.dump(with_frozen) == yamlio._dump(data)
+
+
+def test_open_ended_scalars_stay_data_and_frozen_items_are_thawed_around_them():
+    keep = {"s": "text\n\n"}  # `|+`: alone, the emitter ends the document with `...`
+    assert yamlio.freeze(keep) is keep
+    frozen = yamlio.freeze(FREEZABLE[0])
+    data = {"items": [frozen, FREEZABLE[1], keep]}
+    assert yamlio.dump(data) == yamlio._dump({"items": [FREEZABLE[0], FREEZABLE[1], keep]})
