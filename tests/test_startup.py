@@ -19,7 +19,7 @@ EXAMPLE = REPO / "fixtures" / "examples" / "torch-job"
 # importlib.resources: package data is read as plain files; jsonschema_rs: valid objects pass the
 # pure-Python precheck (kpt_fn.validation.precheck).
 # dataclasses (and the inspect it imports): yamlio.Limits and every other value class are plain classes.
-HEAVY = ["celpy", "click", "cryptography", "dataclasses", "importlib.resources", "inspect", "jinja2", "jsonschema_rs", "lark"]
+HEAVY = ["celpy", "click", "cryptography", "dataclasses", "importlib.resources", "inspect", "jinja2", "jsonschema_rs", "lark", "typing"]
 
 SCRIPT = """
 import io, json, sys

@@ -12,7 +12,9 @@ result), and the written form decides the format of the PodGroup totals.
 
 from __future__ import annotations
 
-from typing import Iterable, Mapping
+TYPE_CHECKING = False  # without importing typing, which KRM mode otherwise never needs
+if TYPE_CHECKING:
+    from collections.abc import Iterable, Mapping
 
 from kpt_fn.engine.quantity import ZERO, Quantity, canonical, canonicalize, ceil_value, parse
 from kpt_fn.engine.smp import merge_list_by_key
