@@ -64,16 +64,13 @@ def identify_pod_network(info, trainjob) -> None:
         replicas = rj.get("replicas")
         replicas = 1 if replicas is None else replicas
         # Lazy, so that counts changed by later phases are honoured like upstream's iterator.
-        ps.endpoints = _endpoints(name, rj.get("name"), replicas, ps.count, subdomain)
+        ps.endpoints = _endpoints(name, rj.get("name"), replicas, ps, subdomain)
 
 
-def _endpoints(tj, job, replicas, count, subdomain):
-    # Upstream reads the count lazily, when the MPI hostfile is built; only EnforceMLPolicy plugins
-    # change counts and they have all run before PodNetwork, so taking it now is the same value and
-    # does not tie the PodSet into a reference cycle through its own endpoints.
+def _endpoints(tj, job, replicas, ps, subdomain):
     def gen():
         for r in range(replicas):
-            for p in range(count):
+            for p in range(ps.count):
                 yield f"{tj}-{job}-{r}-{p}.{subdomain}"
     return gen
 
