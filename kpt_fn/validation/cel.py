@@ -634,7 +634,11 @@ class _Compiler:
                     v[var] = saved
 
         pred = body[0]
-        if name == "all":
+        if name in ("all", "exists"):
+            # all() stops at the first false, exists() at the first true; errors of other elements
+            # are absorbed by that decisive element, as in CEL's logical operators.
+            decisive = name == "exists"
+
             def each(v, items):
                 err = None
                 for x in items:
@@ -644,26 +648,11 @@ class _Compiler:
                     except CelError as exc:
                         err = err or exc
                         continue
-                    if r is False:
-                        return False
+                    if r is decisive:
+                        return decisive
                 if err is not None:
                     raise err
-                return True
-        elif name == "exists":
-            def each(v, items):
-                err = None
-                for x in items:
-                    v[var] = x
-                    try:
-                        r = _as_bool(pred(v))
-                    except CelError as exc:
-                        err = err or exc
-                        continue
-                    if r is True:
-                        return True
-                if err is not None:
-                    raise err
-                return False
+                return not decisive
         elif name == "exists_one":
             def each(v, items):
                 count = 0
