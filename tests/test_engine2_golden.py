@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import base64
 import copy
-import functools
 import re
 from pathlib import Path
 
@@ -33,51 +32,13 @@ import pytest
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 
+from shipped import shipped_runtimes  # noqa: F401 (re-exported for other tests)
+
 from kpt_fn import yamlio
 from kpt_fn.engine import EngineOptions, expand
 
 REPO = Path(__file__).resolve().parent.parent
 ROOT = REPO / "fixtures" / "engine2"
-UPSTREAM_RUNTIMES = REPO.parent / "shared" / "upstream" / "trainer" / "manifests" / "base" / "runtimes"
-
-# What upstream's install overlays (manifests/overlays/runtimes, .../data-cache) do to the base
-# runtimes: pin the Kubeflow-built images to the release tag and disable webhook validation.
-RELEASE_TAG = "v2.3.0"
-RETAGGED_IMAGES = (
-    "ghcr.io/kubeflow/trainer/torchtune-trainer",
-    "ghcr.io/kubeflow/trainer/dataset-initializer",
-    "ghcr.io/kubeflow/trainer/model-initializer",
-    "ghcr.io/kubeflow/trainer/mlx-runtime",
-    "ghcr.io/kubeflow/trainer/deepspeed-runtime",
-    "ghcr.io/kubeflow/trainer/xgboost-runtime",
-)
-
-
-def shipped_runtimes() -> dict:
-    """name -> ClusterTrainingRuntime dict (a private copy), for every runtime Trainer v2.3.0 ships."""
-    if not UPSTREAM_RUNTIMES.exists():
-        pytest.skip("shared/upstream runtimes are not available")
-    return copy.deepcopy(_shipped_runtimes())
-
-
-@functools.lru_cache(maxsize=None)
-def _shipped_runtimes() -> dict:
-    out = {}
-    for path in sorted(UPSTREAM_RUNTIMES.rglob("*.yaml")):
-        if path.name == "kustomization.yaml":
-            continue
-        for doc in yamlio.load_all(path.read_text()):
-            if not doc or doc.get("kind") != "ClusterTrainingRuntime":
-                continue
-            doc["metadata"].setdefault("labels", {})["trainer.kubeflow.org/webhook-validation"] = "disabled"
-            for rj in doc["spec"]["template"]["spec"]["replicatedJobs"]:
-                pod = rj["template"]["spec"]["template"]["spec"]
-                for c in pod.get("initContainers", []) + pod.get("containers", []):
-                    if c.get("image") in RETAGGED_IMAGES:
-                        c["image"] = f"{c['image']}:{RELEASE_TAG}"
-            out[doc["metadata"]["name"]] = doc
-    return out
-
 
 def case_names() -> list[str]:
     return sorted(p.name for p in ROOT.iterdir() if (p / "trainjob.yaml").exists())

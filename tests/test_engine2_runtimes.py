@@ -1,6 +1,6 @@
 """Every runtime Trainer v2.3.0 ships renders, and its output is valid (trainer-semantics.md §7).
 
-Runtimes are read from shared/upstream with the install overlay applied (test_engine2_golden's
+Runtimes are read from shared/upstream with the install overlay applied (tests/shipped.py
 `shipped_runtimes`), independently of the function's built-in catalog, which is checked against it.
 """
 

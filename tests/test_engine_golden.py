@@ -24,23 +24,14 @@ from pathlib import Path
 import pytest
 import yaml
 
+from shipped import SHIPPED_DIR, shipped_runtimes  # noqa: F401 (re-exported for other tests)
+
 from kpt_fn.engine import EngineOptions, expand
 
 ROOT = Path(__file__).resolve().parent.parent
 CASES_DIR = ROOT / "fixtures" / "engine"
-SHIPPED_DIR = Path("/work/shared/upstream/trainer/manifests/base/runtimes")
 UPDATE = os.environ.get("UPDATE_GOLDEN") == "1"
 
-# Images the upstream runtimes overlay pins to the release tag (manifests/overlays/runtimes).
-OVERLAY_IMAGES = (
-    "ghcr.io/kubeflow/trainer/torchtune-trainer",
-    "ghcr.io/kubeflow/trainer/dataset-initializer",
-    "ghcr.io/kubeflow/trainer/model-initializer",
-    "ghcr.io/kubeflow/trainer/mlx-runtime",
-    "ghcr.io/kubeflow/trainer/deepspeed-runtime",
-    "ghcr.io/kubeflow/trainer/xgboost-runtime",
-)
-OVERLAY_TAG = "v2.3.0"
 
 
 def load_yaml(path: Path):
@@ -51,30 +42,6 @@ def load_yaml(path: Path):
 def load_all(path: Path) -> list:
     with open(path) as f:
         return [d for d in yaml.safe_load_all(f) if d is not None]
-
-
-def _retag(image: str) -> str:
-    name = image.split("@", 1)[0]
-    last = name.rsplit("/", 1)[-1]
-    if ":" in last:
-        name = name[: len(name) - len(last)] + last.split(":", 1)[0]
-    return f"{name}:{OVERLAY_TAG}" if name in OVERLAY_IMAGES else image
-
-
-def shipped_runtimes() -> dict:
-    """The nine v2.3.0 ClusterTrainingRuntimes by name, with the overlay's image tags applied."""
-    out = {}
-    for path in sorted(SHIPPED_DIR.rglob("*.yaml")):
-        for doc in load_all(path):
-            if doc.get("kind") != "ClusterTrainingRuntime":
-                continue
-            for rj in doc["spec"]["template"]["spec"].get("replicatedJobs") or ():
-                pod = rj["template"]["spec"]["template"]["spec"]
-                for c in (pod.get("containers") or []) + (pod.get("initContainers") or []):
-                    if c.get("image"):
-                        c["image"] = _retag(c["image"])
-            out[doc["metadata"]["name"]] = doc
-    return out
 
 
 def case_dirs() -> list[Path]:
@@ -88,8 +55,6 @@ def load_case(case: Path):
     trainjob = load_yaml(case / "trainjob.yaml")
     ref = meta.get("runtime")
     if ref and ref.startswith("shipped:"):
-        if not SHIPPED_DIR.is_dir():
-            pytest.skip("shipped runtimes not available")
         runtime = shipped_runtimes()[ref.split(":", 1)[1]]
     else:
         runtime = load_yaml(case / "runtime.yaml")

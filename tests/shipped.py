@@ -1,0 +1,58 @@
+"""The nine ClusterTrainingRuntimes Trainer v2.3.0 ships, read from ../shared/upstream for the tests.
+
+An oracle independent of the function's built-in catalog (kpt_fn/catalog, made by
+scripts/gen_catalog.py), which tests/test_engine2_runtimes.py checks against it: the base manifests
+with what upstream's install overlays do (manifests/overlays/runtimes, .../data-cache) — Kubeflow-built
+images pinned to the release tag, webhook validation disabled by label.
+"""
+
+from __future__ import annotations
+
+import copy
+import functools
+from pathlib import Path
+
+import pytest
+
+from kpt_fn import yamlio
+
+SHIPPED_DIR = Path(__file__).resolve().parent.parent.parent / "shared" / "upstream" / "trainer" / "manifests" / "base" / "runtimes"
+RELEASE_TAG = "v2.3.0"
+RETAGGED_IMAGES = (
+    "ghcr.io/kubeflow/trainer/torchtune-trainer",
+    "ghcr.io/kubeflow/trainer/dataset-initializer",
+    "ghcr.io/kubeflow/trainer/model-initializer",
+    "ghcr.io/kubeflow/trainer/mlx-runtime",
+    "ghcr.io/kubeflow/trainer/deepspeed-runtime",
+    "ghcr.io/kubeflow/trainer/xgboost-runtime",
+)
+
+
+def available() -> bool:
+    return SHIPPED_DIR.is_dir()
+
+
+def shipped_runtimes() -> dict:
+    """name -> ClusterTrainingRuntime dict (a private copy); skips the test when upstream is absent."""
+    if not available():
+        pytest.skip("../shared/upstream runtimes are not beside the checkout")
+    return copy.deepcopy(_shipped_runtimes())
+
+
+@functools.lru_cache(maxsize=None)
+def _shipped_runtimes() -> dict:
+    out = {}
+    for path in sorted(SHIPPED_DIR.rglob("*.yaml")):
+        if path.name == "kustomization.yaml":
+            continue
+        for doc in yamlio.load_all(path.read_text()):
+            if not doc or doc.get("kind") != "ClusterTrainingRuntime":
+                continue
+            doc["metadata"].setdefault("labels", {})["trainer.kubeflow.org/webhook-validation"] = "disabled"
+            for rj in doc["spec"]["template"]["spec"]["replicatedJobs"]:
+                pod = rj["template"]["spec"]["template"]["spec"]
+                for c in pod.get("initContainers", []) + pod.get("containers", []):
+                    if c.get("image") in RETAGGED_IMAGES:
+                        c["image"] = f"{c['image']}:{RELEASE_TAG}"
+            out[doc["metadata"]["name"]] = doc
+    return out
