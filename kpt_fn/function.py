@@ -291,7 +291,7 @@ def run(
     seen_trainjobs: dict[tuple, str] = {}  # (namespace, name) -> file of the first TrainJob item
     placement = None if cfg.mode == "validate" else output.Placement(items)
     place_results: list = []  # "updated ..." results, after every TrainJob's own (as place() gives them)
-    collect = freeze is not None and not gc.isenabled()
+    collect = not gc.isenabled()
     for k, (position, original) in enumerate(inputs):
         inputs[k] = None  # a processed TrainJob is held by `items` alone (and frozen there, if asked)
         try:
