@@ -15,25 +15,10 @@ import os
 import stat
 
 from kpt_fn import config as config_mod
-from kpt_fn import engine, output, resolve
+from kpt_fn import engine, legacy, output, resolve, validation
 from kpt_fn import resource as res
-from kpt_fn.problems import ERROR, INFO, WARNING, Problem
+from kpt_fn.problems import ERROR, WARNING, Problem
 from kpt_fn.yamlio import YAMLInputError, load_all
-
-try:  # Optional stages land in their own modules; the function runs without them.
-    from kpt_fn import legacy
-
-    if not hasattr(legacy, "convert_trainjob"):
-        legacy = None
-except ImportError:  # pragma: no cover
-    legacy = None
-try:
-    from kpt_fn import validation
-
-    if not hasattr(validation, "check_object"):
-        validation = None
-except ImportError:  # pragma: no cover
-    validation = None
 
 # As in kpt_fn.cli: when set, an internal error propagates (and the CLI prints its traceback).
 DEBUG_ENV = "EXPAND_TRAINJOBS_DEBUG"
@@ -160,9 +145,8 @@ def _structure_problems(item, i: int) -> list:
         return [Problem(f'kind "{kind}" is not a Kubeflow Trainer v2.3.0 kind; it is passed through unchanged', "kind", severity=WARNING, subject=item)]
     if kind in _TRAINER_KINDS and group in (res.TRAINER_GROUP, "kubeflow.org"):
         # Another version would be read as v1alpha1 field by field, and silently rendered wrong.
-        legacy_versions = _LEGACY_API_VERSIONS if legacy is not None else ()
-        if item["apiVersion"] not in (res.TRAINER_API_VERSION, *legacy_versions):
-            also = f" (and converts {', '.join(legacy_versions)})" if legacy_versions else ""
+        if item["apiVersion"] not in (res.TRAINER_API_VERSION, *_LEGACY_API_VERSIONS):
+            also = f" (and converts {', '.join(_LEGACY_API_VERSIONS)})"
             return [
                 Problem(
                     f'unsupported apiVersion "{item["apiVersion"]}" for {kind}: this function reads '
@@ -191,7 +175,7 @@ class _Checks:
 
     @staticmethod
     def object(obj: dict) -> list:
-        return validation.check_object(obj) if validation else []
+        return validation.check_object(obj)
 
     def runtime(self, runtime: dict, label: str) -> tuple[dict, list, bool]:
         """(converted runtime, problems, invalid) — problems reported once per runtime; `invalid`
@@ -200,14 +184,11 @@ class _Checks:
         if memo is not None:
             return memo[0], [], memo[2]
         problems: list = []
-        converted = runtime
-        if legacy is not None:
-            converted, conv = legacy.convert_runtime(runtime)
-            problems += conv
+        converted, conv = legacy.convert_runtime(runtime)
+        problems += conv
         if label != resolve.CATALOG:
             problems += self.object(converted)
-            if validation:
-                problems += validation.check_runtime_webhook(converted)
+            problems += validation.check_runtime_webhook(converted)
         problems = [p if p.subject is not None else p.replace(subject=runtime) for p in problems]
         invalid = any(p.severity == ERROR for p in problems)
         # The runtime itself is kept in the memo so that its id() cannot be reused while memoised.
@@ -296,10 +277,8 @@ def run(
         inputs[k] = None  # a processed TrainJob is held by `items` alone (and frozen there, if asked)
         try:
             tj_problems: list = []
-            trainjob = original
-            if legacy is not None:
-                trainjob, conv = legacy.convert_trainjob(original)
-                tj_problems += conv
+            trainjob, conv = legacy.convert_trainjob(original)
+            tj_problems += conv
             if namespace and not res.namespace(trainjob):
                 trainjob = {**trainjob, "metadata": {**res.metadata(trainjob), "namespace": namespace}}
             entry = Rendered(trainjob, position, original)
@@ -333,7 +312,7 @@ def run(
                 generated_problems = []
                 for obj in expansion.objects:
                     generated_problems += checks.object(obj)
-                    if validation and obj.get("kind") == "JobSet":
+                    if obj.get("kind") == "JobSet":
                         generated_problems += validation.check_jobset_webhook(obj)
                     other = owners.get(res.identity(obj))
                     if other is not None and other[1] != (obj if freeze is None else _fingerprint(obj)):
