@@ -12,12 +12,8 @@ import json
 import os
 
 from kpt_fn import resource as res
+from kpt_fn.engine import SUPPORTED_RUNTIMES, registry_key  # the registry is the engine's
 from kpt_fn.problems import WARNING, Problem
-
-SUPPORTED_KEYS = {
-    f"{res.TRAINING_RUNTIME}.{res.TRAINER_GROUP}": res.TRAINING_RUNTIME,
-    f"{res.CLUSTER_TRAINING_RUNTIME}.{res.TRAINER_GROUP}": res.CLUSTER_TRAINING_RUNTIME,
-}
 
 ITEMS = "the ResourceList items"
 CATALOG = "the built-in catalog"
@@ -29,14 +25,6 @@ def builtin_catalog() -> tuple:
     # would cost more start-up than reading the catalog itself.
     with open(os.path.join(os.path.dirname(__file__), "catalog", "runtimes.json"), encoding="utf-8") as f:
         return tuple(json.load(f))
-
-
-def registry_key(trainjob: dict) -> str:
-    """kind + "." + apiGroup of spec.runtimeRef, after the CRD defaults."""
-    ref = ((trainjob.get("spec") or {}).get("runtimeRef")) or {}
-    kind = ref.get("kind", res.CLUSTER_TRAINING_RUNTIME)
-    group = ref.get("apiGroup", res.TRAINER_GROUP)
-    return f"{kind}.{group}" if group else str(kind)
 
 
 # Plain classes: creating dataclasses cost a noticeable part of start-up.
@@ -118,7 +106,7 @@ def build_index(items: list, dir_runtimes: list, default_namespace: str, use_cat
 def resolve(trainjob: dict, index: RuntimeIndex, default_namespace: str) -> tuple[dict | None, str, list]:
     """(runtime, source label, problems) for one TrainJob."""
     key = registry_key(trainjob)
-    kind = SUPPORTED_KEYS.get(key)
+    kind = key.split(".", 1)[0] if key in SUPPORTED_RUNTIMES else None
     if kind is None:
         return None, "", [Problem(f"unsupported runtime: {key}", "spec.runtimeRef")]
     ref_name = (((trainjob.get("spec") or {}).get("runtimeRef")) or {}).get("name")

@@ -191,8 +191,14 @@ def _webhook_checks(tj: dict, rt: dict, info, options: EngineOptions) -> list[Pr
     return problems
 
 
+def registry_key(trainjob: dict) -> str:
+    """The runtime registry key of a TrainJob (kind.apiGroup of spec.runtimeRef) after the CRD defaults."""
+    ref = (trainjob.get("spec") or {}).get("runtimeRef") or {}
+    return runtime_registry_key(defaults.default_trainjob({"spec": {"runtimeRef": ref}}))
+
+
 def _key_problem(trainjob: dict) -> Problem | None:
-    key = runtime_registry_key(defaults.default_trainjob({"spec": {"runtimeRef": (trainjob.get("spec") or {}).get("runtimeRef") or {}}}))
+    key = registry_key(trainjob)
     if key not in SUPPORTED_RUNTIMES:
         return Problem(f"unsupported runtime: {key}", "spec.runtimeRef", rule=RULE_RUNTIME_KEY)
     return None
