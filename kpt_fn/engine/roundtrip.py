@@ -25,9 +25,12 @@ _EMPTY_DICT_DROPPED = frozenset({"resources", "metadata", "labels", "annotations
 _RESOURCE_LISTS = frozenset({"limits", "requests", "overhead", "minResources"})
 # Keys holding a single quantity.
 _QUANTITIES = frozenset({"sizeLimit", "divisor"})
-# Keys put first (in this order) in every mapping, so that output reads like kubectl's: identity
-# before content, `metadata` before `spec`. Other keys keep their order.
-_LEADING = ("apiVersion", "kind", "name", "namespace", "metadata")
+# Keys put first (in this order) in every mapping, so that output reads the way reviewers expect:
+# identity before content, `metadata` before `spec`; a replicated job's name, group, replicas and
+# dependencies, then its template; a Job's parallelism and completions before its pod template; a
+# container's image, command, args, env and ports before the rest. Other keys keep their order.
+_LEADING = ("apiVersion", "kind", "name", "namespace", "metadata", "groupName", "replicas", "dependsOn",
+            "parallelism", "completions", "image", "command", "args", "env", "envFrom", "ports")
 
 
 class QuantityProblem(ValueError):
