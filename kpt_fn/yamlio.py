@@ -30,6 +30,7 @@ from __future__ import annotations
 import functools
 import json
 import re
+from sys import intern
 
 import yaml
 
@@ -517,9 +518,15 @@ def _load_plain(source, max_depth: int) -> list:
                         raise _NotPlain  # null/bool keys (stored as their canonical text), duplicates
                     if tag != _STR:
                         values[tag](text)  # as the careful path would construct (and reject) it
-                    key = text
+                    # Keys repeat in every item (apiVersion, metadata, name, ...): one shared string each
+                    # instead of one per occurrence is a good part of the parsed input's memory.
+                    key = intern(text)
                     continue
-                value = text if tag == _STR else values[tag](text)  # KeyError: a foreign tag
+                if tag == _STR:
+                    # Short values repeat too (kinds, API versions, image and container names).
+                    value = intern(text) if len(text) <= 64 else text
+                else:
+                    value = values[tag](text)  # KeyError: a foreign tag
             elif kind is MappingStartEvent or kind is SequenceStartEvent:
                 tag = event.tag
                 if (in_map and key is None) or len(stack) + 1 >= max_depth:
