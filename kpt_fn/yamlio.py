@@ -695,16 +695,25 @@ class Frozen:
     def __init__(self, text: str):
         import zlib  # a C module, imported on the first item frozen
 
-        self._packed = zlib.compress(text.encode("utf-8", "surrogatepass"), 1)
+        packer = zlib.compressobj(1, zdict=_zdict())
+        self._packed = packer.compress(text.encode("utf-8", "surrogatepass")) + packer.flush()
 
     @property
     def text(self) -> str:
         import zlib
 
-        return zlib.decompress(self._packed).decode("utf-8", "surrogatepass")
+        unpacker = zlib.decompressobj(zdict=_zdict())
+        return (unpacker.decompress(self._packed) + unpacker.flush()).decode("utf-8", "surrogatepass")
 
     def __repr__(self):
         return f"Frozen({self.text[:40]!r}...)"
+
+
+@functools.lru_cache(maxsize=1)
+def _zdict() -> bytes:
+    from kpt_fn.zdict import SAMPLE
+
+    return SAMPLE.encode("utf-8")
 
 
 def freeze(item):

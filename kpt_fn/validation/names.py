@@ -79,7 +79,12 @@ def max_len_bytes(n: int) -> str:
     return f"must be no more than {n} bytes"
 
 
-@functools.lru_cache(maxsize=4096)
+# Label keys, namespaces and kinds repeat across objects; generated names (JobSet, Job, Pod names)
+# do not, so a small cache keeps the hits without holding thousands of one-off strings.
+_CACHED_NAMES = 512
+
+
+@functools.lru_cache(maxsize=_CACHED_NAMES)
 def is_dns1123_label(value: str) -> tuple[str, ...]:
     errs = []
     if _blen(value) > 63:
@@ -92,7 +97,7 @@ def is_dns1123_label(value: str) -> tuple[str, ...]:
     return tuple(errs)
 
 
-@functools.lru_cache(maxsize=4096)
+@functools.lru_cache(maxsize=_CACHED_NAMES)
 def is_dns1123_subdomain(value: str) -> tuple[str, ...]:
     errs = []
     if _blen(value) > 253:
@@ -112,7 +117,7 @@ def _is_dns1123_subdomain_content(value: str) -> list[str]:
     return errs
 
 
-@functools.lru_cache(maxsize=4096)
+@functools.lru_cache(maxsize=_CACHED_NAMES)
 def is_dns1035_label(value: str) -> tuple[str, ...]:
     errs = []
     if _blen(value) > 63:
@@ -122,7 +127,7 @@ def is_dns1035_label(value: str) -> tuple[str, ...]:
     return tuple(errs)
 
 
-@functools.lru_cache(maxsize=4096)
+@functools.lru_cache(maxsize=_CACHED_NAMES)
 def is_qualified_name(value: str) -> tuple[str, ...]:
     """Label keys, annotation keys, finalizers: `[prefix/]name`."""
     errs = []
@@ -149,7 +154,7 @@ def is_qualified_name(value: str) -> tuple[str, ...]:
     return tuple(errs)
 
 
-@functools.lru_cache(maxsize=4096)
+@functools.lru_cache(maxsize=_CACHED_NAMES)
 def is_label_value(value: str) -> tuple[str, ...]:
     errs = []
     if _blen(value) > 63:
@@ -159,7 +164,7 @@ def is_label_value(value: str) -> tuple[str, ...]:
     return tuple(errs)
 
 
-@functools.lru_cache(maxsize=4096)
+@functools.lru_cache(maxsize=_CACHED_NAMES)
 def is_config_map_key(value: str) -> tuple[str, ...]:
     errs = []
     if _blen(value) > 253:
