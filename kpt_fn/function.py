@@ -126,7 +126,6 @@ def engine_options(cfg: config_mod.FunctionConfig):
 
 _TRAINER_KINDS = (res.TRAINJOB, *res.RUNTIME_KINDS)
 _YAML_TYPES = {str: "a string", int: "an integer", float: "a number", bool: "a boolean", list: "a list", type(None): "null"}
-_LEGACY_API_VERSIONS = ("trainer.kubeflow.org/v2alpha1", "kubeflow.org/v2alpha1")
 
 
 def _structure_problems(item, i: int) -> list:
@@ -145,8 +144,8 @@ def _structure_problems(item, i: int) -> list:
         return [Problem(f'kind "{kind}" is not a Kubeflow Trainer v2.3.0 kind; it is passed through unchanged', "kind", severity=WARNING, subject=item)]
     if kind in _TRAINER_KINDS and group in (res.TRAINER_GROUP, "kubeflow.org"):
         # Another version would be read as v1alpha1 field by field, and silently rendered wrong.
-        if item["apiVersion"] not in (res.TRAINER_API_VERSION, *_LEGACY_API_VERSIONS):
-            also = f" (and converts {', '.join(_LEGACY_API_VERSIONS)})"
+        if item["apiVersion"] not in (res.TRAINER_API_VERSION, *legacy.LEGACY_API_VERSIONS):
+            also = f" (and converts {', '.join(legacy.LEGACY_API_VERSIONS)})"
             return [
                 Problem(
                     f'unsupported apiVersion "{item["apiVersion"]}" for {kind}: this function reads '

@@ -9,8 +9,8 @@ draws a warning. The webhooks' objectSelector (skip objects labelled
 
 from __future__ import annotations
 
-from kpt_fn.resource import dig
 from kpt_fn.problems import WARNING, Problem
+from kpt_fn.resource import dig
 from kpt_fn.validation.fielderr import child, index
 
 ANCESTOR_LABEL = "trainer.kubeflow.org/trainjob-ancestor-step"
