@@ -87,3 +87,14 @@ def kustomize_plugin(config):
     from kpt_fn import plain
 
     _guarded(plain.kustomize_plugin, config, _read_stdin(), dict(os.environ), os.getcwd())
+
+
+@cli.command("argocd-kueue-patch")
+def argocd_kueue_patch():
+    """Print the Argo CD Application fields (ignoreDifferences and RespectIgnoreDifferences=true) that
+    let Kueue suspend, resume and place the JobSets of `profile: kueue`; merge them into the
+    Application (e.g. as a kustomize patch)."""
+    from kpt_fn import kueue
+    from kpt_fn.yamlio import dump
+
+    _finish(dump(kueue.argocd_ignore_differences()), [], 0)

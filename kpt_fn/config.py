@@ -25,6 +25,7 @@ CONFIG_KIND = "ExpandTrainJobs"
 MODES = ("render", "validate")
 OUTPUTS = ("generated", "all")
 SECRET_POLICIES = ("reference", "generate")
+PROFILES = ("controller", "kueue")
 
 
 class Option:
@@ -54,6 +55,8 @@ OPTIONS = (
     Option("fluxCurveSecretName", "str", "{name}-flux-curve", "Name of the Flux CURVE Secret, a template like `mpiSSHSecretName`."),
     Option("secretSeed", "str", "", "Secret seed (at least 16 characters) from which generated key material is derived, so re-renders are byte-identical. Required when a secret policy is `generate`; as sensitive as the keys."),
     Option("knownPriorityClasses", "list", (), "PriorityClass names that exist in the cluster (for the Volcano plugin's check); when empty, that check is skipped with a warning."),
+    Option("profile", "enum", "controller", "`controller`: exactly the objects the Trainer controller creates. `kueue`: a JobSet that Kueue's JobSet integration manages in a cluster without the Trainer controller (queue and priority labels, suspended, MultiKueue `managedBy`; see docs/kueue.md).", PROFILES),
+    Option("kueueQueues", "list", (), "`profile: kueue`: LocalQueue for TrainJobs without the `kueue.x-k8s.io/queue-name` label: `QUEUE` for every namespace, `NAMESPACE=QUEUE` for one."),
     Option("trainJobs", "objects", (), "TrainJobs and runtimes given inline (the kustomize generator form)."),
     Option("files", "list", (), "YAML files or directories read for TrainJobs and runtimes (kustomize generator form; relative to the kustomization directory)."),
     Option("maxInputBytes", "int", DEFAULT_LIMITS.max_bytes, "Largest input accepted, in bytes. For files the function reads (runtimeDirs, files, render paths); for the ResourceList on stdin it can only lower the limit (see below)."),
@@ -75,7 +78,7 @@ class FunctionConfig:
         self, *, mode: str = "render", namespace: str = "", runtimeDirs: tuple = (), builtinRuntimes: bool = True,
         output: str = "generated", mpiSSHSecret: str = "reference", fluxCurveSecret: str = "reference",
         mpiSSHSecretName: str = "{name}-mpi-ssh-auth", fluxCurveSecretName: str = "{name}-flux-curve",
-        secretSeed: str = "", knownPriorityClasses: tuple = (), trainJobs: tuple = (), files: tuple = (),
+        secretSeed: str = "", knownPriorityClasses: tuple = (), profile: str = "controller", kueueQueues: tuple = (), trainJobs: tuple = (), files: tuple = (),
         maxInputBytes: int = DEFAULT_LIMITS.max_bytes, maxDepth: int = DEFAULT_LIMITS.max_depth,
         maxAliasNodes: int = DEFAULT_LIMITS.max_nodes, source: object = None,
     ):

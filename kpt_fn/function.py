@@ -15,7 +15,7 @@ import os
 import stat
 
 from kpt_fn import config as config_mod
-from kpt_fn import engine, legacy, output, resolve, validation
+from kpt_fn import engine, kueue, legacy, output, resolve, validation
 from kpt_fn import resource as res
 from kpt_fn.problems import ERROR, WARNING, Problem
 from kpt_fn.yamlio import YAMLInputError, load_all
@@ -262,6 +262,9 @@ def run(
     results += [output.result(p, None) for p in problems_items + extra_problems + dir_problems + index.problems]
 
     opts = engine_options(cfg)
+    queues, queue_problems = kueue.parse_queues(cfg.kueueQueues)
+    results += [output.result(Problem(m, "spec.kueueQueues", subject=cfg.source), None) for m in queue_problems]
+    quotas = kueue.Quotas(items) if cfg.profile == kueue.KUEUE else None
     from kpt_fn.engine import secrets  # the secret policy owns what its options may be
 
     results += [output.result(Problem(m, "spec", subject=cfg.source), None) for m in secrets.check_options(opts)]
@@ -306,13 +309,19 @@ def run(
             if runtime is not None and not any(p.severity == ERROR for p in tj_problems):
                 # expand runs the admission checks itself and stops on their errors. validate mode
                 # expands too, so that what would be generated is checked, but places nothing.
-                expansion = engine.expand(trainjob, runtime, opts)
-                tj_problems += expansion.problems
+                expansion = engine.expand(kueue.engine_view(trainjob, cfg.profile), runtime, opts)
+                tj_problems += kueue.engine_problems(expansion.problems, cfg.profile)
+                objects, profile_problems = kueue.prepare(trainjob, expansion.objects, cfg.profile, queues)
+                tj_problems += profile_problems
                 generated_problems = []
-                for obj in expansion.objects:
+                for obj in objects:
                     generated_problems += checks.object(obj)
                     if obj.get("kind") == "JobSet":
                         generated_problems += validation.check_jobset_webhook(obj)
+                        generated_problems += kueue.check_tas(obj)
+                        if quotas:
+                            queue, _ = kueue.queue_for(trainjob, queues)
+                            generated_problems += kueue.quota_problems(trainjob, obj, quotas, queue or "")
                     other = owners.get(res.identity(obj))
                     if other is not None and other[1] != (obj if freeze is None else _fingerprint(obj)):
                         generated_problems.append(
@@ -321,7 +330,7 @@ def run(
                 tj_problems += generated_problems
                 if not any(p.severity == ERROR for p in tj_problems):
                     # An identical object from two TrainJobs (a Secret shared by name) is emitted once.
-                    entry.objects = [o for o in expansion.objects if owners.get(res.identity(o)) is None]
+                    entry.objects = [o for o in objects if owners.get(res.identity(o)) is None]
                     for obj in entry.objects:
                         owners[res.identity(obj)] = (res.display(original), obj if freeze is None else _fingerprint(obj))
             results += [output.result(p, original) for p in tj_problems]
