@@ -32,6 +32,7 @@ from __future__ import annotations
 import json
 
 from kpt_fn.engine import RULE_DEADLINE as _CONTROLLER_DEADLINE_RULE
+from kpt_fn import workload
 from kpt_fn.engine import quantity
 from kpt_fn.problems import ERROR, INFO, WARNING, Problem
 
@@ -80,16 +81,8 @@ RULES = [
      "description": "the TrainJob's total requests can fit its ClusterQueue (nominal quota plus borrowing limit)"},
 ]
 
-_POD_SPEC = ("template", "spec", "template", "spec")
-_POD_META = ("template", "spec", "template", "metadata")
-
-
-def _dig(obj, *path):
-    for key in path:
-        if not isinstance(obj, dict):
-            return None
-        obj = obj.get(key)
-    return obj
+_dig = workload.dig
+_POD_SPEC, _POD_META = workload.POD_SPEC, workload.POD_META
 
 
 def _labels(obj: dict) -> dict:
@@ -254,16 +247,8 @@ def _request_problems(jobset: dict) -> list:
 # --- TAS annotations (jobframework/tas_validation.go) -----------------------------------------
 
 
-def pods_per_replica(rj: dict) -> int:
-    job = _dig(rj, "template", "spec") or {}
-    parallelism = job.get("parallelism", 1)
-    completions = job.get("completions", parallelism)
-    return min(parallelism, completions) if isinstance(completions, int) else parallelism
-
-
 def pod_count(rj: dict) -> int:
-    """Kueue's pod-set count of a replicated job: replicas x min(parallelism, completions)."""
-    return rj.get("replicas", 1) * pods_per_replica(rj)
+    return workload.pod_count(rj)
 
 
 def _go_parse_int32(text: str) -> int | None:
@@ -388,52 +373,9 @@ class Quotas:
         return bool(self.cluster_queues)
 
 
-def _pod_requests(pod: dict) -> dict:
-    """Per resource, what one pod asks of the quota: max(sum of containers plus restartable init
-    containers, each init container) plus overhead; limits stand in for missing requests; pod-level
-    resources, when set, win (as in Kubernetes' PodRequests)."""
-
-    def of(container):
-        res = container.get("resources") or {}
-        out = {k: quantity.parse(v) for k, v in (res.get("limits") or {}).items()}
-        out.update({k: quantity.parse(v) for k, v in (res.get("requests") or {}).items()})
-        return out
-
-    zero = quantity.Quantity
-    total: dict = {}
-    for c in pod.get("containers") or ():
-        for k, v in of(c).items():
-            total[k] = total.get(k, zero()) + v
-    sidecars: dict = {}  # restartable init containers started so far: they keep running
-    init_peak: dict = {}
-    for c in pod.get("initContainers") or ():
-        req = of(c)
-        if c.get("restartPolicy") == "Always":
-            for k, v in req.items():
-                sidecars[k] = sidecars.get(k, zero()) + v
-            running = sidecars
-        else:
-            running = {k: v + sidecars.get(k, zero()) for k, v in req.items()}
-        for k, v in running.items():
-            init_peak[k] = max(init_peak.get(k, zero()), v)
-    for k, v in sidecars.items():
-        total[k] = total.get(k, zero()) + v
-    for k, v in init_peak.items():
-        total[k] = max(total.get(k, zero()), v)
-    pod_level = pod.get("resources")
-    if isinstance(pod_level, dict):
-        total.update(of({"resources": pod_level}))
-    for k, v in (pod.get("overhead") or {}).items():
-        total[k] = total.get(k, quantity.Quantity()) + quantity.parse(v)
-    return total
-
-
 def workload_requests(jobset: dict) -> list[tuple[str, int, dict]]:
     """[(pod set name, pod count, requests per pod)] as Kueue's JobSet integration builds its pod sets."""
-    out = []
-    for rj in _dig(jobset, "spec", "replicatedJobs") or ():
-        out.append((rj.get("name"), pod_count(rj), _pod_requests(_dig(rj, *_POD_SPEC) or {})))
-    return out
+    return [(ps.name, ps.count, ps.requests()) for ps in workload.pod_sets(jobset)]
 
 
 def _flavor_capacity(cq: dict) -> dict:

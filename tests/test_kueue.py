@@ -11,7 +11,7 @@ import subprocess
 import pytest
 import yaml
 
-from kpt_fn import function, kueue
+from kpt_fn import function, kueue, workload
 from kpt_fn.problems import ERROR, WARNING
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
@@ -243,7 +243,7 @@ def test_pod_requests_follow_kubernetes_rules():
            "initContainers": [{"resources": {"requests": {"cpu": "5"}}},
                               {"restartPolicy": "Always", "resources": {"requests": {"cpu": "1"}}}],
            "overhead": {"cpu": "100m"}}
-    req = kueue._pod_requests(pod)
+    req = workload.pod_requests(pod)
     # containers 1 + 2, sidecar 1 -> 4; the plain init container runs before the sidecar: 5 -> max 5; + overhead
     assert str(req["cpu"]) in ("5100m", "5.1")
 
