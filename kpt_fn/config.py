@@ -57,6 +57,7 @@ OPTIONS = (
     Option("knownPriorityClasses", "list", (), "PriorityClass names that exist in the cluster (for the Volcano plugin's check); when empty, that check is skipped with a warning."),
     Option("profile", "enum", "controller", "`controller`: exactly the objects the Trainer controller creates. `kueue`: a JobSet that Kueue's JobSet integration manages in a cluster without the Trainer controller (queue and priority labels, suspended, MultiKueue `managedBy`; see docs/kueue.md).", PROFILES),
     Option("kueueQueues", "list", (), "`profile: kueue`: LocalQueue for TrainJobs without the `kueue.x-k8s.io/queue-name` label: `QUEUE` for every namespace, `NAMESPACE=QUEUE` for one."),
+    Option("policy", "policy", (), "Guardrails checked on the rendered pods (`policy/...` rules; see docs/policy.md). In a ConfigMap, one key per setting: `policy.maxGPUsPerTrainJob`."),
     Option("trainJobs", "objects", (), "TrainJobs and runtimes given inline (the kustomize generator form)."),
     Option("files", "list", (), "YAML files or directories read for TrainJobs and runtimes (kustomize generator form; relative to the kustomization directory)."),
     Option("maxInputBytes", "int", DEFAULT_LIMITS.max_bytes, "Largest input accepted, in bytes. For files the function reads (runtimeDirs, files, render paths); for the ResourceList on stdin it can only lower the limit (see below)."),
@@ -78,7 +79,7 @@ class FunctionConfig:
         self, *, mode: str = "render", namespace: str = "", runtimeDirs: tuple = (), builtinRuntimes: bool = True,
         output: str = "generated", mpiSSHSecret: str = "reference", fluxCurveSecret: str = "reference",
         mpiSSHSecretName: str = "{name}-mpi-ssh-auth", fluxCurveSecretName: str = "{name}-flux-curve",
-        secretSeed: str = "", knownPriorityClasses: tuple = (), profile: str = "controller", kueueQueues: tuple = (), trainJobs: tuple = (), files: tuple = (),
+        secretSeed: str = "", knownPriorityClasses: tuple = (), profile: str = "controller", kueueQueues: tuple = (), policy: tuple = (), trainJobs: tuple = (), files: tuple = (),
         maxInputBytes: int = DEFAULT_LIMITS.max_bytes, maxDepth: int = DEFAULT_LIMITS.max_depth,
         maxAliasNodes: int = DEFAULT_LIMITS.max_nodes, source: object = None,
     ):
@@ -153,6 +154,13 @@ def _coerce(opt: Option, value, path: str, from_configmap: bool):
         if isinstance(value, list) and all(isinstance(x, str) for x in value):
             return tuple(value), None
         return bad(f"Invalid value: {value!r}: must be a list of strings")
+    if opt.type == "policy":
+        from kpt_fn import policy
+
+        settings, problems = policy.parse(value, path, from_configmap)
+        if problems:
+            return None, problems[0]
+        return tuple(sorted(settings.items())), None
     if opt.type == "objects":
         if isinstance(value, list) and all(isinstance(x, dict) for x in value):
             return tuple(value), None
@@ -185,6 +193,11 @@ def parse(fc) -> tuple[FunctionConfig, list[Problem]]:
             )
         ]
     settings = {}
+    if from_cm and any(isinstance(k, str) and k.startswith("policy.") for k in values):
+        # The ConfigMap form of the policy section: one string value per `policy.<setting>` key.
+        values = dict(values)
+        section = {k[len("policy."):]: values.pop(k) for k in list(values) if isinstance(k, str) and k.startswith("policy.")}
+        values["policy"] = section
     for key, value in values.items():
         opt = _BY_NAME.get(key)
         path = f"{prefix}.{key}"

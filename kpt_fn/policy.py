@@ -1,0 +1,318 @@
+"""Guardrails on what will really run: platform rules checked on the RENDERED pod templates.
+
+A TrainJob's pods are split between the TrainJob, its runtime and its runtimePatches; offline policy
+tools see only the pieces. This module reads the expansion (kpt_fn.workload) and reports each
+violation as an error with a `policy/...` rule id, pointing at the field of the TrainJob, or of its
+runtime, that the value came from.
+
+A reviewer-visible escape hatch: the TrainJob annotation `waive.expand-trainjobs.kpt.dev/<rule>`
+(e.g. `waive.expand-trainjobs.kpt.dev/max-gpus-per-trainjob: "approved in PLAT-123"`) turns that rule's
+violations into warnings that quote the reason. A waiver needs a reason, and names a known rule.
+"""
+
+from __future__ import annotations
+
+from kpt_fn import workload
+from kpt_fn.engine import quantity
+from kpt_fn.problems import ERROR, WARNING, Problem
+
+WAIVER_PREFIX = "waive.expand-trainjobs.kpt.dev/"
+ANNOTATION_GUIDE = f"{WAIVER_PREFIX}<rule>: <reason>"
+
+
+class Setting:
+    __slots__ = ("name", "type", "rule", "help")
+
+    def __init__(self, name: str, type: str, rule: str, help: str):
+        self.name, self.type, self.rule, self.help = name, type, rule, help
+
+
+# The `policy` section of the functionConfig: one setting per rule (two for the deadline).
+SETTINGS = (
+    Setting("maxGPUsPerTrainJob", "int", "max-gpus-per-trainjob", "Most GPUs (any resource named *gpu*) all pods of a TrainJob may request together."),
+    Setting("maxGPUsPerNode", "int", "max-gpus-per-node", "Most GPUs one training node (a pod of the trainer job) may request."),
+    Setting("maxGPUsPerPod", "int", "max-gpus-per-pod", "Most GPUs any pod (initializers, launchers included) may request."),
+    Setting("maxNodes", "int", "max-nodes", "Most training nodes (pods of the trainer job)."),
+    Setting("maxCPUPerTrainJob", "quantity", "max-cpu-per-trainjob", "Most CPU all pods of a TrainJob may request together (a quantity)."),
+    Setting("maxMemoryPerTrainJob", "quantity", "max-memory-per-trainjob", "Most memory all pods of a TrainJob may request together (a quantity)."),
+    Setting("allowedImagePrefixes", "list", "allowed-images", "Every container image starts with one of these prefixes (e.g. `registry.example.com/`)."),
+    Setting("forbidLatestTag", "bool", "no-latest-tag", "Images must carry a tag other than `latest`, or a digest."),
+    Setting("allowedRuntimes", "list", "allowed-runtimes", "Runtimes a TrainJob may use, as `NAME` or `KIND/NAME`."),
+    Setting("requiredLabels", "list", "required-labels", "Labels every TrainJob must carry (e.g. `kueue.x-k8s.io/queue-name`)."),
+    Setting("requireRequests", "bool", "requests-required", "Every container requests cpu and memory."),
+    Setting("requireGPULimitsEqualRequests", "bool", "gpu-limits-equal-requests", "GPU requests equal GPU limits in every container."),
+    Setting("requireActiveDeadline", "bool", "active-deadline", "Every TrainJob sets spec.activeDeadlineSeconds."),
+    Setting("maxActiveDeadlineSeconds", "int", "active-deadline", "spec.activeDeadlineSeconds may not exceed this."),
+    Setting("forbidPrivileged", "bool", "no-privileged", "No privileged container (securityContext.privileged)."),
+    Setting("forbidHostPath", "bool", "no-host-path", "No hostPath volume."),
+    Setting("forbidHostNetwork", "bool", "no-host-network", "No pod with hostNetwork."),
+)
+_BY_NAME = {s.name: s for s in SETTINGS}
+RULE_IDS = tuple(dict.fromkeys(f"policy/{s.rule}" for s in SETTINGS))
+
+RULES = [
+    {"id": rule, "family": "policy", "applies_to": "TrainJob",
+     "description": "; ".join(f"{s.name}: {s.help}" for s in SETTINGS if f"policy/{s.rule}" == rule)}
+    for rule in RULE_IDS
+] + [{"id": "policy/waiver", "family": "policy", "applies_to": "TrainJob",
+      "description": f"annotation {ANNOTATION_GUIDE} names a known rule and gives a reason; waived violations are warnings"}]
+
+
+# --- the policy section ------------------------------------------------------------------------
+
+
+def parse(values, path: str, from_configmap: bool) -> tuple[dict, list]:
+    """({setting: value}, problems) from the `policy` object (ConfigMap: `policy.<setting>` keys,
+    string values)."""
+    if not isinstance(values, dict):
+        return {}, [Problem("Invalid value: policy must be an object", path)]
+    out, problems = {}, []
+    for key, value in values.items():
+        setting = _BY_NAME.get(key)
+        where = f"{path}.{key}"
+        if setting is None:
+            problems.append(Problem(f"unknown policy setting {key!r}; known: {', '.join(_BY_NAME)}", where))
+            continue
+        coerced, why = _coerce(setting.type, value, from_configmap)
+        if why:
+            problems.append(Problem(f"Invalid value: {value!r}: {why}", where))
+        else:
+            out[key] = coerced
+    return out, problems
+
+
+def _coerce(kind: str, value, from_configmap: bool):
+    if kind == "int":
+        if isinstance(value, str) and from_configmap and value.strip().isdigit():
+            value = int(value)
+        if isinstance(value, int) and not isinstance(value, bool) and value >= 0:
+            return value, None
+        return None, "must be a non-negative integer"
+    if kind == "bool":
+        if isinstance(value, str) and from_configmap and value.lower() in ("true", "false"):
+            return value.lower() == "true", None
+        return (value, None) if isinstance(value, bool) else (None, "must be true or false")
+    if kind == "list":
+        if isinstance(value, str) and from_configmap:
+            return tuple(x.strip() for x in value.replace("\n", ",").split(",") if x.strip()), None
+        if isinstance(value, list) and all(isinstance(x, str) for x in value):
+            return tuple(value), None
+        return None, "must be a list of strings"
+    if kind == "quantity":
+        try:
+            return quantity.parse(value), None
+        except (quantity.QuantityError, TypeError, ValueError) as e:
+            return None, f"must be a quantity ({e})"
+    raise AssertionError(kind)
+
+
+# --- where a value came from ---------------------------------------------------------------------
+
+
+def _named(items, name):
+    for i, item in enumerate(items if isinstance(items, list) else ()):
+        if isinstance(item, dict) and item.get("name") == name:
+            return i, item
+    return None, None
+
+
+def _pod_of(spec_root: dict, rj_name: str, prefix: str):
+    """(path, pod spec) of replicated job `rj_name` under a runtime spec's `template`."""
+    i, rj = _named(workload.dig(spec_root, "template", "spec", "replicatedJobs"), rj_name)
+    if rj is None:
+        return None, None
+    return f"{prefix}.template.spec.replicatedJobs[{i}].template.spec.template.spec", workload.dig(rj, *workload.POD_SPEC)
+
+
+class Blame:
+    """Finds the field of the TrainJob, its runtimePatches or its runtime that a rendered value came from."""
+
+    def __init__(self, trainjob: dict, runtime: dict | None):
+        self.trainjob, self.runtime = trainjob, runtime
+
+    def _pods(self, rj_name: str):
+        """(path, subject, pod spec), the TrainJob's patches (last wins) before the runtime."""
+        patches = workload.dig(self.trainjob, "spec", "runtimePatches")
+        for i in reversed(range(len(patches) if isinstance(patches, list) else 0)):
+            path, pod = _pod_of(workload.dig(patches[i], "trainingRuntimeSpec") or {}, rj_name, f"spec.runtimePatches[{i}].trainingRuntimeSpec")
+            if pod:
+                yield path, None, pod
+        if self.runtime is not None:
+            path, pod = _pod_of(self.runtime.get("spec") or {}, rj_name, "spec")
+            if pod:
+                yield path, self.runtime, pod
+
+    def container(self, ps: workload.PodSet, field: str, container: dict, attr: tuple):
+        """(path, subject) of attribute `attr` of a rendered container (subject None = the TrainJob)."""
+        trainer = workload.dig(self.trainjob, "spec", "trainer") or {}
+        if ps.step == "trainer":
+            if attr[0] == "image" and trainer.get("image"):
+                return "spec.trainer.image", None
+            if attr[0] == "resources" and trainer.get("resourcesPerNode"):
+                return "spec.trainer.resourcesPerNode", None
+        for path, subject, pod in self._pods(ps.name):
+            i, c = _named(pod.get(field), container.get("name"))
+            if c is not None and workload.dig(c, *attr) is not None:
+                return f"{path}.{field}[{i}].{'.'.join(attr)}", subject
+        return None
+
+    def pod(self, ps: workload.PodSet, attr: tuple, match=None):
+        for path, subject, pod in self._pods(ps.name):
+            value = workload.dig(pod, *attr)
+            if value is None:
+                continue
+            if match is None:
+                return f"{path}.{'.'.join(attr)}", subject
+            for i, item in enumerate(value if isinstance(value, list) else ()):
+                if match(item):
+                    return f"{path}.{'.'.join(attr)}[{i}]", subject
+        return None
+
+    def nodes(self):
+        if workload.dig(self.trainjob, "spec", "trainer", "numNodes") is not None:
+            return "spec.trainer.numNodes", None
+        if self.runtime is not None and workload.dig(self.runtime, "spec", "mlPolicy", "numNodes") is not None:
+            return "spec.mlPolicy.numNodes", self.runtime
+        return None
+
+
+# --- the checks ----------------------------------------------------------------------------------
+
+
+def _image_problems(image: str, settings: dict) -> list:
+    out = []
+    prefixes = settings.get("allowedImagePrefixes")
+    if prefixes and not any(image.startswith(p) for p in prefixes):
+        out.append(("allowed-images", f"image {image!r} is not from an allowed registry ({', '.join(prefixes)})"))
+    if settings.get("forbidLatestTag") and "@" not in image:
+        last = image.rsplit("/", 1)[-1]
+        tag = last.split(":", 1)[1] if ":" in last else None
+        if tag in (None, "latest"):
+            out.append(("no-latest-tag", f"image {image!r} is {'untagged' if tag is None else 'tagged latest'}: pin a version or a digest"))
+    return out
+
+
+def check(trainjob: dict, runtime: dict | None, objects: list, settings) -> list:
+    """Problems of one TrainJob's rendered objects against the policy settings (waivers applied)."""
+    if not settings:
+        return []
+    settings = dict(settings)
+    blame = Blame(trainjob, runtime)
+    found: list = []  # (rule, message, where or None)
+
+    def violate(rule, message, where=None):
+        found.append((rule, message, where))
+
+    ref = workload.dig(trainjob, "spec", "runtimeRef") or {}
+    allowed = settings.get("allowedRuntimes")
+    if allowed:
+        kind, name = ref.get("kind", "ClusterTrainingRuntime"), ref.get("name")
+        if name not in allowed and f"{kind}/{name}" not in allowed:
+            violate("allowed-runtimes", f"runtime {kind}/{name} is not allowed ({', '.join(allowed)})", ("spec.runtimeRef.name", None))
+    labels = workload.dig(trainjob, "metadata", "labels") or {}
+    for label in settings.get("requiredLabels") or ():
+        if not labels.get(label):
+            violate("required-labels", f"label {label} is required", ("metadata.labels", None))
+    deadline = workload.dig(trainjob, "spec", "activeDeadlineSeconds")
+    if settings.get("requireActiveDeadline") and not deadline:
+        violate("active-deadline", "spec.activeDeadlineSeconds is required", ("spec", None))
+    cap = settings.get("maxActiveDeadlineSeconds")
+    if cap is not None and isinstance(deadline, int) and deadline > cap:
+        violate("active-deadline", f"activeDeadlineSeconds {deadline} exceeds {cap}", ("spec.activeDeadlineSeconds", None))
+
+    jobsets = [o for o in objects if o.get("kind") == "JobSet"]
+    job_gpus, nodes = 0, 0
+    totals: dict = {}
+    for js in jobsets:
+        for k, v in workload.totals(js).items():
+            totals[k] = totals.get(k, quantity.Quantity()) + v
+        for ps in workload.pod_sets(js):
+            per_pod = ps.requests()
+            gpus = workload.gpus(per_pod)
+            job_gpus += gpus * ps.count
+            if ps.step == "trainer":
+                nodes += ps.count
+            _pod_checks(ps, per_pod, gpus, settings, blame, violate)
+    limit = settings.get("maxGPUsPerTrainJob")
+    if limit is not None and job_gpus > limit:
+        violate("max-gpus-per-trainjob", f"the TrainJob requests {job_gpus} GPUs in all, more than {limit}",
+                ("spec.trainer.resourcesPerNode", None) if workload.dig(trainjob, "spec", "trainer", "resourcesPerNode") else blame.nodes())
+    limit = settings.get("maxNodes")
+    if limit is not None and nodes > limit:
+        violate("max-nodes", f"the TrainJob runs {nodes} training nodes, more than {limit}", blame.nodes())
+    for setting, resource, rule in (("maxCPUPerTrainJob", "cpu", "max-cpu-per-trainjob"), ("maxMemoryPerTrainJob", "memory", "max-memory-per-trainjob")):
+        limit = settings.get(setting)
+        have = totals.get(resource)
+        if limit is not None and have is not None and have > limit:
+            violate(rule, f"the TrainJob requests {quantity.canonical(have)} {resource} in all, more than {quantity.canonical(limit)}",
+                    ("spec.trainer.resourcesPerNode", None) if workload.dig(trainjob, "spec", "trainer", "resourcesPerNode") else blame.nodes())
+    return _apply_waivers(trainjob, found)
+
+
+def _pod_checks(ps, per_pod, gpus, settings, blame, violate):
+    where = f"replicated job {ps.name}"
+    limit = settings.get("maxGPUsPerPod")
+    if limit is not None and gpus > limit:
+        violate("max-gpus-per-pod", f"a pod of {where} requests {gpus} GPUs, more than {limit}", _resources_blame(ps, blame))
+    limit = settings.get("maxGPUsPerNode")
+    if limit is not None and ps.step == "trainer" and gpus > limit:
+        violate("max-gpus-per-node", f"a training node ({where}) requests {gpus} GPUs, more than {limit}", _resources_blame(ps, blame))
+    if settings.get("forbidHostNetwork") and ps.pod.get("hostNetwork"):
+        violate("no-host-network", f"{where} uses hostNetwork", blame.pod(ps, ("hostNetwork",)))
+    if settings.get("forbidHostPath"):
+        for v in ps.pod.get("volumes") or ():
+            if isinstance(v, dict) and v.get("hostPath") is not None:
+                violate("no-host-path", f"{where} mounts hostPath volume {v.get('name')!r}",
+                        blame.pod(ps, ("volumes",), lambda item, n=v.get("name"): isinstance(item, dict) and item.get("name") == n))
+    for field, _, c in ps.containers():
+        name = f"container {c.get('name')} of {where}"
+        image = c.get("image")
+        if isinstance(image, str):
+            for rule, message in _image_problems(image, settings):
+                violate(rule, f"{name}: {message}", blame.container(ps, field, c, ("image",)))
+        if settings.get("forbidPrivileged") and workload.dig(c, "securityContext", "privileged"):
+            violate("no-privileged", f"{name} is privileged", blame.container(ps, field, c, ("securityContext", "privileged")))
+        res = c.get("resources") or {}
+        requests, limits = res.get("requests") or {}, res.get("limits") or {}
+        if settings.get("requireRequests"):
+            missing = [r for r in ("cpu", "memory") if r not in requests]
+            if missing and not isinstance(workload.dig(ps.pod, "resources", "requests"), dict):
+                violate("requests-required", f"{name} requests no {' or '.join(missing)}", blame.container(ps, field, c, ("resources",)) or blame.container(ps, field, c, ("name",)))
+        if settings.get("requireGPULimitsEqualRequests"):
+            for r in sorted(set(requests) | set(limits)):
+                if workload.is_gpu(r) and (r not in requests or r not in limits or quantity.parse(requests[r]) != quantity.parse(limits[r])):
+                    violate("gpu-limits-equal-requests", f"{name}: {r} requests {requests.get(r, 'none')} but limits {limits.get(r, 'none')}",
+                            blame.container(ps, field, c, ("resources",)))
+
+
+def _resources_blame(ps, blame):
+    for field, _, c in ps.containers():
+        if workload.gpus(workload.pod_requests({"containers": [c]})):
+            return blame.container(ps, field, c, ("resources",))
+    return None
+
+
+def _apply_waivers(trainjob: dict, found: list) -> list:
+    notes = workload.dig(trainjob, "metadata", "annotations") or {}
+    waivers = {k[len(WAIVER_PREFIX):]: v for k, v in notes.items() if isinstance(k, str) and k.startswith(WAIVER_PREFIX)}
+    known = {s.rule for s in SETTINGS}
+    problems = []
+    for rule, reason in sorted(waivers.items()):
+        path = f"metadata.annotations[{WAIVER_PREFIX}{rule}]"
+        if rule not in known:
+            problems.append(Problem(f"waiver for unknown policy rule {rule!r}; known rules: {', '.join(sorted(known))}",
+                                    path, rule="policy/waiver"))
+        elif not str(reason or "").strip():
+            problems.append(Problem(f"waiver of policy/{rule} gives no reason: write why as the annotation's value", path, rule="policy/waiver"))
+    who = f"{workload.dig(trainjob, 'metadata', 'namespace') or ''}/{workload.dig(trainjob, 'metadata', 'name')}".lstrip("/")
+    for rule, message, where in found:
+        path, subject = where if where else ("", None)
+        if subject is not None:
+            message = f"TrainJob {who}: {message}"
+        reason = str(waivers.get(rule) or "").strip()
+        if rule in waivers and reason:
+            problems.append(Problem(f"policy/{rule} waived ({reason}): {message}", path, severity=WARNING, subject=subject, rule=f"policy/{rule}"))
+        else:
+            problems.append(Problem(f"{message} (waive with the TrainJob annotation {WAIVER_PREFIX}{rule}: <reason>)",
+                                    path, severity=ERROR, subject=subject, rule=f"policy/{rule}"))
+    return problems
