@@ -98,3 +98,57 @@ def argocd_kueue_patch():
     from kpt_fn.yamlio import dump
 
     _finish(dump(kueue.argocd_ignore_differences()), [], 0)
+
+
+@cli.command()
+@click.argument("paths", nargs=-1, type=click.Path())
+@click.option("--format", "fmt", type=click.Choice(["markdown", "json"]), default="markdown")
+def report(paths, fmt):
+    """Summarise every TrainJob's expansion (runtime, nodes, pods, GPUs/CPU/memory, images, gang
+    scheduling, queue, generated objects; totals per namespace) from YAML files or directories
+    (default: .), read as `render` reads them. Markdown to paste into a pull request, or JSON."""
+    import json
+
+    from kpt_fn import plain, review
+
+    outcome = plain.expand(list(paths), os.getcwd(), dict(os.environ))
+    data = review.report(outcome)
+    text = json.dumps(data, indent=2, sort_keys=True) + "\n" if fmt == "json" else review.report_markdown(data)
+    _finish(text, plain.stderr_lines(outcome), outcome.exit_code)
+
+
+@cli.command()
+@click.argument("old")
+@click.argument("new")
+@click.option("--format", "fmt", type=click.Choice(["markdown", "json"]), default="markdown")
+def diff(old, new, fmt):
+    """Which TrainJobs' rendered objects change between OLD and NEW (directories, or git revisions of
+    the repository the working directory is in, read at the working directory's place): added,
+    removed and changed fields per object, and how many TrainJobs a changed runtime affects.
+    Exit status: 0 no change, 1 changes, 2 errors."""
+    import json
+    import shutil
+    import tempfile
+
+    from kpt_fn import plain, review
+
+    cwd, env = os.getcwd(), dict(os.environ)
+    scratch = tempfile.mkdtemp(prefix="expand-trainjobs-diff-")
+    try:
+        outcomes = []
+        for spec in (old, new):
+            try:
+                where = review.materialize(spec, cwd, scratch)
+            except review.SourceError as e:
+                _finish("", [f"expand-trainjobs: FAILED: {e}"], 2)
+            outcome = plain.expand([], where, env)
+            if outcome.exit_code:
+                lines = plain.stderr_lines(outcome)
+                _finish("", [f"expand-trainjobs: FAILED: {spec} does not render", *lines[1:]], 2)
+            outcomes.append(outcome)
+        data = review.diff(*outcomes)
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
+    text = json.dumps(data, indent=2, sort_keys=True, default=str) + "\n" if fmt == "json" else review.diff_markdown(data)
+    changes = review.has_changes(data)
+    _finish(text, [f"expand-trainjobs: {'changes' if changes else 'no changes'}"], 1 if changes else 0)

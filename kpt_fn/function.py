@@ -28,13 +28,14 @@ DEBUG_ENV = "EXPAND_TRAINJOBS_DEBUG"
 class Rendered:
     """One TrainJob's journey: where it sits in the items, and what came of it."""
 
-    __slots__ = ("trainjob", "position", "origin", "objects")
+    __slots__ = ("trainjob", "position", "origin", "objects", "runtime")
 
     def __init__(self, trainjob: dict, position: int | None, origin: dict, objects: list | None = None):
         self.trainjob = trainjob  # as converted (what the engine saw)
         self.position = position  # index among the input items; None for TrainJobs given in the config
         self.origin = origin  # the item as the user wrote it (for file/identity in results)
         self.objects = [] if objects is None else objects
+        self.runtime = None  # the runtime it was expanded against (as converted), for reports
 
 
 class Outcome:
@@ -302,6 +303,7 @@ def run(
                 tj_problems += resolve_problems
                 if found is not None:
                     runtime, runtime_problems, invalid = checks.runtime(found, label)
+                    entry.runtime = runtime
                     results += [output.result(p, original) for p in runtime_problems]
                     if invalid:
                         tj_problems.append(Problem(f"{res.display(found)} is invalid (see its errors); TrainJob not rendered", "spec.runtimeRef"))

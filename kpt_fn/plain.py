@@ -112,8 +112,9 @@ def _emit(outcome, plain: list) -> tuple[str, list[str], int]:
     return dump_all(plain), lines, 0
 
 
-def render(paths: list[str], cwd: str, env: dict, mode: str | None = None) -> tuple[str, list[str], int]:
-    """(stdout, stderr lines, exit code) for `expand-trainjobs render|validate [PATH...]`."""
+def expand(paths: list[str], cwd: str, env: dict, mode: str | None = None):
+    """The Outcome of expanding the files under `paths` as `render` does (config marker, Argo CD
+    parameters, default namespace), with the problems of reading them first among its results."""
     fc, problems = None, []
     marker = os.path.join(cwd, CONFIG_FILE)
     if os.path.isfile(marker):
@@ -126,6 +127,12 @@ def render(paths: list[str], cwd: str, env: dict, mode: str | None = None) -> tu
         fc = _with_mode(fc, mode)
     outcome = function.run(items, fc, base_dir=cwd, default_namespace=env.get("ARGOCD_APP_NAMESPACE", ""))
     outcome.results[:0] = [output.result(p, None) for p in problems + read_problems]
+    return outcome
+
+
+def render(paths: list[str], cwd: str, env: dict, mode: str | None = None) -> tuple[str, list[str], int]:
+    """(stdout, stderr lines, exit code) for `expand-trainjobs render|validate [PATH...]`."""
+    outcome = expand(paths, cwd, env, mode)
     if outcome.config.mode == "validate":
         lines = stderr_lines(outcome)
         return "", lines, outcome.exit_code
