@@ -1,0 +1,154 @@
+"""Block YAML for plain data, written directly: the same text as PyYAML with kpt_fn.yamlio's Dumper.
+
+Writing the output was half of a large run, nearly all of it PyYAML's Python representer and emitter
+walking every node. The layout of block YAML is simple (two-space mappings, indentless sequences under
+a key, `{}`/`[]` when empty); what is subtle is how each scalar must be written so that every reader in
+the pipeline reads it back as it was. That decision stays PyYAML's: each distinct scalar is written once
+by PyYAML with the project's Dumper, and its text is reused. tests/test_yamlwrite.py holds the two to
+the same bytes on generated data.
+
+Anything outside that layout (keys that are not strings or need `? ` complex-key syntax, block scalars
+that keep trailing newlines, data that is not plain) is written by PyYAML itself.
+"""
+
+from __future__ import annotations
+
+import functools
+
+from kpt_fn import yamlio
+
+
+class _Unsupported(Exception):
+    """The data needs something this writer does not do: PyYAML writes it."""
+
+
+_OTHER_BREAKS = ("\r", "\x85", "\u2028", "\u2029")
+
+
+def _value_text(value) -> tuple:
+    """("inline", text) for a scalar written on its key's line, or ("block", header, [lines]) for a
+    literal block scalar whose lines are relative to the key's indentation plus two."""
+    text = yamlio._dump({"k": value})
+    if not text.startswith("k: "):
+        raise _Unsupported
+    body = text[3:]
+    if any(ch in body for ch in _OTHER_BREAKS):
+        raise _Unsupported  # line breaks other than \n: their continuation lines depend on the context
+    if body.endswith("\n...\n"):
+        raise _Unsupported  # `|+` at the document's end: PyYAML closes the document
+    first, _, rest = body.partition("\n")
+    if not rest:
+        return ("inline", first)
+    if first[:1] not in ("|", ">"):
+        raise _Unsupported  # a quoted scalar folded over lines
+    lines = rest.split("\n")
+    if lines[-1] == "":
+        lines.pop()
+    return ("block", first, tuple(line[2:] if line.startswith("  ") else line for line in lines))
+
+
+_string_text = functools.lru_cache(maxsize=1 << 16)(_value_text)
+
+
+@functools.lru_cache(maxsize=1 << 14)
+def _key_text(key) -> str:
+    if not isinstance(key, str):
+        raise _Unsupported
+    text = yamlio._dump({key: None})
+    if any(ch in text for ch in _OTHER_BREAKS):
+        raise _Unsupported
+    if not text.endswith(": null\n") or text.startswith("? ") or text.count("\n") != 1:
+        raise _Unsupported
+    return text[: -len(": null\n")]
+
+
+def _scalar(value, out: list, indent: str) -> None:
+    """Append " text" (after a `key:` or `-`) for a scalar, or its block header and indented lines."""
+    if value is None:
+        out.append(" null\n")
+        return
+    if value is True:
+        out.append(" true\n")
+        return
+    if value is False:
+        out.append(" false\n")
+        return
+    if type(value) is int:
+        out.append(f" {value}\n")
+        return
+    if type(value) not in (str, float):
+        raise _Unsupported
+    # Floats are not cached: 0.0 and -0.0 are equal keys with different texts (and rare anyway).
+    kind = _string_text(value) if type(value) is str else _value_text(value)
+    if kind[0] == "inline":
+        out.append(f" {kind[1]}\n")
+        return
+    out.append(f" {kind[1]}\n")
+    inner = indent + "  "
+    for line in kind[2]:
+        out.append(f"{inner}{line}\n" if line else "\n")
+
+
+def _mapping(data: dict, out: list, indent: str) -> None:
+    for k, v in data.items():
+        out.append(indent)
+        out.append(_key_text(k))
+        out.append(":")
+        _value(v, out, indent, in_mapping=True)
+
+
+def _value(v, out: list, indent: str, in_mapping: bool) -> None:
+    t = type(v)
+    if t is dict:
+        if not v:
+            out.append(" {}\n")
+            return
+        out.append("\n")
+        _mapping(v, out, indent + "  ")
+    elif t is list:
+        if not v:
+            out.append(" []\n")
+            return
+        out.append("\n")
+        # A sequence under a key is not indented; one inside a sequence is.
+        _sequence(v, out, indent if in_mapping else indent + "  ")
+    else:
+        _scalar(v, out, indent)
+
+
+def _sequence(data: list, out: list, indent: str) -> None:
+    for x in data:
+        t = type(x)
+        if t is dict and x:
+            first = True
+            for k, v in x.items():
+                out.append(f"{indent}- " if first else f"{indent}  ")
+                first = False
+                out.append(_key_text(k))
+                out.append(":")
+                _value(v, out, indent + "  ", in_mapping=True)
+        elif t is list and x:
+            out.append(f"{indent}-")
+            inner: list = []
+            _sequence(x, inner, indent + "  ")
+            # `- - a`: the nested sequence starts on the dash's line.
+            inner[0] = " " + inner[0].lstrip(" ")
+            out.extend(inner)
+        else:
+            out.append(f"{indent}-")
+            _value(x, out, indent, in_mapping=False)
+
+
+def dump(data) -> str:
+    """Block YAML for `data`, byte for byte what yamlio's PyYAML Dumper writes."""
+    try:
+        out: list = []
+        if type(data) is dict and data:
+            _mapping(data, out, "")
+        elif type(data) is list and data:
+            _sequence(data, out, "")
+        else:
+            raise _Unsupported
+        return "".join(out)
+    except (_Unsupported, RecursionError):
+        return yamlio._dump(data)
