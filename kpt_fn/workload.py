@@ -5,18 +5,11 @@ through this module, so they count pods and requests the same way."""
 from __future__ import annotations
 
 from kpt_fn.engine import quantity
+from kpt_fn.resource import dig
 
 ANCESTOR_LABEL = "trainer.kubeflow.org/trainjob-ancestor-step"
 POD_SPEC = ("template", "spec", "template", "spec")
 POD_META = ("template", "spec", "template", "metadata")
-
-
-def dig(obj, *path):
-    for key in path:
-        if not isinstance(obj, dict):
-            return None
-        obj = obj.get(key)
-    return obj
 
 
 class PodSet:
