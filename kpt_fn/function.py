@@ -12,13 +12,11 @@ from __future__ import annotations
 import gc
 import json
 import os
-import stat
 
 from kpt_fn import config as config_mod
-from kpt_fn import engine, kueue, legacy, output, policy, resolve, validation
+from kpt_fn import engine, kueue, legacy, output, policy, resolve, sources, validation
 from kpt_fn import resource as res
 from kpt_fn.problems import ERROR, WARNING, Problem
-from kpt_fn.yamlio import YAMLInputError, load_all
 
 # As in kpt_fn.cli: when set, an internal error propagates (and the CLI prints its traceback).
 DEBUG_ENV = "EXPAND_TRAINJOBS_DEBUG"
@@ -69,49 +67,6 @@ class Outcome:
             f"expand-trainjobs: {state}: {self.errors} error(s), {self.warnings} warning(s); "
             f"{verb} {jobs} TrainJob(s)" + ("" if self.config.mode == "validate" else f" into {objs} object(s)")
         )
-
-
-def load_file(path: str, limits) -> tuple[list, list]:
-    """Documents of one YAML file, and problems naming the file."""
-    try:
-        # O_NONBLOCK: a FIFO named *.yaml in a runtime directory must not block the function forever.
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
-        with os.fdopen(fd, "rb") as f:
-            if not stat.S_ISREG(os.fstat(f.fileno()).st_mode):
-                return [], [Problem(f"{path}: not a regular file", "")]
-            data = f.read(limits.max_bytes + 1)
-        return [d for d in load_all(data, limits) if d is not None], []
-    except YAMLInputError as e:
-        return [], [Problem(f"{path}: {e}", "")]
-    except OSError as e:
-        return [], [Problem(f"{path}: cannot read: {e.strerror}", "")]
-
-
-def _files_items(paths, base: str, limits) -> tuple[list, list]:
-    """Items from the `files` option (kustomize generator form), with path annotations."""
-    items, problems = [], []
-    for p in paths:
-        full = p if os.path.isabs(p) else os.path.join(base, p)
-        if os.path.isdir(full):
-            files = sorted(
-                os.path.join(r, f)
-                for r, ds, fs in os.walk(full, followlinks=False)
-                for f in fs
-                if f.endswith((".yaml", ".yml", ".json")) and not any(part.startswith(".") for part in r.split(os.sep)[1:])
-            )
-        elif os.path.isfile(full):
-            files = [full]
-        else:
-            problems.append(Problem(f"files: {p!r} does not exist", "files"))
-            continue
-        for fpath in files:
-            docs, file_problems = load_file(fpath, limits)
-            problems.extend(file_problems)
-            rel = os.path.relpath(fpath, base)
-            for i, doc in enumerate(docs):
-                if isinstance(doc, dict):
-                    items.append(res.with_annotations(doc, {res.PATH: rel, res.INDEX: str(i)}))
-    return items, problems
 
 
 def engine_options(cfg: config_mod.FunctionConfig):
@@ -220,7 +175,7 @@ def _place(entry: Rendered, items: list, placement, results: list, freeze) -> No
 
 
 def run(
-    items: list, function_config, *, base_dir: str = ".", default_namespace: str = "", freeze=None
+    items: list, function_config, *, base_dir: str = ".", default_namespace: str = "", freeze=None, reader=None
 ) -> Outcome:
     """Expand the TrainJobs among `items` (and the config's) into the output items and results.
 
@@ -228,7 +183,9 @@ def run(
     needs it as data any more -- each generated object right after its TrainJob is placed, and each
     TrainJob item of `items` once processed (replaced *in* `items`) -- so that a caller that only
     writes the output never holds all of it as dicts. Runtimes and other items stay data. Without it
-    (in-process callers, plain modes) everything stays data."""
+    (in-process callers, plain modes) everything stays data.
+
+    `reader` (a sources.Reader) reads `files` and `runtimeDirs`; by default one confined to `base_dir`."""
     cfg, problems_cfg = config_mod.parse(function_config)
     namespace = cfg.namespace or default_namespace
     results = [output.result(p, None) for p in problems_cfg]
@@ -248,15 +205,13 @@ def run(
         if res.is_trainjob(item):
             inputs.append((i, item))
 
-    extra, extra_problems = [], []
-    if cfg.files:
-        extra, extra_problems = _files_items(cfg.files, base_dir, cfg.limits)
+    if reader is None:
+        reader = sources.Reader.from_env(base_dir, os.environ)
+    extra, extra_problems = reader.read_files(cfg.files, cfg.limits)
     extra += [o for o in cfg.trainJobs]
     inputs += [(None, o) for o in extra if isinstance(o, dict) and res.is_trainjob(o)]
 
-    dir_runtimes, dir_problems = resolve.read_runtime_dirs(
-        cfg.runtimeDirs, base_dir, lambda p: load_file(p, cfg.limits)
-    )
+    dir_runtimes, dir_problems = resolve.read_runtime_dirs(cfg.runtimeDirs, reader, cfg.limits)
     index_items = [it for i, it in enumerate(items) if i not in unusable] + [o for o in extra if isinstance(o, dict)]
     index = resolve.build_index(index_items, dir_runtimes, namespace, cfg.builtinRuntimes)
     del index_items  # the index keeps the runtimes; the TrainJobs must be free to go once processed

@@ -13,86 +13,102 @@ import os
 import re
 
 from kpt_fn import config as config_mod
-from kpt_fn import function, output
+from kpt_fn import function, output, sources
 from kpt_fn import resource as res
 from kpt_fn.krm import stderr_lines
 from kpt_fn.problems import ERROR, WARNING, Problem
 from kpt_fn.yamlio import DEFAULT_LIMITS, YAMLInputError, dump_all, load_all
 
-CONFIG_FILE = "expand-trainjobs.yaml"
+CONFIG_FILE = sources.MARKER_FILE
 NOTHING_TO_APPLY = "no objects to apply: refusing to print empty output (Argo CD would prune everything)"
-_SKIPPED_FILES = {CONFIG_FILE, "kustomization.yaml", "kustomization.yml", "Kustomization", "Kptfile"}
-
-
-def _yaml_files(path: str) -> list[str]:
-    if os.path.isfile(path):
-        return [path]
-    found = []
-    for root, dirs, files in os.walk(path, followlinks=False):
-        dirs[:] = sorted(d for d in dirs if not d.startswith("."))
-        for f in sorted(files):
-            if f.endswith((".yaml", ".yml", ".json")) and not f.startswith(".") and f not in _SKIPPED_FILES:
-                found.append(os.path.join(root, f))
-    return found
-
-
-def read_items(paths: list[str], base: str, limits=DEFAULT_LIMITS) -> tuple[list, list]:
-    """Objects of every YAML/JSON file under `paths`, annotated with their file and index."""
-    items, problems = [], []
-    for p in paths:
-        full = p if os.path.isabs(p) else os.path.join(base, p)
-        if not os.path.exists(full):
-            problems.append(Problem(f"{p}: no such file or directory"))
-            continue
-        for fpath in _yaml_files(full):
-            rel = os.path.relpath(fpath, base).replace(os.sep, "/")
-            docs, file_problems = function.load_file(fpath, limits)
-            problems += [Problem(f"{rel}: {pr.message.split(': ', 1)[-1]}") for pr in file_problems]
-            for i, doc in enumerate(docs):
-                if not (isinstance(doc, dict) and doc.get("apiVersion") and doc.get("kind")):
-                    problems.append(Problem(f"{rel}: document {i} is not a Kubernetes object; skipped", severity=WARNING))
-                    continue
-                items.append(res.with_annotations(doc, {res.PATH: rel, res.INDEX: str(i)}))
-    return items, problems
+PARAMETERS_ENV = "ARGOCD_APP_PARAMETERS"
 
 
 def _param_name(name: str) -> str:
     return re.sub(r"[^A-Z0-9_]", "_", name.upper())
 
 
-def config_from_argocd_env(env: dict) -> dict | None:
-    """A ConfigMap-shaped functionConfig from Argo CD plugin parameters, or None when there are none.
+def _parameter_values(raw: str) -> tuple[dict, list]:
+    """Option values from ARGOCD_APP_PARAMETERS, and a problem for each parameter that cannot be one."""
+    try:
+        params = json.loads(raw)
+    except ValueError as e:
+        return {}, [Problem(f"{PARAMETERS_ENV} is not valid JSON ({e}); no parameter is used")]
+    if params is None:  # Argo CD's way of saying "no parameters"
+        return {}, []
+    if not isinstance(params, list):
+        return {}, [Problem(f"{PARAMETERS_ENV} must be a JSON list of parameters, found {_json_type(params)}; no parameter is used")]
+    data, problems = {}, []
+    for i, p in enumerate(params):
+        where = f"{PARAMETERS_ENV}[{i}]"
+        if not isinstance(p, dict):
+            problems.append(Problem(f"{where} must be an object with a name, found {_json_type(p)}; ignored"))
+            continue
+        name = p.get("name")
+        if not isinstance(name, str) or not name:
+            problems.append(Problem(f"{where} has no name (a non-empty string), found {_json_type(name)}; ignored"))
+            continue
+        where = f"parameter {name!r}"
+        if p.get("map"):
+            problems.append(Problem(f"{where} is a map parameter: expand-trainjobs takes string and array parameters only; ignored"))
+        elif "string" in p:
+            if not isinstance(p["string"], str):
+                problems.append(Problem(f"{where}: string must be a string, found {_json_type(p['string'])}; ignored"))
+                continue
+            data[name] = p["string"]
+        elif "array" in p:
+            values = p["array"] if p["array"] is not None else []
+            if not isinstance(values, list) or not all(isinstance(x, str) for x in values):
+                problems.append(Problem(f"{where}: array must be a list of strings; ignored"))
+                continue
+            data[name] = ",".join(values)
+    return data, problems
+
+
+_JSON_TYPES = {dict: "an object", list: "a list", str: "a string", bool: "a boolean", int: "a number", float: "a number", type(None): "null"}
+
+
+def _json_type(value) -> str:
+    return _JSON_TYPES.get(type(value), type(value).__name__)
+
+
+def config_from_argocd_env(env: dict) -> tuple[dict | None, list]:
+    """A ConfigMap-shaped functionConfig from Argo CD plugin parameters (None when there are none),
+    and errors for parameters that cannot be read.
 
     Argo CD sends only the parameters the Application sets (announced defaults are not sent), as
     ARGOCD_APP_PARAMETERS JSON; each option is a parameter of the same name. Arrays become
     comma-separated lists, as in a ConfigMap.
     """
-    raw = env.get("ARGOCD_APP_PARAMETERS")
-    data = {}
+    raw = env.get(PARAMETERS_ENV)
+    data, problems = {}, []
     if raw:
-        try:
-            params = json.loads(raw)
-        except ValueError:
-            params = []
-        for p in params if isinstance(params, list) else []:
-            if not isinstance(p, dict) or "name" not in p:
-                continue
-            if "string" in p:
-                data[p["name"]] = str(p["string"])
-            elif "array" in p:
-                data[p["name"]] = ",".join(str(x) for x in p["array"] or [])
+        data, problems = _parameter_values(raw)
     else:
         for opt in config_mod.OPTIONS:
             key = f"PARAM_{_param_name(opt.name)}"
             if key in env:
                 data[opt.name] = env[key]
     if not data:
+        return None, problems
+    return {"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "argocd-parameters"}, "data": data}, problems
+
+
+def _ignored_parameters(env: dict) -> Problem | None:
+    """A warning naming the Argo CD parameters that a functionConfig in the marker file overrides."""
+    fc, _ = config_from_argocd_env(env)
+    names = sorted((fc or {}).get("data") or {})
+    if not names:
         return None
-    return {"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "argocd-parameters"}, "data": data}
+    return Problem(
+        f"Argo CD parameter(s) {', '.join(names)} ignored: {CONFIG_FILE} holds the functionConfig "
+        "(set the options there, or leave the file empty to use parameters)",
+        severity=WARNING,
+    )
 
 
 def load_config_file(path: str) -> tuple[object, list]:
-    docs, problems = function.load_file(path, DEFAULT_LIMITS)
+    docs, problems = sources.load_file(path, DEFAULT_LIMITS)
     docs = [d for d in docs if d]
     if problems:
         return None, problems
@@ -112,20 +128,36 @@ def _emit(outcome, plain: list) -> tuple[str, list[str], int]:
     return dump_all(plain), lines, 0
 
 
+def app_dir(paths: list[str], cwd: str) -> tuple[str, list[str]]:
+    """(root, paths relative to it): `render DIR` renders DIR as Argo CD renders the app at DIR
+    (its marker file, paths relative to it), from whatever working directory."""
+    if len(paths) == 1 and os.path.isdir(os.path.join(cwd, paths[0])):
+        return os.path.normpath(os.path.join(cwd, paths[0])), ["."]
+    return cwd, paths or ["."]
+
+
 def expand(paths: list[str], cwd: str, env: dict, mode: str | None = None):
     """The Outcome of expanding the files under `paths` as `render` does (config marker, Argo CD
-    parameters, default namespace), with the problems of reading them first among its results."""
+    parameters, default namespace), with the problems of reading them first among its results.
+    A single directory is the app directory (app_dir)."""
+    root, paths = app_dir(paths, cwd)
     fc, problems = None, []
-    marker = os.path.join(cwd, CONFIG_FILE)
+    marker = os.path.join(root, CONFIG_FILE)
     if os.path.isfile(marker):
         fc, problems = load_config_file(marker)
     if fc is None and not problems:
-        fc = config_from_argocd_env(env)
+        fc, problems = config_from_argocd_env(env)
+    elif not config_mod.is_placeholder(fc):
+        ignored = _ignored_parameters(env)
+        problems += [ignored] if ignored else []
     cfg, _ = config_mod.parse(fc)
-    items, read_problems = read_items(paths or ["."], cwd, cfg.limits)
+    reader = sources.Reader.from_env(root, env, label=sources.APP_DIR, limits=cfg.limits)
+    items, read_problems = reader.read_paths(paths, cfg.limits)
     if mode is not None:
         fc = _with_mode(fc, mode)
-    outcome = function.run(items, fc, base_dir=cwd, default_namespace=env.get("ARGOCD_APP_NAMESPACE", ""))
+    outcome = function.run(
+        items, fc, base_dir=root, default_namespace=env.get("ARGOCD_APP_NAMESPACE", ""), reader=reader
+    )
     outcome.results[:0] = [output.result(p, None) for p in problems + read_problems]
     return outcome
 
@@ -171,7 +203,8 @@ def kustomize_plugin(config_path: str, stdin: bytes, env: dict, cwd: str) -> tup
             elif d is not None:
                 items.append(d)
     generator = not items
-    outcome = function.run(items, fc, base_dir=base, default_namespace="")
+    reader = sources.Reader.from_env(base, env, label=sources.KUSTOMIZATION_DIR, limits=cfg.limits)
+    outcome = function.run(items, fc, base_dir=base, default_namespace="", reader=reader)
     outcome.results[:0] = [output.result(p, None) for p in problems]
     if not generator:
         # Transformer: inputs go back as they came (kustomize keeps its identity annotation), with the

@@ -127,27 +127,14 @@ def resolve(trainjob: dict, index: RuntimeIndex, default_namespace: str) -> tupl
     )
 
 
-def read_runtime_dirs(dirs, base: str, load_file) -> tuple[list, list]:
-    """[(label, [runtimes])] for each directory, and problems. `load_file(path) -> (docs, problems)`."""
+def read_runtime_dirs(dirs, reader, limits=None) -> tuple[list, list]:
+    """[(label, [runtimes])] for each directory, and problems. `reader` is the run's sources.Reader:
+    directories are found, walked and confined as every file the function reads (docs/sources.md);
+    only the runtimes of their files are kept."""
     out, problems = [], []
     for d in dirs:
-        path = d if os.path.isabs(d) else os.path.join(base, d)
-        if not os.path.isdir(path):
-            problems.append(Problem(f"runtime directory {d!r} does not exist or is not a directory", "runtimeDirs"))
-            continue
-        found = []
-        # followlinks=False: a symlink loop in a runtime directory cannot make the walk go round.
-        for root, subdirs, files in os.walk(path, followlinks=False):
-            subdirs[:] = sorted(s for s in subdirs if not s.startswith("."))
-            for fname in sorted(files):
-                if not fname.endswith((".yaml", ".yml", ".json")):
-                    continue
-                fpath = os.path.join(root, fname)
-                docs, file_problems = load_file(fpath)
-                problems.extend(file_problems)
-                rel = os.path.relpath(fpath, base)
-                for i, doc in enumerate(docs):
-                    if isinstance(doc, dict) and res.is_runtime(doc):
-                        found.append(res.with_annotations(doc, {res.PATH: rel, res.INDEX: str(i)}))
-        out.append((d, found))
+        objs, dir_problems = reader.read_dir(d, "runtimeDirs", limits)
+        problems.extend(dir_problems)
+        if objs is not None:
+            out.append((d, [o for o in objs if res.is_runtime(o)]))
     return out, problems

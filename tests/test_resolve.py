@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from kpt_fn import resolve
-from kpt_fn.function import load_file
+from kpt_fn.sources import Reader
 from kpt_fn.yamlio import DEFAULT_LIMITS, dump_all
 
 API = "trainer.kubeflow.org/v1alpha1"
@@ -139,10 +139,10 @@ def test_read_runtime_dirs(tmp_path):
     (d / ".hidden" / "c.yaml").write_text(dump_all([ctr("c")]))
     (d / "notes.txt").write_text("not yaml: [")
     (d / "broken.yaml").write_text("a: [\n")
-    out, problems = resolve.read_runtime_dirs(["rt", "missing"], str(tmp_path), lambda p: load_file(p, DEFAULT_LIMITS))
+    out, problems = resolve.read_runtime_dirs(["rt", "missing"], Reader(str(tmp_path)), DEFAULT_LIMITS)
     ((label, found),) = out
     assert label == "rt"
     assert [(r["metadata"]["name"], r["metadata"]["annotations"][PATH]) for r in found] == [("a", "rt/a.yaml"), ("b", "rt/sub/b.yml")]
     messages = [p.message for p in problems]
     assert any("broken.yaml" in m for m in messages)
-    assert any(m == "runtime directory 'missing' does not exist or is not a directory" for m in messages)
+    assert f"runtime directory 'missing' not found: tried {tmp_path}/missing (relative to the working directory {tmp_path})" in messages

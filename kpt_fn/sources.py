@@ -1,0 +1,341 @@
+"""The files the function reads itself: `files`, `runtimeDirs`, and the paths of `render`/`validate`.
+
+One discovery rule for all three (docs/sources.md), as kubeconform has one for every mode:
+
+- A named file is read whatever its name. A named directory is walked depth-first, each directory's
+  entries in byte order of their names (Go's filepath.Walk order), reading `*.yaml`, `*.yml` and
+  `*.json` files except kustomization files, Kptfiles and the function's own marker file.
+- Hidden entries (a name starting with `.`) are skipped *below* the named directory; the path that
+  was named is never judged by its own or its parents' names (an app under `.apps/` is still read).
+- Symbolic links are followed when what they point at is inside a permitted root; a link that leads
+  out of it is an error, and the file is not opened. A directory is walked once, however many links
+  lead to it (a loop ends there); a file is read once, under the first path that reaches it.
+- Anything that cannot be read is an error naming the path: an unreadable directory or file, a
+  dangling link, a FIFO, socket or device with a YAML name, a document that is not a Kubernetes
+  object. `kind: List` documents (anything `*List` with `items`) are flattened, as kubectl and
+  Argo CD do; their items point at the file and document they came from.
+
+Confinement. Paths that come from configuration (`files`, `runtimeDirs`, and the Argo CD parameters
+that set them) are confined to the root of the run -- the app directory (render, Argo CD), the
+kustomization directory (kustomize), the working directory (kpt) -- like kustomize's
+LoadRestrictionsRootOnly: absolute paths and `..` that leave it are refused, and so are symlinks that
+resolve outside it. Only whoever runs the function can add roots: EXPAND_TRAINJOBS_EXTRA_ROOTS (an
+environment variable of the process, e.g. the Argo CD sidecar; paths separated by `:`), never the
+functionConfig or an Application. Paths named on the command line are the caller's own choice and
+are read wherever they are; links inside them are held to the same roots plus the named path.
+
+Per-run limits. Each file is parsed with the run's Limits (maxInputBytes, maxDepth, maxAliasNodes);
+the run as a whole reads at most maxInputBytes bytes and MAX_DOCUMENTS documents across all files,
+and looks at no more than MAX_ENTRIES directory entries. Messages quote paths, never file content.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+
+from kpt_fn import resource as res
+from kpt_fn.problems import ERROR, Problem
+from kpt_fn.yamlio import DEFAULT_LIMITS, Limits, YAMLInputError, load_all
+
+EXTENSIONS = (".yaml", ".yml", ".json")
+MARKER_FILE = "expand-trainjobs.yaml"
+# Files that describe how to build, not what to apply: never read from a walked directory.
+SKIPPED_NAMES = frozenset({MARKER_FILE, "kustomization.yaml", "kustomization.yml", "Kustomization", "Kptfile"})
+EXTRA_ROOTS_ENV = "EXPAND_TRAINJOBS_EXTRA_ROOTS"
+# Per run, across every file read (bytes are bounded by maxInputBytes).
+MAX_DOCUMENTS = 100_000
+MAX_ENTRIES = 200_000
+# Problems about files reported per read before the rest are only counted: a bad tree must not
+# bury the one message that matters under thousands of lines.
+MAX_FILE_PROBLEMS = 50
+
+# What a root is called in messages, by mode.
+APP_DIR = "app directory"
+KUSTOMIZATION_DIR = "kustomization directory"
+WORKING_DIR = "working directory"
+
+
+def extra_roots_from_env(env) -> tuple:
+    """The operator's extra roots (absolute directories) from EXTRA_ROOTS_ENV; relative entries are
+    ignored, since no one could say what they are relative to."""
+    raw = (env or {}).get(EXTRA_ROOTS_ENV) or ""
+    return tuple(p for p in raw.split(os.pathsep) if p and os.path.isabs(p))
+
+
+def _inside(path: str, root: str) -> bool:
+    return path == root or path.startswith(root.rstrip(os.sep) + os.sep)
+
+
+def _is_yaml_name(name: str) -> bool:
+    return name.endswith(EXTENSIONS)
+
+
+class _Stop(Exception):
+    """A per-run limit is reached: nothing more is read."""
+
+
+class Reader:
+    """Reads for one run: the root, the permitted roots, and what has been read so far."""
+
+    def __init__(self, root: str, *, label: str = WORKING_DIR, extra_roots=(), limits: Limits = DEFAULT_LIMITS):
+        self.root = os.path.abspath(root)
+        self.label = label
+        self.limits = limits
+        self.extra_roots = tuple(os.path.abspath(r) for r in extra_roots)
+        self._allowed = [os.path.realpath(self.root)] + [os.path.realpath(r) for r in self.extra_roots]
+        self.bytes_read = 0
+        self.documents = 0
+        self.entries = 0
+        self.stopped: str | None = None  # the per-run limit that stopped reading, once one has
+        self._files: set = set()  # real paths already read
+        self._dirs: set = set()  # real paths of directories already walked
+
+    @classmethod
+    def from_env(cls, root: str, env, *, label: str = WORKING_DIR, limits: Limits = DEFAULT_LIMITS) -> Reader:
+        return cls(root, label=label, extra_roots=extra_roots_from_env(env), limits=limits)
+
+    # --- what callers use -------------------------------------------------------------------------
+
+    def read_paths(self, paths, limits: Limits | None = None) -> tuple[list, list]:
+        """Objects of paths named on the command line (relative to the root), and problems."""
+        items, problems = [], _Problems()
+        for p in paths:
+            full = os.path.normpath(os.path.join(self.root, p))
+            if not os.path.lexists(full):
+                problems.add(Problem(f"{p}: no such file or directory"))
+                continue
+            allowed = self._allowed + [os.path.realpath(full)]
+            self._read_named(full, p, allowed, limits or self.limits, items, problems, lambda m: f"{p}: {m}", "")
+        return items, problems.done()
+
+    def read_files(self, paths, limits: Limits | None = None) -> tuple[list, list]:
+        """Objects of the `files` option: files or directories inside the permitted roots."""
+        items, problems = [], _Problems()
+        for p in paths:
+            what = f"files: {p!r}"
+            full = self._confined(p, "files", what, problems)
+            if full is None:
+                continue
+            self._read_named(full, p, self._allowed, limits or self.limits, items, problems,
+                             lambda m, what=what: f"{what}: {m}", "files")
+        return items, problems.done()
+
+    def read_dir(self, path, option: str, limits: Limits | None = None) -> tuple[list | None, list]:
+        """Objects of one directory named by `option` (e.g. runtimeDirs), or None when it cannot be
+        used at all."""
+        problems = _Problems()
+        what = f"runtime directory {path!r}" if option == "runtimeDirs" else f"{option}: {path!r}"
+        full = self._confined(path, option, what, problems)
+        if full is None:
+            return None, problems.done()
+        if not os.path.isdir(full):
+            problems.add(Problem(f"{what} is not a directory", option))
+            return None, problems.done()
+        items: list = []
+        self._read_named(full, path, self._allowed, limits or self.limits, items, problems,
+                         lambda m: f"{what}: {m}", option)
+        return items, problems.done()
+
+    # --- confinement ------------------------------------------------------------------------------
+
+    def _relative_to(self) -> str:
+        return f"the {self.label} {self.root}"
+
+    def _confined(self, p, option: str, what: str, problems) -> str | None:
+        """The absolute path of a configured path, or None (with a problem) when it may not be read."""
+        if not isinstance(p, str) or not p:
+            problems.add(Problem(f"{what}: expected a non-empty path", option))
+            return None
+        full = os.path.normpath(os.path.join(self.root, p))
+        lexical = [self.root, *self.extra_roots]
+        if not any(_inside(full, r) for r in lexical):
+            problems.add(Problem(f"{what} is outside the {self.label}: paths are confined to it{self._opt_in()}", option))
+            return None
+        if not os.path.lexists(full):
+            tried = full if os.path.isabs(p) else f"{full} (relative to {self._relative_to()})"
+            problems.add(Problem(f"{what} not found: tried {tried}", option))
+            return None
+        if not any(_inside(os.path.realpath(full), r) for r in self._allowed):
+            problems.add(Problem(f"{what} is a symbolic link (or lies under one) that leads outside the {self.label}; not read{self._opt_in()}", option))
+            return None
+        return full
+
+    @staticmethod
+    def _opt_in() -> str:
+        return f" (the platform operator can permit other directories with {EXTRA_ROOTS_ENV})"
+
+    # --- walking and reading ----------------------------------------------------------------------
+
+    def _display(self, full: str) -> str:
+        """How annotations and messages name a file: relative to the root when inside it."""
+        if _inside(full, self.root):
+            return os.path.relpath(full, self.root).replace(os.sep, "/")
+        return full.replace(os.sep, "/")
+
+    def _read_named(self, full, named, allowed, limits, items, problems, say, option) -> None:
+        if self.stopped:
+            return
+        try:
+            st = os.stat(full)
+        except OSError as e:
+            problems.add(Problem(say(f"cannot read: {e.strerror}"), option))
+            return
+        try:
+            if stat.S_ISDIR(st.st_mode):
+                self._walk(full, allowed, limits, items, problems, option)
+            else:
+                self._read_file(full, st, limits, items, problems, option)
+        except _Stop:
+            pass
+
+    def _walk(self, directory, allowed, limits, items, problems, option) -> None:
+        real = os.path.realpath(directory)
+        if real in self._dirs:
+            return  # reached before (a link to it, or a loop): its files are read already
+        self._dirs.add(real)
+        try:
+            with os.scandir(directory) as it:
+                entries = sorted((e.name, e.path) for e in it)
+        except OSError as e:
+            problems.add(Problem(f"{self._display(directory)}: cannot read directory: {e.strerror}", option))
+            return
+        for name, path in entries:
+            self.entries += 1
+            if self.entries > MAX_ENTRIES:
+                self._stop(f"more than {MAX_ENTRIES} directory entries", "", problems, option)
+            if name.startswith("."):
+                continue
+            try:
+                is_link = os.path.islink(path)
+                st = os.stat(path)
+            except OSError as e:
+                if _is_yaml_name(name):
+                    problems.add(Problem(f"{self._display(path)}: cannot read: {e.strerror}", option))
+                continue
+            is_dir = stat.S_ISDIR(st.st_mode)
+            if not is_dir and (not _is_yaml_name(name) or name in SKIPPED_NAMES):
+                continue
+            if is_link and not any(_inside(os.path.realpath(path), r) for r in allowed):
+                problems.add(Problem(
+                    f"{self._display(path)}: symbolic link that leads outside the {self.label}; not read{self._opt_in()}",
+                    option,
+                ))
+                continue
+            if is_dir:
+                self._walk(path, allowed, limits, items, problems, option)
+            else:
+                self._read_file(path, st, limits, items, problems, option)
+
+    def _stop(self, what: str, option_name: str, problems, option) -> None:
+        self.stopped = what
+        hint = f" ({option_name})" if option_name else ""
+        problems.add(Problem(f"the files of this run hold {what}, more than one run reads{hint}; the rest is not read", option), force=True)
+        raise _Stop
+
+    def _read_file(self, path, st, limits, items, problems, option) -> None:
+        rel = self._display(path)
+        real = os.path.realpath(path)
+        if real in self._files:
+            return
+        self._files.add(real)
+        if not stat.S_ISREG(st.st_mode):
+            problems.add(Problem(f"{rel}: not a regular file", option))
+            return
+        remaining = limits.max_bytes - self.bytes_read
+        docs, problem, size = _load(path, limits, remaining)
+        self.bytes_read += size
+        if problem == "run-bytes":
+            self._stop(f"more than {limits.max_bytes} bytes", "maxInputBytes", problems, option)
+        if problem is not None:
+            problems.add(Problem(f"{rel}: {problem}", option))
+            return
+        self.documents += len(docs)
+        if self.documents > MAX_DOCUMENTS:
+            self._stop(f"more than {MAX_DOCUMENTS} documents", "", problems, option)
+        for i, doc in enumerate(docs):
+            for item, where in _objects(doc):
+                if where is not None:
+                    problems.add(Problem(f"{rel}: document {i}{where} is not a Kubernetes object ({_what(item)}); not read", option))
+                    continue
+                items.append(_annotated(item, rel, i))
+
+
+def _load(path: str, limits: Limits, remaining: int) -> tuple[list, str | None, int]:
+    """(documents, problem, bytes read) of one regular file."""
+    try:
+        # O_NONBLOCK: a FIFO swapped in after the stat must not block the function forever.
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+        with os.fdopen(fd, "rb") as f:
+            if not stat.S_ISREG(os.fstat(f.fileno()).st_mode):
+                return [], "not a regular file", 0
+            data = f.read(min(limits.max_bytes, max(remaining, 0)) + 1)
+    except OSError as e:
+        return [], f"cannot read: {e.strerror}", 0
+    if len(data) > limits.max_bytes:
+        return [], f"larger than maxInputBytes ({limits.max_bytes} bytes); not read", len(data)
+    if len(data) > remaining:
+        return [], "run-bytes", len(data)
+    try:
+        return [d for d in load_all(data, limits) if d is not None], None, len(data)
+    except YAMLInputError as e:
+        return [], str(e), len(data)
+
+
+def load_file(path: str, limits: Limits = DEFAULT_LIMITS) -> tuple[list, list]:
+    """Documents of one file named by its path (a config file), and problems naming the file."""
+    docs, problem, _ = _load(path, limits, limits.max_bytes)
+    if problem is not None:
+        return [], [Problem(f"{path}: {problem}")]
+    return docs, []
+
+
+_TYPES = {str: "a string", int: "an integer", float: "a number", bool: "a boolean", list: "a sequence"}
+
+
+def _what(doc) -> str:
+    if isinstance(doc, dict):
+        missing = [k for k in ("apiVersion", "kind") if not (isinstance(doc.get(k), str) and doc.get(k))]
+        return f"no {' or '.join(missing)}"
+    return _TYPES.get(type(doc), type(doc).__name__)
+
+
+def _is_object(doc) -> bool:
+    return isinstance(doc, dict) and all(isinstance(doc.get(k), str) and doc.get(k) for k in ("apiVersion", "kind"))
+
+
+def _objects(doc):
+    """(object, None) for each object of a document, a List flattened; (thing, where) for the rest."""
+    if _is_object(doc) and doc["kind"].endswith("List") and isinstance(doc.get("items"), list):
+        for j, item in enumerate(doc["items"]):
+            yield (item, None) if _is_object(item) else (item, f" items[{j}]")
+        return
+    yield (doc, None) if _is_object(doc) else (doc, "")
+
+
+def _annotated(obj: dict, rel: str, index: int) -> dict:
+    md = obj.get("metadata")
+    if md is not None and not (isinstance(md, dict) and isinstance(md.get("annotations", {}), (dict, type(None)))):
+        return obj  # garbage metadata is reported by the checks, as it came
+    return res.with_annotations(obj, {res.PATH: rel, res.INDEX: str(index)})
+
+
+class _Problems(list):
+    """Problems of one read, the file problems beyond MAX_FILE_PROBLEMS only counted."""
+
+    def __init__(self):
+        super().__init__()
+        self.dropped = 0
+
+    def add(self, problem: Problem, force: bool = False) -> None:
+        if force or len(self) < MAX_FILE_PROBLEMS:
+            self.append(problem)
+        else:
+            self.dropped += 1
+
+    def done(self) -> list:
+        out = list(self)
+        if self.dropped:
+            field = out[-1].path if out else ""
+            out.append(Problem(f"{self.dropped} more problem(s) reading files not shown", field, severity=ERROR))
+        return out
