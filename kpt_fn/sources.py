@@ -230,7 +230,7 @@ class Reader:
     def _stop(self, what: str, option_name: str, problems, option) -> None:
         self.stopped = what
         hint = f" ({option_name})" if option_name else ""
-        problems.add(Problem(f"the files of this run hold {what}, more than one run reads{hint}; the rest is not read", option), force=True)
+        problems.add(Problem(f"per-run limit reached: the files read hold {what} in total{hint}; nothing more is read", option), force=True)
         raise _Stop
 
     def _read_file(self, path, st, limits, items, problems, option) -> None:
