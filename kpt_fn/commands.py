@@ -46,10 +46,12 @@ def cli(ctx):
 def render(paths):
     """Print the manifests to apply, as a plain YAML stream, from YAML files or directories (default: .).
 
-    For Argo CD's config-management plugin and scripts. Reads expand-trainjobs.yaml in the working
-    directory as the functionConfig if present, else Argo CD plugin parameters (ARGOCD_APP_PARAMETERS
-    / PARAM_*); ARGOCD_APP_NAMESPACE is the default namespace. Prints nothing and exits 1 on any error
-    and when there would be nothing to apply.
+    For Argo CD's config-management plugin and scripts. `render DIR` renders DIR as the Argo CD app at
+    DIR, from any working directory. Reads expand-trainjobs.yaml in the app directory (DIR, else the
+    working directory) as the functionConfig if present, else Argo CD plugin parameters
+    (ARGOCD_APP_PARAMETERS / PARAM_*); ARGOCD_APP_NAMESPACE is the default namespace. Paths in the
+    config stay inside the app directory (EXPAND_TRAINJOBS_EXTRA_ROOTS adds others). Prints nothing
+    and exits 1 on any error and when there would be nothing to apply.
     """
     from kpt_fn import plain
 
