@@ -169,9 +169,14 @@ class Reader:
 
     def _display(self, full: str) -> str:
         """How annotations and messages name a file: relative to the root when inside it."""
-        if _inside(full, self.root):
-            return os.path.relpath(full, self.root).replace(os.sep, "/")
-        return full.replace(os.sep, "/")
+        prefix = self.root.rstrip(os.sep) + os.sep
+        if full.startswith(prefix):  # paths here are normalised: a prefix is the relative path
+            rel = full[len(prefix):]
+        elif full == self.root:
+            rel = "."
+        else:
+            rel = full
+        return rel if os.sep == "/" else rel.replace(os.sep, "/")
 
     def _read_named(self, full, named, allowed, limits, items, problems, say, option) -> None:
         if self.stopped:
@@ -181,34 +186,37 @@ class Reader:
         except OSError as e:
             problems.add(Problem(say(f"cannot read: {e.strerror}"), option))
             return
+        real = os.path.realpath(full)
         try:
             if stat.S_ISDIR(st.st_mode):
-                self._walk(full, allowed, limits, items, problems, option)
+                self._walk(full, real, allowed, limits, items, problems, option)
             else:
-                self._read_file(full, st, limits, items, problems, option)
+                self._read_file(full, real, st, limits, items, problems, option)
         except _Stop:
             pass
 
-    def _walk(self, directory, allowed, limits, items, problems, option) -> None:
-        real = os.path.realpath(directory)
+    def _walk(self, directory, real, allowed, limits, items, problems, option) -> None:
+        """`real` is the directory's resolved path: an entry that is not a link resolves to
+        real/name, without asking the filesystem again."""
         if real in self._dirs:
             return  # reached before (a link to it, or a loop): its files are read already
         self._dirs.add(real)
         try:
             with os.scandir(directory) as it:
-                entries = sorted((e.name, e.path) for e in it)
+                entries = sorted(it, key=lambda e: e.name)
         except OSError as e:
             problems.add(Problem(f"{self._display(directory)}: cannot read directory: {e.strerror}", option))
             return
-        for name, path in entries:
+        for entry in entries:
             self.entries += 1
             if self.entries > MAX_ENTRIES:
                 self._stop(f"more than {MAX_ENTRIES} directory entries", "", problems, option)
+            name, path = entry.name, entry.path
             if name.startswith("."):
                 continue
             try:
-                is_link = os.path.islink(path)
-                st = os.stat(path)
+                is_link = entry.is_symlink()
+                st = entry.stat()  # the target's, for a link
             except OSError as e:
                 if _is_yaml_name(name):
                     problems.add(Problem(f"{self._display(path)}: cannot read: {e.strerror}", option))
@@ -216,16 +224,17 @@ class Reader:
             is_dir = stat.S_ISDIR(st.st_mode)
             if not is_dir and (not _is_yaml_name(name) or name in SKIPPED_NAMES):
                 continue
-            if is_link and not any(_inside(os.path.realpath(path), r) for r in allowed):
+            entry_real = os.path.realpath(path) if is_link else os.path.join(real, name)
+            if is_link and not any(_inside(entry_real, r) for r in allowed):
                 problems.add(Problem(
                     f"{self._display(path)}: symbolic link that leads outside the {self.label}; not read{self._opt_in()}",
                     option,
                 ))
                 continue
             if is_dir:
-                self._walk(path, allowed, limits, items, problems, option)
+                self._walk(path, entry_real, allowed, limits, items, problems, option)
             else:
-                self._read_file(path, st, limits, items, problems, option)
+                self._read_file(path, entry_real, st, limits, items, problems, option)
 
     def _stop(self, what: str, option_name: str, problems, option) -> None:
         self.stopped = what
@@ -233,9 +242,8 @@ class Reader:
         problems.add(Problem(f"per-run limit reached: the files read hold {what} in total{hint}; nothing more is read", option), force=True)
         raise _Stop
 
-    def _read_file(self, path, st, limits, items, problems, option) -> None:
+    def _read_file(self, path, real, st, limits, items, problems, option) -> None:
         rel = self._display(path)
-        real = os.path.realpath(path)
         if real in self._files:
             return
         self._files.add(real)
