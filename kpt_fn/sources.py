@@ -106,7 +106,7 @@ class Reader:
                 problems.add(Problem(f"{p}: no such file or directory"))
                 continue
             allowed = self._allowed + [os.path.realpath(full)]
-            self._read_named(full, p, allowed, limits or self.limits, items, problems, lambda m: f"{p}: {m}", "")
+            self._read_named(full, allowed, limits or self.limits, items, problems, lambda m: f"{p}: {m}", "")
         return items, problems.done()
 
     def read_files(self, paths, limits: Limits | None = None) -> tuple[list, list]:
@@ -117,7 +117,7 @@ class Reader:
             full = self._confined(p, "files", what, problems)
             if full is None:
                 continue
-            self._read_named(full, p, self._allowed, limits or self.limits, items, problems,
+            self._read_named(full, self._allowed, limits or self.limits, items, problems,
                              lambda m, what=what: f"{what}: {m}", "files")
         return items, problems.done()
 
@@ -133,7 +133,7 @@ class Reader:
             problems.add(Problem(f"{what} is not a directory", option))
             return None, problems.done()
         items: list = []
-        self._read_named(full, path, self._allowed, limits or self.limits, items, problems,
+        self._read_named(full, self._allowed, limits or self.limits, items, problems,
                          lambda m: f"{what}: {m}", option)
         return items, problems.done()
 
@@ -178,7 +178,7 @@ class Reader:
             rel = full
         return rel if os.sep == "/" else rel.replace(os.sep, "/")
 
-    def _read_named(self, full, named, allowed, limits, items, problems, say, option) -> None:
+    def _read_named(self, full, allowed, limits, items, problems, say, option) -> None:
         if self.stopped:
             return
         try:
