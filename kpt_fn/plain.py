@@ -141,17 +141,19 @@ def expand(paths: list[str], cwd: str, env: dict, mode: str | None = None):
     parameters, default namespace), with the problems of reading them first among its results.
     A single directory is the app directory (app_dir)."""
     root, paths = app_dir(paths, cwd)
+    reader = sources.Reader.from_env(root, env, label=sources.APP_DIR)
     fc, problems = None, []
-    marker = os.path.join(root, CONFIG_FILE)
-    if os.path.isfile(marker):
-        fc, problems = load_config_file(marker)
+    if os.path.isfile(os.path.join(root, CONFIG_FILE)):
+        # A marker that links out of the app would make another file the functionConfig.
+        marker, problems = reader.confined(CONFIG_FILE, CONFIG_FILE)
+        if marker is not None:
+            fc, problems = load_config_file(marker)
     if fc is None and not problems:
         fc, problems = config_from_argocd_env(env)
     elif not config_mod.is_placeholder(fc):
         ignored = _ignored_parameters(env)
         problems += [ignored] if ignored else []
     cfg, _ = config_mod.parse(fc)
-    reader = sources.Reader.from_env(root, env, label=sources.APP_DIR, limits=cfg.limits)
     items, read_problems = reader.read_paths(paths, cfg.limits)
     if mode is not None:
         fc = _with_mode(fc, mode)

@@ -137,6 +137,12 @@ class Reader:
                          lambda m: f"{what}: {m}", option)
         return items, problems.done()
 
+    def confined(self, path: str, what: str) -> tuple[str | None, list]:
+        """(absolute path, []) for a path that may be read, else (None, problems): the check every
+        configured path gets, for one file the caller reads itself (the marker file)."""
+        problems = _Problems()
+        return self._confined(path, "", what, problems), problems.done()
+
     # --- confinement ------------------------------------------------------------------------------
 
     def _relative_to(self) -> str:
