@@ -46,6 +46,8 @@ EXTRA_ROOTS_ENV = "EXPAND_TRAINJOBS_EXTRA_ROOTS"
 # Per run, across every file read (bytes are bounded by maxInputBytes).
 MAX_DOCUMENTS = 100_000
 MAX_ENTRIES = 200_000
+# Directories nested deeper than this below a named one are an error (the walk recurses).
+MAX_DIR_DEPTH = 100
 # Problems about files reported per read before the rest are only counted: a bad tree must not
 # bury the one message that matters under thousands of lines.
 MAX_FILE_PROBLEMS = 50
@@ -195,18 +197,21 @@ class Reader:
         real = os.path.realpath(full)
         try:
             if stat.S_ISDIR(st.st_mode):
-                self._walk(full, real, allowed, limits, items, problems, option)
+                self._walk(full, real, allowed, limits, items, problems, option, 0)
             else:
                 self._read_file(full, real, st, limits, items, problems, option)
         except _Stop:
             pass
 
-    def _walk(self, directory, real, allowed, limits, items, problems, option) -> None:
+    def _walk(self, directory, real, allowed, limits, items, problems, option, depth) -> None:
         """`real` is the directory's resolved path: an entry that is not a link resolves to
         real/name, without asking the filesystem again."""
         if real in self._dirs:
             return  # reached before (a link to it, or a loop): its files are read already
         self._dirs.add(real)
+        if depth > MAX_DIR_DEPTH:
+            problems.add(Problem(f"{self._display(directory)}: more than {MAX_DIR_DEPTH} directories deep; not read", option))
+            return
         try:
             with os.scandir(directory) as it:
                 entries = sorted(it, key=lambda e: e.name)
@@ -238,7 +243,7 @@ class Reader:
                 ))
                 continue
             if is_dir:
-                self._walk(path, entry_real, allowed, limits, items, problems, option)
+                self._walk(path, entry_real, allowed, limits, items, problems, option, depth + 1)
             else:
                 self._read_file(path, entry_real, st, limits, items, problems, option)
 

@@ -231,6 +231,15 @@ def test_per_run_document_limit(tmp_path, monkeypatch):
     assert [p.severity for p in problems] == [ERROR] and "more than 3 documents" in problems[0].message
 
 
+def test_directories_nested_too_deep_are_an_error(tmp_path):
+    deep = tmp_path.joinpath(*["d"] * (sources.MAX_DIR_DEPTH + 2))
+    _write(deep / "x.yaml", _tj("x"))
+    _write(tmp_path / "y.yaml", _tj("y"))
+    items, problems = Reader(str(tmp_path)).read_paths(["."])
+    assert [o["metadata"]["name"] for o in items] == ["y"]
+    assert [p.message for p in problems] == [f"{'/'.join(['d'] * (sources.MAX_DIR_DEPTH + 1))}: more than {sources.MAX_DIR_DEPTH} directories deep; not read"]
+
+
 def test_problems_beyond_a_few_are_counted_not_listed(tmp_path):
     for i in range(sources.MAX_FILE_PROBLEMS + 5):
         (tmp_path / f"{i:03}.yaml").write_text("a: [\n")
