@@ -204,6 +204,7 @@ def run(
             continue
         if res.is_trainjob(item):
             inputs.append((i, item))
+        problems_items += sources.trainjobs_in_list(item)
 
     if reader is None:
         reader = sources.Reader.from_env(base_dir, os.environ)

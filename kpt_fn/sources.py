@@ -332,6 +332,24 @@ def _objects(doc):
     yield (doc, None) if _is_object(doc) else (doc, "")
 
 
+def trainjobs_in_list(item) -> list:
+    """Errors for TrainJobs inside a List item of a ResourceList. kpt hands a `kind: List` document
+    over as one item, and items go back as they came, so they cannot be flattened there as they are
+    when the function reads files: without an error, those TrainJobs would silently not render."""
+    if not (_is_object(item) and item["kind"].endswith("List") and isinstance(item.get("items"), list)):
+        return []
+    return [
+        Problem(
+            f"{res.display(x)} inside {item['kind']} is not expanded: the items of a ResourceList are not "
+            "flattened; put the TrainJob in a document of its own",
+            f"items[{j}]",
+            subject=item,
+        )
+        for j, x in enumerate(item["items"])
+        if isinstance(x, dict) and res.is_trainjob(x)
+    ]
+
+
 def _annotated(obj: dict, rel: str, index: int) -> dict:
     md = obj.get("metadata")
     if md is not None and not (isinstance(md, dict) and isinstance(md.get("annotations", {}), (dict, type(None)))):

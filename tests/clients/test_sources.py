@@ -145,3 +145,15 @@ def test_kpt_relative_runtime_dir_not_found_names_the_path_tried(kpt, fn, tmp_pa
     elsewhere.mkdir()
     r = kit.run([kpt, "fn", "eval", pkg, "--exec", fn, "--", "runtimeDirs=runtimes"], cwd=elsewhere, env=env).failed()
     assert f"runtime directory 'runtimes' not found: tried {elsewhere}/runtimes (relative to the working directory {elsewhere})" in r.stderr
+
+
+def test_kpt_trainjob_inside_a_list_is_an_error(kpt, fn, tmp_path, env):
+    # kpt hands a `kind: List` document over as one item (it does not flatten it, unlike kubectl,
+    # kustomize and Argo CD): its TrainJobs cannot render, and must not vanish with exit 0.
+    pkg = tmp_path / "pkg"
+    pkg.mkdir()
+    trainjobs = [d for d in yamlio.load_all((kit.DEMO / "trainjobs.yaml").read_text()) if d]
+    # (kpt refuses a List without metadata.name before the function runs.)
+    (pkg / "list.yaml").write_text(yamlio.dump({"apiVersion": "v1", "kind": "List", "metadata": {"name": "jobs"}, "items": trainjobs[:1]}))
+    r = kit.run([kpt, "fn", "eval", pkg, "--exec", fn, "--", "namespace=team-a"], cwd=tmp_path, env=env).failed()
+    assert "TrainJob team-a/mnist inside List is not expanded" in r.stderr
