@@ -262,7 +262,8 @@ class Reader:
             problems.add(Problem(f"{rel}: not a regular file", option))
             return
         remaining = limits.max_bytes - self.bytes_read
-        docs, problem, size = _load(path, limits, remaining)
+        # The resolved path, not following a link there: what was checked is what is opened.
+        docs, problem, size = _load(real, limits, remaining, getattr(os, "O_NOFOLLOW", 0))
         self.bytes_read += size
         if problem == "run-bytes":
             self._stop(f"more than {limits.max_bytes} bytes", "maxInputBytes", problems, option)
@@ -280,11 +281,11 @@ class Reader:
                 items.append(_annotated(item, rel, i))
 
 
-def _load(path: str, limits: Limits, remaining: int) -> tuple[list, str | None, int]:
+def _load(path: str, limits: Limits, remaining: int, flags: int = 0) -> tuple[list, str | None, int]:
     """(documents, problem, bytes read) of one regular file."""
     try:
         # O_NONBLOCK: a FIFO swapped in after the stat must not block the function forever.
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | flags)
         with os.fdopen(fd, "rb") as f:
             if not stat.S_ISREG(os.fstat(f.fileno()).st_mode):
                 return [], "not a regular file", 0
