@@ -1,5 +1,5 @@
 """Unit tests of the engine's building blocks: CRD defaults, upsert helpers and env conversion
-(pkg/apply/apply_test.go), the framework's fixed plugin order, Info lookups, the JobSet builder's
+(pkg/apply/apply_test.go), object order, Info lookups, the JobSet builder's
 PodSet sync (pkg/runtime/framework/plugins/jobset/jobset_test.go TestBuild / TestSyncParallelCount).
 """
 
@@ -14,7 +14,8 @@ from kpt_fn.engine import apply, defaults, framework, roundtrip
 from kpt_fn.engine.info import Container, Info, PodSet, RuntimePolicy, Scheduler
 from kpt_fn.plugins import jobset
 
-CRDS = Path("/work/shared/upstream/trainer/manifests/base/crds")
+# ../shared beside the checkout (the project's data), never a path of this machine.
+CRDS = Path(__file__).resolve().parent.parent.parent / "shared" / "upstream" / "trainer" / "manifests" / "base" / "crds"
 
 
 # --- defaults ----------------------------------------------------------------------------------
@@ -134,15 +135,6 @@ def test_normalize_drops_artefacts_and_canonicalises_quantities():
 # --- framework -----------------------------------------------------------------------------------
 
 
-def test_phase_order_is_fixed_and_documented():
-    assert framework.ENFORCE_ML_POLICY == ("plainml", "torch", "mpi", "jax", "xgboost", "flux")
-    assert framework.ENFORCE_POD_GROUP_POLICY == ("coscheduling", "volcano")
-    assert framework.COMPONENT_BUILDERS == ("jobset", "mpi", "flux", "coscheduling", "volcano")
-    for name in ("plainml", "torch", "coscheduling", "volcano", "jobset"):
-        assert framework.plugin(name) is not None
-    assert framework.plugin("no-such-plugin") is None
-
-
 def test_objects_are_ordered_secrets_configmaps_podgroups_jobset():
     objs = [{"kind": "JobSet"}, {"kind": "PodGroup", "n": 1}, {"kind": "ConfigMap"}, {"kind": "Secret"},
             {"kind": "PodGroup", "n": 2}]
@@ -239,22 +231,3 @@ def test_problem_replace_keeps_the_other_fields_and_equality_ignores_subject():
         p.path = "y"
     with pytest.raises(TypeError):
         p.replace(bogus=1)
-
-
-def test_plugins_skipped_unimported_are_inactive_without_their_policy_entry():
-    from kpt_fn.engine import framework
-    from kpt_fn.engine.info import RuntimePolicy
-
-    class _Info:  # only the runtime policy is read by the guards
-        def __init__(self, ml, pod_group):
-            self.runtime_policy = RuntimePolicy(ml_policy_source=ml, pod_group_policy=pod_group)
-
-    everything_else = {"torch": {}, "mpi": {}, "jax": {}, "xgboost": {}, "flux": {}}
-    groups = {"coscheduling": {}, "volcano": {}}
-    for name, (policy, key) in framework._NEEDS.items():
-        ml = {k: v for k, v in everything_else.items() if k != key}
-        pg = {k: v for k, v in groups.items() if k != key}
-        info = _Info(ml, pg)
-        assert not framework._may_be_active(name, info)
-        assert not framework.plugin(name).is_active(info), name
-        assert framework._may_be_active(name, _Info(everything_else, groups))

@@ -239,7 +239,7 @@ def test_replicated_jobs_new_job_prepended_and_depends_on_merged():
 def test_patch_meta_is_generated_from_swagger(tmp_path):
     out = tmp_path / "patch_meta.json"
     subprocess.run([sys.executable, str(REPO / "scripts" / "gen_patch_meta.py"),
-                    "/work/shared/upstream/trainer/api/openapi-spec/swagger.json", str(out)], check=True)
+                    str(REPO.parent / "shared" / "upstream" / "trainer" / "api" / "openapi-spec" / "swagger.json"), str(out)], check=True)
     committed = (REPO / "kpt_fn" / "engine" / "patch_meta.json").read_bytes()
     assert out.read_bytes() == committed
     meta = json.loads(committed)

@@ -162,10 +162,7 @@ def _build(tj: dict, rt: dict, runtime: dict):
 
 def _patch_checks(tj: dict, rt: dict) -> list[Problem]:
     """Admission checks of runtimePatches that need no Info (when building it failed)."""
-    from kpt_fn.plugins import jobset
-
-    spec = (((rt.get("spec") or {}).get("template")) or {}).get("spec") or {}
-    return jobset.check_runtime_patches(spec, tj)
+    return framework.check_runtime_patches(rt, tj)
 
 
 def _check_resources_per_node(tj: dict) -> None:

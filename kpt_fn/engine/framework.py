@@ -1,33 +1,48 @@
 """The runtime framework: runs the plugins over one Info, phase by phase (trainer-semantics.md §4.1).
 
+Registry
+--------
+The plugins are the modules `kpt_fn.plugins.REGISTRY` names, each with the runtime policy entry that
+switches it on ("mlPolicy.torch", "podGroupPolicy.volcano"; None: every runtime). Upstream builds
+each phase's list by asking which interface a plugin implements (core/framework.go); here a plugin
+takes part in a phase when its module defines that phase's function, in registry order. A plugin
+whose entry is absent is not even imported (a one-TrainJob run needs two or three of them). A
+registry line naming a module that does not exist is an error at the first render, never a plugin
+silently switched off. The framework finds the registry by the package name PLUGIN_PACKAGE, so the
+engine imports no plugin: plugins import the engine.
+
 Plugin protocol
 ---------------
-A plugin is a module ``kpt_fn.plugins.<name>``. Every attribute below is optional; the framework
-calls only what a module defines:
+Every attribute below is optional; the framework calls only what a module defines:
 
     NAME: str
         Upstream's plugin name ("Torch", "JobSet", ...), used in messages and the rule catalog.
     is_active(info) -> bool
-        The "am I configured?" guard upstream repeats at the top of every method. When it returns
-        False the framework calls nothing else on the plugin for this TrainJob (all phases and
-        `validate`). Absent means always active (only the JobSet plugin). A plugin listed in the
-        framework's `_NEEDS` must be inactive without its runtime policy entry: the framework then
-        skips it without importing it.
-    enforce_ml_policy(info, trainjob, options) -> None
-    enforce_pod_group_policy(info, trainjob, options) -> None
-    identify_pod_network(info, trainjob) -> None
-    sync_parallel_count(info) -> None
+        The "am I configured?" guard upstream repeats at the top of every method, asked after the
+        registry's switch. When it returns False the framework calls nothing else on the plugin for
+        this TrainJob (all phases and `validate`).
+    REPLACES: tuple[str, ...]
+        Registry names of plugins that do not run when this one does (Torch, MPI and JAX replace
+        PlainML: they set the node count and the trainer env themselves).
+    enforce_ml_policy(info, trainjob, options) -> None                    EnforceMLPolicy
+    enforce_pod_group_policy(info, trainjob, options) -> None             EnforcePodGroupPolicy
+    identify_pod_network(info, trainjob) -> None                          PodNetwork
+    sync_parallel_count(info) -> None                                     ComponentBuilder, first pass
         Mutate `info` (PodSets, Scheduler, obj_apply) and, where upstream does, the TrainJob copy
         (torchtune and Flux rewrite spec.trainer.command/args that the JobSet builder reads later).
-    build(info, trainjob, options) -> list[dict]
+    build(info, trainjob, options) -> list[dict]                          ComponentBuilder
         Return the generated objects as plain dicts (apiVersion, kind, metadata.name/namespace set,
         no ownerReferences). The framework orders them (see `order_objects`), so a builder need not.
-    validate(info, trainjob, options) -> list[Problem]
+    validate(info, trainjob, options) -> list[Problem]                    CustomValidation
         Upstream's CustomValidation: runs at admission on an Info built by runtime_info only (no
         enforce/network phases), with `info.unpatched_spec` set for target checks (R6.1).
+    check_runtime_patches(unpatched_spec, trainjob) -> list[Problem]
+        The admission checks that need only the runtime's JobSet spec before patching. The engine
+        runs them alone when the Info cannot be built (upstream's webhook ignores that error and
+        validates what it has); `is_active` is not asked then, there being no Info.
     RULES: list[dict]
         Catalog entries ``{"id", "family": "trainer-webhook", "applies_to": "TrainJob",
-        "description"}`` for the checks `validate` implements; `rules()` aggregates them.
+        "description"}`` for the checks the plugin implements; `rules()` aggregates them.
 
 What the framework hands to plugins:
 
@@ -41,34 +56,39 @@ Plugins abort a render like upstream's returned errors by raising `RenderError(m
 the engine turns it into an error Problem and emits nothing. Non-fatal findings during a render go
 to `info.problems` (warnings/infos).
 
-Fixed plugin order (upstream iterates a Go map, so its order is random per process; this order
-reproduces upstream in every order-independent case and is the documented choice for the others,
-trainer-semantics.md §4.1, §8.2):
+Fixed plugin order: upstream iterates a Go map, so its order is random per process; the registry's
+order reproduces upstream in every order-independent case and is the documented choice for the
+others (trainer-semantics.md §4.1, §8.2). With today's registry the phases are:
 
     EnforceMLPolicy:        plainml, torch, mpi, jax, xgboost, flux
     EnforcePodGroupPolicy:  coscheduling, volcano
     PodNetwork:             jobset
     ComponentBuilder:       sync_parallel_count of every builder, then build of every builder:
                             jobset, mpi, flux, coscheduling, volcano
-    CustomValidation:       jobset, torch, mpi, jax, xgboost, flux, volcano
-
-Modules that do not exist yet are skipped, so the engine works while plugins are being written.
+    CustomValidation:       jobset, torch, mpi, jax, xgboost, flux, coscheduling, volcano
 """
 
 from __future__ import annotations
 
 import importlib
-from functools import lru_cache
-from types import ModuleType
+import importlib.util
+from functools import cache
 
 from kpt_fn.problems import ERROR, Problem
 
-ENFORCE_ML_POLICY = ("plainml", "torch", "mpi", "jax", "xgboost", "flux")
-ENFORCE_POD_GROUP_POLICY = ("coscheduling", "volcano")
-POD_NETWORK = ("jobset",)
-COMPONENT_BUILDERS = ("jobset", "mpi", "flux", "coscheduling", "volcano")
-CUSTOM_VALIDATION = ("jobset", "torch", "mpi", "jax", "xgboost", "flux", "volcano")
-ALL_PLUGINS = ("plainml", "torch", "mpi", "jax", "xgboost", "flux", "coscheduling", "volcano", "jobset")
+PLUGIN_PACKAGE = "kpt_fn.plugins"
+
+# The module functions that make a plugin take part in a phase (upstream's plugin interfaces).
+ENFORCE_ML_POLICY = "enforce_ml_policy"
+ENFORCE_POD_GROUP_POLICY = "enforce_pod_group_policy"
+POD_NETWORK = "identify_pod_network"
+SYNC_PARALLEL_COUNT = "sync_parallel_count"
+BUILD = "build"
+CUSTOM_VALIDATION = "validate"
+RUNTIME_PATCH_CHECKS = "check_runtime_patches"
+
+# The runtime policies a registry switch may name, as "<policy>.<entry>".
+_POLICIES = ("mlPolicy", "podGroupPolicy")
 
 # R5.1: the order objects are emitted in, by kind; anything else goes last, builder order kept.
 _KIND_RANK = {"Secret": 0, "ConfigMap": 1, "PodGroup": 2, "JobSet": 3}
@@ -89,98 +109,139 @@ class RenderError(Exception):
         return Problem(message=self.message, path=self.path, severity=ERROR, rule=self.rule, subject=self.subject)
 
 
-@lru_cache(maxsize=None)
-def plugin(name: str) -> ModuleType | None:
-    """The plugin module `name`, or None while it has not been written."""
-    modname = f"kpt_fn.plugins.{name}"
-    try:
-        return importlib.import_module(modname)
-    except ModuleNotFoundError as exc:
-        if exc.name == modname:
-            return None
-        raise
+class RegistryError(Exception):
+    """The plugin registry is wrong: a programming error, not a problem of the user's input."""
 
 
-# The runtime policy entry without which a plugin's `is_active` is False: (policy, key). Such a plugin
-# is not even imported when its entry is absent (a one-TrainJob run needs two or three of them).
-# plainml (active when the others are not) and jobset (always active) have none.
-_NEEDS = {
-    "torch": ("ml", "torch"), "mpi": ("ml", "mpi"), "jax": ("ml", "jax"), "xgboost": ("ml", "xgboost"),
-    "flux": ("ml", "flux"), "coscheduling": ("pod_group", "coscheduling"), "volcano": ("pod_group", "volcano"),
-}
+class Plugin:
+    """One registry line: the module's name, the policy entry that switches it on, the module."""
+
+    __slots__ = ("name", "policy", "entry", "_qualname", "_module")
+
+    def __init__(self, name: str, switch: str | None, package: str = PLUGIN_PACKAGE):
+        self.name = name
+        self.policy, self.entry = _parse_switch(name, switch)
+        self._qualname = f"{package}.{name}"
+        if importlib.util.find_spec(self._qualname) is None:
+            raise RegistryError(f"plugin registry of {package} names {name!r}, but there is no module {self._qualname}")
+        self._module = None
+
+    def __repr__(self):
+        switch = None if self.policy is None else f"{self.policy}.{self.entry}"
+        return f"Plugin({self.name!r}, {switch!r})"
+
+    @property
+    def module(self):
+        if self._module is None:
+            self._module = importlib.import_module(self._qualname)
+        return self._module
+
+    def switched_on(self, ml_policy: dict | None, pod_group_policy: dict | None) -> bool:
+        if self.policy is None:
+            return True
+        source = ml_policy if self.policy == "mlPolicy" else pod_group_policy
+        return (source or {}).get(self.entry) is not None
 
 
-def _may_be_active(name: str, info) -> bool:
-    needs = _NEEDS.get(name)
-    if needs is None:
-        return True
-    policy = info.runtime_policy
-    source = policy.ml_policy_source if needs[0] == "ml" else policy.pod_group_policy
-    return (source or {}).get(needs[1]) is not None
+def _parse_switch(name: str, switch: str | None) -> tuple[str | None, str | None]:
+    if switch is None:
+        return None, None
+    policy, _, entry = switch.partition(".")
+    if policy not in _POLICIES or not entry:
+        raise RegistryError(f"plugin {name!r}: switch {switch!r} must be None or "
+                            f"'<{'|'.join(_POLICIES)}>.<entry>'")
+    return policy, entry
 
 
-def _active(names, info):
-    for name in names:
-        if not _may_be_active(name, info):
-            continue
-        mod = plugin(name)
-        if mod is None:
-            continue
-        guard = getattr(mod, "is_active", None)
-        if guard is None or guard(info):
-            yield mod
+class Framework:
+    """The plugins of one registry and the phases they make up (upstream's core.Framework)."""
 
+    def __init__(self, registry, package: str = PLUGIN_PACKAGE):
+        self.plugins = tuple(Plugin(name, switch, package) for name, switch in registry)
+        names = [p.name for p in self.plugins]
+        if len(set(names)) != len(names):
+            raise RegistryError(f"plugin registry of {package} names a plugin twice: {names}")
 
-def run_enforce_ml_policy(info, trainjob, options) -> None:
-    for mod in _active(ENFORCE_ML_POLICY, info):
-        fn = getattr(mod, "enforce_ml_policy", None)
-        if fn is not None:
+    def plugin(self, name: str):
+        """The module of the registered plugin `name` (imported now if it was not)."""
+        for p in self.plugins:
+            if p.name == name:
+                return p.module
+        raise RegistryError(f"no plugin {name!r} is registered")
+
+    def _enabled(self, ml_policy, pod_group_policy, info=None) -> list:
+        """The modules of the plugins this runtime switches on, in registry order."""
+        mods = []
+        for p in self.plugins:
+            if not p.switched_on(ml_policy, pod_group_policy):
+                continue
+            guard = getattr(p.module, "is_active", None) if info is not None else None
+            if guard is None or guard(info):
+                mods.append((p.name, p.module))
+        replaced = {r for _, mod in mods for r in getattr(mod, "REPLACES", ())}
+        return [mod for name, mod in mods if name not in replaced]
+
+    def _active(self, info) -> list:
+        policy = info.runtime_policy
+        return self._enabled(policy.ml_policy_source, policy.pod_group_policy, info)
+
+    def run(self, info, trainjob, options) -> list[dict]:
+        """All reconcile phases in order; returns the generated objects in emit order (R5.1)."""
+        mods = self._active(info)
+        for fn in _phase(mods, ENFORCE_ML_POLICY):
             fn(info, trainjob, options)
-
-
-def run_enforce_pod_group_policy(info, trainjob, options) -> None:
-    for mod in _active(ENFORCE_POD_GROUP_POLICY, info):
-        fn = getattr(mod, "enforce_pod_group_policy", None)
-        if fn is not None:
+        for fn in _phase(mods, ENFORCE_POD_GROUP_POLICY):
             fn(info, trainjob, options)
-
-
-def run_pod_network(info, trainjob) -> None:
-    for mod in _active(POD_NETWORK, info):
-        fn = getattr(mod, "identify_pod_network", None)
-        if fn is not None:
+        for fn in _phase(mods, POD_NETWORK):
             fn(info, trainjob)
-
-
-def run_component_builders(info, trainjob, options) -> list[dict]:
-    builders = list(_active(COMPONENT_BUILDERS, info))
-    for mod in builders:
-        fn = getattr(mod, "sync_parallel_count", None)
-        if fn is not None:
+        for fn in _phase(mods, SYNC_PARALLEL_COUNT):
             fn(info)
-    objects: list[dict] = []
-    for mod in builders:
-        fn = getattr(mod, "build", None)
-        if fn is not None:
+        objects: list[dict] = []
+        for fn in _phase(mods, BUILD):
             objects.extend(fn(info, trainjob, options) or ())
-    return order_objects(objects)
+        return order_objects(objects)
+
+    def run_custom_validation(self, info, trainjob, options) -> list[Problem]:
+        problems: list[Problem] = []
+        for fn in _phase(self._active(info), CUSTOM_VALIDATION):
+            problems.extend(fn(info, trainjob, options) or ())
+        return problems
+
+    def check_runtime_patches(self, runtime: dict, trainjob: dict) -> list[Problem]:
+        """The checks of `check_runtime_patches` for the defaulted `runtime` (when no Info exists)."""
+        spec = runtime.get("spec") or {}
+        unpatched = ((spec.get("template") or {}).get("spec")) or {}
+        problems: list[Problem] = []
+        for fn in _phase(self._enabled(spec.get("mlPolicy"), spec.get("podGroupPolicy")), RUNTIME_PATCH_CHECKS):
+            problems.extend(fn(unpatched, trainjob) or ())
+        return problems
+
+    def rules(self) -> list[dict]:
+        """Every plugin's rule catalog entries, in registry order (imports every plugin)."""
+        return [rule for p in self.plugins for rule in getattr(p.module, "RULES", ())]
+
+
+def _phase(mods, function: str) -> list:
+    """The phase's functions of `mods`, in order: a plugin is in a phase when it defines the function."""
+    return [fn for fn in (getattr(mod, function, None) for mod in mods) if fn is not None]
+
+
+@cache
+def default() -> Framework:
+    """The framework of kpt_fn.plugins.REGISTRY (built at the first render, then kept)."""
+    return Framework(importlib.import_module(PLUGIN_PACKAGE).REGISTRY)
 
 
 def run(info, trainjob, options) -> list[dict]:
-    """All reconcile phases in order; returns the generated objects in emit order (R5.1)."""
-    run_enforce_ml_policy(info, trainjob, options)
-    run_enforce_pod_group_policy(info, trainjob, options)
-    run_pod_network(info, trainjob)
-    return run_component_builders(info, trainjob, options)
+    return default().run(info, trainjob, options)
 
 
 def run_custom_validation(info, trainjob, options) -> list[Problem]:
-    problems: list[Problem] = []
-    for mod in _active(CUSTOM_VALIDATION, info):
-        fn = getattr(mod, "validate", None)
-        if fn is not None:
-            problems.extend(fn(info, trainjob, options) or ())
-    return problems
+    return default().run_custom_validation(info, trainjob, options)
+
+
+def check_runtime_patches(runtime: dict, trainjob: dict) -> list[Problem]:
+    return default().check_runtime_patches(runtime, trainjob)
 
 
 def order_objects(objects: list[dict]) -> list[dict]:
@@ -192,9 +253,4 @@ def rules() -> list[dict]:
     """The engine's own rule catalog entries (registry key, deprecation), then every plugin's."""
     from kpt_fn import engine
 
-    out: list[dict] = list(engine.RULES)
-    for name in ALL_PLUGINS:
-        mod = plugin(name)
-        if mod is not None:
-            out.extend(getattr(mod, "RULES", ()))
-    return out
+    return [*engine.RULES, *default().rules()]

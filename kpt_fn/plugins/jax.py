@@ -10,6 +10,8 @@ from __future__ import annotations
 from kpt_fn.engine.apply import upsert_env_vars, upsert_ports
 
 NAME = "JAX"
+# Sets the node count and trainer env itself, so PlainML does not run beside it.
+REPLACES = ("plainml",)
 
 TRAINER = "trainer"
 NODE = "node"

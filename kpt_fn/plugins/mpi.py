@@ -21,6 +21,8 @@ from kpt_fn.engine.resources import num_gpu
 from kpt_fn.problems import Problem
 
 NAME = "MPI"
+# Sets the node count and trainer env itself, so PlainML does not run beside it.
+REPLACES = ("plainml",)
 
 NODE = "node"
 LAUNCHER = "launcher"

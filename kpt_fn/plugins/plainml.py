@@ -1,7 +1,8 @@
 """PlainML: node count and user env for runtimes without torch/mpi/jax (trainer-semantics.md §4.2).
 
 Upstream: pkg/runtime/framework/plugins/plainml/plainml.go. Also active for xgboost, flux and
-mlPolicy-less runtimes, so it runs before those plugins (framework order).
+mlPolicy-less runtimes, so it runs before those plugins (registry order). Torch, MPI and JAX
+replace it (their REPLACES), as upstream's guard skips it for those three policies.
 """
 
 from __future__ import annotations
@@ -9,11 +10,6 @@ from __future__ import annotations
 from kpt_fn.engine.apply import env_vars, upsert_env_vars
 
 NAME = "PlainML"
-
-
-def is_active(info) -> bool:
-    ml = info.runtime_policy.ml_policy_source
-    return ml is None or not any(ml.get(k) is not None for k in ("torch", "mpi", "jax"))
 
 
 def enforce_ml_policy(info, trainjob, options) -> None:

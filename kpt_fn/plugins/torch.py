@@ -12,6 +12,8 @@ from kpt_fn.plugins import torchtune
 from kpt_fn.problems import Problem
 
 NAME = "Torch"
+# Sets the node count and trainer env itself, so PlainML does not run beside it.
+REPLACES = ("plainml",)
 PORT = 29500
 COMPLETION_INDEX = "metadata.annotations['batch.kubernetes.io/job-completion-index']"
 RESERVED_ENVS = ("PET_NNODES", "PET_NPROC_PER_NODE", "PET_NODE_RANK", "PET_MASTER_ADDR", "PET_MASTER_PORT")

@@ -1,0 +1,235 @@
+"""The plugin registry: phases follow from what each module defines, in registry order; a plugin is
+switched on by its runtime policy entry and not imported otherwise; a wrong registry line is a loud
+error; adding a plugin is one module plus one registry line (the toy ML policy below)."""
+
+from __future__ import annotations
+
+import ast
+import re
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+import kpt_fn.plugins
+from kpt_fn.engine import expand, framework
+from kpt_fn.engine.info import RuntimePolicy
+from kpt_fn.problems import ERROR, has_errors
+
+REPO = Path(__file__).resolve().parent.parent
+
+PHASES = {
+    "EnforceMLPolicy": framework.ENFORCE_ML_POLICY,
+    "EnforcePodGroupPolicy": framework.ENFORCE_POD_GROUP_POLICY,
+    "PodNetwork": framework.POD_NETWORK,
+    "ComponentBuilder": framework.BUILD,
+    "CustomValidation": framework.CUSTOM_VALIDATION,
+}
+
+
+def _phases(fw: framework.Framework) -> dict[str, list[str]]:
+    return {phase: [p.name for p in fw.plugins if hasattr(p.module, fn)] for phase, fn in PHASES.items()}
+
+
+@pytest.fixture
+def fresh_framework():
+    """The default framework is rebuilt from kpt_fn.plugins.REGISTRY before and after the test."""
+    framework.default.cache_clear()
+    yield
+    framework.default.cache_clear()
+
+
+def test_phases_are_derived_in_registry_order_and_documented():
+    phases = _phases(framework.default())
+    assert phases == {
+        "EnforceMLPolicy": ["plainml", "torch", "mpi", "jax", "xgboost", "flux"],
+        "EnforcePodGroupPolicy": ["coscheduling", "volcano"],
+        "PodNetwork": ["jobset"],
+        "ComponentBuilder": ["jobset", "mpi", "flux", "coscheduling", "volcano"],
+        "CustomValidation": ["jobset", "torch", "mpi", "jax", "xgboost", "flux", "coscheduling", "volcano"],
+    }
+    # The framework's docstring shows the same phases (the one place they are written out).
+    doc = framework.__doc__
+    for phase, names in phases.items():
+        if phase == "ComponentBuilder":
+            assert re.search(r"then build of every builder:\s+" + re.escape(", ".join(names)) + r"\n", doc)
+        else:
+            assert re.search(rf"{phase}:\s+{re.escape(', '.join(names))}\n", doc), phase
+
+
+def test_every_registered_module_exists_and_its_switch_agrees_with_its_guard():
+    everything = RuntimePolicy(
+        ml_policy_source={"torch": {}, "mpi": {}, "jax": {}, "xgboost": {}, "flux": {}},
+        pod_group_policy={"coscheduling": {}, "volcano": {}})
+
+    class _Info:  # only the runtime policy is read by the guards
+        def __init__(self, policy):
+            self.runtime_policy = policy
+
+    for p in framework.default().plugins:
+        assert p.module.__name__ == f"kpt_fn.plugins.{p.name}"
+        guard = getattr(p.module, "is_active", None)
+        if p.policy is None or guard is None:
+            continue
+        source = "ml_policy_source" if p.policy == "mlPolicy" else "pod_group_policy"
+        without = RuntimePolicy(**{**vars(everything), source: {
+            k: v for k, v in getattr(everything, source).items() if k != p.entry}})
+        assert not p.switched_on(without.ml_policy_source, without.pod_group_policy)
+        assert not guard(_Info(without)), p.name
+        assert guard(_Info(everything)), p.name
+
+
+def test_plainml_steps_aside_for_the_policies_that_replace_it():
+    fw = framework.default()
+    names = lambda ml: [m.__name__.rsplit(".", 1)[1] for m in fw._enabled(ml, None)]  # noqa: E731
+    assert names(None) == ["jobset", "plainml"]
+    for policy in ("xgboost", "flux"):
+        assert names({policy: {}}) == ["jobset", "plainml", policy]
+    for policy in ("torch", "mpi", "jax"):
+        assert names({policy: {}}) == ["jobset", policy]
+
+
+@pytest.mark.parametrize("registry, message", [
+    ((("jobset", None), ("torhc", "mlPolicy.torch")), r"names 'torhc', but there is no module kpt_fn\.plugins\.torhc"),
+    ((("jobset", None), ("jobset", None)), "names a plugin twice"),
+    ((("torch", "mlpolicy.torch"),), "must be None or '<mlPolicy|podGroupPolicy>.<entry>'"),
+    ((("torch", "mlPolicy"),), "must be None or"),
+])
+def test_a_wrong_registry_line_is_a_loud_error(registry, message):
+    with pytest.raises(framework.RegistryError, match=message):
+        framework.Framework(registry)
+
+
+def test_a_misspelt_registry_line_fails_the_first_render(monkeypatch, fresh_framework):
+    monkeypatch.setattr(kpt_fn.plugins, "REGISTRY", kpt_fn.plugins.REGISTRY + (("volcanoo", "podGroupPolicy.volcano"),))
+    with pytest.raises(framework.RegistryError, match="volcanoo"):
+        expand(_trainjob(), _runtime({"torch": {}}))
+    with pytest.raises(framework.RegistryError):
+        framework.default().plugin("no-such-plugin")
+
+
+def test_plugins_whose_policy_is_absent_are_not_imported():
+    script = textwrap.dedent("""
+        import sys
+        from kpt_fn.engine import expand
+        trainjob = %r
+        runtime = %r
+        assert not expand(trainjob, runtime).problems
+        print(sorted(m.rsplit(".", 1)[1] for m in sys.modules if m.startswith("kpt_fn.plugins.")))
+    """) % (_trainjob(), _runtime({"torch": {}}))
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True, cwd=REPO)
+    assert out.stdout.split("\n")[0] == "['jobset', 'plainml', 'torch', 'torchtune']"
+
+
+# --- a toy ML policy: one module plus one registry line --------------------------------------------
+
+TOY = '''
+"""Toy: an ML policy that exports the world size and refuses a reserved env var."""
+from kpt_fn.engine.apply import upsert_env_vars
+from kpt_fn.problems import Problem
+
+NAME = "Toy"
+REPLACES = ("plainml",)
+RULES = [{"id": "trainer-webhook/toy-reserved-env", "family": "trainer-webhook", "applies_to": "TrainJob",
+          "description": "spec.trainer.env must not set TOY_WORLD_SIZE"}]
+
+
+def enforce_ml_policy(info, trainjob, options):
+    ps = info.pod_set_by_ancestor("trainer")
+    ps.count = trainjob["spec"]["trainer"]["numNodes"]
+    upsert_env_vars(info.container_by_ancestor("trainer", "node").env,
+                    [{"name": "TOY_WORLD_SIZE", "value": str(ps.count * info.runtime_policy.ml_policy_source["toy"]["slots"])}])
+
+
+def build(info, trainjob, options):
+    md = trainjob["metadata"]
+    return [{"apiVersion": "v1", "kind": "ConfigMap",
+             "metadata": {"name": md["name"] + "-toy", "namespace": md["namespace"]}, "data": {"slots": "2"}}]
+
+
+def validate(info, trainjob, options):
+    env = trainjob["spec"]["trainer"].get("env") or []
+    return [Problem("TOY_WORLD_SIZE is reserved", f"spec.trainer.env[{i}]", rule=RULES[0]["id"])
+            for i, e in enumerate(env) if e["name"] == "TOY_WORLD_SIZE"]
+'''
+
+
+def _trainjob(env=None) -> dict:
+    trainer = {"numNodes": 3, "image": "toy:1", **({"env": env} if env else {})}
+    return {"apiVersion": "trainer.kubeflow.org/v1alpha1", "kind": "TrainJob",
+            "metadata": {"name": "job", "namespace": "team-a"},
+            "spec": {"runtimeRef": {"name": "rt"}, "trainer": trainer}}
+
+
+def _runtime(ml_policy: dict) -> dict:
+    node = {"name": "node", "replicas": 1,
+            "template": {"metadata": {"labels": {"trainer.kubeflow.org/trainjob-ancestor-step": "trainer"}},
+                         "spec": {"template": {"spec": {"containers": [{"name": "node", "image": "base:1"}]}}}}}
+    return {"apiVersion": "trainer.kubeflow.org/v1alpha1", "kind": "ClusterTrainingRuntime",
+            "metadata": {"name": "rt"},
+            "spec": {"mlPolicy": {"numNodes": 1, **ml_policy}, "template": {"spec": {"replicatedJobs": [node]}}}}
+
+
+@pytest.fixture
+def toy(tmp_path, monkeypatch, fresh_framework):
+    """The toy module in a folder of kpt_fn.plugins, and its one registry line."""
+    (tmp_path / "toy.py").write_text(TOY)
+    monkeypatch.setattr(kpt_fn.plugins, "__path__", [*kpt_fn.plugins.__path__, str(tmp_path)])
+    monkeypatch.setattr(kpt_fn.plugins, "REGISTRY", kpt_fn.plugins.REGISTRY + (("toy", "mlPolicy.toy"),))
+    yield
+    sys.modules.pop("kpt_fn.plugins.toy", None)
+
+
+def test_a_toy_ml_policy_takes_part_in_the_phases_its_module_defines(toy):
+    phases = _phases(framework.default())
+    assert [phase for phase, names in phases.items() if "toy" in names] == [
+        "EnforceMLPolicy", "ComponentBuilder", "CustomValidation"]
+    assert "trainer-webhook/toy-reserved-env" in {r["id"] for r in framework.rules()}
+
+    result = expand(_trainjob(), _runtime({"toy": {"slots": 2}}))
+    assert not has_errors(result.problems), result.problems
+    configmap, jobset = result.objects
+    assert configmap["metadata"] == {"name": "job-toy", "namespace": "team-a"}
+    job = jobset["spec"]["replicatedJobs"][0]
+    assert job["template"]["spec"]["parallelism"] == 3
+    assert job["template"]["spec"]["template"]["spec"]["containers"][0]["env"] == [
+        {"name": "TOY_WORLD_SIZE", "value": "6"}]
+
+    refused = expand(_trainjob(env=[{"name": "TOY_WORLD_SIZE", "value": "1"}]), _runtime({"toy": {"slots": 2}}))
+    assert [(p.severity, p.path, p.rule) for p in refused.problems] == [
+        (ERROR, "spec.trainer.env[0]", "trainer-webhook/toy-reserved-env")]
+    assert refused.objects == []
+
+
+def test_without_its_policy_entry_the_toy_is_not_run(toy):
+    result = expand(_trainjob(), _runtime({}))
+    assert [o["kind"] for o in result.objects] == ["JobSet"]
+    assert "kpt_fn.plugins.toy" not in sys.modules
+
+
+# --- the import graph ---------------------------------------------------------------------------
+
+
+def _imports(path: Path) -> set[str]:
+    out = set()
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.Import):
+            out |= {a.name for a in node.names}
+        elif isinstance(node, ast.ImportFrom) and node.module:
+            out |= {node.module} | {f"{node.module}.{a.name}" for a in node.names}
+    return out
+
+
+@pytest.mark.parametrize("files, forbidden", [
+    ("kpt_fn/engine/*.py", "kpt_fn.plugins"),  # plugins import the engine, not the other way round
+    # The conversion runs before the engine and should know nothing of it; it still counts GPUs/CPUs with
+    # the engine's resources module (quantity arithmetic lives in the engine package).
+    pytest.param("kpt_fn/legacy.py", "kpt_fn.engine",
+                 marks=pytest.mark.xfail(strict=True, reason="legacy still imports kpt_fn.engine.resources")),
+])
+def test_no_upward_imports(files, forbidden):
+    bad = {str(p.relative_to(REPO)): sorted(m for m in _imports(p) if m == forbidden or m.startswith(forbidden + "."))
+           for p in REPO.glob(files)}
+    assert {p: ms for p, ms in bad.items() if ms} == {}
