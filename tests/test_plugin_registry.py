@@ -120,7 +120,8 @@ def test_plugins_whose_policy_is_absent_are_not_imported():
         print(sorted(m.rsplit(".", 1)[1] for m in sys.modules if m.startswith("kpt_fn.plugins.")))
     """) % (_trainjob(), _runtime({"torch": {}}))
     out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True, cwd=REPO)
-    assert out.stdout.split("\n")[0] == "['jobset', 'plainml', 'torch', 'torchtune']"
+    imported = set(ast.literal_eval(out.stdout.split("\n")[0]))
+    assert imported & {name for name, _ in kpt_fn.plugins.REGISTRY} == {"jobset", "plainml", "torch"}
 
 
 # --- a toy ML policy: one module plus one registry line --------------------------------------------

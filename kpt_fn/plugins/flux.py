@@ -28,12 +28,10 @@ from kpt_fn.engine.apply import upsert_volume_mounts, upsert_volumes
 from kpt_fn.engine.framework import RenderError
 from kpt_fn.engine.info import Container, resources_per_node
 from kpt_fn.engine.resources import num_gpu
+from kpt_fn.plugins.constants import NODE, TRAINER
 from kpt_fn.problems import Problem
 
 NAME = "Flux"
-
-TRAINER = "trainer"
-NODE = "node"
 
 INSTALLER = "flux-installer"
 INSTALLER_IMAGE = "ghcr.io/converged-computing/flux-view-ubuntu:tag-jammy"

@@ -8,15 +8,11 @@ so a user JAX_* variable (added later by the JobSet builder) overrides the gener
 from __future__ import annotations
 
 from kpt_fn.engine.apply import upsert_env_vars, upsert_ports
+from kpt_fn.plugins.constants import COMPLETION_INDEX, NODE, PORT, TRAINER
 
 NAME = "JAX"
-# Sets the node count and trainer env itself, so PlainML does not run beside it.
+# PlainML does not run beside this plugin (upstream's PlainML skips the Torch, MPI and JAX policies).
 REPLACES = ("plainml",)
-
-TRAINER = "trainer"
-NODE = "node"
-PORT = 29500
-COMPLETION_INDEX = "metadata.annotations['batch.kubernetes.io/job-completion-index']"
 
 RULES: list[dict] = []
 

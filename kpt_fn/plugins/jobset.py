@@ -15,14 +15,11 @@ from kpt_fn.engine.apply import (
     upsert_volumes,
 )
 from kpt_fn.engine.framework import RenderError
-from kpt_fn.engine.info import ancestor_of, pod_spec_of
+from kpt_fn.engine.info import ANCESTOR_LABEL, ancestor_of, pod_spec_of
+from kpt_fn.plugins.constants import DATASET_INITIALIZER, MODEL_INITIALIZER, NODE, TRAINER
 from kpt_fn.problems import Problem
 
 NAME = "JobSet"
-TRAINER = "trainer"
-NODE = "node"
-DATASET_INITIALIZER = "dataset-initializer"
-MODEL_INITIALIZER = "model-initializer"
 INITIALIZER_VOLUME = "initializer"
 STORAGE_URI = "STORAGE_URI"
 
@@ -146,7 +143,7 @@ def _initializer_step(jobs: list, trainjob: dict) -> None:
         if not labels:
             continue
         for ancestor, key in ((DATASET_INITIALIZER, "dataset"), (MODEL_INITIALIZER, "model")):
-            if labels.get("trainer.kubeflow.org/trainjob-ancestor-step") != ancestor:
+            if labels.get(ANCESTOR_LABEL) != ancestor:
                 continue
             rj["replicas"] = 1
             source = initializer.get(key)

@@ -18,13 +18,13 @@ from kpt_fn.engine.apply import upsert_env_vars, upsert_volume_mounts, upsert_vo
 from kpt_fn.engine.framework import RenderError
 from kpt_fn.engine.info import resources_per_node
 from kpt_fn.engine.resources import num_gpu
+from kpt_fn.plugins.constants import NODE
 from kpt_fn.problems import Problem
 
 NAME = "MPI"
-# Sets the node count and trainer env itself, so PlainML does not run beside it.
+# PlainML does not run beside this plugin (upstream's PlainML skips the Torch, MPI and JAX policies).
 REPLACES = ("plainml",)
 
-NODE = "node"
 LAUNCHER = "launcher"
 OPENMPI = "OpenMPI"
 

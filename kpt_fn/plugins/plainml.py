@@ -8,6 +8,7 @@ replace it (their REPLACES), as upstream's guard skips it for those three polici
 from __future__ import annotations
 
 from kpt_fn.engine.apply import env_vars, upsert_env_vars
+from kpt_fn.plugins.constants import NODE, TRAINER
 
 NAME = "PlainML"
 
@@ -17,9 +18,9 @@ def enforce_ml_policy(info, trainjob, options) -> None:
     if trainer is None:
         return
     if trainer.get("numNodes") is not None:
-        ps = info.pod_set_by_ancestor("trainer")
+        ps = info.pod_set_by_ancestor(TRAINER)
         if ps is not None:
             ps.count = trainer["numNodes"]
-    container = info.container_by_ancestor("trainer", "node")
+    container = info.container_by_ancestor(TRAINER, NODE)
     if container is not None:
         upsert_env_vars(container.env, env_vars(trainer.get("env")))

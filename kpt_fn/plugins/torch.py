@@ -9,13 +9,12 @@ from kpt_fn.engine.apply import env_vars, upsert_env_vars, upsert_ports
 from kpt_fn.engine.framework import RenderError
 from kpt_fn.engine.info import resources_per_node
 from kpt_fn.plugins import torchtune
+from kpt_fn.plugins.constants import COMPLETION_INDEX, NODE, PORT, TRAINER
 from kpt_fn.problems import Problem
 
 NAME = "Torch"
-# Sets the node count and trainer env itself, so PlainML does not run beside it.
+# PlainML does not run beside this plugin (upstream's PlainML skips the Torch, MPI and JAX policies).
 REPLACES = ("plainml",)
-PORT = 29500
-COMPLETION_INDEX = "metadata.annotations['batch.kubernetes.io/job-completion-index']"
 RESERVED_ENVS = ("PET_NNODES", "PET_NPROC_PER_NODE", "PET_NODE_RANK", "PET_MASTER_ADDR", "PET_MASTER_PORT")
 
 RULE_RESERVED_ENV = "trainer-webhook/torch-reserved-env"
@@ -63,7 +62,7 @@ def _not_found(job, name) -> str:
 def enforce_ml_policy(info, trainjob, options) -> None:
     name = trainjob["metadata"]["name"]
     trainer = (trainjob.get("spec") or {}).get("trainer")
-    ps = info.pod_set_by_ancestor("trainer")
+    ps = info.pod_set_by_ancestor(TRAINER)
     if ps is not None and trainer is not None and trainer.get("numNodes") is not None:
         ps.count = trainer["numNodes"]
 
@@ -78,7 +77,7 @@ def enforce_ml_policy(info, trainjob, options) -> None:
     if nproc == "auto" and gpu == 0:
         nproc = max(1, _num_cpu(res))
 
-    container = info.container_by_ancestor("trainer", "node") if trainer is not None else None
+    container = info.container_by_ancestor(TRAINER, NODE) if trainer is not None else None
     if container is not None:
         upsert_env_vars(container.env, env_vars(trainer.get("env")))
 
@@ -94,7 +93,7 @@ def enforce_ml_policy(info, trainjob, options) -> None:
 
     def master():
         return [
-            {"name": "PET_MASTER_ADDR", "value": f"{name}-node-0-0.{name}"},
+            {"name": "PET_MASTER_ADDR", "value": f"{name}-{NODE}-0-0.{name}"},
             {"name": "PET_MASTER_PORT", "value": str(PORT)},
         ]
 

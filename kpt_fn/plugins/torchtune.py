@@ -9,10 +9,10 @@ phase functions); torch.py calls it when `spec.trainer.command` is exactly ["tun
 from __future__ import annotations
 
 from kpt_fn.engine.info import ANCESTOR_LABEL
+from kpt_fn.plugins.constants import NODE, PORT, TRAINER
 from kpt_fn.problems import Problem
 
 ENTRYPOINT = ["tune", "run"]
-PORT = 29500
 SUPPORTED_MODELS = ("llama3_2/1B", "llama3_2/3B", "llama3_3/70B", "qwen2_5/1.5B")
 IMMUTABLE_CONFIGS = frozenset({"output_dir", "tokenizer.path", "tokenizer.merges_file", "checkpointer.checkpoint_dir"})
 LORA_ATTN_MODULES = "model.lora_attn_modules"
@@ -78,11 +78,11 @@ def runtime_overrides(info) -> list[str]:
     out = []
     for rj in info.replicated_jobs:
         labels = ((rj.get("template") or {}).get("metadata") or {}).get("labels") or {}
-        if labels.get(ANCESTOR_LABEL) != "trainer":
+        if labels.get(ANCESTOR_LABEL) != TRAINER:
             continue
         pod = ((((rj.get("template") or {}).get("spec") or {}).get("template") or {}).get("spec")) or {}
         for c in pod.get("containers") or ():
-            if c.get("name") != "node":
+            if c.get("name") != NODE:
                 continue
             out.extend(item for item in c.get("command") or () if item.split("=", 1)[0] in IMMUTABLE_CONFIGS)
     return out
@@ -93,7 +93,7 @@ def rewrite_command(info, trainjob: dict, num_nodes: int, nproc, gpu: int) -> No
     name = trainjob["metadata"]["name"]
     new = []
     if num_nodes > 1 or (isinstance(nproc, int) and nproc > 1) or (isinstance(nproc, str) and gpu > 1):
-        new.append(f"--rdzv_endpoint={name}-node-0-0.{name}:{PORT}")
+        new.append(f"--rdzv_endpoint={name}-{NODE}-0-0.{name}:{PORT}")
     recipe, config = recipe_and_config(num_nodes, nproc, gpu, trainjob)
     new += [recipe, "--config", config]
     new += runtime_overrides(info)

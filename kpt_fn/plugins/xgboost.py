@@ -10,14 +10,10 @@ from __future__ import annotations
 from kpt_fn.engine.apply import upsert_env_vars, upsert_ports
 from kpt_fn.engine.info import resources_per_node
 from kpt_fn.engine.resources import num_gpu
+from kpt_fn.plugins.constants import COMPLETION_INDEX, NODE, PORT, TRAINER
 from kpt_fn.problems import Problem
 
 NAME = "XGBoost"
-
-TRAINER = "trainer"
-NODE = "node"
-PORT = 29500
-COMPLETION_INDEX = "metadata.annotations['batch.kubernetes.io/job-completion-index']"
 
 ENV_TRACKER_URI = "DMLC_TRACKER_URI"
 ENV_TRACKER_PORT = "DMLC_TRACKER_PORT"
