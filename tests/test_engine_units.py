@@ -5,6 +5,8 @@ PodSet sync (pkg/runtime/framework/plugins/jobset/jobset_test.go TestBuild / Tes
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -14,8 +16,9 @@ from kpt_fn.engine import apply, defaults, framework, roundtrip
 from kpt_fn.engine.info import Container, Info, PodSet, RuntimePolicy, Scheduler
 from kpt_fn.plugins import jobset
 
+REPO = Path(__file__).resolve().parent.parent
 # ../shared beside the checkout (the project's data), never a path of this machine.
-CRDS = Path(__file__).resolve().parent.parent.parent / "shared" / "upstream" / "trainer" / "manifests" / "base" / "crds"
+CRDS = REPO.parent / "shared" / "upstream" / "trainer" / "manifests" / "base" / "crds"
 
 
 # --- defaults ----------------------------------------------------------------------------------
@@ -44,6 +47,7 @@ def _tree_defaults(tree, path="") -> set:
     for key, sub in tree.items():
         if isinstance(sub, defaults._Default):
             out.add((f"{path}.{key}", repr(sub.value)))
+            out |= _tree_defaults(sub.tree, f"{path}.{key}")
         elif defaults.ITEMS in sub:
             out |= _tree_defaults(sub[defaults.ITEMS], f"{path}.{key}[]")
         else:
@@ -51,14 +55,30 @@ def _tree_defaults(tree, path="") -> set:
     return out
 
 
-@pytest.mark.skipif(not CRDS.is_dir(), reason="CRDs not available")
 @pytest.mark.parametrize("crd,tree", [
-    ("trainer.kubeflow.org_trainingruntimes.yaml", defaults.RUNTIME_DEFAULTS),
-    ("trainer.kubeflow.org_clustertrainingruntimes.yaml", defaults.RUNTIME_DEFAULTS),
-    ("trainer.kubeflow.org_trainjobs.yaml", defaults.TRAINJOB_DEFAULTS),
+    ("trainer.kubeflow.org_trainingruntimes.yaml", defaults.runtime_defaults),
+    ("trainer.kubeflow.org_clustertrainingruntimes.yaml", defaults.runtime_defaults),
+    ("trainer.kubeflow.org_trainjobs.yaml", defaults.trainjob_defaults),
 ])
-def test_default_trees_match_the_crds(crd, tree):
-    assert _tree_defaults(tree) == _crd_defaults(crd)
+def test_default_trees_read_from_the_schemas_are_the_crds_defaults(crd, tree):
+    assert _tree_defaults(tree()) == _crd_defaults(crd)
+
+
+def test_crd_defaults_file_is_generated_from_the_schemas(tmp_path):
+    out = tmp_path / "crd_defaults.json"
+    subprocess.run([sys.executable, str(REPO / "scripts" / "gen_crd_defaults.py"), str(out)], check=True)
+    assert out.read_bytes() == Path(defaults.CRD_DEFAULTS_FILE).read_bytes()
+
+
+def test_schema_defaults_below_a_defaulted_field_and_in_maps_are_filled_too():
+    schema = {"properties": {
+        "policy": {"default": {}, "properties": {"mode": {"default": "hard"}, "tier": {"type": "integer"}}},
+        "labels": {"additionalProperties": {"properties": {"weight": {"default": 1}}}},
+        "steps": {"items": {"properties": {"retries": {"default": 0}}}}}}
+    obj = {"labels": {"a": {}, "b": {"weight": 5}}, "steps": [{}, {"retries": None}]}
+    defaults.apply_defaults(obj, defaults.defaults_tree(schema))
+    assert obj == {"labels": {"a": {"weight": 1}, "b": {"weight": 5}}, "steps": [{"retries": 0}, {"retries": 0}],
+                   "policy": {"mode": "hard"}}
 
 
 def test_defaults_fill_only_absent_fields_of_present_parents():

@@ -4,107 +4,99 @@ In the cluster the controller only sees objects defaulted from the CRD structura
 several code paths rely on that (MPI, coscheduling and volcano dereference defaulted fields). Raw
 YAML from Git has not been through the API server, so the engine defaults its private copies first.
 
-The trees below list exactly the `default:` values of the v2.3.0 CRDs
-(shared/upstream/trainer/manifests/base/crds); tests/test_engine_defaults.py checks them against
-the CRD files. Structural defaulting fills a field only when it is absent (or null) and its parent
-object is present; an explicitly written value, even "" or 0, is kept.
+The defaults are the `default:` values of the generated schemas (schemas/, made from the v2.3.0
+CRDs by scripts/gen_schemas.py) as a tree of the defaulted paths (`defaults_tree`). For the TrainJob
+and runtime specs scripts/gen_crd_defaults.py writes those trees to crd_defaults.json beside this
+module, so a run reads a few hundred bytes instead of parsing both schemas; a test keeps the file
+current. Structural defaulting fills a field only when it is absent (or null) and its parent object
+is present; an explicitly written value, even "" or 0, is kept. The CEL fallback
+(kpt_fn.validation.cel) defaults with the same trees.
 """
 
 from __future__ import annotations
 
 import copy
+import json
+import os
+from functools import cache
+
+ITEMS = "[]"  # key of the subtree that applies to every element of a list
+VALUES = "{}"  # key of the subtree that applies to every value of a map (additionalProperties)
 
 
 class _Default:
-    __slots__ = ("value",)
+    """A defaulted field: its value, and the defaults below it (filled into the value too)."""
 
-    def __init__(self, value):
+    __slots__ = ("value", "tree")
+
+    def __init__(self, value, tree: dict | None = None):
         self.value = value
+        self.tree = tree or {}
 
     def __repr__(self):
         return f"D({self.value!r})"
 
 
-D = _Default
-ITEMS = "[]"  # key of the subtree that applies to every element of a list
+def defaults_tree(schema) -> dict:
+    """The `default:` values below an OpenAPI schema node, keyed by property (ITEMS: list items,
+    VALUES: map values); only paths that lead to a default are present."""
+    if not isinstance(schema, dict):
+        return {}
+    tree: dict = {}
+    for key, sub in (schema.get("properties") or {}).items():
+        if not isinstance(sub, dict):
+            continue
+        below = defaults_tree(sub)
+        if "default" in sub:
+            tree[key] = _Default(sub["default"], below)
+        elif below:
+            tree[key] = below
+    for key, sub in ((ITEMS, schema.get("items")), (VALUES, schema.get("additionalProperties"))):
+        below = defaults_tree(sub)
+        if below:
+            tree[key] = below
+    return tree
 
-_ENV = {"valueFrom": {
-    "configMapKeyRef": {"name": D("")},
-    "secretKeyRef": {"name": D("")},
-    "fileKeyRef": {"optional": D(False)},
-}}
-_PROBE = {"grpc": {"service": D("")}}
-_CONTAINER = {
-    "env": {ITEMS: _ENV},
-    "envFrom": {ITEMS: {"configMapRef": {"name": D("")}, "secretRef": {"name": D("")}}},
-    "ports": {ITEMS: {"protocol": D("TCP")}},
-    "livenessProbe": _PROBE,
-    "readinessProbe": _PROBE,
-    "startupProbe": _PROBE,
-}
-_SECRET_REF = {"secretRef": {"name": D("")}}
-_VOLUME = {
-    "azureDisk": {"fsType": D("ext4"), "readOnly": D(False)},
-    "cephfs": _SECRET_REF,
-    "cinder": _SECRET_REF,
-    "configMap": {"name": D("")},
-    "csi": {"nodePublishSecretRef": {"name": D("")}},
-    "flexVolume": _SECRET_REF,
-    "iscsi": {"iscsiInterface": D("default"), "secretRef": {"name": D("")}},
-    "projected": {"sources": {ITEMS: {"configMap": {"name": D("")}, "secret": {"name": D("")}}}},
-    "rbd": {"keyring": D("/etc/ceph/keyring"), "pool": D("rbd"), "user": D("admin"),
-            "secretRef": {"name": D("")}},
-    "scaleIO": {"fsType": D("xfs"), "storageMode": D("ThinProvisioned"), "secretRef": {"name": D("")}},
-    "storageos": _SECRET_REF,
-}
-_POD_SPEC = {
-    "containers": {ITEMS: _CONTAINER},
-    "initContainers": {ITEMS: _CONTAINER},
-    "ephemeralContainers": {ITEMS: _CONTAINER},
-    "imagePullSecrets": {ITEMS: {"name": D("")}},
-    "volumes": {ITEMS: _VOLUME},
-}
 
-RUNTIME_DEFAULTS = {"spec": {
-    "mlPolicy": {
-        "mpi": {"numProcPerNode": D(1), "mpiImplementation": D("OpenMPI"),
-                "sshAuthMountPath": D("/root/.ssh"), "runLauncherAsNode": D(False)},
-        "flux": {"numProcPerNode": D(1)},
-    },
-    "podGroupPolicy": {
-        "coscheduling": {"scheduleTimeoutSeconds": D(60)},
-        "volcano": {"networkTopology": {"mode": D("hard"), "highestTierAllowed": D(1)}},
-    },
-    "template": {"spec": {
-        "failurePolicy": {"restartStrategy": D("Recreate")},
-        "volumeClaimPolicies": {ITEMS: {"retentionPolicy": {"whenDeleted": D("Delete")}}},
-        "replicatedJobs": {ITEMS: {
-            "groupName": D("default"),
-            "replicas": D(1),
-            "template": {"spec": {"template": {"spec": _POD_SPEC}}},
-        }},
-    }},
-}}
+# In crd_defaults.json a defaulted field is {"=": value, <the defaults below it>}: no property is "=".
+_VALUE = "="
+CRD_DEFAULTS_FILE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "crd_defaults.json")
+# The kinds crd_defaults.json holds the spec defaults of (trainer.kubeflow.org/v1alpha1).
+CRD_DEFAULTS_KINDS = ("TrainJob", "TrainingRuntime")
 
-# Only what the TrainJob CRD can carry inside a runtime patch (PodSpecPatch / ContainerPatch).
-_PATCH_POD_SPEC = {
-    "containers": {ITEMS: {"env": {ITEMS: _ENV}}},
-    "initContainers": {ITEMS: {"env": {ITEMS: _ENV}}},
-    "imagePullSecrets": {ITEMS: {"name": D("")}},
-    "volumes": {ITEMS: _VOLUME},
-}
-_INITIALIZER = {"env": {ITEMS: _ENV}, "secretRef": {"name": D("")}}
 
-TRAINJOB_DEFAULTS = {"spec": {
-    "runtimeRef": {"apiGroup": D("trainer.kubeflow.org"), "kind": D("ClusterTrainingRuntime")},
-    "suspend": D(False),
-    "managedBy": D("trainer.kubeflow.org/trainjob-controller"),
-    "initializer": {"dataset": _INITIALIZER, "model": _INITIALIZER},
-    "trainer": {"env": {ITEMS: _ENV}},
-    "runtimePatches": {ITEMS: {"trainingRuntimeSpec": {"template": {"spec": {"replicatedJobs": {ITEMS: {
-        "template": {"spec": {"template": {"spec": _PATCH_POD_SPEC}}},
-    }}}}}}},
-}}
+def tree_to_json(tree: dict) -> dict:
+    out = {}
+    for key, sub in tree.items():
+        out[key] = {_VALUE: sub.value, **tree_to_json(sub.tree)} if isinstance(sub, _Default) else tree_to_json(sub)
+    return out
+
+
+def _tree_from_json(data: dict) -> dict:
+    out = {}
+    for key, sub in data.items():
+        if _VALUE in sub:
+            below = {k: v for k, v in sub.items() if k != _VALUE}
+            out[key] = _Default(sub[_VALUE], _tree_from_json(below))
+        else:
+            out[key] = _tree_from_json(sub)
+    return out
+
+
+@cache
+def _spec_defaults(kind: str) -> dict:
+    """The defaults of a trainer.kubeflow.org kind's spec (crd_defaults.json)."""
+    with open(CRD_DEFAULTS_FILE, encoding="utf-8") as f:
+        return {"spec": _tree_from_json(json.load(f)[kind])}
+
+
+def trainjob_defaults() -> dict:
+    return _spec_defaults("TrainJob")
+
+
+def runtime_defaults() -> dict:
+    # ClusterTrainingRuntime has the same spec type (TrainingRuntimeSpec), so the same defaults.
+    return _spec_defaults("TrainingRuntime")
 
 
 def apply_defaults(obj, tree) -> None:
@@ -116,18 +108,35 @@ def apply_defaults(obj, tree) -> None:
     if not isinstance(obj, dict):
         return
     for key, sub in tree.items():
+        if key == VALUES:
+            for value in obj.values():
+                apply_defaults(value, sub)
+            continue
         if isinstance(sub, _Default):
-            if obj.get(key) is None:
-                obj[key] = copy.copy(sub.value)
-            continue
-        value = obj.get(key)
-        if value is None:
-            continue
+            value = obj.get(key)
+            if value is None:
+                value = obj[key] = copy.copy(sub.value)
+            sub = sub.tree
+            if not sub:
+                continue
+        else:
+            value = obj.get(key)
+            if value is None:
+                continue
         if ITEMS in sub:
             if isinstance(value, list):
                 apply_defaults(value, sub[ITEMS])
         else:
             apply_defaults(value, sub)
+
+
+def pruned_copy(value):
+    """A copy of plain data without the null map values (what the API server stores)."""
+    if isinstance(value, dict):
+        return {k: pruned_copy(v) for k, v in value.items() if v is not None}
+    if isinstance(value, list):
+        return [pruned_copy(v) for v in value]
+    return value
 
 
 _SCALARS = (str, int, float, bool, type(None))
@@ -154,12 +163,12 @@ def private_copy(value):
 def default_trainjob(trainjob: dict) -> dict:
     """A defaulted deep copy of the TrainJob (the input is not touched)."""
     out = private_copy(trainjob)
-    apply_defaults(out, TRAINJOB_DEFAULTS)
+    apply_defaults(out, trainjob_defaults())
     return out
 
 
 def default_runtime(runtime: dict) -> dict:
     """A defaulted deep copy of a TrainingRuntime / ClusterTrainingRuntime."""
     out = private_copy(runtime)
-    apply_defaults(out, RUNTIME_DEFAULTS)
+    apply_defaults(out, runtime_defaults())
     return out

@@ -723,11 +723,14 @@ def _celpy_fallback(text: str, schema):
     """celpy's interpreter for `text` (parsed by celpy: its interpreter needs lark's trees)."""
     import celpy
 
+    from kpt_fn.engine.defaults import defaults_tree
+
     env = celpy.Environment()
     runner = env.program(celpy_parse(text))
+    tree = defaults_tree(schema)
 
     def fn(v):
-        value = apply_defaults(v["self"], schema)
+        value = apply_defaults(v["self"], schema, tree)
         try:
             result = runner.evaluate({"self": celpy.json_to_cel(value)})
         except celpy.CELEvalError as exc:
@@ -759,24 +762,26 @@ def _from_cel(value):
     return value
 
 
-def apply_defaults(value, schema):
-    """A copy of `value` with schema defaults filled in and nulls dropped, as the API server stores it."""
+def apply_defaults(value, schema, tree=None):
+    """A copy of `value` with schema defaults filled in and nulls dropped, as the API server stores it.
+    The defaults are the engine's (kpt_fn.engine.defaults); `tree`: defaults_tree(schema), if known."""
+    from kpt_fn.engine import defaults
+
+    out = _without_nulls(value, schema)
+    defaults.apply_defaults(out, defaults.defaults_tree(schema) if tree is None else tree)
+    return out
+
+
+def _without_nulls(value, schema):
+    """A copy of `value` without the null map values wherever `schema` describes them."""
     if not isinstance(schema, dict):
         return value
     if isinstance(value, dict):
         props = schema.get("properties") or {}
         addl = schema.get("additionalProperties")
-        out = {}
-        for k, x in value.items():
-            if x is None:
-                continue
-            sub = props.get(k, addl if isinstance(addl, dict) else None)
-            out[k] = apply_defaults(x, sub)
-        for k, sub in props.items():
-            if k not in out and isinstance(sub, dict) and "default" in sub:
-                out[k] = apply_defaults(sub["default"], sub)
-        return out
+        return {k: _without_nulls(x, props.get(k, addl if isinstance(addl, dict) else None))
+                for k, x in value.items() if x is not None}
     if isinstance(value, list):
         sub = schema.get("items")
-        return [apply_defaults(x, sub) for x in value]
+        return [_without_nulls(x, sub) for x in value]
     return value
