@@ -130,15 +130,6 @@ def apply_defaults(obj, tree) -> None:
             apply_defaults(value, sub)
 
 
-def pruned_copy(value):
-    """A copy of plain data without the null map values (what the API server stores)."""
-    if isinstance(value, dict):
-        return {k: pruned_copy(v) for k, v in value.items() if v is not None}
-    if isinstance(value, list):
-        return [pruned_copy(v) for v in value]
-    return value
-
-
 _SCALARS = (str, int, float, bool, type(None))
 
 

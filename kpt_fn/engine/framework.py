@@ -162,13 +162,6 @@ class Framework:
         if len(set(names)) != len(names):
             raise RegistryError(f"plugin registry of {package} names a plugin twice: {names}")
 
-    def plugin(self, name: str):
-        """The module of the registered plugin `name` (imported now if it was not)."""
-        for p in self.plugins:
-            if p.name == name:
-                return p.module
-        raise RegistryError(f"no plugin {name!r} is registered")
-
     def _enabled(self, ml_policy, pod_group_policy, info=None) -> list:
         """The modules of the plugins this runtime switches on, in registry order."""
         mods = []

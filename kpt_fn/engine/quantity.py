@@ -62,10 +62,6 @@ class Quantity:
         raise AttributeError("Quantity is immutable")
 
     @classmethod
-    def from_int(cls, value: int, format: str = DECIMAL_SI) -> Quantity:
-        return cls(value * _NANO, format)
-
-    @classmethod
     def from_milli(cls, value: int, format: str = DECIMAL_SI) -> Quantity:
         return cls(value * 1_000_000, format)
 
@@ -358,7 +354,3 @@ def ceil_value(q: Quantity) -> int:
         whole += 1
     return whole if q.nanos >= 0 else -whole
 
-
-def max_quantity(a: Quantity, b: Quantity) -> Quantity:
-    """The larger of two quantities; on a tie the first one (keeps its format and text)."""
-    return b if b.nanos > a.nanos else a

@@ -253,13 +253,6 @@ def curve_certificate(cert_name: str, secret_key: bytes) -> str:
     )
 
 
-def curve_secret_key_from_uid(uid: str) -> bytes:
-    """Upstream's derivation (SHA-256 of the TrainJob UID); kept for parity checks only."""
-    import hashlib  # only here: loading OpenSSL for it costs every start-up ~2 ms
-
-    return hashlib.sha256(uid.encode("utf-8")).digest()
-
-
 def curve_secret_key(seed: str, namespace: str, secret_name: str) -> bytes:
     from cryptography.hazmat.primitives import hashes
 

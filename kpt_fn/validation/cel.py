@@ -114,11 +114,6 @@ def _from_plain(node):
     return Token(node["type"], node["value"])
 
 
-def precompiled_texts() -> list[str]:
-    """The rule texts that parse without cel-python."""
-    return list(_precompiled())
-
-
 @functools.cache
 def _parser():
     import celpy
