@@ -1,7 +1,8 @@
 """The click commands of `expand-trainjobs` (see kpt_fn.cli for the dispatch and the modes).
 
-Imported only when there are command-line arguments: the KRM mode, which kpt and kustomize run on
-every build, starts without click.
+Imported only for the forms kpt_fn.cli does not run directly (options, --help, --version, `rules`,
+usage errors): the KRM mode and plain `render` start without click. The commands call kpt_fn.modes,
+as kpt_fn.cli does; neither module imports the other at import time.
 """
 
 from __future__ import annotations
@@ -10,8 +11,7 @@ import os
 
 import click
 
-from kpt_fn import __version__
-from kpt_fn.cli import _finish, _guarded, _read_stdin, krm_mode
+from kpt_fn import __version__, modes
 
 
 class _Group(click.Group):
@@ -38,7 +38,7 @@ def cli(ctx):
     tracebacks of internal errors.
     """
     if ctx.invoked_subcommand is None:
-        krm_mode()
+        modes.krm_mode()
 
 
 @cli.command()
@@ -53,32 +53,21 @@ def render(paths):
     config stay inside the app directory (EXPAND_TRAINJOBS_EXTRA_ROOTS adds others). Prints nothing
     and exits 1 on any error and when there would be nothing to apply.
     """
-    from kpt_fn import plain
-
-    _guarded(plain.render, list(paths), os.getcwd(), dict(os.environ))
+    modes.render_mode(paths)
 
 
 @cli.command()
 @click.argument("paths", nargs=-1, type=click.Path())
 def validate(paths):
     """Run every check on YAML files or directories (default: .) without generating anything."""
-    from kpt_fn import plain
-
-    _guarded(plain.render, list(paths), os.getcwd(), dict(os.environ), "validate")
+    modes.render_mode(paths, "validate")
 
 
 @cli.command()
 @click.option("--format", "fmt", type=click.Choice(["table", "yaml"]), default="table")
 def rules(fmt):
     """List the validation rules this function applies."""
-    from kpt_fn import validation
-    from kpt_fn.yamlio import dump
-
-    catalog = validation.rules()
-    if fmt == "yaml":
-        _finish(dump(catalog), [], 0)
-    lines = [f"{r['id']}\t{r['family']}\t{r.get('applies_to', '')}\t{r.get('description', '')}" for r in catalog]
-    _finish("\n".join(lines) + "\n", [], 0)
+    modes.rules_mode(fmt)
 
 
 @cli.command("kustomize-plugin")
@@ -86,9 +75,7 @@ def rules(fmt):
 def kustomize_plugin(config):
     """kustomize legacy exec plugin: CONFIG is the plugin config; stdin is empty (generator) or the
     resources to transform (transformer)."""
-    from kpt_fn import plain
-
-    _guarded(plain.kustomize_plugin, config, _read_stdin(), dict(os.environ), os.getcwd())
+    modes.kustomize_plugin_mode(config)
 
 
 @cli.command("argocd-kueue-patch")
@@ -99,7 +86,7 @@ def argocd_kueue_patch():
     from kpt_fn import kueue
     from kpt_fn.yamlio import dump
 
-    _finish(dump(kueue.argocd_ignore_differences()), [], 0)
+    modes.finish(dump(kueue.argocd_ignore_differences()), [], 0)
 
 
 @cli.command()
@@ -116,7 +103,7 @@ def report(paths, fmt):
     outcome = plain.expand(list(paths), os.getcwd(), dict(os.environ))
     data = review.report(outcome)
     text = json.dumps(data, indent=2, sort_keys=True) + "\n" if fmt == "json" else review.report_markdown(data)
-    _finish(text, plain.stderr_lines(outcome), outcome.exit_code)
+    modes.finish(text, plain.stderr_lines(outcome), outcome.exit_code)
 
 
 @cli.command()
@@ -142,15 +129,16 @@ def diff(old, new, fmt):
             try:
                 where = review.materialize(spec, cwd, scratch)
             except review.SourceError as e:
-                _finish("", [f"expand-trainjobs: FAILED: {e}"], 2)
+                modes.finish("", [f"expand-trainjobs: FAILED: {e}"], 2)
             outcome = plain.expand([], where, env)
             if outcome.exit_code:
                 lines = plain.stderr_lines(outcome)
-                _finish("", [f"expand-trainjobs: FAILED: {spec} does not render", *lines[1:]], 2)
+                modes.finish("", [f"expand-trainjobs: FAILED: {spec} does not render", *lines[1:]], 2)
             outcomes.append(outcome)
         data = review.diff(*outcomes)
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
     text = json.dumps(data, indent=2, sort_keys=True, default=str) + "\n" if fmt == "json" else review.diff_markdown(data)
     changes = review.has_changes(data)
-    _finish(text, [f"expand-trainjobs: {'changes' if changes else 'no changes'}"], 1 if changes else 0)
+    # Exit 1 means "changes" here: output that could not be written is an error (2).
+    modes.finish(text, [f"expand-trainjobs: {'changes' if changes else 'no changes'}"], 1 if changes else 0, failed_code=2)

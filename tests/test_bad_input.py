@@ -304,7 +304,8 @@ def test_debug_flag_shows_tracebacks_only_when_asked(fn: str, tmp_path: Path):
     broken.mkdir()
     (broken / "__init__.py").write_text("__version__ = '0'\n")
     (broken / "krm.py").write_text("raise RuntimeError('boom')\n")
-    shutil.copy(ROOT / "kpt_fn" / "cli.py", broken / "cli.py")
+    for name in ("cli.py", "modes.py", "stdio.py"):  # the fallback needs no other module
+        shutil.copy(ROOT / "kpt_fn" / name, broken / name)
     data = b"apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems: []\n"
     code = "import sys; sys.path.insert(0, sys.argv[1]); from kpt_fn.cli import main; sys.argv[1:] = []; main()"
     for debug, traceback_shown in (("", False), ("1", True)):

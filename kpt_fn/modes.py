@@ -1,0 +1,222 @@
+"""The modes of `expand-trainjobs`, each run to its exit: KRM function, render/validate, kustomize
+legacy plugin, rules. kpt_fn.cli picks one from argv (without click for the common forms) and
+kpt_fn.commands exposes them as click commands; both import this module, never each other's.
+
+Every mode ends in finish(): stdout is written in full first, then stderr, whose first line states
+the final outcome. A failure to write stdout (closed, full, a reader that went away) makes the run a
+failure and says so on that first line: kpt shows only four lines of stderr, and a client that sees
+exit 0 keeps what it got.
+
+Top-level imports are the standard library and kpt_fn.stdio only: the internal-error fallback must
+work when the rest of the package cannot be imported.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+
+from kpt_fn import stdio
+
+DEBUG_ENV = "EXPAND_TRAINJOBS_DEBUG"
+PREFIX = "expand-trainjobs: "
+
+
+def _debug() -> bool:
+    return os.environ.get(DEBUG_ENV, "") not in ("", "0", "false")
+
+
+def _traceback_lines() -> list[str]:
+    import traceback  # only on an internal error: it and textwrap cost ~2 ms of every start-up
+
+    return traceback.format_exc().splitlines()
+
+
+def _failed_first(failure: str, lines: list[str]) -> list[str]:
+    """`failure` as the first line; the run's own summary, which may say "ok", demoted under it."""
+    head = f"{PREFIX}FAILED: {failure}"
+    if not lines:
+        return [head]
+    first, rest = lines[0], lines[1:]
+    if first.startswith(PREFIX + "ok: "):
+        first = f"  (the run itself: {first[len(PREFIX) + 4:]})"
+    elif first.startswith(PREFIX + "FAILED: "):
+        first = f"  (the run itself failed: {first[len(PREFIX) + 8:]})"
+    return [head, first, *rest]
+
+
+def finish(stdout, stderr_lines: list[str], code: int, failed_code: int = 1) -> None:
+    """Write stdout (a text, or an iterable of its pieces, each written before the next is made: the
+    whole text is never held), then the stderr lines, and exit with `code` (at least `failed_code` if
+    stdout failed)."""
+    rest = None
+    if not isinstance(stdout, str):
+        # The first piece is made before anything is written: if that fails, the caller's fallback
+        # still has stdout to itself.
+        rest = iter(stdout)
+        stdout = next(rest, "")
+    out = stdio.Output(sys.stdout)
+    failure, broken_pipe = None, False
+    try:
+        out.write(stdout)
+        while rest is not None:
+            try:
+                piece = next(rest)
+            except StopIteration:
+                break
+            except Exception as e:
+                # Written output cannot be taken back: the run fails, and says why first.
+                failure = f"internal error while writing the output: {type(e).__name__}: {e}"
+                break
+            out.write(piece)
+        out.flush()
+    except stdio.WriteError as e:
+        failure = f"could not write the output to stdout ({e.reason}) after {e.written} bytes: the output is incomplete"
+        broken_pipe = e.broken_pipe
+    if failure is not None:
+        stderr_lines = _failed_first(failure, stderr_lines)
+        code = max(code, failed_code)
+    if stderr_lines:
+        err = stdio.Output(sys.stderr, "backslashreplace")
+        try:
+            err.write("".join(line + "\n" for line in stderr_lines))
+            err.flush()
+        except stdio.WriteError:
+            pass  # stderr is gone too: the exit code is all that is left
+    if broken_pipe:
+        stdio.silence(sys.stdout)
+    sys.exit(code)
+
+
+def read_stdin(limit: int | None = None) -> bytes:
+    """At most `limit` + 1 bytes of stdin: enough to know the input is too big, without holding all."""
+    if limit is None:
+        from kpt_fn.yamlio import DEFAULT_LIMITS
+
+        limit = DEFAULT_LIMITS.max_bytes
+    if sys.stdin is None:  # closed: `cmd <&-`
+        return b""
+    try:
+        fd = sys.stdin.fileno()
+    except (AttributeError, OSError, ValueError):
+        fd = None
+    if fd is not None:
+        return stdio.read_all(fd, limit)
+    stream = getattr(sys.stdin, "buffer", None)  # a replaced stdin (tests)
+    if stream is None:
+        return b""
+    chunks, size = [], 0
+    while size <= limit:
+        chunk = stream.read(min(1 << 20, limit + 1 - size))
+        if not chunk:
+            break
+        chunks.append(chunk)
+        size += len(chunk)
+    return b"".join(chunks)
+
+
+def _stdin_is_terminal() -> bool:
+    try:
+        return sys.stdin is not None and sys.stdin.isatty()
+    except (ValueError, OSError):
+        return False
+
+
+def krm_mode() -> None:
+    """ResourceList on stdin -> ResourceList on stdout."""
+    if _stdin_is_terminal():
+        # Waiting for a ResourceList nobody will type looks like a hang.
+        finish("", [f"{PREFIX}FAILED: expected a ResourceList on stdin (see --help for the other modes)"], 1)
+    # What the fallback needs to give the items back: stdin, then (once process_pieces has parsed it,
+    # and the bytes can go) the parsed items. Held here alone, so that no frame keeps the bytes alive.
+    fallback: dict = {"data": b""}
+    try:
+        from kpt_fn import krm
+
+        try:
+            limits = krm.limits_from_env(os.environ)
+        except krm.InputError:
+            limits = krm.DEFAULT_LIMITS  # process() reports the bad variable
+        fallback["data"] = read_stdin(limits.max_bytes)
+        finish(*krm.process_pieces(fallback["data"], base_dir=os.getcwd(), env=os.environ, fallback=fallback))
+    except SystemExit:
+        raise
+    except BaseException as e:  # never lose the user's items to a bug of ours
+        _internal_error_krm(fallback, e)
+
+
+def _internal_error_krm(fallback: dict, e: BaseException) -> None:
+    """The items back (as parsed, or parsed again from stdin's bytes) with one error result."""
+    message = f"internal error: {type(e).__name__}: {e}"
+    lines = [f"{PREFIX}FAILED: {message}"]
+    if _debug():
+        lines += _traceback_lines()
+    else:
+        lines.append(f"  (set {DEBUG_ENV}=1 to see the traceback)")
+    try:
+        from kpt_fn import krm
+        from kpt_fn.yamlio import dump
+
+        try:
+            if "items" in fallback:
+                out = krm.error_resource_list(message, fallback["items"], fallback["apiVersion"])
+            else:
+                rl = krm.parse_resource_list(fallback.get("data", b""), krm.limits_from_env(os.environ))
+                out = krm.error_resource_list(message, rl.get("items"), rl.get("apiVersion"))
+        except Exception:
+            out = krm.error_resource_list(message)
+        text = dump(out)
+    except BaseException:  # even the fallback failed (e.g. the package cannot be imported)
+        import json
+
+        quoted = json.dumps(message)  # a JSON string is a YAML double-quoted scalar
+        text = f"apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems: []\nresults:\n- message: {quoted}\n  severity: error\n"
+    finish(text, lines, 1)
+
+
+def guarded(fn, *args) -> None:
+    """finish(*fn(*args)), or an internal error (stderr only) if fn fails."""
+    try:
+        result = fn(*args)
+    except SystemExit:
+        raise
+    except BaseException as e:
+        lines = [f"{PREFIX}FAILED: internal error: {type(e).__name__}: {e}"]
+        if _debug():
+            lines += _traceback_lines()
+        else:
+            lines.append(f"  (set {DEBUG_ENV}=1 to see the traceback)")
+        finish("", lines, 1)
+    finish(*result)
+
+
+def render_mode(paths, mode: str | None = None) -> None:
+    """`render [PATH...]` (mode None) and `validate [PATH...]` (mode "validate")."""
+    from kpt_fn import plain
+
+    extra = () if mode is None else (mode,)
+    guarded(plain.render, list(paths), os.getcwd(), dict(os.environ), *extra)
+
+
+def kustomize_plugin_mode(config: str) -> None:
+    def run():
+        from kpt_fn import plain
+
+        return plain.kustomize_plugin(config, read_stdin(), dict(os.environ), os.getcwd())
+
+    guarded(run)
+
+
+def rules_mode(fmt: str) -> None:
+    def run():
+        from kpt_fn import validation
+
+        catalog = validation.rules()
+        if fmt == "yaml":
+            from kpt_fn.yamlio import dump
+
+            return dump(catalog), [], 0
+        lines = [f"{r['id']}\t{r['family']}\t{r.get('applies_to', '')}\t{r.get('description', '')}" for r in catalog]
+        return "\n".join(lines) + "\n", [], 0
+
+    guarded(run)
