@@ -20,6 +20,7 @@ from kpt_fn.engine.info import resources_per_node
 from kpt_fn.engine.resources import num_gpu
 from kpt_fn.plugins.constants import NODE
 from kpt_fn.problems import Problem
+from kpt_fn.validation.names import MAX_DATA_SIZE, RULE_DATA_KEYS
 
 NAME = "MPI"
 # PlainML does not run beside this plugin (upstream's PlainML skips the Torch, MPI and JAX policies).
@@ -149,18 +150,49 @@ def _metadata(name: str, trainjob: dict) -> dict:
     return md
 
 
+def _hostfile_too_big(hosts: int) -> RenderError:
+    return RenderError(
+        f"the MPI hostfile ConfigMap would list {hosts} hosts, more than fit in {MAX_DATA_SIZE} bytes, the most "
+        "the API server accepts in a ConfigMap's data (1 MiB)",
+        path="spec.trainer.numNodes",
+        rule=RULE_DATA_KEYS,
+    )
+
+
+def _replicas(info, ps) -> int:
+    for rj in info.replicated_jobs:
+        if rj.get("name") == ps.name:
+            replicas = rj.get("replicas")
+            return 1 if replicas is None else replicas
+    return 1
+
+
 def hostfile(info) -> str:
-    """One `<endpoint> slots=<n>` line per MPI host, in replicated-job order (§5.4)."""
+    """One `<endpoint> slots=<n>` line per MPI host, in replicated-job order (§5.4).
+
+    numNodes and replicas are int32s the schema admits up to 2^31-1: the host count is checked
+    before any line is made (each line takes at least 10 bytes), and the text stops growing at the
+    API server's 1 MiB ConfigMap limit, so time and memory stay bounded whatever the input says."""
     mpi = info.runtime_policy.ml_policy_source["mpi"]
     launcher_as_node = bool(mpi.get("runLauncherAsNode"))
     slots = mpi.get("numProcPerNode")
     slots = 1 if slots is None else slots
-    lines = []
-    for ps in info.pod_sets:
-        if not (ps.name == NODE or (launcher_as_node and ps.name == LAUNCHER)):
-            continue
-        if mpi.get("mpiImplementation") == OPENMPI and ps.endpoints is not None:
-            lines.extend(f"{endpoint} slots={slots}\n" for endpoint in ps.endpoints())
+    chosen = [
+        ps for ps in info.pod_sets
+        if (ps.name == NODE or (launcher_as_node and ps.name == LAUNCHER))
+        and mpi.get("mpiImplementation") == OPENMPI and ps.endpoints is not None
+    ]
+    hosts = sum(max(_replicas(info, ps), 0) * max(ps.count, 0) for ps in chosen)
+    if hosts * len(f"x slots={slots}\n") > MAX_DATA_SIZE:
+        raise _hostfile_too_big(hosts)
+    lines, size = [], 0
+    for ps in chosen:
+        for endpoint in ps.endpoints():
+            line = f"{endpoint} slots={slots}\n"
+            size += len(line)
+            if size > MAX_DATA_SIZE:
+                raise _hostfile_too_big(hosts)
+            lines.append(line)
     return "".join(lines)
 
 
