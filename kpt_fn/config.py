@@ -30,17 +30,55 @@ PROFILES = ("controller", "kueue")
 
 class Option:
     # A plain class, like FunctionConfig: creating dataclasses cost a noticeable part of start-up.
-    __slots__ = ("name", "type", "default", "help", "choices")
+    __slots__ = ("name", "type", "default", "help", "choices", "maximum", "sensitive")
 
-    def __init__(self, name: str, type: str, default: object, help: str, choices: tuple = ()):
+    def __init__(self, name: str, type: str, default: object, help: str, choices: tuple = (),
+                 maximum: int | None = None, sensitive: bool = False):
         self.name = name
         self.type = type  # str | bool | int | list | enum | objects
         self.default = default
         self.help = help
         self.choices = choices
+        self.maximum = maximum  # int options: the largest value accepted
+        # A sensitive value is never shown: not in an error message, not in a repr, whatever its type.
+        self.sensitive = sensitive
 
     def __repr__(self):
-        return f"Option({self.name!r}, {self.type!r}, {self.default!r}, ...)"
+        default = "<redacted>" if self.sensitive else repr(self.default)
+        return f"Option({self.name!r}, {self.type!r}, {default}, ...)"
+
+
+# The largest value of each parsing limit (yamlio.Limits field), for the functionConfig options and
+# for the EXPAND_TRAINJOBS_MAX_* variables alike (krm.limits_from_env). Beyond these the limit
+# protects nothing: the process runs out of memory (or Python's int conversions overflow) first.
+LIMIT_MAXIMA = {
+    # The text, its decoded copy and the parsed objects are all held at once: several times the input.
+    "max_bytes": 1 << 30,
+    # libyaml's own nesting limit; nothing deeper can be parsed anyway.
+    "max_depth": 1000,
+    # Each expanded node costs ~100 bytes wherever the tree is copied or written out.
+    "max_nodes": 100_000_000,
+    "max_aliases": 1_000_000,
+}
+_UNITS = {1 << 30: " (1 GiB)"}
+
+
+def limit_value_problem(field: str, value) -> str | None:
+    """Why `value` (an int, or a string of digits from an environment variable) cannot be the
+    `field` limit, or None. Never converts a string longer than any accepted value."""
+    maximum = LIMIT_MAXIMA[field]
+    if isinstance(value, str):
+        text = value.strip()
+        if not text.isdigit():
+            return "must be a positive integer"
+        if len(text.lstrip("0")) > len(str(maximum)):
+            return f"must be at most {maximum}{_UNITS.get(maximum, '')}"
+        value = int(text)
+    if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
+        return "must be a positive integer"
+    if value > maximum:
+        return f"must be at most {maximum}{_UNITS.get(maximum, '')}"
+    return None
 
 
 OPTIONS = (
@@ -53,18 +91,19 @@ OPTIONS = (
     Option("fluxCurveSecret", "enum", "reference", "Flux CURVE certificate Secret `<trainjob>-flux-curve`: `reference` or `generate`, as for `mpiSSHSecret`.", SECRET_POLICIES),
     Option("mpiSSHSecretName", "str", "{name}-mpi-ssh-auth", "Name of the MPI SSH Secret; `{name}` is replaced by the TrainJob name. Without `{name}`, all TrainJobs of a namespace share one Secret."),
     Option("fluxCurveSecretName", "str", "{name}-flux-curve", "Name of the Flux CURVE Secret, a template like `mpiSSHSecretName`."),
-    Option("secretSeed", "str", "", "Secret seed (at least 16 characters) from which generated key material is derived, so re-renders are byte-identical. Required when a secret policy is `generate`; as sensitive as the keys."),
+    Option("secretSeed", "str", "", "Secret seed (at least 16 characters) from which generated key material is derived, so re-renders are byte-identical. Required when a secret policy is `generate`; as sensitive as the keys, so never shown in any message.", sensitive=True),
     Option("knownPriorityClasses", "list", (), "PriorityClass names that exist in the cluster (for the Volcano plugin's check); when empty, that check is skipped with a warning."),
     Option("profile", "enum", "controller", "`controller`: exactly the objects the Trainer controller creates. `kueue`: a JobSet that Kueue's JobSet integration manages in a cluster without the Trainer controller (queue and priority labels, suspended, MultiKueue `managedBy`; see docs/kueue.md).", PROFILES),
     Option("kueueQueues", "list", (), "`profile: kueue`: LocalQueue for TrainJobs without the `kueue.x-k8s.io/queue-name` label: `QUEUE` for every namespace, `NAMESPACE=QUEUE` for one."),
     Option("policy", "policy", (), "Guardrails checked on the rendered pods (`policy/...` rules; see docs/policy.md). In a ConfigMap, one key per setting: `policy.maxGPUsPerTrainJob`."),
     Option("trainJobs", "objects", (), "TrainJobs and runtimes given inline (the kustomize generator form)."),
     Option("files", "list", (), "YAML files or directories read for TrainJobs and runtimes (kustomize generator form; relative to the kustomization directory)."),
-    Option("maxInputBytes", "int", DEFAULT_LIMITS.max_bytes, "Largest input accepted, in bytes. For files the function reads (runtimeDirs, files, render paths); for the ResourceList on stdin it can only lower the limit (see below)."),
-    Option("maxDepth", "int", DEFAULT_LIMITS.max_depth, "Deepest YAML nesting accepted (same scope as maxInputBytes)."),
-    Option("maxAliasNodes", "int", DEFAULT_LIMITS.max_nodes, "Most YAML nodes a stream may expand to through aliases, beyond the nodes it holds without them (same scope as maxInputBytes)."),
+    Option("maxInputBytes", "int", DEFAULT_LIMITS.max_bytes, "Largest input accepted, in bytes (at most 1 GiB). For files the function reads (runtimeDirs, files, render paths); for the ResourceList on stdin it can only lower the limit (see below).", maximum=LIMIT_MAXIMA["max_bytes"]),
+    Option("maxDepth", "int", DEFAULT_LIMITS.max_depth, "Deepest YAML nesting accepted (at most 1000; same scope as maxInputBytes).", maximum=LIMIT_MAXIMA["max_depth"]),
+    Option("maxAliasNodes", "int", DEFAULT_LIMITS.max_nodes, "Most YAML nodes a stream may expand to through aliases, beyond the nodes it holds without them (at most 100000000; same scope as maxInputBytes).", maximum=LIMIT_MAXIMA["max_nodes"]),
 )
 _BY_NAME = {o.name: o for o in OPTIONS}
+SENSITIVE = frozenset(o.name for o in OPTIONS if o.sensitive)
 
 
 class FunctionConfig:
@@ -100,7 +139,9 @@ class FunctionConfig:
         return hash(self._key())
 
     def __repr__(self):
-        return "FunctionConfig(" + ", ".join(f"{f}={getattr(self, f)!r}" for f in self.FIELDS) + ")"
+        return "FunctionConfig(" + ", ".join(
+            f"{f}=" + ("<redacted>" if f in SENSITIVE and getattr(self, f) else repr(getattr(self, f))) for f in self.FIELDS
+        ) + ")"
 
     @property
     def limits(self) -> Limits:
@@ -124,36 +165,56 @@ def _split_list(text: str) -> tuple:
     return tuple(x.strip() for x in re.split(r"[,\n]", text) if x.strip())
 
 
+def _show(value) -> str:
+    """A value for a message: its repr, cut short (a 5,000-digit integer cannot even be converted)."""
+    if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 200:
+        return f"an integer of {value.bit_length()} bits"
+    text = repr(value)
+    return text if len(text) <= 200 else text[:200] + "..."
+
+
+def _type_name(value) -> str:
+    return {str: "a string", bool: "a boolean", int: "an integer", float: "a number", list: "a list",
+            dict: "a map", type(None): "null", bytes: "binary data"}.get(type(value), "a value")
+
+
 def _coerce(opt: Option, value, path: str, from_configmap: bool):
     """(value, problem) for one option value, strings accepted for every type in a ConfigMap."""
+    # A sensitive value is described by its type only: it may be a secret however it is typed.
+    shown = f"({_type_name(value)}, not shown: {opt.name} is sensitive)" if opt.sensitive else _show(value)
     bad = lambda why: (None, Problem(f"{why}", path))  # noqa: E731
     if opt.type in ("str",):
         if isinstance(value, str):
             return value, None
-        return bad(f"Invalid value: {value!r}: must be a string")
+        return bad(f"Invalid value: {shown}: must be a string")
     if opt.type == "enum":
         if isinstance(value, str) and value in opt.choices:
             return value, None
         supported = ", ".join(f'"{c}"' for c in opt.choices)
-        return bad(f"Unsupported value: {value!r}: supported values: {supported}")
+        return bad(f"Unsupported value: {shown}: supported values: {supported}")
     if opt.type == "bool":
         if isinstance(value, bool):
             return value, None
         if from_configmap and isinstance(value, str) and value.lower() in ("true", "false"):
             return value.lower() == "true", None
-        return bad(f"Invalid value: {value!r}: must be true or false")
+        return bad(f"Invalid value: {shown}: must be true or false")
     if opt.type == "int":
-        if isinstance(value, int) and not isinstance(value, bool) and value > 0:
-            return value, None
-        if from_configmap and isinstance(value, str) and value.strip().isdigit() and int(value) > 0:
-            return int(value), None
-        return bad(f"Invalid value: {value!r}: must be a positive integer")
+        if from_configmap and isinstance(value, str) and value.strip().isdigit():
+            if len(value.strip()) > 30:  # int() of thousands of digits is refused or slow
+                return bad(f"Invalid value: {shown}: must be at most {opt.maximum}{_UNITS.get(opt.maximum, '')}")
+            value = int(value)
+        if not (isinstance(value, int) and not isinstance(value, bool) and value > 0):
+            return bad(f"Invalid value: {shown}: must be a positive integer")
+        if opt.maximum is not None and value > opt.maximum:
+            unit = _UNITS.get(opt.maximum, "")
+            return bad(f"Invalid value: {_show(value)}: must be at most {opt.maximum}{unit}")
+        return value, None
     if opt.type == "list":
         if from_configmap and isinstance(value, str):
             return _split_list(value), None
         if isinstance(value, list) and all(isinstance(x, str) for x in value):
             return tuple(value), None
-        return bad(f"Invalid value: {value!r}: must be a list of strings")
+        return bad(f"Invalid value: {shown}: must be a list of strings")
     if opt.type == "policy":
         from kpt_fn import policy
 

@@ -59,8 +59,9 @@ def limits_from_env(env, base: Limits = DEFAULT_LIMITS) -> Limits:
         if raw is None or raw == "":
             continue
         text = raw.strip().replace("_", "")
-        if not text.isdigit() or int(text) <= 0 or len(text) > 18:
-            raise InputError(f"{var}={raw!r}: must be a positive integer")
+        problem = config_mod.limit_value_problem(field_name, text)  # the same bounds as the options
+        if problem:
+            raise InputError(f"{var}={raw[:40]!r}: {problem}")
         changes[field_name] = int(text)
     return base.replace(**changes) if changes else base
 
