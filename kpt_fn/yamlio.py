@@ -609,8 +609,9 @@ def _load_careful(text: str, limits: Limits) -> list:
     except RecursionError:
         raise _too_deep(limits) from None
     except (ValueError, TypeError, KeyError, OverflowError) as e:
-        # A core tag on a value it cannot hold (`!!int abc`, `!!bool maybe`).
-        raise YAMLInputError(f"invalid value for its tag: {e}") from None
+        # A core tag on a value it cannot hold (`!!int abc`, `!!bool maybe`). The value is not
+        # repeated: it may be a secret (a `secretSeed: !!int ...`), and which one is not known here.
+        raise YAMLInputError("invalid value for its tag (a core tag such as !!int, !!float or !!bool on a value it cannot hold; the value is not shown)") from None
     finally:
         loader.dispose()
     return docs

@@ -110,7 +110,16 @@ class EngineOptions:
         return hash(self._key())
 
     def __repr__(self):
-        return "EngineOptions(" + ", ".join(f"{f}={getattr(self, f)!r}" for f in self.FIELDS) + ")"
+        return "EngineOptions(" + ", ".join(f"{f}={self._shown(f)}" for f in self.FIELDS) + ")"
+
+    def _shown(self, field: str) -> str:
+        # The seed is as sensitive as the keys derived from it: never in a repr (nor a message built from one).
+        value = getattr(self, field)
+        if field == "secretSeed" and value:
+            return "<redacted>"
+        if field == "plugin_options" and isinstance(value, dict) and value.get("secretSeed"):
+            value = {**value, "secretSeed": "<redacted>"}
+        return repr(value)
 
     @property
     def priority_classes(self) -> frozenset:
