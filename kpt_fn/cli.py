@@ -70,7 +70,15 @@ def main() -> None:
     direct = fast_path(sys.argv, os.environ)
     if direct is not None:
         fn, args = direct
-        fn(*args)
+        # stderr is held until stdout is complete (modes.finish): its first line states the outcome.
+        if sys.stderr is not None:
+            sys.stderr = modes.HeldStderr(sys.stderr)
+        try:
+            fn(*args)
+        finally:
+            stray = modes.release_stderr()  # finish() has done this, unless something escaped it
+            if stray and sys.stderr is not None:
+                sys.stderr.write(stray)
         return
     from kpt_fn.commands import cli
 

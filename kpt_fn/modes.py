@@ -13,6 +13,7 @@ work when the rest of the package cannot be imported.
 
 from __future__ import annotations
 
+import io
 import os
 import sys
 
@@ -43,6 +44,24 @@ def _failed_first(failure: str, lines: list[str]) -> list[str]:
     elif first.startswith(PREFIX + "FAILED: "):
         first = f"  (the run itself failed: {first[len(PREFIX) + 8:]})"
     return [head, first, *rest]
+
+
+class HeldStderr(io.StringIO):
+    """Stands in for sys.stderr during a run (kpt_fn.cli): whatever a library prints meanwhile
+    (a warning, logging's last-resort handler) is written after the summary line, not before it."""
+
+    def __init__(self, real):
+        super().__init__()
+        self.real = real
+
+
+def release_stderr() -> str:
+    """Put the real stderr back; what was printed to the stand-in meanwhile."""
+    held = sys.stderr
+    if isinstance(held, HeldStderr):
+        sys.stderr = held.real
+        return held.getvalue()
+    return ""
 
 
 def finish(stdout, stderr_lines: list[str], code: int, failed_code: int = 1) -> None:
@@ -76,10 +95,11 @@ def finish(stdout, stderr_lines: list[str], code: int, failed_code: int = 1) -> 
     if failure is not None:
         stderr_lines = _failed_first(failure, stderr_lines)
         code = max(code, failed_code)
-    if stderr_lines:
+    stray = release_stderr()
+    if stderr_lines or stray:
         err = stdio.Output(sys.stderr, "backslashreplace")
         try:
-            err.write("".join(line + "\n" for line in stderr_lines))
+            err.write("".join(line + "\n" for line in stderr_lines) + stray)
             err.flush()
         except stdio.WriteError:
             pass  # stderr is gone too: the exit code is all that is left

@@ -385,3 +385,17 @@ def test_cli_and_commands_do_not_import_each_other():
             "del sys.modules['kpt_fn.commands']; import kpt_fn.cli; print(a, 'kpt_fn.commands' in sys.modules)")
     p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=True)
     assert p.stdout.split() == ["False", "False"]
+
+
+def test_stray_stderr_text_comes_after_the_summary(monkeypatch, capsys):
+    # What a library prints to stderr during a run (a warning) must not push the summary off line 1.
+    from kpt_fn import modes
+
+    monkeypatch.setattr(sys, "stderr", modes.HeldStderr(sys.stderr))
+    print("SomeWarning: from a library", file=sys.stderr)
+    with pytest.raises(SystemExit) as e:
+        modes.finish("out\n", ["expand-trainjobs: ok: all good"], 0)
+    assert e.value.code == 0
+    captured = capsys.readouterr()
+    assert captured.out == "out\n"
+    assert captured.err == "expand-trainjobs: ok: all good\nSomeWarning: from a library\n"
