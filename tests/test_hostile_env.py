@@ -399,3 +399,10 @@ def test_stray_stderr_text_comes_after_the_summary(monkeypatch, capsys):
     captured = capsys.readouterr()
     assert captured.out == "out\n"
     assert captured.err == "expand-trainjobs: ok: all good\nSomeWarning: from a library\n"
+
+
+def test_the_fast_path_knows_every_click_command():
+    from kpt_fn import cli
+    from kpt_fn.commands import cli as group
+
+    assert set(cli.COMMANDS) == set(group.commands)
