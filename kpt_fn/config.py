@@ -66,7 +66,8 @@ _UNITS = {1 << 30: " (1 GiB)"}
 def limit_value_problem(field: str, value) -> str | None:
     """Why `value` (an int, or a string of digits from an environment variable) cannot be the
     `field` limit, or None. Never converts a string longer than any accepted value."""
-    maximum = LIMIT_MAXIMA[field]
+    # A limit without its own maximum still gets one that keeps every size computation a machine int.
+    maximum = LIMIT_MAXIMA.get(field, 1 << 62)
     if isinstance(value, str):
         text = value.strip()
         if not text.isdigit():
