@@ -36,6 +36,7 @@ import stat
 
 from kpt_fn import resource as res
 from kpt_fn.problems import ERROR, Problem
+from kpt_fn.stdio import read_all
 from kpt_fn.yamlio import DEFAULT_LIMITS, Limits, YAMLInputError, load_all
 
 EXTENSIONS = (".yaml", ".yml", ".json")
@@ -289,7 +290,8 @@ def _load(path: str, limits: Limits, remaining: int, flags: int = 0) -> tuple[li
         with os.fdopen(fd, "rb") as f:
             if not stat.S_ISREG(os.fstat(f.fileno()).st_mode):
                 return [], "not a regular file", 0
-            data = f.read(min(limits.max_bytes, max(remaining, 0)) + 1)
+            # In chunks: f.read(n) reserves n bytes up front, and maxInputBytes may be up to 1 GiB.
+            data = read_all(f.fileno(), min(limits.max_bytes, max(remaining, 0)))
     except OSError as e:
         return [], f"cannot read: {e.strerror}", 0
     if len(data) > limits.max_bytes:

@@ -202,7 +202,7 @@ def test_hostfile_stops_growing_at_the_configmap_limit(fn, tmp_path):
 @pytest.mark.parametrize("form", ["ExpandTrainJobs", "ConfigMap"])
 def test_limit_options_beyond_their_bound_are_errors_naming_the_option(fn, tmp_path, option, value, bound, form):
     (tmp_path / "r").mkdir()
-    (tmp_path / "r" / "a.yaml").write_text("a: 1\n")
+    (tmp_path / "r" / "a.yaml").write_text("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\n")
     if form == "ConfigMap":
         fc = f"  apiVersion: v1\n  kind: ConfigMap\n  metadata: {{name: x}}\n  data:\n    runtimeDirs: r\n    {option}: '{value}'\n"
         prefix = "data"
@@ -406,3 +406,14 @@ def test_the_fast_path_knows_every_click_command():
     from kpt_fn.commands import cli as group
 
     assert set(cli.COMMANDS) == set(group.commands)
+
+
+def test_limit_at_its_maximum_reserves_no_memory_for_it(fn, tmp_path):
+    # maxInputBytes 1 GiB under a 512 MiB address-space limit: files are read in chunks, not into a
+    # buffer of the limit's size.
+    (tmp_path / "r").mkdir()
+    (tmp_path / "r" / "a.yaml").write_text("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\n")
+    fc = "  apiVersion: fn.kpt.dev/v1alpha1\n  kind: ExpandTrainJobs\n  metadata: {name: x}\n  spec:\n    runtimeDirs: [r]\n    maxInputBytes: 1073741824\n"
+    data = (RL_HEAD + "items: []\nfunctionConfig:\n" + fc).encode()
+    p = subprocess.run([fn], input=data, capture_output=True, cwd=tmp_path, env=_env(), preexec_fn=_limited_memory, timeout=60)
+    assert p.returncode == 0, p.stderr
