@@ -92,6 +92,10 @@ def finish(stdout, stderr_lines: list[str], code: int, failed_code: int = 1) -> 
     except stdio.WriteError as e:
         failure = f"could not write the output to stdout ({e.reason}) after {e.written} bytes: the output is incomplete"
         broken_pipe = e.broken_pipe
+    except Exception as e:  # e.g. text that cannot be encoded
+        if out.written == 0:
+            raise  # nothing reached stdout: the caller's fallback can still write a whole answer
+        failure = f"internal error while writing the output: {type(e).__name__}: {e}"
     if failure is not None:
         stderr_lines = _failed_first(failure, stderr_lines)
         code = max(code, failed_code)

@@ -164,3 +164,20 @@ def test_internal_error_after_parsing_gives_back_the_parsed_items_not_the_bytes(
     monkeypatch.setattr(modes, "_internal_error_krm", internal)
     _check_internal_error_keeps_the_items(monkeypatch, capsys)
     assert "data" in seen["before"] and "data" not in fallback_ref and "items" in fallback_ref
+
+
+def test_a_piece_that_cannot_be_encoded_after_output_was_written_is_an_error_first(monkeypatch, capsys):
+    from kpt_fn import krm, stdio
+
+    def pieces():
+        yield "a" * (stdio.CHUNK + 1)  # written
+        yield "\udc80"  # a lone surrogate: no UTF-8 for it
+
+    monkeypatch.setattr(krm, "process_pieces", lambda *a, **k: (pieces(), ["expand-trainjobs: ok: fine"], 0))
+    monkeypatch.setattr(sys, "stdin", _Stdin(io.BytesIO(b"kind: ResourceList\n")))
+    with pytest.raises(SystemExit) as e:
+        cli.krm_mode()
+    assert e.value.code == 1
+    err = capsys.readouterr().err.splitlines()
+    assert err[0].startswith("expand-trainjobs: FAILED: internal error while writing the output: UnicodeEncodeError")
+    assert err[1] == "  (the run itself: fine)"
