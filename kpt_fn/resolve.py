@@ -12,7 +12,7 @@ import json
 import os
 
 from kpt_fn import resource as res
-from kpt_fn.engine import SUPPORTED_RUNTIMES, registry_key  # the registry is the engine's
+from kpt_fn.registry import registered_kind, registry_key
 from kpt_fn.problems import WARNING, Problem
 
 ITEMS = "the ResourceList items"
@@ -106,7 +106,7 @@ def build_index(items: list, dir_runtimes: list, default_namespace: str, use_cat
 def resolve(trainjob: dict, index: RuntimeIndex, default_namespace: str) -> tuple[dict | None, str, list]:
     """(runtime, source label, problems) for one TrainJob."""
     key = registry_key(trainjob)
-    kind = key.split(".", 1)[0] if key in SUPPORTED_RUNTIMES else None
+    kind = registered_kind(key)
     if kind is None:
         return None, "", [Problem(f"unsupported runtime: {key}", "spec.runtimeRef")]
     ref_name = (((trainjob.get("spec") or {}).get("runtimeRef")) or {}).get("name")

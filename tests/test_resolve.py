@@ -146,3 +146,24 @@ def test_read_runtime_dirs(tmp_path):
     messages = [p.message for p in problems]
     assert any("broken.yaml" in m for m in messages)
     assert f"runtime directory 'missing' not found: tried {tmp_path}/missing (relative to the working directory {tmp_path})" in messages
+
+
+def test_resolve_does_not_import_the_engine():
+    # Issue #16: resolution sits below the engine; both read the registry key from kpt_fn.registry.
+    import subprocess
+    import sys
+
+    code = "import sys, kpt_fn.resolve; print(sorted(m for m in sys.modules if m.startswith('kpt_fn.engine')))"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "[]"
+
+
+def test_registry_key_is_the_engines():
+    from kpt_fn import engine, registry
+    from kpt_fn.engine import defaults
+
+    assert engine.registry_key is registry.registry_key and engine.SUPPORTED_RUNTIMES is registry.SUPPORTED_RUNTIMES
+    tree = defaults.trainjob_defaults()["spec"]["runtimeRef"]
+    assert {k: d.value for k, d in tree.items()} == registry.RUNTIME_REF_DEFAULTS
+    assert registry.registry_key({"spec": {"runtimeRef": {"name": "x", "kind": None, "apiGroup": ""}}}) == "ClusterTrainingRuntime"
+    assert registry.registry_key({"spec": []}) == "ClusterTrainingRuntime.trainer.kubeflow.org"

@@ -47,9 +47,9 @@ from __future__ import annotations
 from kpt_fn.engine import defaults, framework, quantity, roundtrip
 from kpt_fn.engine.framework import RenderError
 from kpt_fn.problems import ERROR, INFO, WARNING, Problem, has_errors
+from kpt_fn.registry import SUPPORTED_RUNTIMES, registry_key  # noqa: F401 (re-exported: the registry is shared with resolve)
 
 CONTROLLER = "trainer.kubeflow.org/trainjob-controller"
-SUPPORTED_RUNTIMES = ("TrainingRuntime.trainer.kubeflow.org", "ClusterTrainingRuntime.trainer.kubeflow.org")
 DEPRECATION_POLICY_URL = "https://trainer.kubeflow.org/en/latest/operator-guides/runtime.html#runtime-deprecation-policy"
 
 RULE_RUNTIME_KEY = "trainer-webhook/unsupported-runtime"
@@ -149,13 +149,6 @@ class Expansion:
         return f"Expansion(objects={self.objects!r}, problems={self.problems!r})"
 
 
-def runtime_registry_key(trainjob: dict) -> str:
-    ref = (trainjob.get("spec") or {}).get("runtimeRef") or {}
-    kind = ref.get("kind") or ""
-    group = ref.get("apiGroup") or ""
-    return f"{kind}.{group}" if group else kind
-
-
 def _build(tj: dict, rt: dict, runtime: dict):
     """The Info for the defaulted TrainJob `tj` and runtime `rt` (`runtime`: the caller's object)."""
     from kpt_fn.engine import runtime_info
@@ -195,12 +188,6 @@ def _webhook_checks(tj: dict, rt: dict, info, options: EngineOptions) -> list[Pr
             "spec.runtimeRef", severity=WARNING, rule=RULE_DEPRECATED))
     problems.extend(framework.run_custom_validation(info, tj, options))
     return problems
-
-
-def registry_key(trainjob: dict) -> str:
-    """The runtime registry key of a TrainJob (kind.apiGroup of spec.runtimeRef) after the CRD defaults."""
-    ref = (trainjob.get("spec") or {}).get("runtimeRef") or {}
-    return runtime_registry_key(defaults.default_trainjob({"spec": {"runtimeRef": ref}}))
 
 
 def _key_problem(trainjob: dict) -> Problem | None:

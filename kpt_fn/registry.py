@@ -1,0 +1,45 @@
+"""The runtime registry key of a TrainJob, shared by runtime resolution and the engine's admission.
+
+Upstream keys its runtime registry by `<kind>.<apiGroup>` of `spec.runtimeRef` after the CRD
+defaults (trainer-semantics.md §0); only the two runtime kinds of trainer.kubeflow.org are
+registered. This module is a leaf (no imports from the package) so that kpt_fn.resolve and
+kpt_fn.engine both read it without one depending on the other.
+"""
+
+from __future__ import annotations
+
+API_GROUP = "trainer.kubeflow.org"
+TRAINING_RUNTIME = "TrainingRuntime"
+CLUSTER_TRAINING_RUNTIME = "ClusterTrainingRuntime"
+
+# The `default:` values of spec.runtimeRef in the v2.3.0 TrainJob CRD (a test checks them against
+# engine.defaults, which reads the CRD schema).
+RUNTIME_REF_DEFAULTS = {"apiGroup": API_GROUP, "kind": CLUSTER_TRAINING_RUNTIME}
+
+SUPPORTED_RUNTIMES = (f"{TRAINING_RUNTIME}.{API_GROUP}", f"{CLUSTER_TRAINING_RUNTIME}.{API_GROUP}")
+
+
+def runtime_ref(trainjob: dict) -> dict:
+    spec = trainjob.get("spec") if isinstance(trainjob, dict) else None
+    ref = spec.get("runtimeRef") if isinstance(spec, dict) else None
+    return ref if isinstance(ref, dict) else {}
+
+
+def _key(ref: dict) -> str:
+    """`kind.apiGroup` of a (defaulted) runtimeRef; the kind alone when the group is empty."""
+    kind = ref.get("kind") or ""
+    group = ref.get("apiGroup") or ""
+    return f"{kind}.{group}" if group else kind
+
+
+def registry_key(trainjob: dict) -> str:
+    """The registry key of a TrainJob after the CRD defaults: structural defaulting fills an absent
+    or null field only, so an explicit "" stays "" (and gives an unsupported key)."""
+    ref = runtime_ref(trainjob)
+    defaulted = {k: (v if ref.get(k) is None else ref[k]) for k, v in RUNTIME_REF_DEFAULTS.items()}
+    return _key(defaulted)
+
+
+def registered_kind(key: str) -> str | None:
+    """The runtime kind a supported registry key names, else None."""
+    return key.split(".", 1)[0] if key in SUPPORTED_RUNTIMES else None
