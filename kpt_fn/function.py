@@ -14,7 +14,7 @@ import json
 import os
 
 from kpt_fn import config as config_mod
-from kpt_fn import engine, kueue, legacy, output, policy, resolve, sources, validation
+from kpt_fn import engine, kueue, kustomize_names, legacy, output, policy, resolve, sources, validation
 from kpt_fn import resource as res
 from kpt_fn.problems import ERROR, WARNING, Problem
 
@@ -175,7 +175,8 @@ def _place(entry: Rendered, items: list, placement, results: list, freeze) -> No
 
 
 def run(
-    items: list, function_config, *, base_dir: str = ".", default_namespace: str = "", freeze=None, reader=None
+    items: list, function_config, *, base_dir: str = ".", default_namespace: str = "", freeze=None, reader=None,
+    kustomization_root: str | None = None,
 ) -> Outcome:
     """Expand the TrainJobs among `items` (and the config's) into the output items and results.
 
@@ -185,7 +186,10 @@ def run(
     writes the output never holds all of it as dicts. Runtimes and other items stay data. Without it
     (in-process callers, plain modes) everything stays data.
 
-    `reader` (a sources.Reader) reads `files` and `runtimeDirs`; by default one confined to `base_dir`."""
+    `reader` (a sources.Reader) reads `files` and `runtimeDirs`; by default one confined to `base_dir`.
+
+    `kustomization_root`: set when running as a kustomize generator, whose kustomization renames the
+    generated objects afterwards (kpt_fn.kustomize_names)."""
     cfg, problems_cfg = config_mod.parse(function_config)
     namespace = cfg.namespace or default_namespace
     results = [output.result(p, None) for p in problems_cfg]
@@ -211,6 +215,10 @@ def run(
     extra, extra_problems = reader.read_files(cfg.files, cfg.limits)
     extra += [o for o in cfg.trainJobs]
     inputs += [(None, o) for o in extra if isinstance(o, dict) and res.is_trainjob(o)]
+    renames = None
+    if kustomization_root is not None and any(p is None for p, _ in inputs):
+        renames, rename_problems = kustomize_names.generator_renames(kustomization_root, lambda p: sources.load_file(p, cfg.limits))
+        extra_problems += [pr.replace(subject=cfg.source) if pr.subject is None else pr for pr in rename_problems]
 
     dir_runtimes, dir_problems = resolve.read_runtime_dirs(cfg.runtimeDirs, reader, cfg.limits)
     index_items = [it for i, it in enumerate(items) if i not in unusable] + [o for o in extra if isinstance(o, dict)]
@@ -267,9 +275,11 @@ def run(
             if runtime is not None and not any(p.severity == ERROR for p in tj_problems):
                 # expand runs the admission checks itself and stops on their errors. validate mode
                 # expands too, so that what would be generated is checked, but places nothing.
-                expansion = engine.expand(kueue.engine_view(trainjob, cfg.profile), runtime, opts)
+                renamer = renames if position is None else None  # kustomize renames what a generator emits
+                rendered_tj = trainjob if renamer is None else renamer.trainjob(trainjob)
+                expansion = engine.expand(kueue.engine_view(rendered_tj, cfg.profile), runtime, opts)
                 tj_problems += kueue.engine_problems(expansion.problems, cfg.profile)
-                objects, profile_problems = kueue.prepare(trainjob, expansion.objects, cfg.profile, queues)
+                objects, profile_problems = kueue.prepare(rendered_tj, expansion.objects, cfg.profile, queues)
                 tj_problems += profile_problems
                 generated_problems = []
                 for obj in objects:
@@ -287,11 +297,15 @@ def run(
                         )
                 generated_problems += policy.check(trainjob, runtime, objects, cfg.policy)
                 tj_problems += generated_problems
+                if renamer is not None:
+                    tj_problems += renamer.check(objects, trainjob)
                 if not any(p.severity == ERROR for p in tj_problems):
                     # An identical object from two TrainJobs (a Secret shared by name) is emitted once.
                     entry.objects = [o for o in objects if owners.get(res.identity(o)) is None]
                     for obj in entry.objects:
                         owners[res.identity(obj)] = (res.display(original), obj if freeze is None else _fingerprint(obj))
+                    if renamer is not None:
+                        entry.objects = renamer.restore(entry.objects)
             results += [output.result(p, original) for p in tj_problems]
         except Exception as exc:  # a bug of ours costs this TrainJob its output, not the whole package
             if os.environ.get(DEBUG_ENV, "") not in ("", "0", "false"):

@@ -22,7 +22,7 @@ it was). Anything after that: every input item back, results saying what is wron
 from __future__ import annotations
 
 from kpt_fn import config as config_mod
-from kpt_fn import function, output
+from kpt_fn import function, kustomize_names, output
 from kpt_fn.problems import ERROR, Problem
 from kpt_fn.yamlio import (
     DEFAULT_LIMITS,
@@ -203,7 +203,10 @@ def process_pieces(
         result = output.result(problem, None)
         out = {"apiVersion": api_version, "kind": "ResourceList", "items": rl["items"], "results": [result]}
         return dump_pieces(out), [f"expand-trainjobs: FAILED: {result['message']}"], 1
-    outcome = function.run(rl["items"], rl.get("functionConfig"), base_dir=base_dir, freeze=freeze)
+    generator = kustomize_names.is_kustomize_generator_call(rl["items"], rl.get("functionConfig"))
+    outcome = function.run(
+        rl["items"], rl.get("functionConfig"), base_dir=base_dir, freeze=freeze, kustomization_root=base_dir if generator else None
+    )
     del rl  # the output holds what it needs of the input
     out = {
         "apiVersion": api_version,

@@ -206,7 +206,9 @@ def kustomize_plugin(config_path: str, stdin: bytes, env: dict, cwd: str) -> tup
                 items.append(d)
     generator = not items
     reader = sources.Reader.from_env(base, env, label=sources.KUSTOMIZATION_DIR, limits=cfg.limits)
-    outcome = function.run(items, fc, base_dir=base, default_namespace="", reader=reader)
+    outcome = function.run(
+        items, fc, base_dir=base, default_namespace="", reader=reader, kustomization_root=base if generator else None
+    )
     outcome.results[:0] = [output.result(p, None) for p in problems]
     if not generator:
         # Transformer: inputs go back as they came (kustomize keeps its identity annotation), with the

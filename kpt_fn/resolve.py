@@ -11,6 +11,7 @@ import functools
 import json
 import os
 
+from kpt_fn import kustomize_names
 from kpt_fn import resource as res
 from kpt_fn.registry import registered_kind, registry_key
 from kpt_fn.problems import WARNING, Problem
@@ -29,11 +30,13 @@ def builtin_catalog() -> tuple:
 
 # Plain classes: creating dataclasses cost a noticeable part of start-up.
 class Source:
-    __slots__ = ("label", "runtimes")
+    __slots__ = ("label", "runtimes", "renamed")
 
     def __init__(self, label: str, runtimes: dict | None = None):
         self.label = label  # how results name this source
         self.runtimes = {} if runtimes is None else runtimes  # (kind, namespace, name) -> runtime dict
+        # (kind, namespace, previous name) -> [runtimes kustomize renamed from that name]
+        self.renamed: dict = {}
 
 
 class RuntimeIndex:
@@ -55,6 +58,9 @@ def _key(obj: dict, default_namespace: str) -> tuple:
 
 def _add(source: Source, obj: dict, default_namespace: str, problems: list) -> None:
     key = _key(obj, default_namespace)
+    for previous in dict.fromkeys(kustomize_names.previous_names(obj)):
+        if previous != key[2]:
+            source.renamed.setdefault((key[0], key[1], previous), []).append(obj)
     first = source.runtimes.get(key)
     if first is None:
         source.runtimes[key] = obj
@@ -115,6 +121,12 @@ def resolve(trainjob: dict, index: RuntimeIndex, default_namespace: str) -> tupl
         runtime = src.runtimes.get((kind, ns, ref_name))
         if runtime is not None:
             return runtime, src.label, []
+        renamed = src.renamed.get((kind, ns, ref_name))
+        if renamed:
+            # A kustomize transformer sees the runtimes after namePrefix/nameSuffix; the TrainJob's
+            # runtimeRef (a field kustomize does not know) still names the runtime as written.
+            runtime, problem = kustomize_names.select_renamed(trainjob, renamed, ref_name)
+            return runtime, src.label, [] if problem is None else [problem]
     where = f' in namespace "{ns}"' if kind == res.TRAINING_RUNTIME else ""
     searched = index.describe()
     hint = ""

@@ -167,3 +167,50 @@ def test_registry_key_is_the_engines():
     assert {k: d.value for k, d in tree.items()} == registry.RUNTIME_REF_DEFAULTS
     assert registry.registry_key({"spec": {"runtimeRef": {"name": "x", "kind": None, "apiGroup": ""}}}) == "ClusterTrainingRuntime"
     assert registry.registry_key({"spec": []}) == "ClusterTrainingRuntime.trainer.kubeflow.org"
+
+
+# --- runtimes renamed by kustomize (transformer form) ----------------------------------------------
+
+PREVIOUS = "internal.config.kubernetes.io/previousNames"
+PREFIXES = "internal.config.kubernetes.io/prefixes"
+SUFFIXES = "internal.config.kubernetes.io/suffixes"
+
+
+def renamed(obj, previous, prefixes="", suffixes=""):
+    ann = {PREVIOUS: previous, **({PREFIXES: prefixes} if prefixes else {}), **({SUFFIXES: suffixes} if suffixes else {})}
+    obj["metadata"]["annotations"] = {**obj["metadata"].get("annotations", {}), **ann}
+    return obj
+
+
+def test_runtime_renamed_by_kustomize_is_found_by_its_previous_name():
+    # What kustomize hands a transformer after `namePrefix: p-`, `nameSuffix: -s`, `namespace: ns1`.
+    rt = renamed(tr("p-torch-s", "ns1"), "torch,torch,p-torch", "p-", "-s")
+    tj = renamed(trainjob("torch", ns="ns1", kind="TrainingRuntime"), "job,job,p-job", "p-", "-s")
+    (found, label, problems), _ = find(tj, [rt], catalog=False)
+    assert (found, label, problems) == (rt, resolve.ITEMS, [])
+    # An intermediate name is a previous name too (a base's prefix seen from an overlay).
+    (found, _, _), _ = find(renamed(trainjob("p-torch", ns="ns1", kind="TrainingRuntime"), "job"), [rt], catalog=False)
+    assert found is rt
+
+
+def test_exact_name_wins_over_a_previous_name_and_items_over_the_catalog():
+    exact, moved = ctr("torch-distributed", marker="exact"), renamed(ctr("p-torch-distributed"), "torch-distributed", "p-")
+    (found, _, _), _ = find(trainjob("torch-distributed"), [moved, exact])
+    assert found is exact
+    (found, label, _), _ = find(trainjob("torch-distributed"), [moved])
+    assert found is moved and label == resolve.ITEMS
+
+
+def test_renamed_runtimes_are_told_apart_by_prefixes_as_kustomize_does():
+    a = renamed(ctr("a-rt"), "rt", "a-")
+    b = renamed(ctr("b-rt"), "rt", "b-")
+    (found, _, _), _ = find(renamed(trainjob("rt"), "job", "b-"), [a, b], catalog=False)
+    assert found is b
+    (found, _, (p,)), _ = find(renamed(trainjob("rt"), "job", "c-"), [a, b], catalog=False)
+    assert found is None and p.path == "spec.runtimeRef.name" and '"a-rt", "b-rt"' in p.message
+
+
+def test_a_renamed_training_runtime_serves_its_current_namespace_only():
+    rt = renamed(tr("p-torch", "ns1"), "torch", "p-")
+    (found, _, (p,)), _ = find(trainjob("torch", ns="team-a", kind="TrainingRuntime"), [rt], catalog=False)
+    assert found is None and "not found" in p.message

@@ -158,3 +158,94 @@ def test_route_c_failure(kustomize454, fn, tmp_path, env):
     r = build_c(kustomize454, app, env).failed()
     assert "expand-trainjobs: FAILED: 1 error(s)" in r.stderr
     assert "exit status 1" in r.stderr
+
+
+# --- names under namePrefix / nameSuffix / namespace (issue #10.6) ----------------------------------
+#
+# fixtures/kustomize/names: an MPI TrainJob with coscheduling (hostfile ConfigMap, SSH Secret volume,
+# PodGroup label), a Torch TrainJob with Volcano (PET_MASTER_ADDR, group-name annotation) and one on
+# the built-in catalog. What is checked is the references inside the output, not only the names.
+
+from clients import refs  # noqa: E402
+
+NAMES = kit.FIXTURES / "kustomize" / "names"
+NAMES_FILES = ("trainjobs.yaml", "runtimes.yaml")
+RENAMES = {"namePrefix": "p-", "nameSuffix": "-s", "namespace": "ns1"}
+
+
+def names_app(tmp_path, name, form, extra, function=None, spec=None):
+    if spec is None:
+        spec = {"files": list(NAMES_FILES)} if form == "generators" else {"namespace": "team-a"}
+    return kit.make_app(tmp_path, name, form, files=NAMES_FILES, source=NAMES, spec=spec, function=function, extra=extra)
+
+
+def assert_renamed(objs, prefix, suffix, namespace):
+    jobsets = sorted(o["metadata"]["name"] for o in objs if o["kind"] == "JobSet")
+    assert jobsets == sorted(f"{prefix}{n}{suffix}" for n in ("mpijob", "torchjob", "catalogjob"))
+    assert {o["metadata"]["namespace"] for o in objs} == {namespace}
+    refs.assert_references(objs)
+
+
+@pytest.fixture
+def transformer_renamed(kubectl, tmp_path, env_a):
+    """Route A, transformer form, with prefix, suffix and namespace: the reference output."""
+    app = names_app(tmp_path, "ref", "transformers", RENAMES)
+    objs = kit.normalize(build_a(kubectl, app, env_a).ok().stdout)
+    assert_renamed(objs, "p-", "-s", "ns1")
+    return objs
+
+
+def test_route_a_transformer_finds_renamed_runtimes_and_keeps_references(transformer_renamed):
+    hostfile = next(o for o in transformer_renamed if o["kind"] == "ConfigMap")
+    assert hostfile["metadata"]["name"] == "p-mpijob-s-mpi-hostfile"
+    assert hostfile["data"]["hostfile"].splitlines()[0] == "p-mpijob-s-node-0-0.p-mpijob-s slots=2"
+
+
+def test_route_c_transformer_renamed(kustomize454, fn, tmp_path, env, transformer_renamed):
+    app = names_app(tmp_path, "app", "transformers", RENAMES, function={"exec": fn})
+    objs = kit.normalize(build_c(kustomize454, app, env).ok().stdout)
+    kit.assert_same_objects(objs, transformer_renamed, "kustomize v4.5.4 exec, transformer, prefix/suffix/namespace")
+
+
+def test_route_b_transformer_renamed(kubectl, tmp_path, env_b, transformer_renamed):
+    _, env = env_b
+    app = names_app(tmp_path, "app", "transformers", RENAMES, function=CONTAINER)
+    objs = kit.normalize(build_a(kubectl, app, env).ok().stdout)
+    kit.assert_same_objects(objs, transformer_renamed, "kubectl kustomize container, transformer, prefix/suffix/namespace")
+
+
+@pytest.mark.parametrize("extra", [{"namePrefix": "p-", "namespace": "ns1"}, {"namePrefix": "p-"}])
+def test_route_a_and_c_generator_with_prefix_equal_the_transformer_form(kubectl, kustomize454, fn, tmp_path, env, env_a, extra):
+    # The generator output is renamed by kustomize after the function ran: the function renders under
+    # the final names (read from the kustomization) so that every reference names what reaches the cluster.
+    expected = kit.normalize(build_a(kubectl, names_app(tmp_path, "t", "transformers", extra), env_a).ok().stdout)
+    assert_renamed(expected, "p-", "", extra.get("namespace", "team-a"))
+    objs_a = kit.normalize(build_a(kubectl, names_app(tmp_path, "a", "generators", extra), env_a).ok().stdout)
+    kit.assert_same_objects(objs_a, expected, "legacy plugin generator vs transformer")
+    objs_c = kit.normalize(build_c(kustomize454, names_app(tmp_path, "c", "generators", extra, function={"exec": fn}), env).ok().stdout)
+    kit.assert_same_objects(objs_c, expected, "v4.5.4 exec generator vs transformer")
+
+
+def test_generator_with_suffix_renders_what_can_come_out_right(kubectl, kustomize454, fn, tmp_path, env, env_a):
+    # JobSet and PodGroup carry the TrainJob's name, so a suffix lands where the references point.
+    docs = [d for f in NAMES_FILES for d in kit.load_stream((NAMES / f).read_text()) if d["metadata"]["name"] in ("torchjob", "torch-gang")]
+    extra = {"nameSuffix": "-s", "namespace": "ns1"}
+    objs_a = kit.normalize(build_a(kubectl, names_app(tmp_path, "a", "generators", extra, spec={"trainJobs": docs}), env_a).ok().stdout)
+    objs_c = kit.normalize(
+        build_c(kustomize454, names_app(tmp_path, "c", "generators", extra, spec={"trainJobs": docs}, function={"exec": fn}), env).ok().stdout
+    )
+    assert [(o["kind"], o["metadata"]["name"]) for o in objs_a] == [("JobSet", "torchjob-s"), ("PodGroup", "torchjob-s")]
+    refs.assert_references(objs_a, expect=("PET_MASTER_ADDR", "group-name"))
+    kit.assert_same_objects(objs_c, objs_a, "v4.5.4 exec generator vs legacy plugin generator")
+
+
+def test_generator_with_suffix_refuses_objects_it_cannot_name(kubectl, kustomize454, fn, tmp_path, env, env_a):
+    # `<name>-mpi-hostfile` would become `<name>-mpi-hostfile-s` while the JobSet mounts
+    # `<name>-s-mpi-hostfile`: an error naming the kustomization and the field, no output.
+    for r in (
+        build_a(kubectl, names_app(tmp_path, "a", "generators", {"nameSuffix": "-s"}), env_a).failed(),
+        build_c(kustomize454, names_app(tmp_path, "c", "generators", {"nameSuffix": "-s"}, function={"exec": fn}), env).failed(),
+    ):
+        assert 'ConfigMap "mpijob-s-mpi-hostfile" is generated for TrainJob "mpijob"' in r.stderr, r.stderr
+        assert 'kustomization.yaml sets nameSuffix "-s"' in r.stderr
+        assert "transformers:" in r.stderr
