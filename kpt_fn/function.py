@@ -14,7 +14,7 @@ import json
 import os
 
 from kpt_fn import config as config_mod
-from kpt_fn import engine, kueue, kustomize_names, legacy, output, policy, resolve, sources, validation
+from kpt_fn import engine, kueue, kustomize_names, legacy, numbers, output, policy, resolve, sources, validation
 from kpt_fn import resource as res
 from kpt_fn.problems import ERROR, WARNING, Problem
 
@@ -140,6 +140,7 @@ class _Checks:
             return memo[0], [], memo[2]
         problems: list = []
         converted, conv = legacy.convert_runtime(runtime)
+        converted = numbers.whole_numbers(converted)  # `2.0` in an integer field is 2, as for the API server
         problems += conv
         if label != resolve.CATALOG:
             problems += self.object(converted)
@@ -245,6 +246,7 @@ def run(
         try:
             tj_problems: list = []
             trainjob, conv = legacy.convert_trainjob(original)
+            trainjob = numbers.whole_numbers(trainjob)  # `2.0` in an integer field is 2, as for the API server
             tj_problems += conv
             if namespace and not res.namespace(trainjob):
                 trainjob = {**trainjob, "metadata": {**res.metadata(trainjob), "namespace": namespace}}

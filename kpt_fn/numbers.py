@@ -1,0 +1,60 @@
+"""Whole-number floats in integer fields (`numNodes: 2.0`), made integers where input is admitted.
+
+The API server admits them: kube-openapi's type check accepts a JSON number with an integral value
+for `type: integer` (validate/type.go: IsFloat64AJSONInteger), and kubectl's YAML-to-JSON step
+already writes float64 2 as `2`, so the controller only ever sees the integer. Rendering offline
+must do the same, once, before anything reads the value: otherwise `2.0` reaches env values as
+"2.0" or a Python range() as a float. A float that is not whole stays as it is, for schema
+validation to reject with the API server's message.
+"""
+
+from __future__ import annotations
+
+from kpt_fn.validation.schemas import entry_for, load
+
+
+def _integer(node: dict) -> bool:
+    if node.get("x-kubernetes-int-or-string"):
+        return True
+    t = node.get("type")
+    if t == "integer" or (isinstance(t, list) and "integer" in t):
+        return True
+    return any(isinstance(s, dict) and _integer(s) for s in (node.get("anyOf") or ()) + (node.get("oneOf") or ()))
+
+
+def _walk(value, node: dict):
+    """`value` with whole floats under integer schema nodes turned into ints; the same object when
+    nothing changed (the caller's data is never mutated)."""
+    if type(value) is float:
+        return int(value) if value.is_integer() and _integer(node) else value
+    if isinstance(value, dict):
+        props = node.get("properties") or {}
+        addl = node.get("additionalProperties")
+        out = None
+        for k, v in value.items():
+            sub = props.get(k)
+            if sub is None:
+                sub = addl if isinstance(addl, dict) else None
+            if sub is None:
+                continue
+            new = _walk(v, sub)
+            if new is not v:
+                if out is None:
+                    out = dict(value)
+                out[k] = new
+        return value if out is None else out
+    if isinstance(value, list):
+        items = node.get("items")
+        if not isinstance(items, dict):
+            return value
+        new = [_walk(v, items) for v in value]
+        return value if all(a is b for a, b in zip(new, value)) else new
+    return value
+
+
+def whole_numbers(obj: dict) -> dict:
+    """The object with every whole-number float in an integer field of its schema made an int."""
+    entry = entry_for(obj) if isinstance(obj, dict) else None
+    if entry is None:
+        return obj
+    return _walk(obj, load(entry))
