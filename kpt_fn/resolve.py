@@ -7,13 +7,14 @@ TrainJobs of its own namespace; a ClusterTrainingRuntime is matched by name.
 
 from __future__ import annotations
 
+import difflib
 import functools
 import json
 import os
 
 from kpt_fn import kustomize_names
 from kpt_fn import resource as res
-from kpt_fn.registry import registered_kind, registry_key
+from kpt_fn.registry import registered_kind, registry_key, runtime_ref
 from kpt_fn.problems import WARNING, Problem
 
 ITEMS = "the ResourceList items"
@@ -114,7 +115,7 @@ def resolve(trainjob: dict, index: RuntimeIndex, default_namespace: str) -> tupl
     key = registry_key(trainjob)
     kind = registered_kind(key)
     if kind is None:
-        return None, "", [Problem(f"unsupported runtime: {key}", "spec.runtimeRef")]
+        return None, "", [Problem(f"unsupported runtime: {key}{_key_hint(trainjob)}", "spec.runtimeRef")]
     ref_name = (((trainjob.get("spec") or {}).get("runtimeRef")) or {}).get("name")
     ns = (res.namespace(trainjob) or default_namespace) if kind == res.TRAINING_RUNTIME else ""
     for src in index.sources:
@@ -127,16 +128,58 @@ def resolve(trainjob: dict, index: RuntimeIndex, default_namespace: str) -> tupl
             # runtimeRef (a field kustomize does not know) still names the runtime as written.
             runtime, problem = kustomize_names.select_renamed(trainjob, renamed, ref_name)
             return runtime, src.label, [] if problem is None else [problem]
+    tj_ns = res.namespace(trainjob) or default_namespace
+    return None, "", [Problem(_not_found(kind, ref_name, ns, index, tj_ns), "spec.runtimeRef")]
+
+
+# What the controller says when the runtime is missing (pkg/runtime/core, Trainer v2.3.0), followed
+# by the API server's NotFound text it wraps.
+_UPSTREAM_NOT_FOUND = {
+    res.TRAINING_RUNTIME: ("TrainingRuntime specified in TrainJob is not found", "trainingruntimes"),
+    res.CLUSTER_TRAINING_RUNTIME: ("not found ClusterTrainingRuntime specified in TrainJob", "clustertrainingruntimes"),
+}
+
+
+def _not_found(kind: str, name, ns: str, index: RuntimeIndex, trainjob_ns: str) -> str:
+    text, resource = _UPSTREAM_NOT_FOUND[kind]
     where = f' in namespace "{ns}"' if kind == res.TRAINING_RUNTIME else ""
-    searched = index.describe()
-    hint = ""
-    if kind == res.TRAINING_RUNTIME:
-        hint = "; a TrainingRuntime is only used by TrainJobs in its own namespace"
-    return (
-        None,
-        "",
-        [Problem(f'{kind} "{ref_name}"{where} not found: searched {searched}{hint}', "spec.runtimeRef")],
-    )
+    message = f'{text}: {resource}.{res.TRAINER_GROUP} "{name}" not found; no {kind} "{name}"{where} in {index.describe()}'
+    known = [(k, n, nm, obj) for src in index.sources for (k, n, nm), obj in src.runtimes.items()]
+    hints = []
+    # The right name in the wrong namespace, or under the other kind.
+    elsewhere = [(n, obj) for k, n, nm, obj in known if k == kind and nm == name and n != ns]
+    if elsewhere:
+        places = ", ".join(f'"{n}"' + (f" ({res.file_path(o)})" if res.file_path(o) else "") for n, o in elsewhere)
+        hints.append(f"a {kind} of that name exists in namespace {places}, but a TrainingRuntime is only used by "
+                     f"TrainJobs in its own namespace")
+    other = res.CLUSTER_TRAINING_RUNTIME if kind == res.TRAINING_RUNTIME else res.TRAINING_RUNTIME
+    twins = [(n, obj) for k, n, nm, obj in known if k == other and nm == name and (other != res.TRAINING_RUNTIME or n == trainjob_ns)]
+    if twins:
+        there = f' in namespace "{twins[0][0]}"' if other == res.TRAINING_RUNTIME else ""
+        hints.append(f"a {other} \"{name}\"{there} exists: set spec.runtimeRef.kind to {other}")
+    if not elsewhere and not twins and isinstance(name, str):
+        candidates = sorted({nm for k, n, nm, _ in known if k == kind and n == ns and isinstance(nm, str)})
+        close = difflib.get_close_matches(name, candidates, n=3, cutoff=0.75)
+        close += [c for c in candidates if c.startswith(name) and c not in close][: 3 - len(close)]
+        if close:
+            hints.append("did you mean " + " or ".join(f'"{c}"' for c in close) + "?")
+        elif kind == res.TRAINING_RUNTIME:
+            hints.append("a TrainingRuntime is only used by TrainJobs in its own namespace")
+    return message + "".join(f"; {h}" for h in hints)
+
+
+def _key_hint(trainjob: dict) -> str:
+    """What a misspelt spec.runtimeRef kind or apiGroup was probably meant to be."""
+    ref = runtime_ref(trainjob)
+    hints = []
+    kind, group = ref.get("kind"), ref.get("apiGroup")
+    if isinstance(kind, str) and kind not in res.RUNTIME_KINDS:
+        close = [k for k in res.RUNTIME_KINDS if k.lower() == kind.lower()] or difflib.get_close_matches(kind, res.RUNTIME_KINDS, n=1, cutoff=0.6)
+        if close:
+            hints.append(f'kind "{kind}": did you mean "{close[0]}"?')
+    if isinstance(group, str) and group not in ("", res.TRAINER_GROUP) and difflib.get_close_matches(group, [res.TRAINER_GROUP], cutoff=0.6):
+        hints.append(f'apiGroup "{group}": did you mean "{res.TRAINER_GROUP}"?')
+    return "; spec.runtimeRef must name a TrainingRuntime or ClusterTrainingRuntime of trainer.kubeflow.org" + "".join(f"; {h}" for h in hints)
 
 
 def read_runtime_dirs(dirs, reader, limits=None) -> tuple[list, list]:

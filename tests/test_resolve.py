@@ -10,6 +10,10 @@ from kpt_fn.yamlio import DEFAULT_LIMITS, dump_all
 
 API = "trainer.kubeflow.org/v1alpha1"
 PATH = "internal.config.kubernetes.io/path"
+# Upstream's texts, verbatim (pkg/runtime/core/{clustertrainingruntime,trainingruntime}.go, v2.3.0), then
+# the API server's NotFound error they wrap.
+CTR_NOT_FOUND = "not found ClusterTrainingRuntime specified in TrainJob: clustertrainingruntimes.trainer.kubeflow.org"
+TR_NOT_FOUND = "TrainingRuntime specified in TrainJob is not found: trainingruntimes.trainer.kubeflow.org"
 
 
 def runtime(kind, name, ns=None, marker="items", path=None):
@@ -63,7 +67,9 @@ def test_catalog_is_last_and_can_be_switched_off():
     assert index.problems == []  # the catalog shadowing nothing is not a warning
     (found, _, (p,)), _ = find(trainjob("torch-distributed"), catalog=False)
     assert found is None
-    assert p.message == 'ClusterTrainingRuntime "torch-distributed" not found: searched the ResourceList items'
+    assert p.message == (
+        f'{CTR_NOT_FOUND} "torch-distributed" not found; no ClusterTrainingRuntime "torch-distributed" in the ResourceList items'
+    )
 
 
 def test_builtin_catalog_holds_the_v2_3_0_runtimes():
@@ -76,7 +82,9 @@ def test_builtin_catalog_holds_the_v2_3_0_runtimes():
 def test_missing_runtime_names_every_searched_source():
     (found, _, (p,)), _ = find(trainjob("nope"), [], [("rt", [])])
     assert found is None and p.path == "spec.runtimeRef" and p.severity == "error"
-    assert p.message == 'ClusterTrainingRuntime "nope" not found: searched the ResourceList items, runtime directory rt, the built-in catalog'
+    assert p.message == (
+        f'{CTR_NOT_FOUND} "nope" not found; no ClusterTrainingRuntime "nope" in the ResourceList items, runtime directory rt, the built-in catalog'
+    )
 
 
 def test_training_runtime_serves_its_own_namespace_only():
@@ -86,8 +94,9 @@ def test_training_runtime_serves_its_own_namespace_only():
     (found, _, (p,)), _ = find(trainjob("local", ns="team-b", kind="TrainingRuntime"), [rt])
     assert found is None
     assert p.message == (
-        'TrainingRuntime "local" in namespace "team-b" not found: searched the ResourceList items, the built-in catalog; '
-        "a TrainingRuntime is only used by TrainJobs in its own namespace"
+        f'{TR_NOT_FOUND} "local" not found; no TrainingRuntime "local" in namespace "team-b" in the ResourceList items, '
+        'the built-in catalog; a TrainingRuntime of that name exists in namespace "team-a", but a TrainingRuntime is only '
+        "used by TrainJobs in its own namespace"
     )
 
 
@@ -113,7 +122,7 @@ def test_unsupported_runtime_reference(ref_fields, key):
     tj = trainjob("x", **ref_fields)
     assert resolve.registry_key(tj) == key
     (found, _, (p,)), _ = find(tj)
-    assert found is None and p.message == f"unsupported runtime: {key}" and p.path == "spec.runtimeRef"
+    assert found is None and p.message.startswith(f"unsupported runtime: {key}; ") and p.path == "spec.runtimeRef"
 
 
 def test_registry_key_defaults():
@@ -214,3 +223,44 @@ def test_a_renamed_training_runtime_serves_its_current_namespace_only():
     rt = renamed(tr("p-torch", "ns1"), "torch", "p-")
     (found, _, (p,)), _ = find(trainjob("torch", ns="team-a", kind="TrainingRuntime"), [rt], catalog=False)
     assert found is None and "not found" in p.message
+
+
+# --- typical mistakes (issue #10.9) ------------------------------------------------------------------
+
+
+def test_misspelt_runtime_name_gets_did_you_mean():
+    (_, _, (p,)), _ = find(trainjob("torch-distributd"))
+    assert p.message.startswith(f'{CTR_NOT_FOUND} "torch-distributd" not found; ')
+    assert p.message.endswith('; did you mean "torch-distributed"?')
+    (_, _, (p,)), _ = find(trainjob("deepspeed"))
+    assert p.message.endswith('; did you mean "deepspeed-distributed"?')
+    # A TrainingRuntime: only names of its own namespace are offered.
+    (_, _, (p,)), _ = find(trainjob("mpi-gnag", kind="TrainingRuntime"), [tr("mpi-gang", "team-a"), tr("mpi-gang2", "team-b")], catalog=False)
+    assert p.message.endswith('; did you mean "mpi-gang"?')
+
+
+def test_a_runtime_of_the_other_kind_is_named():
+    (_, _, (p,)), _ = find(trainjob("local"), [tr("local", "team-a")])
+    assert p.message.endswith('; a TrainingRuntime "local" in namespace "team-a" exists: set spec.runtimeRef.kind to TrainingRuntime')
+    (_, _, (p,)), _ = find(trainjob("torch-distributed", kind="TrainingRuntime"))
+    assert p.message.startswith(f'{TR_NOT_FOUND} "torch-distributed" not found; ')
+    assert p.message.endswith('; a ClusterTrainingRuntime "torch-distributed" exists: set spec.runtimeRef.kind to ClusterTrainingRuntime')
+
+
+def test_a_training_runtime_in_another_namespace_is_named_with_its_file():
+    (_, _, (p,)), _ = find(trainjob("local", ns="team-b", kind="TrainingRuntime"), [tr("local", "team-a", path="rt/local.yaml")])
+    assert 'exists in namespace "team-a" (rt/local.yaml), but a TrainingRuntime is only used by TrainJobs in its own namespace' in p.message
+
+
+@pytest.mark.parametrize(
+    "ref_fields, hint",
+    [
+        ({"kind": "TrainingRunTime"}, 'kind "TrainingRunTime": did you mean "TrainingRuntime"?'),
+        ({"kind": "ClusterTrainingRuntimes"}, 'kind "ClusterTrainingRuntimes": did you mean "ClusterTrainingRuntime"?'),
+        ({"apiGroup": "trainer.kubeflow.com"}, 'apiGroup "trainer.kubeflow.com": did you mean "trainer.kubeflow.org"?'),
+    ],
+)
+def test_misspelt_runtime_kind_or_group_gets_did_you_mean(ref_fields, hint):
+    (_, _, (p,)), _ = find(trainjob("x", **ref_fields))
+    assert p.message.startswith("unsupported runtime: ")  # upstream's text (pkg/webhooks/trainjob_webhook.go)
+    assert p.message.endswith(f"; {hint}")
