@@ -218,7 +218,7 @@ def test_configmap_and_secret_schemas():
     assert schema_problems(cm) == [
         ("data[n]", 'Invalid value: "integer": data.n in body must be of type string: "integer"'),
     ]
-    assert schema_problems(secret) == [("stringdata", "field not declared in schema")]
+    assert schema_problems(secret) == [("stringdata", 'field not declared in schema; did you mean "stringData"?')]
 
 
 # ---------------------------------------------------------------------------------------------

@@ -8,6 +8,8 @@ reported as kubectl's strict field validation does, "field not declared in schem
 
 from __future__ import annotations
 
+import difflib
+
 from kpt_fn.problems import Problem
 from kpt_fn.validation import precheck
 from kpt_fn.validation.fielderr import (
@@ -131,13 +133,20 @@ def _type_error(node: dict, value, name: str) -> str | None:
     return body(INVALID, actual, f"{name} in body must be of type {','.join(types)}: {go_quote(actual)}")
 
 
+def _did_you_mean(field: str, node: dict, value) -> str:
+    """Our hint after the API server's text: the declared field a misspelt one most likely meant."""
+    declared = [p for p in node.get("properties") or () if not (isinstance(value, dict) and p in value)]
+    close = [p for p in declared if p.lower() == field.lower()] or difflib.get_close_matches(field, declared, n=1, cutoff=0.75)
+    return f'; did you mean "{close[0]}"?' if close else ""
+
+
 def _describe(err, node: dict, path: str, name: str):
     kind = err.kind
     value = err.instance
     what = type(kind).__name__
     if what == "AdditionalProperties":
         for field in kind.unexpected:
-            yield child(path, field), UNKNOWN_FIELD
+            yield child(path, field), UNKNOWN_FIELD + _did_you_mean(field, node, value)
     elif what == "Required":
         yield child(path, kind.property), body(REQUIRED)
     elif what == "Type":
