@@ -27,7 +27,7 @@ from __future__ import annotations
 import os
 
 from kpt_fn import resource as res
-from kpt_fn.problems import ERROR, WARNING, Problem
+from kpt_fn.problems import WARNING, Problem
 
 PREVIOUS_NAMES = "internal.config.kubernetes.io/previousNames"
 PREFIXES = "internal.config.kubernetes.io/prefixes"
