@@ -103,7 +103,7 @@ def report(paths, fmt):
     outcome = plain.expand(list(paths), os.getcwd(), dict(os.environ))
     data = review.report(outcome)
     text = json.dumps(data, indent=2, sort_keys=True) + "\n" if fmt == "json" else review.report_markdown(data)
-    modes.finish(text, plain.stderr_lines(outcome), outcome.exit_code)
+    modes.finish(text, outcome.stderr_lines(), outcome.exit_code)
 
 
 @cli.command()
@@ -132,7 +132,7 @@ def diff(old, new, fmt):
                 modes.finish("", [f"expand-trainjobs: FAILED: {e}"], 2)
             outcome = plain.expand([], where, env)
             if outcome.exit_code:
-                lines = plain.stderr_lines(outcome)
+                lines = outcome.stderr_lines()
                 modes.finish("", [f"expand-trainjobs: FAILED: {spec} does not render", *lines[1:]], 2)
             outcomes.append(outcome)
         data = review.diff(*outcomes)

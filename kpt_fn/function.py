@@ -9,14 +9,15 @@ config; the modes (krm, plain, kustomize) own stdin/stdout.
 
 from __future__ import annotations
 
-import gc
 import json
 import os
 
 from kpt_fn import config as config_mod
 from kpt_fn import engine, kueue, kustomize_names, legacy, numbers, output, policy, resolve, sources, validation
 from kpt_fn import resource as res
-from kpt_fn.problems import ERROR, WARNING, Problem
+from kpt_fn import results as results_mod
+from kpt_fn.problems import ERROR, INFO, WARNING, Problem, has_errors
+from kpt_fn.results import Result, from_problem
 
 # As in kpt_fn.cli: when set, an internal error propagates (and the CLI prints its traceback).
 DEBUG_ENV = "EXPAND_TRAINJOBS_DEBUG"
@@ -26,14 +27,16 @@ DEBUG_ENV = "EXPAND_TRAINJOBS_DEBUG"
 class Rendered:
     """One TrainJob's journey: where it sits in the items, and what came of it."""
 
-    __slots__ = ("trainjob", "position", "origin", "objects", "runtime")
+    __slots__ = ("position", "origin", "objects", "runtime", "name")
 
-    def __init__(self, trainjob: dict, position: int | None, origin: dict, objects: list | None = None):
-        self.trainjob = trainjob  # as converted (what the engine saw)
+    def __init__(self, position: int | None, origin: dict, objects: list | None = None):
         self.position = position  # index among the input items; None for TrainJobs given in the config
         self.origin = origin  # the item as the user wrote it (for file/identity in results)
         self.objects = [] if objects is None else objects
         self.runtime = None  # the runtime it was expanded against (as converted), for reports
+        # The TrainJob's name where its objects go (a kustomize generator's kustomization renames it
+        # afterwards); None: the name it has. Generated objects name it (output.MARKER).
+        self.name = None
 
 
 class Outcome:
@@ -41,17 +44,17 @@ class Outcome:
 
     def __init__(self, items: list, results: list, rendered: list, config: config_mod.FunctionConfig):
         self.items = items
-        self.results = results
+        self.results = results  # list[results.Result]
         self.rendered = rendered  # list[Rendered]
         self.config = config
 
     @property
     def errors(self) -> int:
-        return sum(1 for r in self.results if r.get("severity") == ERROR)
+        return sum(1 for r in self.results if r.severity == ERROR)
 
     @property
     def warnings(self) -> int:
-        return sum(1 for r in self.results if r.get("severity") == WARNING)
+        return sum(1 for r in self.results if r.severity == WARNING)
 
     @property
     def exit_code(self) -> int:
@@ -67,6 +70,13 @@ class Outcome:
             f"expand-trainjobs: {state}: {self.errors} error(s), {self.warnings} warning(s); "
             f"{verb} {jobs} TrainJob(s)" + ("" if self.config.mode == "validate" else f" into {objs} object(s)")
         )
+
+    def krm_results(self) -> list:
+        """The results of the output ResourceList (wire format), the summary last."""
+        return results_mod.krm(self.results + [Result(self.summary(), INFO)])
+
+    def stderr_lines(self) -> list:
+        return results_mod.stderr_lines(self.summary(), self.results)
 
 
 def engine_options(cfg: config_mod.FunctionConfig):
@@ -122,6 +132,21 @@ def _structure_problems(item, i: int) -> list:
     return []
 
 
+def _survey(items: list) -> tuple[list, set, list]:
+    """(position and TrainJob of each TrainJob item, positions of unusable items, their problems)."""
+    inputs, unusable, problems = [], set(), []
+    for i, item in enumerate(items):
+        structural = _structure_problems(item, i)
+        problems += structural
+        if has_errors(structural):
+            unusable.add(i)
+        elif not config_mod.is_config_object(item):
+            if res.is_trainjob(item):
+                inputs.append((i, item))
+            problems += sources.trainjobs_in_list(item)
+    return inputs, unusable, problems
+
+
 class _Checks:
     """Validation with per-object memo, so a runtime shared by many TrainJobs is checked once."""
 
@@ -159,12 +184,124 @@ def _fingerprint(obj: dict) -> tuple:
     return len(text), hash(text)
 
 
+class _Step:
+    """What rendering one TrainJob needs from the whole run, and what it leaves for the next ones."""
+
+    def __init__(self, cfg, index, namespace: str, opts, queues, renames, items: list, placement: output.Placement,
+                 freeze):
+        self.cfg = cfg
+        self.index = index
+        self.namespace = namespace
+        self.opts = opts
+        self.queues = queues  # kueue profile: the queue settings
+        self.renames = renames  # kustomize generator: how its kustomization renames what is emitted
+        self.quotas = kueue.Quotas(items) if cfg.profile == kueue.KUEUE else None  # before items are frozen
+        self.placement = placement
+        self.freeze = freeze
+        self.checks = _Checks()
+        # generated identity -> (TrainJob that generated it, the object or, once frozen, its fingerprint)
+        self.owners: dict[tuple, tuple] = {}
+        self.seen_trainjobs: dict[tuple, str] = {}  # (namespace, name) -> file of the first TrainJob item
+
+    def same(self, obj: dict):
+        return obj if self.freeze is None else _fingerprint(obj)
+
+
+def _render_one(entry: Rendered, step: _Step) -> list:
+    """The results of one TrainJob: converted, checked, resolved, expanded (with the output
+    profile), and its objects checked. Sets the entry's objects (none when anything on the way is
+    an error), the runtime it resolved to (as converted) and the name its objects are generated under."""
+    original, position = entry.origin, entry.position
+    results: list = []
+    trainjob, problems = legacy.convert_trainjob(original)
+    problems = list(problems)
+    trainjob = numbers.whole_numbers(trainjob)  # `2.0` in an integer field is 2, as for the API server
+    if step.namespace and not res.namespace(trainjob):
+        trainjob = {**trainjob, "metadata": {**res.metadata(trainjob), "namespace": step.namespace}}
+    key = (res.namespace(trainjob) or "", res.name(trainjob))
+    where = step.seen_trainjobs.get(key)
+    if where is None:
+        step.seen_trainjobs[key] = res.file_path(original) or ""
+    else:
+        problems.append(Problem(
+            f"{res.display(trainjob)} is defined more than once" + (f" (first in {where})" if where else "")
+            + "; only the first definition is rendered",
+            "metadata.name",
+        ))
+    problems += step.checks.object(trainjob)
+    runtime = None
+    if not has_errors(problems):
+        found, label, resolve_problems = resolve.resolve(trainjob, step.index, step.namespace)
+        problems += resolve_problems
+        if found is not None:
+            runtime, runtime_problems, invalid = step.checks.runtime(found, label)
+            entry.runtime = runtime
+            results += [from_problem(p, original) for p in runtime_problems]
+            if invalid:
+                problems.append(Problem(f"{res.display(found)} is invalid (see its errors); TrainJob not rendered", "spec.runtimeRef"))
+                runtime = None
+    objects: list = []
+    if runtime is not None and not has_errors(problems):
+        # expand runs the admission checks itself and stops on their errors. validate mode
+        # expands too, so that what would be generated is checked, but places nothing.
+        profile = step.cfg.profile
+        renamer = step.renames if position is None else None  # kustomize renames what a generator emits
+        rendered_tj = trainjob if renamer is None else renamer.trainjob(trainjob)
+        if renamer is not None:
+            entry.name = res.name(rendered_tj)
+        expansion = engine.expand(kueue.engine_view(rendered_tj, profile), runtime, step.opts)
+        problems += kueue.engine_problems(expansion.problems, profile)
+        generated, profile_problems = kueue.prepare(rendered_tj, expansion.objects, profile, step.queues)
+        problems += profile_problems
+        problems += _generated_problems(trainjob, runtime, generated, step)
+        if renamer is not None:
+            problems += renamer.check(generated, trainjob)
+        problems += step.placement.conflicts(generated if renamer is None else renamer.restore(generated))
+        if not has_errors(problems):
+            # An identical object from two TrainJobs (a Secret shared by name) is emitted once.
+            objects = [o for o in generated if res.identity(o) not in step.owners]
+            for obj in objects:
+                step.owners[res.identity(obj)] = (res.display(original), step.same(obj))
+            if renamer is not None:
+                objects = renamer.restore(objects)
+    results += [from_problem(p, original) for p in problems]
+    entry.objects = objects
+    return results
+
+
+def _generated_problems(trainjob: dict, runtime: dict, objects: list, step: _Step) -> list:
+    """What is wrong with one TrainJob's generated objects: their own checks (and the Kueue
+    profile's), an object another TrainJob renders differently, the platform's policy."""
+    problems = []
+    for obj in objects:
+        problems += step.checks.object(obj)
+        if obj.get("kind") == "JobSet":
+            problems += validation.check_jobset_webhook(obj)
+            problems += kueue.check_tas(obj)
+            if step.quotas:
+                queue, _ = kueue.queue_for(trainjob, step.queues)
+                problems += kueue.quota_problems(trainjob, obj, step.quotas, queue or "")
+        other = step.owners.get(res.identity(obj))
+        if other is not None and other[1] != step.same(obj):
+            problems.append(
+                Problem(f"{res.display(obj)} would also be generated by {other[0]}: two TrainJobs cannot render the same object", "metadata.name")
+            )
+    return problems + policy.check(trainjob, runtime, objects, step.cfg.policy)
+
+
+def _internal_error(exc: Exception) -> Problem:
+    if os.environ.get(DEBUG_ENV, "") not in ("", "0", "false"):
+        raise exc
+    return Problem(
+        f"internal error: {type(exc).__name__}: {exc}; this TrainJob is not rendered (set {DEBUG_ENV}=1 for a traceback)"
+    )
+
+
 def _place(entry: Rendered, items: list, placement, results: list, freeze) -> None:
     """Place one TrainJob's objects (unless validating) and, with `freeze`, let go of their data."""
     placed = placement.add(entry, results, freeze) if placement is not None else None
     if freeze is None:
         return
-    entry.trainjob = None
     # What the summary counts: the placed (frozen) objects; nothing to hold on to when validating.
     entry.objects = placed if placed is not None else [None] * len(entry.objects)
     if entry.position is not None:
@@ -175,9 +312,33 @@ def _place(entry: Rendered, items: list, placement, results: list, freeze) -> No
         entry.origin = frozen
 
 
+def _reaching_cluster(items: list, unusable: set) -> list:
+    """Warnings for TrainJobs and runtimes that kpt and kustomize would apply along with what is
+    rendered from them (they drop only items marked local-config)."""
+    out = []
+    for i, item in enumerate(items):
+        if i in unusable or not isinstance(item, dict) or res.is_local_config(item):
+            continue
+        if res.is_trainjob(item):
+            why = ("a Trainer controller running there would create its own JobSet for it and fight over the "
+                   "rendered objects")
+        elif res.is_runtime(item):
+            why = "the rendered objects do not need it there"
+        else:
+            continue
+        out.append(results_mod.about(
+            item,
+            f'{res.display(item)} is not marked {res.LOCAL_CONFIG}: "true", so kpt and kustomize keep it in their '
+            f"output and it would be applied to the cluster ({why}); mark it local-config unless that is intended",
+            WARNING,
+            field=f"metadata.annotations[{res.LOCAL_CONFIG}]",
+        ))
+    return out
+
+
 def run(
     items: list, function_config, *, base_dir: str = ".", default_namespace: str = "", freeze=None, reader=None,
-    kustomization_root: str | None = None,
+    kustomization_root: str | None = None, returns_inputs: bool = True,
 ) -> Outcome:
     """Expand the TrainJobs among `items` (and the config's) into the output items and results.
 
@@ -185,32 +346,15 @@ def run(
     needs it as data any more -- each generated object right after its TrainJob is placed, and each
     TrainJob item of `items` once processed (replaced *in* `items`) -- so that a caller that only
     writes the output never holds all of it as dicts. Runtimes and other items stay data. Without it
-    (in-process callers, plain modes) everything stays data.
-
-    `reader` (a sources.Reader) reads `files` and `runtimeDirs`; by default one confined to `base_dir`.
-
-    `kustomization_root`: set when running as a kustomize generator, whose kustomization renames the
-    generated objects afterwards (kpt_fn.kustomize_names)."""
-    cfg, problems_cfg = config_mod.parse(function_config)
+    (in-process callers, plain modes) everything stays data. `reader` (a sources.Reader) reads
+    `files` and `runtimeDirs`; by default one confined to `base_dir`. `kustomization_root`: set when
+    running as a kustomize generator, whose kustomization renames the generated objects afterwards
+    (kpt_fn.kustomize_names). `returns_inputs`: the caller gives the input items back (KRM mode,
+    kustomize transformer), so TrainJobs and runtimes not marked local-config would reach the
+    cluster (a warning each)."""
+    cfg, config_problems = config_mod.parse(function_config)
     namespace = cfg.namespace or default_namespace
-    results = [output.result(p, None) for p in problems_cfg]
-    checks = _Checks()
-
-    problems_items: list = []
-    inputs: list[tuple[int | None, dict]] = []
-    unusable: set[int] = set()
-    for i, item in enumerate(items):
-        structural = _structure_problems(item, i)
-        problems_items += structural
-        if any(p.severity == ERROR for p in structural):
-            unusable.add(i)
-            continue
-        if config_mod.is_config_object(item):
-            continue
-        if res.is_trainjob(item):
-            inputs.append((i, item))
-        problems_items += sources.trainjobs_in_list(item)
-
+    inputs, unusable, item_problems = _survey(items)
     if reader is None:
         reader = sources.Reader.from_env(base_dir, os.environ)
     extra, extra_problems = reader.read_files(cfg.files, cfg.limits)
@@ -220,115 +364,36 @@ def run(
     if kustomization_root is not None and any(p is None for p, _ in inputs):
         renames, rename_problems = kustomize_names.generator_renames(kustomization_root, lambda p: sources.load_file(p, cfg.limits))
         extra_problems += [pr.replace(subject=cfg.source) if pr.subject is None else pr for pr in rename_problems]
-
     dir_runtimes, dir_problems = resolve.read_runtime_dirs(cfg.runtimeDirs, reader, cfg.limits)
     index_items = [it for i, it in enumerate(items) if i not in unusable] + [o for o in extra if isinstance(o, dict)]
     index = resolve.build_index(index_items, dir_runtimes, namespace, cfg.builtinRuntimes)
     del index_items  # the index keeps the runtimes; the TrainJobs must be free to go once processed
-    results += [output.result(p, None) for p in problems_items + extra_problems + dir_problems + index.problems]
-
     opts = engine_options(cfg)
     queues, queue_problems = kueue.parse_queues(cfg.kueueQueues)
-    results += [output.result(Problem(m, "spec.kueueQueues", subject=cfg.source), None) for m in queue_problems]
-    quotas = kueue.Quotas(items) if cfg.profile == kueue.KUEUE else None
     from kpt_fn.engine import secrets  # the secret policy owns what its options may be
 
-    results += [output.result(Problem(m, "spec", subject=cfg.source), None) for m in secrets.check_options(opts)]
+    option_problems = [Problem(m, "spec.kueueQueues", subject=cfg.source) for m in queue_problems]
+    option_problems += [Problem(m, "spec", subject=cfg.source) for m in secrets.check_options(opts)]
+    results = [from_problem(p) for p in config_problems + item_problems + extra_problems + dir_problems
+               + index.problems + option_problems]
+
+    placement = output.Placement(items, namespace)  # validate mode asks it about conflicts only
+    step = _Step(cfg, index, namespace, opts, queues, renames, items, placement, freeze)
     rendered: list[Rendered] = []
-    # generated identity -> (TrainJob that generated it, the object or, once frozen, its fingerprint)
-    owners: dict[tuple, tuple] = {}
-    seen_trainjobs: dict[tuple, str] = {}  # (namespace, name) -> file of the first TrainJob item
-    placement = None if cfg.mode == "validate" else output.Placement(items)
-    place_results: list = []  # "updated ..." results, after every TrainJob's own (as place() gives them)
-    collect = not gc.isenabled()
+    place_results: list = []  # "updated ..." results, after every TrainJob's own
+    # Before the loop: the TrainJob items may be frozen (no longer dicts) once processed.
+    reaching = _reaching_cluster(items, unusable) if returns_inputs else []
     for k, (position, original) in enumerate(inputs):
         inputs[k] = None  # a processed TrainJob is held by `items` alone (and frozen there, if asked)
+        entry = Rendered(position, original)
+        rendered.append(entry)
         try:
-            tj_problems: list = []
-            trainjob, conv = legacy.convert_trainjob(original)
-            trainjob = numbers.whole_numbers(trainjob)  # `2.0` in an integer field is 2, as for the API server
-            tj_problems += conv
-            if namespace and not res.namespace(trainjob):
-                trainjob = {**trainjob, "metadata": {**res.metadata(trainjob), "namespace": namespace}}
-            entry = Rendered(trainjob, position, original)
-            rendered.append(entry)
-            key = (res.namespace(trainjob) or "", res.name(trainjob))
-            where = seen_trainjobs.get(key)
-            if where is None:
-                seen_trainjobs[key] = res.file_path(original) or ""
-            else:
-                tj_problems.append(Problem(
-                    f"{res.display(trainjob)} is defined more than once" + (f" (first in {where})" if where else "")
-                    + "; only the first definition is rendered",
-                    "metadata.name",
-                ))
-            tj_problems += checks.object(trainjob)
-            runtime = None
-            if not any(p.severity == ERROR for p in tj_problems):
-                found, label, resolve_problems = resolve.resolve(trainjob, index, namespace)
-                tj_problems += resolve_problems
-                if found is not None:
-                    runtime, runtime_problems, invalid = checks.runtime(found, label)
-                    entry.runtime = runtime
-                    results += [output.result(p, original) for p in runtime_problems]
-                    if invalid:
-                        tj_problems.append(Problem(f"{res.display(found)} is invalid (see its errors); TrainJob not rendered", "spec.runtimeRef"))
-                        runtime = None
-            if runtime is not None and not any(p.severity == ERROR for p in tj_problems):
-                # expand runs the admission checks itself and stops on their errors. validate mode
-                # expands too, so that what would be generated is checked, but places nothing.
-                renamer = renames if position is None else None  # kustomize renames what a generator emits
-                rendered_tj = trainjob if renamer is None else renamer.trainjob(trainjob)
-                expansion = engine.expand(kueue.engine_view(rendered_tj, cfg.profile), runtime, opts)
-                tj_problems += kueue.engine_problems(expansion.problems, cfg.profile)
-                objects, profile_problems = kueue.prepare(rendered_tj, expansion.objects, cfg.profile, queues)
-                tj_problems += profile_problems
-                generated_problems = []
-                for obj in objects:
-                    generated_problems += checks.object(obj)
-                    if obj.get("kind") == "JobSet":
-                        generated_problems += validation.check_jobset_webhook(obj)
-                        generated_problems += kueue.check_tas(obj)
-                        if quotas:
-                            queue, _ = kueue.queue_for(trainjob, queues)
-                            generated_problems += kueue.quota_problems(trainjob, obj, quotas, queue or "")
-                    other = owners.get(res.identity(obj))
-                    if other is not None and other[1] != (obj if freeze is None else _fingerprint(obj)):
-                        generated_problems.append(
-                            Problem(f"{res.display(obj)} would also be generated by {other[0]}: two TrainJobs cannot render the same object", "metadata.name")
-                        )
-                generated_problems += policy.check(trainjob, runtime, objects, cfg.policy)
-                tj_problems += generated_problems
-                if renamer is not None:
-                    tj_problems += renamer.check(objects, trainjob)
-                if not any(p.severity == ERROR for p in tj_problems):
-                    # An identical object from two TrainJobs (a Secret shared by name) is emitted once.
-                    entry.objects = [o for o in objects if owners.get(res.identity(o)) is None]
-                    for obj in entry.objects:
-                        owners[res.identity(obj)] = (res.display(original), obj if freeze is None else _fingerprint(obj))
-                    if renamer is not None:
-                        entry.objects = renamer.restore(entry.objects)
-            results += [output.result(p, original) for p in tj_problems]
+            found = _render_one(entry, step)
         except Exception as exc:  # a bug of ours costs this TrainJob its output, not the whole package
-            if os.environ.get(DEBUG_ENV, "") not in ("", "0", "false"):
-                raise
-            if rendered and rendered[-1].origin is original:
-                rendered[-1].objects = []
-            message = (
-                f"internal error: {type(exc).__name__}: {exc}; this TrainJob is not rendered "
-                f"(set {DEBUG_ENV}=1 for a traceback)"
-            )
-            results.append(output.result(Problem(message), original))
-        if rendered and rendered[-1].origin is original:
-            _place(rendered[-1], items, placement, place_results, freeze)
-        if collect:
-            # What the engine made for this TrainJob holds reference cycles (a PodSet and its lazy
-            # endpoints): with the cyclic collector off (the CLI), only this frees them. Young objects
-            # only: the TrainJob's own, and once the items parsed before the loop.
-            gc.collect(0)
+            found = [from_problem(_internal_error(exc), original)]
+        results += found
+        _place(entry, items, None if cfg.mode == "validate" else placement, place_results, freeze)
 
-    results += place_results
-    out_items = items if placement is None else placement.finish(results)
-    outcome = Outcome(out_items, results, rendered, cfg)
-    outcome.results.append(output.summary_result(outcome.summary()))
-    return outcome
+    results = results_mod.merge_must_know(results) + place_results + reaching
+    out_items = items if cfg.mode == "validate" else placement.finish(results)
+    return Outcome(out_items, results, rendered, cfg)

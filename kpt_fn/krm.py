@@ -22,8 +22,9 @@ it was). Anything after that: every input item back, results saying what is wron
 from __future__ import annotations
 
 from kpt_fn import config as config_mod
-from kpt_fn import function, kustomize_names, output
-from kpt_fn.problems import ERROR, Problem
+from kpt_fn import function, kustomize_names
+from kpt_fn.problems import Problem
+from kpt_fn.results import Result, escape, from_problem
 from kpt_fn.yamlio import (
     DEFAULT_LIMITS,
     Limits,
@@ -136,7 +137,7 @@ def error_resource_list(message: str, items=None, api_version: str = RESOURCE_LI
         "apiVersion": api_version,
         "kind": "ResourceList",
         "items": list(items or []),
-        "results": [{"message": message, "severity": ERROR}],
+        "results": [Result(message).krm()],
     }
 
 
@@ -192,7 +193,7 @@ def process_pieces(
             limits = limits_from_env(env, limits)
         rl = parse_resource_list(data, limits)
     except InputError as e:
-        return iter((dump(error_resource_list(str(e))),)), [f"expand-trainjobs: FAILED: {e}"], 1
+        return iter((dump(error_resource_list(str(e))),)), [escape(f"expand-trainjobs: FAILED: {e}")], 1
     del data
     api_version = rl.get("apiVersion")
     if fallback is not None:
@@ -200,9 +201,9 @@ def process_pieces(
         fallback.pop("data", None)
     problem = _config_limit_problem(size, rl, limits)
     if problem is not None:
-        result = output.result(problem, None)
-        out = {"apiVersion": api_version, "kind": "ResourceList", "items": rl["items"], "results": [result]}
-        return dump_pieces(out), [f"expand-trainjobs: FAILED: {result['message']}"], 1
+        result = from_problem(problem)
+        out = {"apiVersion": api_version, "kind": "ResourceList", "items": rl["items"], "results": [result.krm()]}
+        return dump_pieces(out), [escape(f"expand-trainjobs: FAILED: {result.message}")], 1
     generator = kustomize_names.is_kustomize_generator_call(rl["items"], rl.get("functionConfig"))
     outcome = function.run(
         rl["items"], rl.get("functionConfig"), base_dir=base_dir, freeze=freeze, kustomization_root=base_dir if generator else None
@@ -212,22 +213,11 @@ def process_pieces(
         "apiVersion": api_version,
         "kind": "ResourceList",
         "items": outcome.items,
-        "results": outcome.results,
+        "results": outcome.krm_results(),
     }
     return dump_pieces(out), stderr_lines(outcome), outcome.exit_code
 
 
 def stderr_lines(outcome) -> list[str]:
-    """The summary first (kpt shows 4 lines, kustomize and Argo CD only stderr), then each problem."""
-    lines = [outcome.summary()]
-    for r in outcome.results:
-        if r.get("severity") not in (ERROR, "warning"):
-            continue
-        ref = r.get("resourceRef") or {}
-        who = ""
-        if ref:
-            ns = f"{ref['namespace']}/" if ref.get("namespace") else ""
-            who = f"{ref.get('kind')} {ns}{ref.get('name')} "
-        fieldpath = (r.get("field") or {}).get("path")
-        lines.append(f"  [{r['severity']}] {who}{fieldpath + ': ' if fieldpath else ''}{r['message']}")
-    return lines
+    """The summary first, then each result a person must see (kpt_fn.results writes them)."""
+    return outcome.stderr_lines()

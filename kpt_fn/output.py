@@ -1,15 +1,23 @@
-"""Where generated objects go, and how problems become KRM results.
+"""Where generated objects go among the items, and which items are the function's own earlier output.
 
-Output policy (the README repeats it):
+Output policy (docs/output.md has the whole of it):
 - Input items are never dropped or reordered in KRM mode.
-- A generated object that already exists among the items (same API group, kind, namespace and name:
-  typically this function's own output from an earlier run) is replaced *in place*, keeping that
-  item's client annotations (file path, index, comment ids), so a second run is byte-identical and
-  kpt keeps the file and its comments.
+- Every generated object carries the annotation MARKER (`expand-trainjobs.fn.kpt.dev/trainjob`)
+  naming the TrainJob that generated it: that is how the function recognises its own earlier output
+  whichever client hands it back (kpt keeps files and annotations; kustomize and Argo CD keep no state
+  but read committed `*.generated.yaml` files along with the TrainJobs, annotations included).
+- A generated object whose identity (API group, kind, namespace, name; an item without a namespace
+  counts as being in the default namespace) is held by an item carrying MARKER replaces that item
+  *in place*, keeping its client annotations (file path, index, comment ids), so a second run is
+  byte-identical and kpt keeps the file and its comments.
+- Any other item with that identity was written by someone else: it is never replaced. `conflicts`
+  reports it, and the TrainJob is not rendered.
 - A new generated object goes right after its TrainJob (after the ones placed before it), in the
   engine's order (Secrets, ConfigMaps, PodGroups, JobSet), with its own file
   `<TrainJob's directory>/<TrainJob name>.generated.yaml` when the TrainJob has a file, and never
   with the TrainJob's path, index or id annotations.
+- Earlier output that no TrainJob generates any more is warned about (stale), never deleted; only
+  items carrying MARKER are ever called stale.
 """
 
 from __future__ import annotations
@@ -17,34 +25,25 @@ from __future__ import annotations
 import posixpath
 
 from kpt_fn import resource as res
+from kpt_fn import results as results_mod
 from kpt_fn.problems import INFO, WARNING, Problem
 
 GENERATED_SUFFIX = ".generated.yaml"
+# On every generated object: the name of the TrainJob that generated it (in the object's namespace).
+MARKER = "expand-trainjobs.fn.kpt.dev/trainjob"
 
 
-def result(problem: Problem, trainjob: dict | None) -> dict:
-    """A KRM result for `problem`; `trainjob` names the resource when the problem has no subject."""
-    subject = problem.subject if isinstance(problem.subject, dict) else trainjob
-    message = problem.message
-    out: dict = {"message": message, "severity": problem.severity}
-    if isinstance(subject, dict):
-        out["resourceRef"] = res.resource_ref(subject)
-        if problem.path:
-            out["field"] = {"path": problem.path}
-        # Generated objects have no file of their own yet: point at the TrainJob that produced them.
-        where = subject if res.file_path(subject) else (trainjob if isinstance(trainjob, dict) else None)
-        if where is not None and res.file_path(where):
-            out["file"] = {"path": res.file_path(where), "index": res.file_index(where)}
-            out["message"] = f"{message} (in {res.file_path(where)})"
-    elif problem.path:
-        out["message"] = f"{problem.path}: {message}"
-    if problem.rule:
-        out["tags"] = {"rule": problem.rule}
-    return out
+def result(problem: Problem, trainjob: dict | None):
+    """results.from_problem, for call sites not yet moved to it."""
+    return results_mod.from_problem(problem, trainjob)
 
 
-def summary_result(text: str) -> dict:
-    return {"message": text, "severity": INFO}
+def marker_of(item) -> str | None:
+    """The TrainJob named by an item's MARKER, or None when the item is not the function's output."""
+    if not isinstance(item, dict) or res.is_trainjob(item) or res.is_runtime(item):
+        return None
+    value = res.annotations(item).get(MARKER)
+    return value if isinstance(value, str) and value else None
 
 
 def _generated_path(trainjob: dict) -> str | None:
@@ -54,10 +53,26 @@ def _generated_path(trainjob: dict) -> str | None:
     return posixpath.join(posixpath.dirname(path), f"{res.name(trainjob)}{GENERATED_SUFFIX}")
 
 
-def place(items: list, rendered: list, results: list) -> list:
-    """The output items: inputs in order, generated objects replacing or following (see module doc)."""
-    placement = Placement(items)
+def show(obj: dict) -> str:
+    """`Kind namespace/name` of any item, however malformed its metadata (res.display wants strings)."""
+    _, kind, ns, name = res.identity(obj)
+    return f"{kind} {ns + '/' if ns else ''}{name}"
+
+
+def _where(item: dict) -> str:
+    path = res.file_path(item)
+    return f" (in {path})" if path else ""
+
+
+def place(items: list, rendered: list, results: list, namespace: str = "") -> list:
+    """The output items: inputs in order, generated objects replacing or following (see module doc).
+    A TrainJob whose objects conflict with items of someone else's places nothing (error results)."""
+    placement = Placement(items, namespace)
     for entry in rendered:
+        problems = placement.conflicts(entry.objects)
+        if problems:
+            results.extend(results_mod.from_problem(p, entry.origin) for p in problems)
+            entry.objects = []
         placement.add(entry, results)
     return placement.finish(results)
 
@@ -65,59 +80,97 @@ def place(items: list, rendered: list, results: list) -> list:
 class Placement:
     """place(), one TrainJob at a time, so that each TrainJob's objects can be handed on (frozen to
     text, see yamlio.freeze) as soon as they are placed instead of all being held as dicts until the
-    end. Everything it needs of the items is taken up front (identities, next free file indexes, the
-    generated files), so the items it is given may themselves be frozen afterwards, except the ones
-    that `add` replaces."""
+    end. Everything it needs of the items is taken up front (identities, earlier output, next free
+    file indexes, the TrainJobs present), so the items it is given may themselves be frozen
+    afterwards, except the ones that `add` replaces."""
 
-    def __init__(self, items: list):
+    def __init__(self, items: list, namespace: str = ""):
+        self._namespace = namespace  # where items without a namespace end up (Argo CD, kustomize, config)
         self._existing: dict[tuple, int] = {}
+        self._own: dict[int, str] = {}  # position of earlier output -> the TrainJob its MARKER names
+        self._trainjobs: set[tuple] = set()  # (namespace, name) of the TrainJob items
         # Next free index per file, from one pass over the items (not one pass per file: a repository
         # has thousands of files). Replacements keep their item's path and index.
         self._next_index: dict[str, int] = {}
-        self._generated: list = []  # (position, identity-free facts) of items in *.generated.yaml files
         for i, item in enumerate(items):
             if not isinstance(item, dict):
                 continue
-            trainjob = res.is_trainjob(item)
-            if not trainjob:
-                self._existing.setdefault(res.identity(item), i)
+            if res.is_trainjob(item):
+                self._trainjobs.add(self._owner_key(item, res.name(item)))
+            else:
+                owner = marker_of(item)
+                if owner is not None:
+                    self._own[i] = owner
+                key = self._key(item)
+                first = self._existing.get(key)
+                # An identity held by someone else's item is theirs, even next to earlier output.
+                if first is None or (first in self._own and owner is None):
+                    self._existing[key] = i
             p = res.file_path(item)
             if p:
                 n = res.file_index(item) + 1
                 self._next_index[p] = max(self._next_index.get(p, n), n)
-                if p.endswith(GENERATED_SUFFIX) and not trainjob:
-                    self._generated.append((i, p))
         self.out = list(items)
         self._after: dict[int, list] = {}  # input position -> new objects to insert after it
         self._tail: list = []  # new objects of TrainJobs given in the config (no position)
         self._replaced: set[int] = set()
-        self._by_file: dict[str, tuple] = {}  # generated file -> (TrainJob display, objects?)
+        self._rendered: dict[tuple, bool] = {}  # TrainJob (namespace, name) -> it placed objects
+
+    def _key(self, obj: dict) -> tuple:
+        group, kind, ns, name = res.identity(obj)
+        return (group, kind, ns or self._namespace, name)
+
+    def _owner_key(self, obj: dict, trainjob_name) -> tuple:
+        """(namespace, name) of a TrainJob, or of the one that generated `obj` (same namespace)."""
+        return (res.identity(obj)[2] or self._namespace, trainjob_name if isinstance(trainjob_name, str) else None)
 
     def _index_for(self, path: str) -> int:
         n = self._next_index.get(path, 0)
         self._next_index[path] = n + 1
         return n
 
+    def conflicts(self, objects: list) -> list:
+        """Errors for generated objects whose identity an item of someone else's already holds (the
+        TrainJob's problems: the caller renders nothing of it)."""
+        problems = []
+        for obj in objects:
+            pos = self._existing.get(self._key(obj))
+            if pos is None or pos in self._own:
+                continue
+            item = self.out[pos]
+            problems.append(Problem(
+                f"this TrainJob generates {res.display(obj)}, but {show(item)}{_where(item)} is already "
+                f"defined and was not generated by expand-trainjobs (it has no {MARKER} annotation): it is left "
+                "as it is and this TrainJob is not rendered; rename the TrainJob or that object (or, if it is "
+                "output of an earlier version of this function, delete it and render again)",
+                "metadata.name",
+            ))
+        return problems
+
     def add(self, entry, results: list, freeze=None) -> list:
         """Place one TrainJob's objects; "updated" results go to `results`. Returns the placed objects,
-        each passed through `freeze` when given (what is placed in the output is then the frozen form)."""
+        each passed through `freeze` when given (what is placed in the output is then the frozen form).
+        Objects that `conflicts` reports are never placed (the caller is expected to have asked)."""
         placed = []
+        trainjob_name = getattr(entry, "name", None) or res.name(entry.origin)
+        self._rendered[self._owner_key(entry.origin, trainjob_name)] = bool(entry.objects)
         path = _generated_path(entry.origin) if entry.position is not None else None
         for obj in entry.objects:
-            pos = self._existing.get(res.identity(obj))
+            obj = res.with_annotations(obj, {MARKER: trainjob_name})
+            pos = self._existing.get(self._key(obj))
             if pos is not None:
+                if pos not in self._own:
+                    continue
                 self._replaced.add(pos)
                 previous = self.out[pos]
                 kept = res.client_annotations(previous)
                 replacement = res.with_annotations(obj, kept) if kept else obj
                 if res.without_client_annotations(previous) != obj:
-                    results.append(
-                        {
-                            "message": f"updated {res.display(obj)} rendered earlier from {res.display(entry.origin)}",
-                            "severity": INFO,
-                            "resourceRef": res.resource_ref(obj),
-                        }
-                    )
+                    results.append(results_mod.about(
+                        previous,
+                        f"updated {res.display(obj)} rendered earlier from {res.display(entry.origin)}",
+                        INFO,
+                    ))
                 if freeze is not None:
                     replacement = freeze(replacement)
                 self.out[pos] = replacement
@@ -135,13 +188,11 @@ class Placement:
             else:
                 self._after.setdefault(entry.position, []).append(obj)
             placed.append(obj)
-        if path:
-            self._by_file[path] = (res.display(entry.origin), bool(entry.objects))
         return placed
 
     def finish(self, results: list) -> list:
         """The output items; stale-object warnings go to `results`."""
-        results.extend(self._orphans())
+        results.extend(self._stale())
         out, after, tail = self.out, self._after, self._tail
         if not after and not tail:
             return out
@@ -151,54 +202,72 @@ class Placement:
             merged.extend(after.get(i, ()))
         return merged + tail
 
-    def _orphans(self) -> list:
-        """Warnings for objects in `*.generated.yaml` files that no TrainJob generates any more.
+    def _stale(self) -> list:
+        """Warnings for earlier output (items carrying MARKER) that no TrainJob generates any more.
 
         KRM mode never deletes inputs, so a deleted TrainJob (or one whose runtime no longer needs,
         say, a hostfile) leaves its earlier output behind, and a GitOps tool would keep applying it.
-        Objects of a TrainJob that failed this run are left alone silently: its errors say why nothing
-        was rendered.
+        Earlier output of a TrainJob that failed this run (or is among the items but could not be
+        read) is left alone silently: its errors say why nothing was rendered. Items without MARKER
+        are someone else's, wherever they are.
         """
         out = []
-        for i, path in self._generated:
+        for i, owner in self._own.items():
             if i in self._replaced:
                 continue
-            owner = self._by_file.get(path)
-            if owner is not None and not owner[1]:
-                continue
             item = self.out[i]
-            why = (
-                f"{owner[0]} no longer generates it"
-                if owner is not None
-                else f"no TrainJob named {posixpath.basename(path)[: -len(GENERATED_SUFFIX)]!r} is left beside {path}"
-            )
-            out.append(
-                {
-                    "message": f"stale generated object {res.display(item)} in {path}: {why}; delete it from that file",
-                    "severity": WARNING,
-                    "resourceRef": res.resource_ref(item),
-                    "file": {"path": path, "index": res.file_index(item)},
-                }
-            )
+            key = self._owner_key(item, owner)
+            rendered = self._rendered.get(key)
+            if rendered is False or (rendered is None and key in self._trainjobs):
+                continue
+            trainjob = f"TrainJob {key[0] + '/' if key[0] else ''}{owner}"
+            why = f"{trainjob} no longer generates it" if rendered else f"no {trainjob} is left to generate it"
+            path = res.file_path(item)
+            where = f" in {path}" if path else ""
+            out.append(results_mod.about(
+                item,
+                f"stale generated object {show(item)}{where}: {why}; delete it" + (" from that file" if path else ""),
+                WARNING,
+            ))
         return out
 
 
-def plain_items(items: list, keep_trainer_inputs: bool) -> list:
+def _applied(item, keep_trainer_inputs: bool, is_config) -> bool:
+    if not isinstance(item, dict) or is_config(item):
+        return False
+    if res.is_trainjob(item) or res.is_runtime(item):
+        return keep_trainer_inputs
+    return not res.is_local_config(item)
+
+
+def plain_items(items: list, keep_trainer_inputs: bool, is_config=lambda item: False) -> list:
     """What a plain-manifest consumer (Argo CD, kustomize legacy plugin) should apply.
 
-    Local-config objects are never applied, except that `output: all` (keep_trainer_inputs) prints
-    TrainJobs and runtimes whether or not they are marked.
+    Local-config objects and the function's own config (`is_config`) are never applied, except that
+    `output: all` (keep_trainer_inputs) prints TrainJobs and runtimes whether or not they are marked.
     """
-    from kpt_fn.config import is_config_object
+    return [res.without_client_annotations(i) for i in items if _applied(i, keep_trainer_inputs, is_config)]
 
+
+def duplicates(items: list, namespace: str, keep_trainer_inputs: bool, is_config=lambda item: False) -> list:
+    """Errors for objects plain_items would print twice: two items that end up with one identity once
+    the items without a namespace are put into `namespace` (what Argo CD does with
+    ARGOCD_APP_NAMESPACE). Two copies of one object never go to a cluster."""
+    first: dict[tuple, dict] = {}
     out = []
     for item in items:
-        if not isinstance(item, dict) or is_config_object(item):
+        if not _applied(item, keep_trainer_inputs, is_config):
             continue
-        trainer_input = res.is_trainjob(item) or res.is_runtime(item)
-        if trainer_input and not keep_trainer_inputs:
+        group, kind, ns, name = res.identity(item)
+        key = (group, kind, ns or namespace, name)
+        other = first.setdefault(key, item)
+        if other is item:
             continue
-        if res.is_local_config(item) and not trainer_input:
-            continue
-        out.append(res.without_client_annotations(item))
+        out.append(results_mod.about(
+            item,
+            f"{show(item)}{_where(item)} and {show(other)}{_where(other)} are the same object"
+            + (f" once namespace {namespace!r} is applied" if namespace and not (ns and res.namespace(other)) else "")
+            + ": remove one of them (nothing is printed, so that no copy of it goes to the cluster)",
+            field="metadata.name",
+        ))
     return out

@@ -15,8 +15,8 @@ import re
 from kpt_fn import config as config_mod
 from kpt_fn import function, output, sources
 from kpt_fn import resource as res
-from kpt_fn.krm import stderr_lines
-from kpt_fn.problems import ERROR, WARNING, Problem
+from kpt_fn.problems import WARNING, Problem
+from kpt_fn.results import Result, from_problem
 from kpt_fn.yamlio import DEFAULT_LIMITS, YAMLInputError, dump_all, load_all
 
 CONFIG_FILE = sources.MARKER_FILE
@@ -118,13 +118,11 @@ def load_config_file(path: str) -> tuple[object, list]:
 
 
 def _emit(outcome, plain: list) -> tuple[str, list[str], int]:
-    lines = stderr_lines(outcome)
+    if not outcome.exit_code and not plain:
+        outcome.results.append(Result(NOTHING_TO_APPLY))
+    lines = outcome.stderr_lines()
     if outcome.exit_code:
         return "", lines, outcome.exit_code
-    if not plain:
-        outcome.results.append({"message": NOTHING_TO_APPLY, "severity": ERROR})
-        lines = stderr_lines(outcome)
-        return "", lines, 1
     return dump_all(plain), lines, 0
 
 
@@ -158,9 +156,10 @@ def expand(paths: list[str], cwd: str, env: dict, mode: str | None = None):
     if mode is not None:
         fc = _with_mode(fc, mode)
     outcome = function.run(
-        items, fc, base_dir=root, default_namespace=env.get("ARGOCD_APP_NAMESPACE", ""), reader=reader
+        items, fc, base_dir=root, default_namespace=env.get("ARGOCD_APP_NAMESPACE", ""), reader=reader,
+        returns_inputs=False,
     )
-    outcome.results[:0] = [output.result(p, None) for p in problems + read_problems]
+    outcome.results[:0] = [from_problem(p) for p in problems + read_problems]
     return outcome
 
 
@@ -168,13 +167,19 @@ def render(paths: list[str], cwd: str, env: dict, mode: str | None = None) -> tu
     """(stdout, stderr lines, exit code) for `expand-trainjobs render|validate [PATH...]`."""
     outcome = expand(paths, cwd, env, mode)
     if outcome.config.mode == "validate":
-        lines = stderr_lines(outcome)
-        return "", lines, outcome.exit_code
-    out, lines, code = _emit(outcome, output.plain_items(outcome.items, outcome.config.output == "all"))
+        return "", outcome.stderr_lines(), outcome.exit_code
+    keep = outcome.config.output == "all"
+    namespace = outcome.config.namespace or env.get("ARGOCD_APP_NAMESPACE", "")
+    outcome.results += output.duplicates(outcome.items, namespace, keep, config_mod.is_config_object)
+    out, lines, code = _emit(outcome, _plain_items(outcome))
     # Argo CD trims one trailing newline from a plugin's stdout, which would take the final line
     # break of a literal block ending the last document with it. A closing `---` line absorbs the
     # trim; every reader skips the empty document it opens.
     return (out + "---\n" if out else out), lines, code
+
+
+def _plain_items(outcome) -> list:
+    return output.plain_items(outcome.items, outcome.config.output == "all", config_mod.is_config_object)
 
 
 def _with_mode(fc, mode: str):
@@ -209,12 +214,12 @@ def kustomize_plugin(config_path: str, stdin: bytes, env: dict, cwd: str) -> tup
     outcome = function.run(
         items, fc, base_dir=base, default_namespace="", reader=reader, kustomization_root=base if generator else None
     )
-    outcome.results[:0] = [output.result(p, None) for p in problems]
+    outcome.results[:0] = [from_problem(p) for p in problems]
     if not generator:
         # Transformer: inputs go back as they came (kustomize keeps its identity annotation), with the
         # generated objects after their TrainJobs.
         return _emit(outcome, outcome.items)
-    plain = output.plain_items(outcome.items, outcome.config.output == "all")
+    plain = _plain_items(outcome)
     if outcome.config.output == "all":
         plain += [res.without_client_annotations(r.origin) for r in outcome.rendered if r.position is None]
     return _emit(outcome, plain)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from kpt_fn import function, kustomize_names
+from kpt_fn import function, kustomize_names, output
 from kpt_fn.sources import load_file
 from kpt_fn.yamlio import DEFAULT_LIMITS, dump, load_all
 
@@ -68,13 +68,14 @@ def test_generator_renders_under_final_names_and_emits_unprefixed(tmp_path):
     out = function.run([], fc, base_dir=str(tmp_path), kustomization_root=str(tmp_path))
     assert out.exit_code == 0, out.results
     (js,) = [o for o in out.items if o.get("kind") == "JobSet"]
-    assert js["metadata"] == {"name": "job", "namespace": "ns1"}
+    # The marker names the TrainJob as kustomize will name it (output.MARKER).
+    assert js["metadata"] == {"name": "job", "namespace": "ns1", "annotations": {output.MARKER: "p-job"}}
     env = {e["name"]: e.get("value") for e in js["spec"]["replicatedJobs"][0]["template"]["spec"]["template"]["spec"]["containers"][0]["env"]}
     assert env["PET_MASTER_ADDR"] == "p-job-node-0-0.p-job"
     # Without a kustomization root (kpt, transformer form) nothing is renamed.
     out = function.run([], fc, base_dir=str(tmp_path))
     (js,) = [o for o in out.items if o.get("kind") == "JobSet"]
-    assert js["metadata"] == {"name": "job", "namespace": "a"}
+    assert js["metadata"] == {"name": "job", "namespace": "a", "annotations": {output.MARKER: "job"}}
 
 
 def test_container_generator_without_kustomization_warns(tmp_path):

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from kpt_fn import output
+from kpt_fn import output, results
 from kpt_fn.function import Rendered
 from kpt_fn.problems import Problem
 
 PATH, INDEX = "internal.config.kubernetes.io/path", "internal.config.kubernetes.io/index"
 LPATH, LINDEX = "config.kubernetes.io/path", "config.kubernetes.io/index"
+MARK = output.MARKER
 KPT_IDS = {"internal.config.kubernetes.io/id": "7", "config.k8s.io/id": "7", "internal.config.kubernetes.io/seqindent": "compact"}
 
 
@@ -37,32 +38,34 @@ def test_new_objects_follow_their_trainjob_in_their_own_file():
     items = [cm, tj, other]
     gen = [obj("ConfigMap", "llama-hosts"), jobset("llama")]
     results = []
-    out = output.place(items, [Rendered(tj, 1, tj, gen)], results)
+    out = output.place(items, [Rendered(1, tj, gen)], results)
     assert [o["metadata"]["name"] for o in out] == ["settings", "llama", "llama-hosts", "llama", "svc"]
     assert out[0] is cm and out[1] is tj and out[4] is other  # inputs untouched, in order
     for i, o in enumerate(out[2:4]):
-        assert annotations(o) == {PATH: "jobs/llama.generated.yaml", INDEX: str(i), LPATH: "jobs/llama.generated.yaml", LINDEX: str(i)}
+        assert annotations(o) == {
+            MARK: "llama", PATH: "jobs/llama.generated.yaml", INDEX: str(i), LPATH: "jobs/llama.generated.yaml", LINDEX: str(i)
+        }
     assert results == []
     assert "annotations" not in gen[0]["metadata"]  # the engine's objects are not modified
 
 
 def test_no_client_annotation_of_the_trainjob_is_copied():
     tj = trainjob("llama", "train.yaml", 0, **{"kustomize.config.k8s.io/id": "x", "team": "a"})
-    (placed,) = output.place([tj], [Rendered(tj, 0, tj, [jobset("llama")])], [])[1:]
-    assert set(annotations(placed)) == {PATH, INDEX, LPATH, LINDEX}
+    (placed,) = output.place([tj], [Rendered(0, tj, [jobset("llama")])], [])[1:]
+    assert set(annotations(placed)) == {MARK, PATH, INDEX, LPATH, LINDEX}
     assert annotations(placed)[PATH] == "llama.generated.yaml"
 
 
 def test_indexes_continue_after_objects_already_in_the_file():
     tj = trainjob("a", "train.yaml", 0)
     kept = obj("ConfigMap", "unrelated", **{PATH: "a.generated.yaml", INDEX: "0"})
-    out = output.place([tj, kept], [Rendered(tj, 0, tj, [jobset("a")])], [])
+    out = output.place([tj, kept], [Rendered(0, tj, [jobset("a")])], [])
     assert annotations(out[1])[INDEX] == "1"
 
 
 def test_two_trainjobs_in_one_file_get_two_files():
     a, b = trainjob("a", "train.yaml", 0), trainjob("b", "train.yaml", 1)
-    out = output.place([a, b], [Rendered(a, 0, a, [jobset("a")]), Rendered(b, 1, b, [jobset("b")])], [])
+    out = output.place([a, b], [Rendered(0, a, [jobset("a")]), Rendered(1, b, [jobset("b")])], [])
     assert [(o["metadata"]["name"], annotations(o).get(PATH)) for o in out] == [
         ("a", "train.yaml"), ("a", "a.generated.yaml"), ("b", "train.yaml"), ("b", "b.generated.yaml")
     ]
@@ -71,41 +74,47 @@ def test_two_trainjobs_in_one_file_get_two_files():
 
 def test_previous_output_is_replaced_in_place_keeping_its_annotations():
     tj = trainjob("a", "train.yaml", 0)
-    previous = jobset("a", **{PATH: "a.generated.yaml", INDEX: "0", LPATH: "a.generated.yaml", LINDEX: "0", **KPT_IDS})
+    previous = jobset("a", **{MARK: "a", PATH: "a.generated.yaml", INDEX: "0", LPATH: "a.generated.yaml", LINDEX: "0", **KPT_IDS})
     previous["spec"] = {"old": True}
     new = {**jobset("a"), "spec": {"new": True}}
     results = []
-    out = output.place([tj, previous], [Rendered(tj, 0, tj, [new])], results)
+    out = output.place([tj, previous], [Rendered(0, tj, [new])], results)
     assert len(out) == 2 and out[0] is tj
     assert out[1]["spec"] == {"new": True}
     assert annotations(out[1]) == annotations(previous)
     (r,) = results
-    assert r["severity"] == "info" and r["message"].startswith("updated JobSet team-a/a rendered earlier from TrainJob team-a/a")
+    assert r.severity == "info" and r.message.startswith("updated JobSet team-a/a rendered earlier from TrainJob team-a/a")
+    assert r.file == "a.generated.yaml"
 
     # Same content again: replaced silently, byte-identical output.
     results = []
-    again = output.place(out, [Rendered(tj, 0, tj, [new])], results)
+    again = output.place(out, [Rendered(0, tj, [new])], results)
     assert again == out and results == []
 
 
 def test_identity_is_group_kind_namespace_name():
     tj = trainjob("a", "train.yaml", 0)
     same_name_other_ns = jobset("a", ns="team-b")
-    out = output.place([tj, same_name_other_ns], [Rendered(tj, 0, tj, [jobset("a")])], [])
+    out = output.place([tj, same_name_other_ns], [Rendered(0, tj, [jobset("a")])], [])
     assert len(out) == 3 and out[2] is same_name_other_ns
+    # An item without a namespace is in the default namespace (Argo CD's, the config's).
+    own = jobset("a", ns=None, **{MARK: "a"})
+    del own["metadata"]["namespace"]
+    out = output.place([tj, own], [Rendered(0, tj, [jobset("a")])], [], namespace="team-a")
+    assert len(out) == 2 and out[1]["metadata"]["namespace"] == "team-a"
 
 
 def test_config_trainjobs_and_pathless_trainjobs():
     inline = trainjob("inline")
     pathless = trainjob("pathless")
-    out = output.place([pathless], [Rendered(inline, None, inline, [jobset("inline")]), Rendered(pathless, 0, pathless, [jobset("pathless")])], [])
+    out = output.place([pathless], [Rendered(None, inline, [jobset("inline")]), Rendered(0, pathless, [jobset("pathless")])], [])
     assert [o["metadata"]["name"] for o in out] == ["pathless", "pathless", "inline"]
-    assert all("annotations" not in o["metadata"] for o in out[1:])
+    assert [annotations(o) for o in out[1:]] == [{MARK: "pathless"}, {MARK: "inline"}]
 
 
 def test_nothing_rendered_returns_the_items():
     items = [obj("ConfigMap", "a"), "not an object"]
-    assert output.place(items, [Rendered(trainjob("x"), None, trainjob("x"), [])], []) == items
+    assert output.place(items, [Rendered(None, trainjob("x"), [])], []) == items
 
 
 # --- results -------------------------------------------------------------------------------------------
@@ -113,7 +122,7 @@ def test_nothing_rendered_returns_the_items():
 
 def test_result_names_resource_field_and_file():
     tj = trainjob("a", "jobs/train.yaml", 2)
-    r = output.result(Problem("must be >= 1", "spec.trainer.numNodes", rule="schema/minimum"), tj)
+    r = results.from_problem(Problem("must be >= 1", "spec.trainer.numNodes", rule="schema/minimum"), tj).krm()
     assert r == {
         "message": "must be >= 1 (in jobs/train.yaml)",
         "severity": "error",
@@ -126,14 +135,14 @@ def test_result_names_resource_field_and_file():
 
 def test_result_for_a_generated_object_points_at_the_trainjobs_file():
     tj = trainjob("a", "train.yaml", 0)
-    r = output.result(Problem("bad", "spec.x", subject=jobset("a"), severity="warning"), tj)
+    r = results.from_problem(Problem("bad", "spec.x", subject=jobset("a"), severity="warning"), tj).krm()
     assert r["resourceRef"]["kind"] == "JobSet" and r["file"] == {"path": "train.yaml", "index": 0}
     assert r["severity"] == "warning"
 
 
 def test_result_without_resource():
-    assert output.result(Problem("unknown option", "data.x"), None) == {"message": "data.x: unknown option", "severity": "error"}
-    assert output.result(Problem("no path"), None) == {"message": "no path", "severity": "error"}
+    assert results.from_problem(Problem("unknown option", "data.x")).krm() == {"message": "data.x: unknown option", "severity": "error"}
+    assert results.from_problem(Problem("no path"), None).krm() == {"message": "no path", "severity": "error"}
 
 
 # --- plain output --------------------------------------------------------------------------------------
@@ -146,7 +155,8 @@ def test_plain_items_drop_inputs_and_client_annotations():
     runtime = obj("ClusterTrainingRuntime", "rt", ns=None, api="trainer.kubeflow.org/v1alpha1")
     js = jobset("a", **{PATH: "a.generated.yaml", INDEX: "0", "kustomize.config.k8s.io/id": "x", "team": "a"})
     bare = jobset("b", **{PATH: "b.generated.yaml"})
-    out = output.plain_items([local, cfg, tj, runtime, js, bare, "junk"], keep_trainer_inputs=False)
+    is_config = lambda o: o.get("kind") == "ExpandTrainJobs"  # noqa: E731
+    out = output.plain_items([local, cfg, tj, runtime, js, bare, "junk"], keep_trainer_inputs=False, is_config=is_config)
     assert out == [jobset("a", team="a"), jobset("b")]
     assert js["metadata"]["annotations"][PATH] == "a.generated.yaml"  # the item itself is not modified
     kept = output.plain_items([tj, runtime], keep_trainer_inputs=True)
@@ -155,27 +165,29 @@ def test_plain_items_drop_inputs_and_client_annotations():
 
 
 def test_stale_generated_objects_are_warned_about_not_deleted():
-    gone = jobset("gone", **{PATH: "jobs/gone.generated.yaml", INDEX: "0"})
+    gone = jobset("gone", **{MARK: "gone", PATH: "jobs/gone.generated.yaml", INDEX: "0"})
     tj = trainjob("llama", "jobs/train.yaml", 0)
-    old_hosts = obj("ConfigMap", "llama-mpi-hostfile", **{PATH: "jobs/llama.generated.yaml", INDEX: "0"})
+    old_hosts = obj("ConfigMap", "llama-mpi-hostfile", **{MARK: "llama", PATH: "jobs/llama.generated.yaml", INDEX: "0"})
     user_cm = obj("ConfigMap", "settings", **{PATH: "jobs/settings.yaml", INDEX: "0"})
-    items = [gone, tj, old_hosts, user_cm]
-    results = []
-    out = output.place(items, [Rendered(tj, 1, tj, [jobset("llama")])], results)
-    assert gone in out and old_hosts in out and user_cm in out
-    stale = {r["resourceRef"]["name"]: r for r in results if r["severity"] == "warning"}
+    # Someone else's object in a *.generated.yaml file is theirs: never called stale.
+    hand = obj("ConfigMap", "notes", **{PATH: "jobs/llama.generated.yaml", INDEX: "1"})
+    items = [gone, tj, old_hosts, user_cm, hand]
+    found = []
+    out = output.place(items, [Rendered(1, tj, [jobset("llama")])], found)
+    assert gone in out and old_hosts in out and user_cm in out and hand in out
+    stale = {r.resource["name"]: r.krm() for r in found if r.severity == "warning"}
     assert set(stale) == {"gone", "llama-mpi-hostfile"}
-    assert "no TrainJob named 'gone' is left beside jobs/gone.generated.yaml" in stale["gone"]["message"]
+    assert "no TrainJob team-a/gone is left to generate it" in stale["gone"]["message"]
     assert "TrainJob team-a/llama no longer generates it" in stale["llama-mpi-hostfile"]["message"]
     assert stale["gone"]["file"] == {"path": "jobs/gone.generated.yaml", "index": 0}
 
 
 def test_output_of_a_failed_trainjob_is_kept_silently():
     tj = trainjob("llama", "train.yaml", 0)
-    previous = jobset("llama", **{PATH: "llama.generated.yaml", INDEX: "0"})
-    results = []
-    out = output.place([tj, previous], [Rendered(tj, 0, tj, [])], results)
-    assert out == [tj, previous] and results == []
+    previous = jobset("llama", **{MARK: "llama", PATH: "llama.generated.yaml", INDEX: "0"})
+    found = []
+    out = output.place([tj, previous], [Rendered(0, tj, [])], found)
+    assert out == [tj, previous] and found == []
 
 
 def test_output_all_prints_marked_trainer_inputs_but_no_other_local_config():
@@ -204,15 +216,15 @@ def test_incremental_placement_with_freeze_is_place():
     from kpt_fn import yamlio
 
     a, b = trainjob("a", "jobs/a.yaml"), trainjob("b", "jobs/b.yaml")
-    old = jobset("a", **{PATH: "jobs/a.generated.yaml", INDEX: "0"})
-    stale = obj("ConfigMap", "gone", **{PATH: "jobs/b.generated.yaml", INDEX: "0"})
+    old = jobset("a", **{MARK: "a", PATH: "jobs/a.generated.yaml", INDEX: "0"})
+    stale = obj("ConfigMap", "gone", **{MARK: "b", PATH: "jobs/b.generated.yaml", INDEX: "0"})
     items = [a, old, b, stale]
-    rendered = [Rendered(a, 0, a, [{**jobset("a"), "spec": {"x": 1}}]), Rendered(b, 2, b, [jobset("b")])]
+    rendered = [Rendered(0, a, [{**jobset("a"), "spec": {"x": 1}}]), Rendered(2, b, [jobset("b")])]
     expected_results: list = []
     expected = output.place(items, rendered, expected_results)
-    placement, results = output.Placement(items), []
-    placed = [placement.add(r, results, yamlio.freeze) for r in rendered]
-    out = placement.finish(results)
+    placement, found = output.Placement(items), []
+    placed = [placement.add(r, found, yamlio.freeze) for r in rendered]
+    out = placement.finish(found)
     assert all(isinstance(p, yamlio.Frozen) for ps in placed for p in ps)
-    assert results == expected_results and len(results) == 2  # updated JobSet a, stale ConfigMap gone
+    assert found == expected_results and len(found) == 2  # updated JobSet a, stale ConfigMap gone
     assert yamlio.dump({"items": out}) == yamlio.dump({"items": expected})

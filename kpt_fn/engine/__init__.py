@@ -44,6 +44,8 @@ envInjection targets, invalid quantities, malformed input) are error Problems, n
 
 from __future__ import annotations
 
+import gc
+
 from kpt_fn.engine import defaults, framework, quantity, roundtrip
 from kpt_fn.engine.framework import RenderError
 from kpt_fn.problems import ERROR, INFO, WARNING, Problem, has_errors
@@ -215,6 +217,17 @@ def admission(trainjob: dict, runtime: dict, options: EngineOptions | None = Non
 
 
 def expand(trainjob: dict, runtime: dict, options: EngineOptions | None = None) -> Expansion:
+    try:
+        return _expand(trainjob, runtime, options)
+    finally:
+        # An expansion leaves reference cycles behind (a PodSet and its lazy endpoints in the Info).
+        # When the cyclic collector is off (the CLI turns it off for its one short run), only this
+        # frees them: the young generation only, where they are (collected once _expand returned).
+        if not gc.isenabled():
+            gc.collect(0)
+
+
+def _expand(trainjob: dict, runtime: dict, options: EngineOptions | None = None) -> Expansion:
     options = options or EngineOptions()
     key_problem = _key_problem(trainjob)
     if key_problem is not None:

@@ -1,0 +1,244 @@
+"""The one result type: made from Problems here, written as KRM results and stderr lines here.
+
+A Result is what kustomize's kyaml `framework.Result` is: a severity, a message, the resource it is
+about (resourceRef), the field in it, the file and document index the resource came from, and the
+rule that found it. Every mode reports through this module only:
+
+- `from_problem` turns a stage's Problem into a Result (naming the TrainJob when the problem has no
+  subject of its own);
+- `krm` writes the results a ResourceList carries (the wire format kpt and kustomize read);
+- `stderr_lines` writes what a person reads (kpt shows it on failure, kustomize and Argo CD show only
+  stderr).
+
+Both outputs are *safe to print*: every text that may come from the input (messages quote names,
+field paths quote map keys, files are paths) has its control characters escaped, so that a
+`metadata.name` holding a newline cannot forge a line (say a fake "expand-trainjobs: ok"); and
+results of one kind (same severity, rule and message but for the names in it) are capped, the rest
+counted in one "... and K more like this" entry, so that a million identical warnings cannot flood
+a terminal or a CI log.
+"""
+
+from __future__ import annotations
+
+import re
+
+from kpt_fn import resource as res
+from kpt_fn.problems import ERROR, INFO, WARNING
+
+# Most results of one kind carried in a ResourceList, and most lines of one kind on stderr.
+RESULTS_PER_KIND = 100
+LINES_PER_KIND = 10
+
+# Info results a user must act on before the rendered objects can work: shown on stderr in every
+# mode (with errors and warnings), not only carried in the ResourceList. Kept in step with
+# kpt_fn.engine.secrets (tests/test_results.py checks the names).
+MUST_KNOW_RULES = frozenset({"secret-policy/mpi-ssh-secret-required", "secret-policy/flux-curve-secret-required"})
+
+# C0 and C1 controls, DEL, Unicode line and paragraph separators, and the bidirectional overrides
+# (which can make a line read as something else than it is).
+_UNSAFE = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+_NAMED = {"\n": "\\n", "\r": "\\r", "\t": "\\t", "\0": "\\0"}
+
+
+def _escape_char(m: re.Match) -> str:
+    c = m.group()
+    named = _NAMED.get(c)
+    if named is not None:
+        return named
+    code = ord(c)
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
+
+
+def escape(text) -> str:
+    """`text` with every control character written as an escape (\\n, \\x1b, \\u2028, ...)."""
+    text = text if isinstance(text, str) else str(text)
+    return _UNSAFE.sub(_escape_char, text) if _UNSAFE.search(text) else text
+
+
+class Result:
+    """One finding. Plain slotted class (a dataclass costs start-up). `resource` is a resourceRef
+    dict (apiVersion, kind, name, namespace) or None; `file` is "" when the resource has none."""
+
+    __slots__ = ("message", "severity", "resource", "field", "file", "index", "rule")
+
+    def __init__(self, message: str, severity: str = ERROR, resource: dict | None = None, field: str = "",
+                 file: str = "", index: int = 0, rule: str = ""):
+        self.message = message
+        self.severity = severity
+        self.resource = resource
+        self.field = field
+        self.file = file
+        self.index = index
+        self.rule = rule
+
+    def __repr__(self):
+        return f"Result({self.severity}: {self.message!r}, resource={self.resource!r}, field={self.field!r})"
+
+    def __eq__(self, other):
+        return self.krm() == other.krm() if type(other) is Result else NotImplemented
+
+    __hash__ = None
+
+    # Read like the wire dict (r["message"], r.get("tags")): what callers that predate the type use.
+    def __getitem__(self, key: str):
+        return self.krm()[key]
+
+    def get(self, key: str, default=None):
+        return self.krm().get(key, default)
+
+    @property
+    def is_error(self) -> bool:
+        return self.severity == ERROR
+
+    def krm(self) -> dict:
+        """The KRM result (kpt / kyaml wire format), every text escaped."""
+        out: dict = {"message": escape(self.message), "severity": self.severity}
+        if self.resource is not None:
+            out["resourceRef"] = {k: escape(v) for k, v in self.resource.items()}
+        if self.field:
+            out["field"] = {"path": escape(self.field)}
+        if self.file:
+            out["file"] = {"path": escape(self.file), "index": self.index}
+        if self.rule:
+            out["tags"] = {"rule": escape(self.rule)}
+        return out
+
+    def line(self) -> str:
+        """The stderr line: `  [severity] Kind namespace/name field: message`, escaped."""
+        who = ""
+        if self.resource:
+            ref = self.resource
+            ns = f"{ref['namespace']}/" if ref.get("namespace") else ""
+            who = f"{ref.get('kind')} {ns}{ref.get('name')} "
+        field = f"{self.field}: " if self.field else ""
+        return escape(f"  [{self.severity}] {who}{field}{self.message}")
+
+    @property
+    def shown(self) -> bool:
+        """Printed on stderr: errors, warnings, and the info results a user must act on."""
+        return self.severity in (ERROR, WARNING) or (self.severity == INFO and self.rule in MUST_KNOW_RULES)
+
+
+def from_problem(problem, trainjob: dict | None = None) -> Result:
+    """A Result for `problem`; `trainjob` names the resource when the problem has no subject.
+
+    A problem about an object with a file points at that file; one about a generated object (which
+    has no file yet) points at the file of the TrainJob that produced it. The file is repeated at
+    the end of the message, for clients that show the message alone (kustomize, Argo CD)."""
+    subject = problem.subject if isinstance(problem.subject, dict) else trainjob
+    message = problem.message
+    if not isinstance(subject, dict):
+        if problem.path:
+            message = f"{problem.path}: {message}"
+        return Result(message, problem.severity, rule=problem.rule)
+    where = subject if res.file_path(subject) else (trainjob if isinstance(trainjob, dict) else None)
+    file, index = "", 0
+    if where is not None and res.file_path(where):
+        file, index = res.file_path(where), res.file_index(where)
+        message = f"{message} (in {file})"
+    return Result(message, problem.severity, res.resource_ref(subject), problem.path, file, index, problem.rule)
+
+
+def about(obj: dict, message: str, severity: str = ERROR, field: str = "", rule: str = "") -> Result:
+    """A Result about an item itself (its own file, if it has one; the message is not suffixed)."""
+    file = res.file_path(obj) or ""
+    return Result(message, severity, res.resource_ref(obj), field, file, res.file_index(obj) if file else 0, rule)
+
+
+# --- how many of a kind ----------------------------------------------------------------------------
+
+
+def _kind(r: Result) -> tuple:
+    """What makes two results "like" each other: severity, rule and message, with the names of the
+    resource and the file they are about blanked out."""
+    message = r.message
+    names = [r.file]
+    if r.resource:
+        names += [r.resource.get("name", ""), r.resource.get("namespace", "")]
+    # Longest first, so that a name inside another (a namespace inside a path) is not blanked
+    # first. Plain replace, not a regex per name: thousands of results each name a different object.
+    for name in sorted((n for n in names if len(n) > 1), key=len, reverse=True):
+        message = message.replace(name, "\0")
+    return (r.severity, r.rule, message)
+
+
+def capped(results: list, per_kind: int) -> list:
+    """`results` in order, at most `per_kind` of each kind; after the last kept one of a kind that
+    had more, one Result of the same severity counting the rest."""
+    counts: dict[tuple, int] = {}
+    kinds = []
+    for r in results:
+        k = _kind(r)
+        kinds.append(k)
+        counts[k] = counts.get(k, 0) + 1
+    if all(n <= per_kind for n in counts.values()):
+        return list(results)
+    out, seen = [], {}
+    for r, k in zip(results, kinds):
+        n = seen[k] = seen.get(k, 0) + 1
+        if n <= per_kind:
+            out.append(r)
+        if n == per_kind and counts[k] > per_kind:
+            more = counts[k] - per_kind
+            out.append(Result(f"... and {more} more like this ({_label(r)})", r.severity, rule=r.rule))
+    return out
+
+
+def _label(r: Result) -> str:
+    return f"rule {r.rule}" if r.rule else f"{r.severity}: {r.message[:80]}"
+
+
+# --- results that stand for many --------------------------------------------------------------------
+
+
+def merge_must_know(results: list) -> list:
+    """One result per Secret that must exist, not one per TrainJob that mounts it: results of the
+    MUST_KNOW_RULES with the same message (it names the Secret and its namespace) become the first
+    one, naming how many TrainJobs need it."""
+    firsts: dict[tuple, int] = {}
+    users: dict[int, list] = {}
+    out = []
+    for r in results:
+        if r.rule not in MUST_KNOW_RULES:
+            out.append(r)
+            continue
+        # The message is suffixed with the TrainJob's file: the Secret is the same without it.
+        key = (r.rule, r.severity, _without_file(r))
+        at = firsts.get(key)
+        if at is None:
+            firsts[key] = len(out)
+            users[len(out)] = [r]
+            out.append(r)
+        else:
+            users[at].append(r)
+    for at, rs in users.items():
+        if len(rs) > 1:
+            first = rs[0]
+            names = [res_name(x) for x in rs]
+            shown = ", ".join(names[:3]) + (f" and {len(names) - 3} more" if len(names) > 3 else "")
+            out[at] = Result(f"{_without_file(first)} (needed by {len(rs)} TrainJobs: {shown})", first.severity,
+                             first.resource, first.field, first.file, first.index, first.rule)
+    return out
+
+
+def res_name(r: Result) -> str:
+    ref = r.resource or {}
+    return f"{ref.get('namespace') + '/' if ref.get('namespace') else ''}{ref.get('name', '')}"
+
+
+def _without_file(r: Result) -> str:
+    suffix = f" (in {r.file})"
+    return r.message[: -len(suffix)] if r.file and r.message.endswith(suffix) else r.message
+
+
+# --- the two outputs --------------------------------------------------------------------------------
+
+
+def krm(results: list) -> list:
+    """The `results` of a ResourceList."""
+    return [r.krm() for r in capped(results, RESULTS_PER_KIND)]
+
+
+def stderr_lines(summary: str, results: list) -> list:
+    """The summary first (kpt shows 4 lines, kustomize and Argo CD only stderr), then what is shown."""
+    return [escape(summary)] + [r.line() for r in capped([r for r in results if r.shown], LINES_PER_KIND)]
