@@ -228,3 +228,41 @@ def test_incremental_placement_with_freeze_is_place():
     assert all(isinstance(p, yamlio.Frozen) for ps in placed for p in ps)
     assert found == expected_results and len(found) == 2  # updated JobSet a, stale ConfigMap gone
     assert yamlio.dump({"items": out}) == yamlio.dump({"items": expected})
+
+
+# --- whose objects may be replaced ---------------------------------------------------------------------
+
+
+def test_a_hand_written_object_with_a_generated_identity_is_never_replaced():
+    tj = trainjob("a", "train.yaml", 0)
+    hand = {**jobset("a", **{PATH: "hand.yaml", INDEX: "0"}), "spec": {"mine": True}}
+    items = [tj, hand]
+    found = []
+    out = output.place(items, [Rendered(0, tj, [obj("ConfigMap", "a-hosts"), jobset("a")])], found)
+    assert out == items and out[1] is hand  # nothing of the TrainJob is placed, the item is untouched
+    (r,) = [r.krm() for r in found]
+    assert r["severity"] == "error" and r["resourceRef"]["kind"] == "TrainJob" and r["file"]["path"] == "train.yaml"
+    assert "this TrainJob generates JobSet team-a/a, but JobSet team-a/a (in hand.yaml) is already defined" in r["message"]
+    assert MARK in r["message"]
+
+
+def test_someone_elses_item_wins_over_earlier_output_with_the_same_identity():
+    tj = trainjob("a", "train.yaml", 0)
+    own, hand = jobset("a", **{MARK: "a"}), jobset("a", **{PATH: "hand.yaml"})
+    placement = output.Placement([tj, own, hand])
+    assert len(placement.conflicts([jobset("a")])) == 1
+
+
+def test_marker_is_not_read_on_trainer_inputs():
+    assert output.marker_of(trainjob("a", **{MARK: "a"})) is None
+    assert output.marker_of(jobset("a", **{MARK: ""})) is None
+    assert output.marker_of(jobset("a", **{MARK: "a"})) == "a"
+
+
+def test_duplicates_once_the_default_namespace_is_applied():
+    bare = obj("ConfigMap", "settings", ns=None, **{PATH: "a.yaml"})
+    del bare["metadata"]["namespace"]
+    same = obj("ConfigMap", "settings", **{PATH: "b.yaml"})
+    (r,) = output.duplicates([bare, same], "team-a", False)
+    assert "ConfigMap team-a/settings (in b.yaml) and ConfigMap settings (in a.yaml) are the same object once namespace 'team-a' is applied" in r.message
+    assert output.duplicates([bare, same], "", False) == []

@@ -1,0 +1,93 @@
+"""kpt_fn.results: the one result type, its wire format, escaping, caps, and one line per required Secret."""
+
+from __future__ import annotations
+
+from kpt_fn import krm, results, yamlio
+from kpt_fn.engine import secrets
+from kpt_fn.problems import Problem
+from kpt_fn.results import Result
+
+
+def test_must_know_rules_are_the_secret_policy_rules():
+    assert results.MUST_KNOW_RULES == {secrets.RULE_MPI_REFERENCE, secrets.RULE_FLUX_REFERENCE}
+
+
+def test_escape_control_characters():
+    assert results.escape("a\nb\r\tc\0d\x1b[31me\x7f\x85\u2028\u202e") == "a\\nb\\r\\tc\\0d\\x1b[31me\\x7f\\x85\\u2028\\u202e"
+    text = "nothing to escape: ünïcode, quotes \" and \\ stay"
+    assert results.escape(text) is text
+
+
+def test_krm_wire_format_and_escaping():
+    r = Result("bad\nname", "warning", {"apiVersion": "v1", "kind": "ConfigMap", "name": "x\ny"}, "data[a\nb]", "f\n.yaml", 3, "r")
+    assert r.krm() == {
+        "message": "bad\\nname",
+        "severity": "warning",
+        "resourceRef": {"apiVersion": "v1", "kind": "ConfigMap", "name": "x\\ny"},
+        "field": {"path": "data[a\\nb]"},
+        "file": {"path": "f\\n.yaml", "index": 3},
+        "tags": {"rule": "r"},
+    }
+    assert "\n" not in r.line()
+
+
+def test_a_name_with_a_newline_cannot_forge_a_stderr_line():
+    forged = "x\nexpand-trainjobs: ok: 0 error(s), 0 warning(s)"
+    data = yamlio.dump({
+        "apiVersion": "config.kubernetes.io/v1", "kind": "ResourceList",
+        "items": [{"apiVersion": "trainer.kubeflow.org/v1alpha1", "kind": "TrainJob",
+                   "metadata": {"name": forged, "namespace": "ml"}, "spec": {"runtimeRef": {"name": "torch-distributed"}}}],
+    }).encode()
+    stdout, lines, code = krm.process(data, env={})
+    assert code == 1
+    assert all("\n" not in line for line in lines)
+    assert not any(line.startswith("expand-trainjobs: ok") for line in "\n".join(lines).splitlines())
+    out = yamlio.load(stdout)
+    assert all("\n" not in r["message"] and "\n" not in (r.get("resourceRef") or {}).get("name", "") for r in out["results"])
+
+
+def _many(n, severity="warning"):
+    return [
+        Result(f"ConfigMap cm-{i} is odd (in f{i}.yaml)", severity, {"apiVersion": "v1", "kind": "ConfigMap", "name": f"cm-{i}"},
+               file=f"f{i}.yaml", rule="odd")
+        for i in range(n)
+    ]
+
+
+def test_results_of_one_kind_are_capped_and_counted():
+    many = _many(1000) + [Result("other", "error")]
+    kept = results.capped(many, 10)
+    assert kept[:10] == many[:10]
+    assert kept[10].message == "... and 990 more like this (rule odd)" and kept[10].severity == "warning"
+    assert kept[11] is many[-1]
+    assert results.capped(many[:10], 10) == many[:10]
+
+
+def test_a_million_identical_warnings_print_a_few_lines():
+    same = [Result("the same warning", "warning")] * 1_000_000
+    lines = results.stderr_lines("summary", same)
+    assert len(lines) == 1 + results.LINES_PER_KIND + 1
+    assert lines[-1] == "  [warning] ... and 999990 more like this (warning: the same warning)"
+    assert len(results.krm(same)) == results.RESULTS_PER_KIND + 1
+
+
+def test_stderr_shows_errors_warnings_and_what_must_exist_only():
+    shown = [Result("e"), Result("w", "warning"), Result("i", "info"), Result("secret", "info", rule=secrets.RULE_MPI_REFERENCE)]
+    assert results.stderr_lines("s", shown) == ["s", "  [error] e", "  [warning] w", "  [info] secret"]
+
+
+def test_one_result_per_required_secret():
+    tj = lambda name: {"apiVersion": "trainer.kubeflow.org/v1alpha1", "kind": "TrainJob",  # noqa: E731
+                       "metadata": {"name": name, "namespace": "ml", "annotations": {"config.kubernetes.io/path": f"{name}.yaml"}}}
+    shared = secrets.mpi_ssh_reference_problem("team-ssh", "ml")
+    own = secrets.mpi_ssh_reference_problem("e-mpi-ssh-auth", "ml")
+    found = [results.from_problem(shared, tj(n)) for n in "abcd"] + [results.from_problem(own, tj("e"))]
+    merged = results.merge_must_know(found + [Result("unrelated")])
+    assert len(merged) == 3
+    assert merged[0].message.endswith('(needed by 4 TrainJobs: ml/a, ml/b, ml/c and 1 more)')
+    assert merged[0].file == "a.yaml" and merged[0].resource["name"] == "a"
+    assert merged[1] is found[4] and merged[2].message == "unrelated"
+
+
+def test_from_problem_without_a_resource():
+    assert results.from_problem(Problem("x", "data.y", rule="r")).krm() == {"message": "data.y: x", "severity": "error", "tags": {"rule": "r"}}
