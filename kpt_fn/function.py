@@ -50,11 +50,11 @@ class Outcome:
 
     @property
     def errors(self) -> int:
-        return sum(1 for r in self.results if r.severity == ERROR)
+        return sum(r.count for r in self.results if r.severity == ERROR)
 
     @property
     def warnings(self) -> int:
-        return sum(1 for r in self.results if r.severity == WARNING)
+        return sum(r.count for r in self.results if r.severity == WARNING)
 
     @property
     def exit_code(self) -> int:
@@ -314,26 +314,33 @@ def _place(entry: Rendered, items: list, placement, results: list, freeze) -> No
 
 def _reaching_cluster(items: list, unusable: set) -> list:
     """Warnings for TrainJobs and runtimes that kpt and kustomize would apply along with what is
-    rendered from them (they drop only items marked local-config)."""
-    out = []
+    rendered from them (they drop only items marked local-config). A repository that marks none has
+    thousands: past results.RESULTS_PER_KIND of a kind they are counted, not made (memory)."""
+    made: dict[str, list] = {}  # TrainJob / runtime -> the warnings made
+    more: dict[str, int] = {}  # and how many more there are
     for i, item in enumerate(items):
         if i in unusable or not isinstance(item, dict) or res.is_local_config(item):
             continue
         if res.is_trainjob(item):
-            why = ("a Trainer controller running there would create its own JobSet for it and fight over the "
-                   "rendered objects")
+            group, why = "trainjob", ("a Trainer controller running there would create its own JobSet for it and "
+                                      "fight over the rendered objects")
         elif res.is_runtime(item):
-            why = "the rendered objects do not need it there"
+            group, why = "runtime", "the rendered objects do not need it there"
         else:
             continue
-        out.append(results_mod.about(
+        warnings = made.setdefault(group, [])
+        if len(warnings) >= results_mod.RESULTS_PER_KIND:
+            more[group] = more.get(group, 0) + 1
+            continue
+        warnings.append(results_mod.about(
             item,
             f'{res.display(item)} is not marked {res.LOCAL_CONFIG}: "true", so kpt and kustomize keep it in their '
             f"output and it would be applied to the cluster ({why}); mark it local-config unless that is intended",
             WARNING,
             field=f"metadata.annotations[{res.LOCAL_CONFIG}]",
         ))
-    return out
+    return [r for group, warnings in made.items()
+            for r in warnings + ([results_mod.more_like(warnings[-1], more[group])] if group in more else [])]
 
 
 def run(
@@ -394,6 +401,6 @@ def run(
         results += found
         _place(entry, items, None if cfg.mode == "validate" else placement, place_results, freeze)
 
-    results = results_mod.merge_must_know(results) + place_results + reaching
+    results = results_mod.merge_per_secret(results) + place_results + reaching
     out_items = items if cfg.mode == "validate" else placement.finish(results)
     return Outcome(out_items, results, rendered, cfg)

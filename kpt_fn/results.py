@@ -33,6 +33,8 @@ LINES_PER_KIND = 10
 # mode (with errors and warnings), not only carried in the ResourceList. Kept in step with
 # kpt_fn.engine.secrets (tests/test_results.py checks the names).
 MUST_KNOW_RULES = frozenset({"secret-policy/mpi-ssh-secret-required", "secret-policy/flux-curve-secret-required"})
+# Results about one Secret (their message names it), however many TrainJobs mount it: one each.
+PER_SECRET_RULES = MUST_KNOW_RULES | {"secret-policy/mpi-ssh-secret-generated", "secret-policy/flux-curve-secret-generated"}
 
 # C0 and C1 controls, DEL, Unicode line and paragraph separators, and the bidirectional overrides
 # (which can make a line read as something else than it is).
@@ -57,12 +59,15 @@ def escape(text) -> str:
 
 class Result:
     """One finding. Plain slotted class (a dataclass costs start-up). `resource` is a resourceRef
-    dict (apiVersion, kind, name, namespace) or None; `file` is "" when the resource has none."""
+    dict (apiVersion, kind, name, namespace) or None; `file` is "" when the resource has none.
+    `count` is how many findings it stands for: more than one for "... and K more like this"."""
 
-    __slots__ = ("message", "severity", "resource", "field", "file", "index", "rule")
+    __slots__ = ("message", "severity", "resource", "field", "file", "index", "rule", "count", "like")
 
     def __init__(self, message: str, severity: str = ERROR, resource: dict | None = None, field: str = "",
-                 file: str = "", index: int = 0, rule: str = ""):
+                 file: str = "", index: int = 0, rule: str = "", count: int = 1):
+        self.count = count
+        self.like = None  # for "... and K more like this": the Result it counts more of
         self.message = message
         self.severity = severity
         self.resource = resource
@@ -150,7 +155,8 @@ def about(obj: dict, message: str, severity: str = ERROR, field: str = "", rule:
 
 def _kind(r: Result) -> tuple:
     """What makes two results "like" each other: severity, rule and message, with the names of the
-    resource and the file they are about blanked out."""
+    resource and the file they are about blanked out. "... and K more like this" is of its example's kind."""
+    r = r.like or r
     message = r.message
     names = [r.file]
     if r.resource:
@@ -165,41 +171,48 @@ def _kind(r: Result) -> tuple:
 def capped(results: list, per_kind: int) -> list:
     """`results` in order, at most `per_kind` of each kind; after the last kept one of a kind that
     had more, one Result of the same severity counting the rest."""
-    counts: dict[tuple, int] = {}
-    kinds = []
-    for r in results:
-        k = _kind(r)
-        kinds.append(k)
-        counts[k] = counts.get(k, 0) + 1
-    if all(n <= per_kind for n in counts.values()):
+    kinds = [_kind(r) for r in results]
+    length: dict[tuple, int] = {}
+    for k in kinds:
+        length[k] = length.get(k, 0) + 1
+    if all(n <= per_kind for n in length.values()):
         return list(results)
-    out, seen = [], {}
+    total: dict[tuple, int] = {}
+    for r, k in zip(results, kinds):
+        total[k] = total.get(k, 0) + r.count
+    out, seen, shown = [], {}, {}
     for r, k in zip(results, kinds):
         n = seen[k] = seen.get(k, 0) + 1
-        if n <= per_kind:
-            out.append(r)
-        if n == per_kind and counts[k] > per_kind:
-            more = counts[k] - per_kind
-            out.append(Result(f"... and {more} more like this ({_label(r)})", r.severity, rule=r.rule))
+        if n > per_kind:
+            continue
+        out.append(r)
+        shown[k] = shown.get(k, 0) + r.count
+        if n == per_kind and length[k] > per_kind:
+            out.append(more_like(r, total[k] - shown[k]))
     return out
 
 
-def _label(r: Result) -> str:
-    return f"rule {r.rule}" if r.rule else f"{r.severity}: {r.message[:80]}"
+def more_like(r: Result, more: int) -> Result:
+    """One Result standing for `more` results like `r`."""
+    r = r.like or r
+    label = f"rule {r.rule}" if r.rule else f"{r.severity}: {r.message[:80]}"
+    out = Result(f"... and {more} more like this ({label})", r.severity, rule=r.rule, count=more)
+    out.like = r
+    return out
 
 
 # --- results that stand for many --------------------------------------------------------------------
 
 
-def merge_must_know(results: list) -> list:
-    """One result per Secret that must exist, not one per TrainJob that mounts it: results of the
-    MUST_KNOW_RULES with the same message (it names the Secret and its namespace) become the first
-    one, naming how many TrainJobs need it."""
+def merge_per_secret(results: list) -> list:
+    """One result per Secret, not one per TrainJob that mounts it: results of the PER_SECRET_RULES
+    with the same message (it names the Secret and its namespace) become the first one, naming how
+    many TrainJobs need it."""
     firsts: dict[tuple, int] = {}
     users: dict[int, list] = {}
     out = []
     for r in results:
-        if r.rule not in MUST_KNOW_RULES:
+        if r.rule not in PER_SECRET_RULES:
             out.append(r)
             continue
         # The message is suffixed with the TrainJob's file: the Secret is the same without it.

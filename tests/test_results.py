@@ -10,6 +10,7 @@ from kpt_fn.results import Result
 
 def test_must_know_rules_are_the_secret_policy_rules():
     assert results.MUST_KNOW_RULES == {secrets.RULE_MPI_REFERENCE, secrets.RULE_FLUX_REFERENCE}
+    assert results.PER_SECRET_RULES - results.MUST_KNOW_RULES == {secrets.RULE_MPI_GENERATED, secrets.RULE_FLUX_GENERATED}
 
 
 def test_escape_control_characters():
@@ -82,7 +83,7 @@ def test_one_result_per_required_secret():
     shared = secrets.mpi_ssh_reference_problem("team-ssh", "ml")
     own = secrets.mpi_ssh_reference_problem("e-mpi-ssh-auth", "ml")
     found = [results.from_problem(shared, tj(n)) for n in "abcd"] + [results.from_problem(own, tj("e"))]
-    merged = results.merge_must_know(found + [Result("unrelated")])
+    merged = results.merge_per_secret(found + [Result("unrelated")])
     assert len(merged) == 3
     assert merged[0].message.endswith('(needed by 4 TrainJobs: ml/a, ml/b, ml/c and 1 more)')
     assert merged[0].file == "a.yaml" and merged[0].resource["name"] == "a"
@@ -91,3 +92,23 @@ def test_one_result_per_required_secret():
 
 def test_from_problem_without_a_resource():
     assert results.from_problem(Problem("x", "data.y", rule="r")).krm() == {"message": "data.y: x", "severity": "error", "tags": {"rule": "r"}}
+
+
+def test_counted_results_join_their_kind_when_capped():
+    made = _many(20)
+    pre = results.more_like(made[-1], 1000)  # what a stage made instead of 1,000 more results
+    kept = results.capped(made + [pre], 10)
+    assert len(kept) == 11 and kept[10].message == "... and 1010 more like this (rule odd)" and kept[10].count == 1010
+    assert sum(r.count for r in kept) == 1020
+    assert results.capped(made[:5] + [pre], 10) == made[:5] + [pre]
+
+
+def test_thousands_of_unmarked_trainjobs_are_counted_not_made():
+    tjs = [{"apiVersion": "trainer.kubeflow.org/v1alpha1", "kind": "TrainJob", "metadata": {"name": f"t{i}", "namespace": "ml"},
+            "spec": {"runtimeRef": {"name": "no-such-runtime"}}} for i in range(results.RESULTS_PER_KIND + 50)]
+    from kpt_fn import function
+
+    outcome = function.run(tjs, None)
+    unmarked = [r for r in outcome.results if "is not marked config.kubernetes.io/local-config" in r.message or r.like]
+    assert len(unmarked) == results.RESULTS_PER_KIND + 1 and unmarked[-1].count == 50
+    assert outcome.warnings == results.RESULTS_PER_KIND + 50
