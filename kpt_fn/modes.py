@@ -64,6 +64,16 @@ def release_stderr() -> str:
     return ""
 
 
+def _printable(line: str) -> str:
+    """The line with control characters escaped (kpt_fn.results does it for results; this catches
+    the lines made elsewhere, e.g. an internal error quoting input), so no line can forge another."""
+    try:
+        from kpt_fn.results import escape
+    except Exception:  # the package itself is broken: the line as it is
+        return line
+    return escape(line)
+
+
 def finish(stdout, stderr_lines: list[str], code: int, failed_code: int = 1) -> None:
     """Write stdout (a text, or an iterable of its pieces, each written before the next is made: the
     whole text is never held), then the stderr lines, and exit with `code` (at least `failed_code` if
@@ -103,7 +113,7 @@ def finish(stdout, stderr_lines: list[str], code: int, failed_code: int = 1) -> 
     if stderr_lines or stray:
         err = stdio.Output(sys.stderr, "backslashreplace")
         try:
-            err.write("".join(line + "\n" for line in stderr_lines) + stray)
+            err.write("".join(_printable(line) + "\n" for line in stderr_lines) + stray)
             err.flush()
         except stdio.WriteError:
             pass  # stderr is gone too: the exit code is all that is left

@@ -112,3 +112,14 @@ def test_thousands_of_unmarked_trainjobs_are_counted_not_made():
     unmarked = [r for r in outcome.results if "is not marked config.kubernetes.io/local-config" in r.message or r.like]
     assert len(unmarked) == results.RESULTS_PER_KIND + 1 and unmarked[-1].count == 50
     assert outcome.warnings == results.RESULTS_PER_KIND + 50
+
+
+def test_every_stderr_line_the_cli_writes_is_escaped(capsys):
+    import pytest
+
+    from kpt_fn import modes
+
+    with pytest.raises(SystemExit):
+        modes.finish("", ["expand-trainjobs: FAILED: internal error: KeyError: 'a\nexpand-trainjobs: ok'"], 1)
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "\\nexpand-trainjobs: ok" in err
