@@ -24,7 +24,8 @@ Contract used by the rest of the function (kpt_fn.function):
 
 Pipeline of `expand` (trainer-semantics.md §13):
 
-    1. default private copies of TrainJob and runtime (defaults.py, §1.2/§1.3);
+    1. default private copies of TrainJob and runtime (defaults.py, §1.2/§1.3), then drop the zero
+       values the controller's Go types leave out (omitempty.py, §1.4);
     2. skip (warning, no objects) when spec.managedBy names another controller (§0 step 1);
     3. build the Info (runtime_info.py: label propagation, runtimePatches, round-trip, PodSets);
     4. unless options.admission is False: the admission checks on that Info, exactly what the
@@ -46,7 +47,7 @@ from __future__ import annotations
 
 import gc
 
-from kpt_fn.engine import defaults, framework, quantity, roundtrip
+from kpt_fn.engine import defaults, framework, omitempty, quantity, roundtrip
 from kpt_fn.engine.framework import RenderError
 from kpt_fn.problems import ERROR, INFO, WARNING, Problem, has_errors
 from kpt_fn.registry import SUPPORTED_RUNTIMES, registry_key  # noqa: F401 (re-exported: the registry is shared with resolve)
@@ -151,6 +152,14 @@ class Expansion:
         return f"Expansion(objects={self.objects!r}, problems={self.problems!r})"
 
 
+def _typed(trainjob: dict, runtime: dict) -> tuple[dict, dict]:
+    """Private copies of TrainJob and runtime as the controller holds them: defaulted by the API
+    server, then read into Go types, whose omitempty zero values are gone (omitempty.py)."""
+    tj = omitempty.typed_trainjob(defaults.default_trainjob(trainjob))
+    rt = omitempty.typed_runtime(defaults.default_runtime(runtime))
+    return tj, rt
+
+
 def _build(tj: dict, rt: dict, runtime: dict):
     """The Info for the defaulted TrainJob `tj` and runtime `rt` (`runtime`: the caller's object)."""
     from kpt_fn.engine import runtime_info
@@ -204,8 +213,7 @@ def admission(trainjob: dict, runtime: dict, options: EngineOptions | None = Non
     key_problem = _key_problem(trainjob)
     if key_problem is not None:
         return [key_problem]
-    tj = defaults.default_trainjob(trainjob)
-    rt = defaults.default_runtime(runtime)
+    tj, rt = _typed(trainjob, runtime)
     try:
         info = _build(tj, rt, runtime)
     except RenderError as exc:
@@ -240,8 +248,7 @@ def _expand(trainjob: dict, runtime: dict, options: EngineOptions | None = None)
 
     problems: list[Problem] = []
     try:
-        tj = defaults.default_trainjob(trainjob)
-        rt = defaults.default_runtime(runtime)
+        tj, rt = _typed(trainjob, runtime)
         try:
             info = _build(tj, rt, runtime)
         except RenderError:

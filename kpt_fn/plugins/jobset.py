@@ -385,7 +385,9 @@ def _validate_patch_conflicts(spec: dict, trainjob) -> list[Problem]:
                         old = envs.get(e.get("name"))
                         if old is None:
                             continue
-                        if ("valueFrom" in e) != ("valueFrom" in old):
+                        # Both sides as the Go types hold them: an empty `value` is already gone
+                        # (omitempty), so only a real value meeting a valueFrom conflicts.
+                        if ("valueFrom" in e and "value" in old) or ("value" in e and "valueFrom" in old):
                             problems.append(Problem(
                                 f'must not switch runtime env var "{e.get("name")}" between value and valueFrom: '
                                 "the merge would keep both", f"{base}.{kind}[{k}].env[{m}]", rule=RULE_PATCH_CONFLICT))
