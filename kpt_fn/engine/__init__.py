@@ -26,10 +26,11 @@ Pipeline of `expand` (trainer-semantics.md §13):
 
     1. default private copies of TrainJob and runtime (defaults.py, §1.2/§1.3), then drop the zero
        values the controller's Go types leave out (omitempty.py, §1.4);
-    2. skip (warning, no objects) when spec.managedBy names another controller (§0 step 1);
-    3. build the Info (runtime_info.py: label propagation, runtimePatches, round-trip, PodSets);
-    4. unless options.admission is False: the admission checks on that Info, exactly what the
-       webhook would reject -- errors stop the render;
+    2. build the Info (runtime_info.py: label propagation, runtimePatches, round-trip, PodSets);
+    3. unless options.admission is False: the admission checks on that Info, exactly what the
+       webhook would reject -- errors stop the render (also for a TrainJob managed elsewhere: the
+       webhook checks it all the same);
+    4. stop (warning, no objects) when spec.managedBy names another controller (§0 step 1);
     5. framework.run: EnforceMLPolicy, EnforcePodGroupPolicy, PodNetwork, builders (framework.py
        documents the fixed plugin order);
     6. round-trip normalisation of every object (roundtrip.py: canonical quantities, no null or
@@ -70,7 +71,8 @@ RULES = [
      "description": "errors the controller would hit while building the objects (strategic merge failures, missing "
                     "envInjection targets, invalid quantities, ...); nothing is rendered"},
     {"id": RULE_MANAGED_BY, "family": "trainer-controller", "applies_to": "TrainJob",
-     "description": "warning: spec.managedBy names another controller, so nothing is rendered"},
+     "description": "warning: spec.managedBy names another controller, so nothing is rendered (the admission "
+                    "checks still apply)"},
     {"id": RULE_DEADLINE, "family": "trainer-controller", "applies_to": "TrainJob",
      "description": "info: spec.activeDeadlineSeconds is enforced by the controller and not part of the rendered objects"},
 ]
@@ -240,11 +242,16 @@ def _expand(trainjob: dict, runtime: dict, options: EngineOptions | None = None)
     key_problem = _key_problem(trainjob)
     if key_problem is not None:
         return Expansion(problems=[key_problem])
+    # The TrainJob webhook has no objectSelector and no managedBy check (pkg/webhooks/trainjob_webhook.go
+    # ValidateCreate; manifests/base/webhook: only the two runtime webhooks get an objectSelector), so a
+    # TrainJob managed elsewhere is still fully admission-checked; only the reconciler skips it
+    # (pkg/controller/trainjob_controller.go Reconcile, IsManagedByExternalController).
     managed_by = (trainjob.get("spec") or {}).get("managedBy")
+    not_reconciled = None
     if managed_by not in (None, CONTROLLER):
-        return Expansion(problems=[Problem(
+        not_reconciled = Problem(
             f'spec.managedBy is "{managed_by}": the Trainer controller does not reconcile this TrainJob, '
-            'so nothing is rendered', "spec.managedBy", severity=WARNING, rule=RULE_MANAGED_BY)])
+            'so nothing is rendered', "spec.managedBy", severity=WARNING, rule=RULE_MANAGED_BY)
 
     problems: list[Problem] = []
     try:
@@ -257,11 +264,16 @@ def _expand(trainjob: dict, runtime: dict, options: EngineOptions | None = None)
                 problems = _patch_checks(tj, rt)
                 if has_errors(problems):
                     return Expansion(problems=problems)
+            if not_reconciled is not None:
+                # A reconcile-time error, but nothing reconciles this TrainJob.
+                return Expansion(problems=problems + [not_reconciled])
             raise
         if options.admission:
             problems.extend(_webhook_checks(tj, rt, info, options))
             if has_errors(problems):
                 return Expansion(problems=problems)
+        if not_reconciled is not None:
+            return Expansion(problems=problems + [not_reconciled])
         objects = framework.run(info, tj, options)
         for obj in objects:
             roundtrip.normalize(obj)

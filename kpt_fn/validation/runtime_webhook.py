@@ -3,8 +3,13 @@
 For every replicated job whose Job template carries the ancestor label with a known value, the job
 must run exactly one replica (an absent `replicas` is the CRD default 1) and must have the container
 the ancestor needs. A ClusterTrainingRuntime labelled `trainer.kubeflow.org/support: deprecated`
-draws a warning. The webhooks' objectSelector (skip objects labelled
-`trainer.kubeflow.org/webhook-validation: disabled`) is not honoured: offline every runtime is checked.
+draws a warning.
+
+Both webhooks carry an objectSelector (manifests/base/webhook/patch_validating.yaml: the label
+`trainer.kubeflow.org/webhook-validation` NotIn [disabled]), and the release overlay puts that label
+on every shipped runtime, so a runtime labelled `disabled` is not seen by these rules at all (nor
+warned about). The API server's schema and CEL checks still apply to it, and the builders then do
+what they do with any runtime (e.g. jobset/builder.go forces replicas 1 on ancestor jobs).
 """
 
 from __future__ import annotations
@@ -15,6 +20,8 @@ from kpt_fn.validation.fielderr import child, index
 
 ANCESTOR_LABEL = "trainer.kubeflow.org/trainjob-ancestor-step"
 SUPPORT_LABEL = "trainer.kubeflow.org/support"
+WEBHOOK_VALIDATION_LABEL = "trainer.kubeflow.org/webhook-validation"
+DISABLED = "disabled"
 DEPRECATED = "deprecated"
 DEPRECATION_POLICY_URL = ("https://trainer.kubeflow.org/en/latest/operator-guides/runtime.html"
                           "#runtime-deprecation-policy")
@@ -44,6 +51,8 @@ def check(runtime: dict) -> list[Problem]:
         return []
     out: list[Problem] = []
     labels = dig(runtime, "metadata", "labels")
+    if isinstance(labels, dict) and labels.get(WEBHOOK_VALIDATION_LABEL) == DISABLED:
+        return out
     if runtime.get("kind") == "ClusterTrainingRuntime" and isinstance(labels, dict) \
             and labels.get(SUPPORT_LABEL) == DEPRECATED:
         name = dig(runtime, "metadata", "name") or ""

@@ -1,0 +1,72 @@
+"""Admission scope (issue #12 point 2): which admission rules see which objects.
+
+* The TrainJob webhook has no objectSelector and no managedBy check, so a TrainJob managed by
+  another controller is still checked (fixtures/engine/admission-managed-by-external-still-checked);
+  nothing is rendered for it when it passes.
+* The runtime webhooks skip runtimes labelled trainer.kubeflow.org/webhook-validation=disabled
+  (fixtures/engine/runtime-webhook-validation-disabled shows what the builders then do).
+"""
+
+from __future__ import annotations
+
+import copy
+from pathlib import Path
+
+from kpt_fn import function, validation
+from kpt_fn.engine import expand
+
+from golden_engine import Case, engine_options
+
+FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "engine"
+
+
+def _rt_errors(runtime) -> list[str]:
+    return [p.message for p in validation.check_runtime_webhook(runtime)]
+
+
+def test_runtime_webhook_skips_runtimes_with_validation_disabled():
+    runtime = Case(FIXTURES / "runtime-webhook-validation-disabled").runtime
+    assert _rt_errors(runtime) == []
+    checked = copy.deepcopy(runtime)
+    del checked["metadata"]["labels"]
+    assert _rt_errors(checked) == [
+        "always must be 1", "must contain the required container for the ancestor: dataset-initializer",
+        "always must be 1"]
+
+
+def test_runtime_webhook_label_must_say_disabled():
+    runtime = copy.deepcopy(Case(FIXTURES / "runtime-webhook-validation-disabled").runtime)
+    runtime["metadata"]["labels"]["trainer.kubeflow.org/webhook-validation"] = "enabled"
+    assert len(_rt_errors(runtime)) == 3
+
+
+def test_deprecation_warning_is_skipped_with_the_rest_of_the_runtime_webhook():
+    runtime = copy.deepcopy(Case(FIXTURES / "runtime-webhook-validation-disabled").runtime)
+    runtime["metadata"]["labels"]["trainer.kubeflow.org/support"] = "deprecated"
+    assert _rt_errors(runtime) == []
+
+
+def _run(items):
+    outcome = function.run(copy.deepcopy(items), {})
+    return outcome.exit_code, [r for r in outcome.results]
+
+
+def test_function_renders_with_an_unvalidated_runtime():
+    case = Case(FIXTURES / "runtime-webhook-validation-disabled")
+    code, results = _run([case.trainjob, case.runtime])
+    assert code == 0, results
+
+
+def test_external_manager_valid_trainjob_renders_nothing_with_a_warning():
+    case = Case(FIXTURES / "admission-managed-by-external-still-checked")
+    trainjob = copy.deepcopy(case.trainjob)
+    trainjob["spec"]["trainer"]["env"] = [{"name": "OK", "value": "1"}]
+    result = expand(trainjob, case.runtime, engine_options({}))
+    assert result.objects == []
+    assert [(p.severity, p.path) for p in result.problems] == [("warning", "spec.managedBy")]
+
+
+def test_external_manager_invalid_trainjob_fails_the_function():
+    case = Case(FIXTURES / "admission-managed-by-external-still-checked")
+    code, _ = _run([case.trainjob])
+    assert code != 0
