@@ -70,3 +70,33 @@ def test_external_manager_invalid_trainjob_fails_the_function():
     case = Case(FIXTURES / "admission-managed-by-external-still-checked")
     code, _ = _run([case.trainjob])
     assert code != 0
+
+
+# Negative numNodes (issue #12 point 3): nothing in upstream's admission checks the sign, so the
+# outcome is whatever the builders make of it -- every runtime follows upstream's code path.
+def test_negative_num_nodes_torch_fails_like_the_job_api():
+    code, results = _run([Case(FIXTURES / "numnodes-negative-torch").trainjob])
+    assert code != 0
+    assert any("must be greater than or equal to 0" in str(r) for r in results)
+
+
+def test_negative_num_nodes_mpi_launcher_as_node_renders_one_node():
+    code, results = _run([Case(FIXTURES / "numnodes-negative-mpi-launcher-as-node").trainjob])
+    assert code == 0, results
+
+
+def test_negative_num_nodes_mpi_without_launcher_as_node_fails_like_the_job_api():
+    case = Case(FIXTURES / "numnodes-negative-mpi-launcher-as-node")
+    runtime = copy.deepcopy(case.runtime)
+    runtime["spec"]["mlPolicy"]["mpi"]["runLauncherAsNode"] = False
+    runtime["metadata"]["name"] = "mpi-no-launcher-node"
+    trainjob = copy.deepcopy(case.trainjob)
+    trainjob["spec"]["runtimeRef"]["name"] = "mpi-no-launcher-node"
+    code, results = _run([trainjob, runtime])
+    assert code != 0
+    assert any("must be greater than or equal to 0" in str(r) for r in results)
+
+
+def test_zero_num_nodes_renders():
+    code, results = _run([Case(FIXTURES / "numnodes-zero-torch").trainjob])
+    assert code == 0, results
