@@ -49,7 +49,7 @@ RULES = [
     (R + "depends-on-order", "dependsOn may only name earlier replicatedJobs"),
     (R + "job-template",
      "the Job API accepts the Jobs made from each template: non-negative counts, completions set for "
-     "Indexed Jobs, parallelism <= 100000 when Indexed"),
+     "Indexed Jobs, parallelism <= 100000 when Indexed, every env valueFrom has a source"),
     (R + "in-place-restart",
      "with InPlaceRestart: backoffLimit MaxInt32, podReplacementPolicy Failed, completions == parallelism"),
     (R + "success-policy-targets", "successPolicy.targetReplicatedJobs must name replicatedJobs"),
@@ -190,6 +190,7 @@ def _job_template(job_spec, path, add):
         value = job_spec.get(name)
         if isinstance(value, int) and not isinstance(value, bool) and value < 0:
             add("must be greater than or equal to 0", f"{path}.{name}", "job-template")
+    _env_sources(dig(job_spec, "template", "spec"), f"{path}.template.spec", add)
     if job_spec.get("completionMode", "Indexed") not in (None, "Indexed"):
         return
     parallelism, completions = job_spec.get("parallelism"), job_spec.get("completions")
@@ -198,6 +199,26 @@ def _job_template(job_spec, path, add):
     if isinstance(parallelism, int) and parallelism > MAX_PARALLELISM_INDEXED:
         add(f"must be less than or equal to {MAX_PARALLELISM_INDEXED} when completion mode is Indexed",
             f"{path}.parallelism", "job-template")
+
+
+_ENV_SOURCES = ("fieldRef", "resourceFieldRef", "configMapKeyRef", "secretKeyRef", "fileKeyRef")
+
+
+def _env_sources(pod_spec, path, add):
+    """The pod-template env check of the Job API (k8s pkg/apis/core/validation validateEnvVarValueFrom):
+    a valueFrom needs a source. Upstream's user-env conversion drops fileKeyRef (pkg/apply/apply.go
+    EnvVar), so a TrainJob env var read from a file reaches the JobSet as `valueFrom: {}`."""
+    if not isinstance(pod_spec, dict):
+        return
+    for kind in ("initContainers", "containers"):
+        containers = pod_spec.get(kind)
+        for i, c in enumerate(containers if isinstance(containers, list) else []):
+            env = c.get("env") if isinstance(c, dict) else None
+            for j, e in enumerate(env if isinstance(env, list) else []):
+                source = e.get("valueFrom") if isinstance(e, dict) else None
+                if isinstance(source, dict) and not any(source.get(k) is not None for k in _ENV_SOURCES):
+                    add("must specify one of: `fieldRef`, `resourceFieldRef`, `configMapKeyRef` or `secretKeyRef`",
+                        f"{path}.{kind}[{i}].env[{j}].valueFrom", "job-template")
 
 
 def _in_place_restart(name, job_spec, path, add):
