@@ -140,7 +140,8 @@ def original_command(info, trainjob: dict) -> str:
 def _trainer(trainjob: dict) -> dict:
     trainer = (trainjob.get("spec") or {}).get("trainer")
     if trainer is None:
-        raise RenderError("Flux runtime requires spec.trainer with numNodes", path="spec.trainer",
+        raise RenderError("a Flux runtime needs spec.trainer with numNodes set (Trainer v2.3.0's controller "
+                          "crashes on this TrainJob and creates nothing)", path="spec.trainer",
                           rule=RULE_TRAINER_REQUIRED)
     return trainer
 
@@ -192,7 +193,8 @@ def render_scripts(info, trainjob: dict) -> dict:
     """The ConfigMap data: entrypoint.sh for the node container, init.sh for the installer (§5.5)."""
     trainer = _trainer(trainjob)
     if trainer.get("numNodes") is None:
-        raise RenderError("Flux runtime requires spec.trainer.numNodes", path="spec.trainer.numNodes",
+        raise RenderError("a Flux runtime needs spec.trainer.numNodes (Trainer v2.3.0's controller crashes on "
+                          "this TrainJob and creates nothing)", path="spec.trainer.numNodes",
                           rule=RULE_TRAINER_REQUIRED)
     md = trainjob.get("metadata") or {}
     name = md.get("name") or ""
