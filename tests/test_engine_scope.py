@@ -100,3 +100,25 @@ def test_negative_num_nodes_mpi_without_launcher_as_node_fails_like_the_job_api(
 def test_zero_num_nodes_renders():
     code, results = _run([Case(FIXTURES / "numnodes-zero-torch").trainjob])
     assert code == 0, results
+
+
+def test_deprecation_warning_only_for_cluster_training_runtimes():
+    """pkg/runtime/core/trainingruntime.go ValidateObjects has no deprecation warning."""
+    case = Case(FIXTURES / "deprecated-cluster-runtime-warning")
+    runtime = copy.deepcopy(case.runtime)
+    runtime["kind"] = "TrainingRuntime"
+    runtime["metadata"]["namespace"] = "default"
+    trainjob = copy.deepcopy(case.trainjob)
+    trainjob["spec"]["runtimeRef"]["kind"] = "TrainingRuntime"
+    result = expand(trainjob, runtime, engine_options({}))
+    assert result.problems == [] and len(result.objects) == 1
+
+
+def test_volcano_priority_class_checked_when_the_critical_class_comes_later():
+    case = Case(FIXTURES / "volcano-priority-class-system-critical-stops-checks")
+    runtime = copy.deepcopy(case.runtime)
+    runtime["spec"]["template"]["spec"]["replicatedJobs"].reverse()
+    result = expand(case.trainjob, runtime, case.options)
+    assert [(p.severity, p.path, p.message) for p in result.problems] == [
+        ("error", "spec.templateSpec.priorityClassName",
+         'PriorityClass "missing-class" doesn\'t exist: priorityclasses.scheduling.k8s.io "missing-class" not found')]
