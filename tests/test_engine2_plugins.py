@@ -101,7 +101,7 @@ def test_mpi_unsupported_implementation_only_fails_with_a_launcher_node_containe
     info = _info(ml=_mpi(impl=""), pod_sets=[_ps("node", "trainer")])
     mpi.enforce_ml_policy(info, _tj(), Opts())
     info = _info(ml=_mpi(impl=""), pod_sets=[_ps("launcher")])
-    with pytest.raises(RenderError, match="MPI implementation for  doesn't supported"):
+    with pytest.raises(RenderError, match="MPI implementation for \"\" doesn't supported"):
         mpi.enforce_ml_policy(info, _tj(), Opts())
 
 

@@ -12,6 +12,8 @@ from __future__ import annotations
 import copy
 from pathlib import Path
 
+import pytest
+
 from kpt_fn import function, validation
 from kpt_fn.engine import expand
 
@@ -122,3 +124,16 @@ def test_volcano_priority_class_checked_when_the_critical_class_comes_later():
     assert [(p.severity, p.path, p.message) for p in result.problems] == [
         ("error", "spec.templateSpec.priorityClassName",
          'PriorityClass "missing-class" doesn\'t exist: priorityclasses.scheduling.k8s.io "missing-class" not found')]
+
+
+@pytest.mark.parametrize("case_dir", [
+    "engine2/flux-integration", "engine2/jax-integration", "engine2/xgboost-integration",
+    "engine/plainml-numnodes-from-trainjob", "engine/numnodes-negative-torch"])
+def test_negative_num_nodes_on_the_trainer_job_is_a_job_api_error_for_every_runtime(case_dir):
+    case = Case(FIXTURES.parent / case_dir)
+    trainjob = copy.deepcopy(case.trainjob)
+    trainjob["spec"].setdefault("trainer", {})["numNodes"] = -3
+    code, results = _run([trainjob, case.runtime])
+    assert code != 0
+    assert {r.get("message") for r in results if r.get("severity") == "error"} == {
+        "must be greater than or equal to 0"}

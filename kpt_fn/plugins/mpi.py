@@ -130,7 +130,9 @@ def enforce_ml_policy(info, trainjob, options) -> None:
             implementation = mpi.get("mpiImplementation")
             if implementation != OPENMPI:
                 raise RenderError(
-                    f"MPI implementation for {implementation} doesn't supported",
+                    # Upstream's message prints a pointer here; quoting the value is more useful.
+                    f'MPI implementation for "{implementation}" doesn\'t supported (the runtime\'s '
+                    "spec.mlPolicy.mpi.mpiImplementation; only OpenMPI is implemented)",
                     path="spec.runtimeRef",
                     rule=RULE_IMPLEMENTATION,
                 )
