@@ -42,6 +42,8 @@ RULES = [
                      "(trainer: node, dataset-initializer, model-initializer)"),
     (RULE_DEPRECATED, "warning for a ClusterTrainingRuntime labelled trainer.kubeflow.org/support: deprecated"),
 ]
+_SKIPPED = " (not for runtimes labelled trainer.kubeflow.org/webhook-validation: disabled)"
+RULES = [(rule, description + _SKIPPED) for rule, description in RULES]
 
 
 
