@@ -238,6 +238,8 @@ def build(packages: dict[str, GoPackage]) -> dict:
                 # Only opaque types (metav1.Time) carry omitzero below the roots today; a zero struct
                 # would need its own entry kind.
                 raise ValueError(f"omitzero on struct field {name}.{jname} is not supported")
+            if "omitzero" in options and kind[0] == "scalar":
+                meta["zero"] = kind[1]  # a scalar's zero is its omitzero zero as well
             if "omitempty" in options:
                 if kind[0] == "scalar":
                     meta["zero"] = kind[1]
