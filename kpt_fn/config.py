@@ -26,6 +26,7 @@ MODES = ("render", "validate")
 OUTPUTS = ("generated", "all")
 SECRET_POLICIES = ("reference", "generate")
 PROFILES = ("controller", "kueue")
+REPORTS = ("none", "markdown", "json")
 
 
 class Option:
@@ -97,6 +98,7 @@ OPTIONS = (
     Option("profile", "enum", "controller", "`controller`: exactly the objects the Trainer controller creates. `kueue`: a JobSet that Kueue's JobSet integration manages in a cluster without the Trainer controller (queue and priority labels, suspended, MultiKueue `managedBy`; see docs/kueue.md).", PROFILES),
     Option("kueueQueues", "list", (), "`profile: kueue`: LocalQueue for TrainJobs without the `kueue.x-k8s.io/queue-name` label: `QUEUE` for every namespace, `NAMESPACE=QUEUE` for one."),
     Option("policy", "policy", (), "Guardrails checked on the rendered pods (`policy/...` rules; see docs/policy.md). In a ConfigMap, one key per setting: `policy.maxGPUsPerTrainJob`."),
+    Option("report", "enum", "none", "KRM mode: also write the review report (docs/review.md) among the items, as the local-config ConfigMap `expand-trainjobs-report` in `expand-trainjobs-report.yaml`, replaced on every run.", REPORTS),
     Option("trainJobs", "objects", (), "TrainJobs and runtimes given inline (the kustomize generator form)."),
     Option("files", "list", (), "YAML files or directories read for TrainJobs and runtimes (kustomize generator form; relative to the kustomization directory)."),
     Option("maxInputBytes", "int", DEFAULT_LIMITS.max_bytes, "Largest input accepted, in bytes (at most 1 GiB). For files the function reads (runtimeDirs, files, render paths); for the ResourceList on stdin it can only lower the limit (see below).", maximum=LIMIT_MAXIMA["max_bytes"]),
@@ -119,7 +121,7 @@ class FunctionConfig:
         self, *, mode: str = "render", namespace: str = "", runtimeDirs: tuple = (), builtinRuntimes: bool = True,
         output: str = "generated", mpiSSHSecret: str = "reference", fluxCurveSecret: str = "reference",
         mpiSSHSecretName: str = "{name}-mpi-ssh-auth", fluxCurveSecretName: str = "{name}-flux-curve",
-        secretSeed: str = "", knownPriorityClasses: tuple = (), profile: str = "controller", kueueQueues: tuple = (), policy: tuple = (), trainJobs: tuple = (), files: tuple = (),
+        secretSeed: str = "", knownPriorityClasses: tuple = (), profile: str = "controller", kueueQueues: tuple = (), policy: tuple = (), report: str = "none", trainJobs: tuple = (), files: tuple = (),
         maxInputBytes: int = DEFAULT_LIMITS.max_bytes, maxDepth: int = DEFAULT_LIMITS.max_depth,
         maxAliasNodes: int = DEFAULT_LIMITS.max_nodes, source: object = None,
     ):

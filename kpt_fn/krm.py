@@ -205,9 +205,16 @@ def process_pieces(
         out = {"apiVersion": api_version, "kind": "ResourceList", "items": rl["items"], "results": [result.krm()]}
         return dump_pieces(out), [escape(f"expand-trainjobs: FAILED: {result.message}")], 1
     generator = kustomize_names.is_kustomize_generator_call(rl["items"], rl.get("functionConfig"))
+    # The review report reads the rendered objects after the run: they stay data for it.
+    report = config_mod.parse(rl.get("functionConfig"))[0].report
     outcome = function.run(
-        rl["items"], rl.get("functionConfig"), base_dir=base_dir, freeze=freeze, kustomization_root=base_dir if generator else None
+        rl["items"], rl.get("functionConfig"), base_dir=base_dir, freeze=freeze if report == "none" else None,
+        kustomization_root=base_dir if generator else None,
     )
+    if report != "none" and outcome.config.mode != "validate":
+        from kpt_fn import review
+
+        review.with_report(outcome, report)
     del rl  # the output holds what it needs of the input
     out = {
         "apiVersion": api_version,

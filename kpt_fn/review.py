@@ -275,3 +275,45 @@ def diff_markdown(data: dict) -> str:
 
 def has_changes(data: dict) -> bool:
     return bool(data["trainJobs"] or data["runtimes"])
+
+
+# --- the report beside the output (KRM mode) -------------------------------------------------------
+
+REPORT_NAME = "expand-trainjobs-report"
+REPORT_FILE = f"{REPORT_NAME}.yaml"
+REPORT_MARKER = "expand-trainjobs.fn.kpt.dev/report"
+
+
+def _report_object(data: dict, fmt: str) -> dict:
+    key, text = ("report.json", json.dumps(data, indent=2, sort_keys=True) + "\n") if fmt == "json" \
+        else ("report.md", report_markdown(data))
+    return {
+        "apiVersion": "v1",
+        "kind": "ConfigMap",
+        "metadata": {"name": REPORT_NAME, "annotations": {res.LOCAL_CONFIG: "true", REPORT_MARKER: fmt}},
+        "data": {key: text},
+    }
+
+
+def with_report(outcome, fmt: str) -> None:
+    """Put the review report among `outcome.items` as a local-config ConfigMap (kpt writes it to
+    expand-trainjobs-report.yaml at the package root; nothing applies it): in place of the report of
+    an earlier run, or at the end. A ConfigMap of that name that is not a report of ours is left as
+    it is, and is an error."""
+    from kpt_fn import results as results_mod
+    from kpt_fn.problems import ERROR
+
+    report_cm = _report_object(report(outcome), fmt)
+    for i, item in enumerate(outcome.items):
+        if not (isinstance(item, dict) and item.get("kind") == "ConfigMap" and res.name(item) == REPORT_NAME
+                and not res.namespace(item)):
+            continue
+        if REPORT_MARKER not in res.annotations(item):
+            outcome.results.append(results_mod.about(
+                item, f"{res.display(item)} is not a report of this function (no {REPORT_MARKER} annotation): "
+                f"left as it is; rename it, or drop the `report` option", ERROR))
+            return
+        outcome.items[i] = res.with_annotations(report_cm, res.client_annotations(item))
+        return
+    outcome.items.append(res.with_annotations(report_cm, {res.PATH: REPORT_FILE, res.INDEX: "0",
+                                                           res.LEGACY_PATH: REPORT_FILE, res.LEGACY_INDEX: "0"}))
