@@ -42,9 +42,10 @@ def file_lock(path: Path):
 
 
 def need(tool: str) -> str:
+    """A client every machine of this project has (kpt, kubectl, npm): missing is a failure, not a skip."""
     path = shutil.which(tool)
     if path is None:
-        pytest.skip(f"{tool} is not installed (not on PATH)")
+        pytest.fail(f"{tool} is not installed (not on PATH): the client tests need it")
     return path
 
 

@@ -33,9 +33,9 @@ def available() -> bool:
 
 
 def shipped_runtimes() -> dict:
-    """name -> ClusterTrainingRuntime dict (a private copy); skips the test when upstream is absent."""
+    """name -> ClusterTrainingRuntime dict (a private copy); fails the test when upstream is absent."""
     if not available():
-        pytest.skip("../shared/upstream runtimes are not beside the checkout")
+        pytest.fail("../shared/upstream runtimes are not beside the checkout (tests read shared data from ../shared)")
     return copy.deepcopy(_shipped_runtimes())
 
 

@@ -197,13 +197,15 @@ def assert_local_config_dropped(text: str, where: str) -> None:
 
 
 def golden_check(name: str, objs: list) -> None:
-    """Compare with fixtures/golden/<name>; UPDATE_GOLDEN=1 rewrites it instead."""
+    """Compare with fixtures/golden/<name>; UPDATE_GOLDEN=1 rewrites it (and fails when it changed)."""
     path = GOLDEN / name
     text = GOLDEN_HEADER + yamlio.dump_all(objs)
     if UPDATE_GOLDEN:
         path.parent.mkdir(parents=True, exist_ok=True)
+        old = path.read_text() if path.exists() else None
         path.write_text(text)
-        return
+        # Never a silent pass: a rewrite fails the test, so the new file is looked at.
+        assert old == text, f"rewrote {path.relative_to(ROOT)}: review it and run again without UPDATE_GOLDEN"
     assert path.exists(), f"{path} is missing: run the suite with UPDATE_GOLDEN=1 and review the file"
     expected = normalize(path.read_text())
     assert_same_objects(
