@@ -243,9 +243,9 @@ def kustomize_plugin_mode(config: str) -> None:
 
 def rules_mode(fmt: str) -> None:
     def run():
-        from kpt_fn import validation
+        from kpt_fn import rules
 
-        catalog = validation.rules()
+        catalog = rules.rules()
         if fmt == "yaml":
             from kpt_fn.yamlio import dump
 

@@ -38,7 +38,6 @@ from kpt_fn.validation import names as _names
 from kpt_fn.validation import runtime_webhook as _runtime_webhook
 from kpt_fn.validation import schema_check as _schema_check
 from kpt_fn.validation import structural as _structural
-from kpt_fn.validation.catalog import rules
 from kpt_fn.validation.schemas import entry_for
 
 __all__ = ["check_object", "check_runtime_webhook", "check_jobset_webhook", "rules", "Problem"]

@@ -1,5 +1,6 @@
-"""The catalog of validation rules (`expand-trainjobs rules`): what this package checks, plus the
-rules the engine, its plugin modules and the legacy conversion declare in their `RULES` lists."""
+"""Every rule the function applies (`expand-trainjobs rules`): what kpt_fn.validation checks, plus the
+rules the engine, its plugin modules, the legacy conversion, the Kueue profile and the policy guardrails
+declare in their `RULES` lists. It sits above all of them, so that none of them imports upwards."""
 
 from __future__ import annotations
 
