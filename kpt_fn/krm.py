@@ -27,12 +27,14 @@ from kpt_fn.problems import Problem
 from kpt_fn.results import Result, escape, from_problem
 from kpt_fn.yamlio import (
     DEFAULT_LIMITS,
+    ItemMarks,
     Limits,
     YAMLInputError,
     check_limits,
     dump,
     dump_pieces,
     freeze,
+    item_source,
     load_all,
     load_json,
 )
@@ -74,11 +76,11 @@ def _hint(limit: str | None) -> str:
     return f"; for stdin, set {var} to change this limit (the functionConfig can only lower it)"
 
 
-def _parse_docs(data: bytes, limits: Limits) -> list:
+def _parse_docs(data: bytes, limits: Limits, marks: ItemMarks | None = None) -> list:
     head = data.lstrip()[:1]
     try:
         if head not in (b"{", b"["):
-            return load_all(data, limits)
+            return load_all(data, limits, marks)
         try:
             return [load_json(data, limits)]
         except YAMLInputError as json_error:
@@ -98,7 +100,8 @@ def _parse_docs(data: bytes, limits: Limits) -> list:
         raise InputError(f"input is not valid {language}: {e}") from None
 
 
-def parse_resource_list(data: bytes, limits: Limits = DEFAULT_LIMITS) -> dict:
+def parse_resource_list(data: bytes, limits: Limits = DEFAULT_LIMITS, marks: ItemMarks | None = None) -> dict:
+    """The ResourceList on stdin; `marks`, when given, gets where its items are in `data` (yamlio.load_all)."""
     if len(data) > limits.max_bytes:
         raise InputError(
             f"input is {len(data)} bytes, more than the limit of {limits.max_bytes} (maxInputBytes)"
@@ -106,7 +109,7 @@ def parse_resource_list(data: bytes, limits: Limits = DEFAULT_LIMITS) -> dict:
         )
     if not data.strip():
         raise InputError("no input: expected a ResourceList on stdin")
-    docs = [d for d in _parse_docs(data, limits) if d is not None]
+    docs = [d for d in _parse_docs(data, limits, marks) if d is not None]
     if not docs:
         raise InputError("no input: expected a ResourceList on stdin, found no YAML document")
     if len(docs) != 1:
@@ -180,21 +183,26 @@ def process_pieces(
     data: bytes, limits: Limits = DEFAULT_LIMITS, base_dir: str = ".", env=None, fallback: dict | None = None
 ) -> tuple:
     """process() with stdout as an iterator of text pieces, each dumped when it is asked for: a caller
-    that writes each piece before asking for the next never holds the whole output text, and items
-    are frozen to text (yamlio.freeze) as soon as they are rendered, so it never holds all of them as
-    data either.
+    that writes each piece before asking for the next never holds the whole output text.
+
+    Items pass through as their own text (PassThrough): every input item the function does not
+    replace is written back exactly as it came, and is not held as data once it is no longer needed
+    (a TrainJob, once rendered); generated objects are frozen to text (yamlio.freeze) as soon as they
+    are placed, so the output is never held as dicts either.
 
     `fallback`, a caller's dict for its internal-error fallback that holds the input as "data": once
-    stdin is parsed, "data" is dropped (so the bytes can go) for the parsed "apiVersion" and "items"
-    (items may be frozen later, which dump() writes as they were)."""
+    stdin is parsed, "data" is dropped for the parsed "apiVersion" and "items" (items may be frozen
+    later, which dump() writes as they were)."""
     size = len(data)
+    marks = ItemMarks()
     try:
         if env is not None:
             limits = limits_from_env(env, limits)
-        rl = parse_resource_list(data, limits)
+        rl = parse_resource_list(data, limits, marks)
     except InputError as e:
         return iter((dump(error_resource_list(str(e))),)), [escape(f"expand-trainjobs: FAILED: {e}")], 1
-    del data
+    passing = PassThrough(rl["items"], item_source(data, marks))
+    del data, marks
     api_version = rl.get("apiVersion")
     if fallback is not None:
         fallback["apiVersion"], fallback["items"] = api_version, rl["items"]
@@ -202,13 +210,13 @@ def process_pieces(
     problem = _config_limit_problem(size, rl, limits)
     if problem is not None:
         result = from_problem(problem)
-        out = {"apiVersion": api_version, "kind": "ResourceList", "items": rl["items"], "results": [result.krm()]}
+        out = {"apiVersion": api_version, "kind": "ResourceList", "items": passing.output(rl["items"]), "results": [result.krm()]}
         return dump_pieces(out), [escape(f"expand-trainjobs: FAILED: {result.message}")], 1
     generator = kustomize_names.is_kustomize_generator_call(rl["items"], rl.get("functionConfig"))
     # The review report reads the rendered objects after the run: they stay data for it.
     report = config_mod.parse(rl.get("functionConfig"))[0].report
     outcome = function.run(
-        rl["items"], rl.get("functionConfig"), base_dir=base_dir, freeze=freeze if report == "none" else None,
+        rl["items"], rl.get("functionConfig"), base_dir=base_dir, freeze=passing.freeze if report == "none" else None,
         kustomization_root=base_dir if generator else None,
     )
     if report != "none" and outcome.config.mode != "validate":
@@ -219,10 +227,52 @@ def process_pieces(
     out = {
         "apiVersion": api_version,
         "kind": "ResourceList",
-        "items": outcome.items,
+        "items": passing.output(outcome.items),
         "results": outcome.krm_results(),
     }
     return dump_pieces(out), stderr_lines(outcome), outcome.exit_code
+
+
+class PassThrough:
+    """Input items written back as their own source text (yamlio.ItemSource).
+
+    An output element that *is* an input item (the same object: the function never changes an input
+    item, it replaces or adds) is written as that item's text. Items are told apart by identity, in
+    order (one object may stand at two positions through an alias)."""
+
+    __slots__ = ("_source", "_positions")
+
+    def __init__(self, items: list, source):
+        self._source = source if source is not None and len(source) == len(items) else None
+        # id -> (the item, its positions not written yet): holding the item keeps its id its own
+        self._positions: dict[int, tuple] = {}
+        if self._source is not None:
+            for k, item in enumerate(items):
+                entry = self._positions.setdefault(id(item), (item, []))
+                entry[1].append(k)
+
+    def _take(self, obj):
+        entry = self._positions.get(id(obj))
+        if entry is None or entry[0] is not obj:
+            return None
+        k = entry[1].pop(0)
+        if not entry[1]:
+            del self._positions[id(obj)]
+        return self._source.verbatim(k)
+
+    def freeze(self, obj):
+        """yamlio.freeze for function.run: an input item becomes its own text, anything else is dumped."""
+        written = self._take(obj)
+        return written if written is not None else freeze(obj)
+
+    def output(self, items: list) -> list:
+        if not self._positions:
+            return items
+        out = []
+        for x in items:
+            written = self._take(x)
+            out.append(x if written is None else written)
+        return out
 
 
 def stderr_lines(outcome) -> list[str]:

@@ -59,11 +59,20 @@ def _add(resolvers: dict, tag: str, regexp: re.Pattern, first: str) -> None:
 
 
 _BOOL_1_2 = re.compile(r"^(?:true|True|TRUE|false|False|FALSE)$")
-_INT_1_2 = re.compile(r"^(?:[-+]?[0-9]+|0o[0-7]+|0x[0-9a-fA-F]+)$")
-_FLOAT_1_2 = re.compile(
-    r"^(?:[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$"
+# Numbers as go-yaml (v2 and v3 alike: kpt, kustomize, kubectl, Argo CD) reads them: a scalar that
+# starts with a sign or a digit is a number if it is one once every "_" is dropped, with Go's prefixes
+# 0x, 0o, 0b and the YAML 1.1 octal 0777 (so `defaultMode: 0400` is 256 to every Go client); one that
+# starts with "." is a float only as written (.5, .5e3). `_*` between the characters is "underscores
+# anywhere".
+_INT_GO = re.compile(
+    r"^(?=[-+0-9])[-+]?_*(?:0_*[xX]_*(?:[0-9a-fA-F]_*)+|0_*[oO]_*(?:[0-7]_*)+|0_*[bB]_*(?:[01]_*)+|(?:[0-9]_*)+)$"
+)
+_FLOAT_GO = re.compile(
+    r"^(?:(?=[-+0-9])[-+]?_*(?:\.(?:[0-9]_*)+|(?:[0-9]_*)+(?:\._*(?:[0-9]_*)*)?)(?:[eE]_*[-+]?_*(?:[0-9]_*)+)?"
+    r"|\.[0-9]+(?:[eE][-+]?[0-9]+)?|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$"
 )
 _DIGITS = "-+0123456789."
+_INT64_MIN, _UINT64_MAX = -(1 << 63), (1 << 64) - 1
 
 
 # Integers longer than this are refused: Python cannot print back a decimal of more than 4300 digits
@@ -83,24 +92,35 @@ class PyLoader(yaml.SafeLoader):
     yaml_implicit_resolvers = _without(yaml.SafeLoader.yaml_implicit_resolvers, _1_1_ONLY)
 
 
-def _int_1_2(text: str) -> int:
-    """Raises ValueError (also for more than MAX_INT_DIGITS characters)."""
+def _int_1_2(text: str):
+    """The number go-yaml reads from a scalar _INT_GO matches. Raises ValueError (also for more than
+    MAX_INT_DIGITS characters).
+
+    Where Go gives up on an integer, the result follows it too: a prefixed number beyond 64 bits stays
+    the string it is, a 0777-style one beyond 64 bits is read as the decimal float Go falls back to.
+    `08` and `09` (not octal) are the integers 8 and 9 (Go: the floats 8.0 and 9.0, the same number)."""
     if len(text) > MAX_INT_DIGITS:
         raise ValueError(f"integer of {len(text)} digits is too large (at most {MAX_INT_DIGITS})")
-    if text.startswith("0o"):
-        return int(text[2:], 8)
-    if text.startswith("0x"):
-        return int(text[2:], 16)
-    return int(text)
+    plain = text.replace("_", "")
+    body = plain.lstrip("+-")
+    sign = -1 if plain[0] == "-" else 1
+    prefix = body[:2].lower()
+    if prefix in ("0x", "0o", "0b"):
+        value = sign * int(body[2:], {"x": 16, "o": 8, "b": 2}[prefix[1]])
+        return value if _INT64_MIN <= value <= _UINT64_MAX else text
+    if len(body) > 1 and body[0] == "0" and body.isdigit() and "8" not in body and "9" not in body:
+        value = sign * int(body, 8)
+        return value if _INT64_MIN <= value <= _UINT64_MAX else float(plain)
+    return sign * int(body)
 
 
 def _float_1_2(text: str) -> float:
-    text = text.lower()
-    if text.endswith(".inf"):
-        return float("-inf") if text.startswith("-") else float("inf")
-    if text.endswith(".nan"):
+    low = text.lower()
+    if low.endswith(".inf"):
+        return float("-inf") if low.startswith("-") else float("inf")
+    if low.endswith(".nan"):
         return float("nan")
-    return float(text)
+    return float(text.replace("_", ""))
 
 
 def _construct_int_1_2(loader, node):
@@ -117,31 +137,56 @@ def _construct_float_1_2(loader, node):
 
 
 def _construct_mapping(loader, node, deep=False):
-    """Mappings with string keys only: `1:`, `true:` or `null:` as keys mean "1", "true" and "null".
+    """Mappings with string keys only, each key the text it is written as: `True:`, `~:` or `0x1F:`
+    stay "True", "~" and "0x1F", as kpt and kustomize (which keep a key's text) read them.
 
-    Kubernetes objects are JSON, whose keys are strings, and sigs.k8s.io/yaml (kubectl, Argo CD)
-    reads such keys as their text; a Python int or bool key would also break validation and dumping.
+    Kubernetes objects are JSON, whose keys are strings; a Python int or bool key would also break
+    validation and dumping. Keys that kubectl and Argo CD (go-yaml v2, then JSON) would read as the same
+    key (`true` and `True`) are refused by _check_graph before anything is constructed.
     """
     if isinstance(node, yaml.MappingNode):
         loader.flatten_mapping(node)
     mapping = {}
     for key_node, value_node in node.value:
         key = loader.construct_object(key_node, deep=deep)
-        if not isinstance(key, str):
+        if not isinstance(key, str) or key_node.tag != _STR:
             if not isinstance(key_node, yaml.ScalarNode):
                 raise yaml.constructor.ConstructorError(
                     "while constructing a mapping", node.start_mark, "found a non-scalar key", key_node.start_mark
                 )
-            key = "null" if key is None else ("true" if key is True else "false" if key is False else key_node.value)
+            key = key_node.value
         mapping[key] = loader.construct_object(value_node, deep=deep)
     return mapping
+
+
+_KEY_CANON = {
+    "tag:yaml.org,2002:null": lambda text: "null",
+    "tag:yaml.org,2002:bool": lambda text: text.lower(),
+    "tag:yaml.org,2002:int": lambda text: str(_int_1_2(text)),
+    "tag:yaml.org,2002:float": lambda text: text,
+}
+
+
+def _key_canon(tag: str, text: str) -> str:
+    """The JSON key kubectl and Argo CD make of a scalar key (go-yaml v2 types it, sigs.k8s.io/yaml
+    prints the value): `True` and `true` are both "true", `~` and `null` "null", `0x1F` "31"."""
+    canon = _KEY_CANON.get(tag)
+    return text if canon is None else canon(text)
+
+
+def _same_key_error(first: str, second: str, canon: str, line: int | None) -> "YAMLInputError":
+    return YAMLInputError(
+        f"keys {first!r} and {second!r} are the same key {canon!r} to kubectl and Argo CD (go-yaml v2); "
+        "write it once (quote a key that is meant as text)",
+        line,
+    )
 
 
 for _cls in (Loader, PyLoader):
     _cls.construct_mapping = _construct_mapping
     _add(_cls.yaml_implicit_resolvers, "tag:yaml.org,2002:bool", _BOOL_1_2, "tTfF")
-    _add(_cls.yaml_implicit_resolvers, "tag:yaml.org,2002:int", _INT_1_2, _DIGITS)
-    _add(_cls.yaml_implicit_resolvers, "tag:yaml.org,2002:float", _FLOAT_1_2, _DIGITS)
+    _add(_cls.yaml_implicit_resolvers, "tag:yaml.org,2002:int", _INT_GO, _DIGITS)
+    _add(_cls.yaml_implicit_resolvers, "tag:yaml.org,2002:float", _FLOAT_GO, _DIGITS)
     _cls.add_constructor("tag:yaml.org,2002:int", _construct_int_1_2)
     _cls.add_constructor("tag:yaml.org,2002:float", _construct_float_1_2)
 
@@ -158,7 +203,8 @@ class Dumper(_BaseDumper):
 
 
 _add(Dumper.yaml_implicit_resolvers, "tag:yaml.org,2002:bool", re.compile(r"^(?:y|Y|n|N)$"), "yYnN")
-_add(Dumper.yaml_implicit_resolvers, "tag:yaml.org,2002:float", _FLOAT_1_2, _DIGITS)
+_add(Dumper.yaml_implicit_resolvers, "tag:yaml.org,2002:float", _FLOAT_GO, _DIGITS)
+_add(Dumper.yaml_implicit_resolvers, "tag:yaml.org,2002:int", _INT_GO, _DIGITS)
 _add(Dumper.yaml_implicit_resolvers, "tag:yaml.org,2002:int", re.compile(r"^(?:0o[0-7]+|[-+]?0[0-9]+)$"), "-+0")
 # go-yaml v2 (sigs.k8s.io/yaml, Argo CD) drops every "_" before trying a number, so "0_E0" or "1_0"
 # read as numbers there; quote anything that is a number once its underscores are gone.
@@ -197,7 +243,7 @@ class Limits:
     """Parsing limits; immutable. A plain slotted class: the `dataclasses` import (it pulls in
     `inspect`) cost a noticeable part of every start-up."""
 
-    __slots__ = ("max_bytes", "max_depth", "max_nodes", "max_aliases")
+    __slots__ = ("max_bytes", "max_depth", "max_nodes", "max_aliases", "max_alias_bytes")
     _FIELDS = __slots__
 
     def __init__(
@@ -209,15 +255,19 @@ class Limits:
         # re-serialises them.
         max_nodes: int = 1_000_000,
         max_aliases: int = 10_000,
+        # Bytes of source text aliases repeat: a node count cannot see one long scalar aliased a
+        # thousand times, which is a gigabyte in anything that writes the data out.
+        max_alias_bytes: int = 16 * 1024 * 1024,
     ):
         set_ = object.__setattr__
         set_(self, "max_bytes", max_bytes)
         set_(self, "max_depth", max_depth)
         set_(self, "max_nodes", max_nodes)
         set_(self, "max_aliases", max_aliases)
+        set_(self, "max_alias_bytes", max_alias_bytes)
 
     def _values(self) -> tuple:
-        return (self.max_bytes, self.max_depth, self.max_nodes, self.max_aliases)
+        return (self.max_bytes, self.max_depth, self.max_nodes, self.max_aliases, self.max_alias_bytes)
 
     def replace(self, **changes) -> Limits:
         """A copy with some fields changed (what dataclasses.replace did)."""
@@ -264,44 +314,63 @@ def _too_big(limits: Limits, line: int | None = None) -> YAMLInputError:
     )
 
 
-class _Counts:
-    """Node counts over the documents of one stream: alias expansion is limited per stream."""
+def _too_long(limits: Limits, line: int | None = None) -> YAMLInputError:
+    return YAMLInputError(
+        f"aliases repeat more than {limits.max_alias_bytes} bytes of text (maxAliasBytes)", line, "max_alias_bytes"
+    )
 
-    __slots__ = ("composed", "expanded", "aliases")
+
+def _too_many_aliases(limits: Limits, line: int | None = None) -> YAMLInputError:
+    return YAMLInputError(f"more than {limits.max_aliases} aliases", line, "max_aliases")
+
+
+class _Counts:
+    """What aliases add, over the documents of one stream: alias expansion is limited per stream, and
+    only by what the aliases add (a big stream with one alias is as big as it is)."""
+
+    __slots__ = ("nodes", "bytes", "aliases")
 
     def __init__(self):
-        self.composed = 0
-        self.expanded = 0
+        self.nodes = 0
+        self.bytes = 0
         self.aliases = 0
+
+    def alias(self, nodes: int, size: int, limits: Limits, line: int | None) -> None:
+        self.aliases += 1
+        if self.aliases > limits.max_aliases:
+            raise _too_many_aliases(limits, line)
+        self.nodes += nodes
+        if self.nodes > limits.max_nodes:
+            raise _too_big(limits, line)
+        self.bytes += size
+        if self.bytes > limits.max_alias_bytes:
+            raise _too_long(limits, line)
 
 
 def _check_graph(root, limits: Limits, counts: _Counts) -> None:
-    """Tags, depth, expanded size, alias count and duplicate keys of one composed document, iteratively."""
-    expanded: dict[int, int] = {}
+    """Tags, depth, alias expansion (nodes, bytes, count) and duplicate keys of one composed document,
+    iteratively."""
+    expanded: dict[int, tuple] = {}  # node id -> (nodes, bytes) it stands for, aliases expanded
     seen_ids: set[int] = set()
     # Post-order walk with an explicit stack so hostile nesting cannot exhaust the Python stack.
-    stack = [(root, 1, False)]
+    stack = [(root, 1, None)]
     while stack:
         node, depth, done = stack.pop()
         nid = id(node)
-        if done:
+        if done is not None:
+            added_nodes, added_bytes = done
             if isinstance(node, yaml.MappingNode):
-                size = 1 + sum(expanded[id(k)] + expanded[id(v)] for k, v in node.value)
+                size = 1 + sum(expanded[id(k)][0] + expanded[id(v)][0] for k, v in node.value)
             else:
-                size = 1 + sum(expanded[id(v)] for v in node.value)
-            expanded[nid] = size
-            # A stream may be as big as it is without aliases; aliases may not make it bigger than that
-            # or than max_nodes, whichever is more.
-            if counts.expanded + size > max(limits.max_nodes, counts.composed + len(seen_ids)):
-                raise _too_big(limits, node.start_mark.line + 1)
+                size = 1 + sum(expanded[id(v)][0] for v in node.value)
+            text = node.end_mark.index - node.start_mark.index
+            expanded[nid] = (size, text + counts.bytes - added_bytes)
             continue
         if nid in seen_ids:
-            counts.aliases += 1
-            if counts.aliases > limits.max_aliases:
-                raise YAMLInputError(f"more than {limits.max_aliases} aliases", node.start_mark.line + 1, "max_aliases")
             if nid not in expanded:
                 # Seen but not finished: a node that contains itself.
                 raise YAMLInputError("recursive alias", node.start_mark.line + 1)
+            counts.alias(*expanded[nid], limits, node.start_mark.line + 1)
             continue
         seen_ids.add(nid)
         if node.tag not in _CORE_TAGS:
@@ -314,25 +383,31 @@ def _check_graph(root, limits: Limits, counts: _Counts) -> None:
         if depth > limits.max_depth:
             raise _too_deep(limits, node.start_mark.line + 1)
         if isinstance(node, yaml.ScalarNode):
-            expanded[nid] = 1
+            expanded[nid] = (1, node.end_mark.index - node.start_mark.index)
             continue
-        stack.append((node, depth, True))
+        stack.append((node, depth, (counts.nodes, counts.bytes)))
         if isinstance(node, yaml.MappingNode):
-            keys = set()
+            texts: set[str] = set()
+            canons: dict[str, str] = {}  # JSON key -> the key's text
             for k, v in node.value:
                 if isinstance(k, yaml.ScalarNode) and k.tag != "tag:yaml.org,2002:merge":
-                    if k.value in keys:
+                    if k.value in texts:
                         raise YAMLInputError(f"duplicate key {k.value!r}", k.start_mark.line + 1)
-                    keys.add(k.value)
+                    texts.add(k.value)
+                    try:
+                        canon = _key_canon(k.tag, k.value)
+                    except ValueError:
+                        canon = k.value  # its constructor reports it
+                    first = canons.setdefault(canon, k.value)
+                    if first != k.value:
+                        raise _same_key_error(first, k.value, canon, k.start_mark.line + 1)
                 elif not isinstance(k, yaml.ScalarNode):
                     raise YAMLInputError("mapping keys must be scalars", k.start_mark.line + 1)
-                stack.append((k, depth + 1, False))
-                stack.append((v, depth + 1, False))
+                stack.append((k, depth + 1, None))
+                stack.append((v, depth + 1, None))
         else:
             for v in node.value:
-                stack.append((v, depth + 1, False))
-    counts.composed += len(seen_ids)
-    counts.expanded += expanded[id(root)]
+                stack.append((v, depth + 1, None))
 
 
 def check_limits(doc, limits: Limits = DEFAULT_LIMITS) -> None:
@@ -358,7 +433,7 @@ def check_limits(doc, limits: Limits = DEFAULT_LIMITS) -> None:
                     size += 1
             measured[id(obj)] = (height, size)
             open_ids.discard(id(obj))
-            if size > max(limits.max_nodes, composed):
+            if size - composed > limits.max_nodes:  # what shared objects (aliases) add
                 raise _too_big(limits)
             continue
         if not isinstance(obj, (dict, list)):
@@ -460,24 +535,96 @@ _SCALAR_VALUES = {
     _FLOAT: _float_1_2,
 }
 _KEY_TAGS = frozenset({_STR, _INT, _FLOAT})  # keys whose dict key is their text as written
+_MERGE = "tag:yaml.org,2002:merge"
 _UTF8_BOM = b"\xef\xbb\xbf"
 
 
 class _NotPlain(Exception):
-    """The stream needs the careful path: aliases, merge keys, foreign tags, deep nesting, an error."""
+    """The stream needs the careful path: foreign tags, deep nesting, anchored keys, an error."""
 
 
-def _load_plain(source, max_depth: int) -> list:
+class _Merge:
+    """A `<<` key while its mapping is being read (a new one per key: a mapping may merge twice)."""
+
+    __slots__ = ()
+
+
+class ItemMarks:
+    """Where each item of a ResourceList's `items` (a block sequence in the first document) starts in
+    the source text (character offsets), and where the sequence ends: what pass-through needs
+    (see `item_texts`). `ok` is False when an alias in one item refers to an anchor outside it, so
+    that no item's text stands alone."""
+
+    __slots__ = ("starts", "end", "ok")
+
+    def __init__(self):
+        self.starts: list[int] = []
+        self.end: int | None = None
+        self.ok = True
+
+
+def _merged(mapping: dict, pending: int) -> tuple:
+    """`mapping` with its `<<` keys merged as PyYAML's flatten_mapping does (explicit keys win, then
+    the first of a list of mappings), and how many `<<` keys are left pending elsewhere."""
+    sources = [k for k in mapping if k.__class__ is _Merge]
+    if not sources:
+        return mapping, pending
+    out: dict = {}
+    for k in sources:
+        v = mapping[k]
+        if v.__class__ is dict:
+            out.update(v)
+        elif v.__class__ is list and all(x.__class__ is dict for x in v):
+            for d in reversed(v):
+                out.update(d)
+        else:
+            raise _NotPlain  # the careful path words the error
+    for k, v in mapping.items():
+        if k.__class__ is not _Merge:
+            out[k] = v
+    return out, pending - len(sources)
+
+
+def _expanded_nodes(obj, known: dict) -> int:
+    """Nodes `obj` stands for with aliases expanded (`known`: id -> nodes of anchored objects)."""
+    total = 0
+    stack = [obj]
+    top = True
+    while stack:
+        o = stack.pop()
+        if not top and o.__class__ in (dict, list):
+            n = known.get(id(o))
+            if n is not None:
+                total += n
+                continue
+        top = False
+        if o.__class__ is dict:
+            total += 1 + len(o)
+            stack.extend(o.values())
+        elif o.__class__ is list:
+            total += 1
+            stack.extend(o)
+        else:
+            total += 1
+    return total
+
+
+def _load_plain(source, limits: Limits, marks: ItemMarks | None = None) -> list:
     """Every document of a stream of plain data, built straight from the parser's events.
 
-    Plain data -- no aliases, no merge keys, only core tags, scalar keys without duplicates, nesting
-    below `max_depth` -- is what kpt and every other writer sends, and for it the careful path's node
-    graph (about 30 times the size of the text, marks and all), its walk and PyYAML's constructor only
-    cost time and memory: this builds the same dicts, lists and scalars in one pass over the events.
-    Anything else, valid or not, raises _NotPlain (conservatively: when in doubt, the careful path
-    decides), so that every limit and error message stays exactly the careful path's.
+    Plain data -- only core tags, scalar keys without duplicates, nesting below the depth limit;
+    aliases and merge keys included -- is what kpt and every other writer sends, and for it the
+    careful path's node graph (about 30 times the size of the text, marks and all), its walk and
+    PyYAML's constructor only cost time and memory: this builds the same dicts, lists and scalars in
+    one pass over the events, an alias being the very object its anchor made (as PyYAML's constructor
+    does). Alias limits (count, nodes and bytes added) are enforced here, as the careful path words
+    them. Anything else, valid or not, raises _NotPlain (conservatively: when in doubt, the careful
+    path decides), so that every other error message stays exactly the careful path's.
+
+    `marks`, when given, gets where the items of the first document's top-level `items` start.
     """
     from yaml.events import (
+        AliasEvent,
         DocumentEndEvent,
         DocumentStartEvent,
         MappingEndEvent,
@@ -489,16 +636,26 @@ def _load_plain(source, max_depth: int) -> list:
         StreamStartEvent,
     )
 
+    max_depth = limits.max_depth
     loader = Loader(source)
     try:
         get = loader.get_event
         resolvers = Loader.yaml_implicit_resolvers
         values = _SCALAR_VALUES
-        key_tags = _KEY_TAGS
+        key_canon = _KEY_CANON
+        counts = _Counts()
+        anchors: dict = {}  # name -> (object, nodes, bytes of text, item), per document
+        open_anchors: set = set()  # of collections not finished yet: an alias to one is recursive
+        known: dict = {}  # id(anchored collection) -> nodes it stands for
+        pending_merges = 0  # `<<` keys of mappings not finished yet
+        respelled: set = set()  # (id(mapping), JSON key) of keys spelt otherwise (`True:`, `~:`)
         docs: list = []
-        stack: list = []  # (container, pending key, container is a mapping) of the enclosing collections
-        root = cur = key = None
+        # (container, pending key, container is a mapping, its anchor) of the enclosing collections
+        stack: list = []
+        root = cur = key = anchor = None
         in_map = False
+        item_level = -1  # len(stack) at which the items of marks start
+        item = -1  # the item being read, for marks
         while True:
             event = get()
             kind = type(event)
@@ -514,43 +671,107 @@ def _load_plain(source, max_depth: int) -> list:
                                 tag = rtag
                                 break
                 if in_map and key is None:
-                    if tag not in key_tags or text in cur:
-                        raise _NotPlain  # null/bool keys (stored as their canonical text), duplicates
-                    if tag != _STR:
-                        values[tag](text)  # as the careful path would construct (and reject) it
+                    if event.anchor is not None or text in cur:
+                        raise _NotPlain  # anchored keys, duplicates
+                    if tag == _STR:
+                        if respelled and (id(cur), text) in respelled:
+                            raise _NotPlain
+                    elif tag == _MERGE:
+                        key = _Merge()
+                        pending_merges += 1
+                        continue
+                    else:
+                        canon = key_canon[tag](text)  # KeyError: a foreign tag; ValueError: a bad int
+                        if canon != text:
+                            if canon in cur or (id(cur), canon) in respelled:
+                                raise _NotPlain  # the same key to kubectl
+                            respelled.add((id(cur), canon))
+                        elif respelled and (id(cur), text) in respelled:
+                            raise _NotPlain
                     # Keys repeat in every item (apiVersion, metadata, name, ...): one shared string each
                     # instead of one per occurrence is a good part of the parsed input's memory.
                     key = intern(text)
                     continue
+                if len(stack) == item_level:
+                    marks.starts.append(event.start_mark.index)
+                    item += 1
                 if tag == _STR:
                     # Short values repeat too (kinds, API versions, image and container names).
                     value = intern(text) if len(text) <= 64 else text
                 else:
                     value = values[tag](text)  # KeyError: a foreign tag
+                if event.anchor is not None:
+                    if event.anchor in anchors or event.anchor in open_anchors:
+                        raise _NotPlain  # a duplicate anchor is an error to PyYAML
+                    anchors[event.anchor] = (value, 1, event.end_mark.index - event.start_mark.index, item)
             elif kind is MappingStartEvent or kind is SequenceStartEvent:
                 tag = event.tag
                 if (in_map and key is None) or len(stack) + 1 >= max_depth:
                     raise _NotPlain  # a collection as a key; nesting near the limit
                 if not (tag is None or tag == "!" or tag == (_MAP if kind is MappingStartEvent else _SEQ)):
                     raise _NotPlain
-                stack.append((cur, key, in_map))
+                depth = len(stack)
+                if depth == item_level:
+                    marks.starts.append(event.start_mark.index)
+                    item += 1
+                elif (
+                    depth == 1 and marks is not None and key == "items" and not docs
+                    and kind is SequenceStartEvent and not event.flow_style and not marks.starts
+                ):
+                    item_level = 2
+                stack.append((cur, key, in_map, anchor))
+                anchor = None
+                if event.anchor is not None:
+                    if event.anchor in anchors or event.anchor in open_anchors:
+                        raise _NotPlain
+                    anchor = (event.anchor, event.start_mark.index, counts.bytes)
+                    open_anchors.add(event.anchor)
                 in_map = kind is MappingStartEvent
                 cur = {} if in_map else []
                 key = None
                 continue
             elif kind is MappingEndEvent or kind is SequenceEndEvent:
                 value = cur
-                cur, key, in_map = stack.pop()
+                if pending_merges and kind is MappingEndEvent:
+                    value, pending_merges = _merged(value, pending_merges)
+                if anchor is not None:
+                    name, start, bytes_before = anchor
+                    open_anchors.discard(name)
+                    nodes = _expanded_nodes(value, known)
+                    known[id(value)] = nodes
+                    anchors[name] = (value, nodes, event.end_mark.index - start + counts.bytes - bytes_before, item)
+                if len(stack) == item_level:
+                    marks.end = event.start_mark.index
+                    item_level = item = -1
+                cur, key, in_map, anchor = stack.pop()
+            elif kind is AliasEvent:
+                if in_map and key is None:
+                    raise _NotPlain  # an alias as a key
+                name = event.anchor
+                found = anchors.get(name)
+                line = event.start_mark.line + 1
+                if found is None:
+                    if name in open_anchors:
+                        raise YAMLInputError("recursive alias", line)
+                    raise _NotPlain  # undefined
+                if len(stack) == item_level:
+                    marks.starts.append(event.start_mark.index)
+                    item += 1
+                value, nodes, size, where = found
+                counts.alias(nodes, size, limits, line)
+                if where != item and marks is not None:
+                    marks.ok = False  # an item whose text needs another's anchor
             elif kind is DocumentStartEvent or kind is StreamStartEvent:
                 continue
             elif kind is DocumentEndEvent:
                 docs.append(root)
                 root = None
+                anchors, known = {}, {}
                 continue
             elif kind is StreamEndEvent:
                 return docs
             else:
-                raise _NotPlain  # an alias
+                raise _NotPlain
             if cur is None:
                 root = value
             elif in_map:
@@ -558,23 +779,30 @@ def _load_plain(source, max_depth: int) -> list:
                 key = None
             else:
                 cur.append(value)
+    except YAMLInputError:
+        raise
     except Exception:
         raise _NotPlain from None
     finally:
         loader.dispose()
 
 
-def load_all(text: str | bytes, limits: Limits = DEFAULT_LIMITS) -> list:
-    """Every document of a YAML stream, checked against `limits`. Raises YAMLInputError."""
+def load_all(text: str | bytes, limits: Limits = DEFAULT_LIMITS, marks: ItemMarks | None = None) -> list:
+    """Every document of a YAML stream, checked against `limits`. Raises YAMLInputError.
+
+    `marks`, when given, gets where the top-level `items` of the first document start in the text
+    (for pass-through: see `item_texts`); left empty when the careful path had to read the stream."""
     source = _decode(text, limits)
     if isinstance(text, bytes) and not text.startswith(_UTF8_BOM):
         # The parser reads the bytes as they are (UTF-8 was just checked), so the decoded copy need
         # not live while parsing; a BOM is left to the decoded text.
         source = text
     try:
-        return _load_plain(source, limits.max_depth)
+        return _load_plain(source, limits, marks)
     except _NotPlain:
         pass
+    if marks is not None:
+        marks.starts, marks.end, marks.ok = [], None, False
     return _load_careful(_decode(text, limits), limits)
 
 
@@ -615,6 +843,127 @@ def _load_careful(text: str, limits: Limits) -> list:
     finally:
         loader.dispose()
     return docs
+
+
+class Verbatim:
+    """A list element written exactly as given: item `k` of an ItemSource, its input item's own text,
+    as a `- ...` element at column 0 like a Frozen one; dump_pieces writes it where it writes Frozen
+    ones. The text is cut from the source only when it is written."""
+
+    __slots__ = ("_source", "_k")
+
+    def __init__(self, source: "ItemSource", k: int):
+        self._source = source
+        self._k = k
+
+    @property
+    def text(self) -> str:
+        return self._source.text(self._k)
+
+    def __repr__(self):
+        return f"Verbatim({self.text[:40]!r}...)"
+
+
+class ItemSource:
+    """The source text of each item of a ResourceList (pass-through: an item the function does not
+    change goes back as the very text it came as, so that kpt or kustomize, parsing it again, gets
+    the node it sent: same quoting, flow style, anchors, comments, key spelling, `0400`).
+
+    An item's text runs from the start of the line of its `-` to the start of the line of the next
+    item's `-` (comments and blank lines between two items go with the first; kpt writes an item's
+    head comments after its `-`). Held as the input itself (bytes while they are ASCII) plus offsets."""
+
+    __slots__ = ("_source", "_bounds", "_indent")
+
+    def __init__(self, source, bounds: list, indent: int):
+        self._source = source
+        self._bounds = bounds
+        self._indent = indent
+
+    def __len__(self) -> int:
+        return len(self._bounds) - 1
+
+    def text(self, k: int) -> str:
+        chunk = self._source[self._bounds[k] : self._bounds[k + 1]]
+        if isinstance(chunk, bytes):
+            chunk = chunk.decode("ascii")
+        if not chunk.endswith("\n"):
+            chunk += "\n"
+        if self._indent:
+            # Written at column 0 like every other element; lines with less indentation than the
+            # sequence (blank lines, comments) lose what they have.
+            n = self._indent
+            chunk = "\n".join(line[min(n, len(line) - len(line.lstrip(" "))) :] for line in chunk.split("\n"))
+        return chunk
+
+    def verbatim(self, k: int) -> Verbatim:
+        return Verbatim(self, k)
+
+
+def _dash_line(text, start: int, nl, is_bytes: bool) -> tuple | None:
+    """(offset of the line that holds the `-` of the sequence entry whose node starts at `start`, the
+    `-`'s column), or None if the text before `start` is not what a block sequence entry looks like."""
+    dash, hashmark, spaces, blanks = (b"-", b"#", b" ", b" \t\r") if is_bytes else ("-", "#", " ", " \t\r")
+    line_start = text.rfind(nl, 0, start) + 1
+    head = text[line_start:start]
+    first = True
+    while True:
+        body = head.lstrip(spaces)
+        if body[:1] == dash:
+            rest = body[1:]
+            if rest[:1] not in (b"", b" ", b"\t", b"\r") if is_bytes else rest[:1] not in ("", " ", "\t", "\r"):
+                return None
+            rest = rest.strip(blanks)
+            if rest and not (not first and rest[:1] == hashmark):
+                return None
+            return line_start, len(head) - len(body)
+        if body.strip(blanks) and not (not first and body[:1] == hashmark):
+            return None
+        # The node starts on a later line than its `-`: only blank and comment lines between.
+        if line_start == 0:
+            return None
+        end = line_start - 1
+        line_start = text.rfind(nl, 0, end) + 1
+        head = text[line_start:end]
+        first = False
+
+
+def item_source(source, marks: ItemMarks) -> ItemSource | None:
+    """Each item's text in `source` (what load_all parsed, as given) from `marks`, or None where
+    pass-through cannot be trusted: the careful path read the stream, `items` is not a block
+    sequence, an alias crosses items, or the text around an item is not what its marks say."""
+    if not marks.ok or marks.end is None:
+        return None
+    is_bytes = isinstance(source, (bytes, bytearray))
+    if is_bytes and source.startswith(_UTF8_BOM):
+        return None
+    if is_bytes and not source.isascii():
+        source = source.decode("utf-8")  # marks count characters
+        is_bytes = False
+    elif not is_bytes and source.startswith("\ufeff"):
+        return None
+    nl = b"\n" if is_bytes else "\n"
+    bounds = []
+    indent = None
+    for start in marks.starts:
+        found = _dash_line(source, start, nl, is_bytes)
+        if found is None or (indent is not None and found[1] != indent):
+            return None
+        if bounds and found[0] <= bounds[-1]:
+            return None
+        bounds.append(found[0])
+        indent = found[1]
+    end = marks.end
+    end_line = source.rfind(nl, 0, end) + 1
+    tail = source[end_line:end]
+    if tail.strip():
+        if source[end:].strip():
+            return None
+        end_line = len(source)  # the last item ends the text, without a line break
+    if bounds and end_line < bounds[-1]:
+        return None
+    bounds.append(end_line)
+    return ItemSource(source, bounds, indent or 0)
 
 
 class _JSONProblem(ValueError):
@@ -726,18 +1075,21 @@ def freeze(item):
     return Frozen(text)
 
 
+# List elements that are text already.
+_WRITTEN = (Frozen, Verbatim)
+
 # Frozen text was dumped from checked data: reading it back needs no protection from hostile input.
 _THAW_LIMITS = Limits(max_bytes=1 << 62, max_depth=1 << 20, max_nodes=1 << 62, max_aliases=1 << 62)
 
 
 def _thawed(data):
     """`data` with every Frozen element (of a list under a top-level key) read back into data."""
-    if isinstance(data, Frozen):
+    if isinstance(data, _WRITTEN):
         return load(data.text, _THAW_LIMITS)[0]
     if isinstance(data, dict):
         return {k: _thawed(v) if isinstance(v, list) else v for k, v in data.items()}
-    if isinstance(data, list) and any(isinstance(x, Frozen) for x in data):
-        return [_thawed(x) if isinstance(x, Frozen) else x for x in data]
+    if isinstance(data, list) and any(isinstance(x, _WRITTEN) for x in data):
+        return [_thawed(x) if isinstance(x, _WRITTEN) else x for x in data]
     return data
 
 
@@ -748,7 +1100,7 @@ def dump_pieces(data):
     A top-level mapping is written key by key and its lists element by element (the text is the same:
     a list under a top-level key is written unindented): PyYAML builds a node graph of everything it
     dumps at once, and for a ResourceList of thousands of items that graph is many times the size of
-    the data itself. Elements of those lists may be Frozen (written already)."""
+    the data itself. Elements of those lists may be Frozen or Verbatim (written already)."""
     if not isinstance(data, dict) or not data:
         yield _dump(data)
         return
@@ -778,13 +1130,13 @@ def _list_head(key) -> str | None:
 
 def _pieces(data: dict):
     for k, v in data.items():
-        if isinstance(v, list) and v and (len(v) > 1 or isinstance(v[0], Frozen)):
+        if isinstance(v, list) and v and (len(v) > 1 or isinstance(v[0], _WRITTEN)):
             head = _list_head(k)
             if head is not None:
                 first = v[0]
-                yield head + first.text if isinstance(first, Frozen) else _dump({k: v[:1]})
+                yield head + first.text if isinstance(first, _WRITTEN) else _dump({k: v[:1]})
                 for x in v[1:]:
-                    yield x.text if isinstance(x, Frozen) else _dump([x])
+                    yield x.text if isinstance(x, _WRITTEN) else _dump([x])
                 continue
             v = _thawed(v)
         yield _dump({k: v})

@@ -31,7 +31,7 @@ def test_1_2_core_scalars():
         "port": "8080:80",
         "octal12": 15,
         "hex": 31,
-        "leading0": 755,
+        "leading0": 0o755,
         "exp": 1000.0,
         "neg": -2.5,
         "bool": True,
@@ -40,7 +40,7 @@ def test_1_2_core_scalars():
         "nul": None,
         "inf": math.inf,
         "ninf": -math.inf,
-        "underscore": "1_000",
+        "underscore": 1000,
         "yesq": "yes",
     }
     assert type(doc["exp"]) is float and type(doc["octal12"]) is int
@@ -177,15 +177,22 @@ _PLAIN_CASES = [
     "k: !!str 1\nl: !!int '7'\nm: !!float '1'\nn: !!bool 'true'\no: !!null ''\np: !!map {a: 1}\nq: !!seq [1]\n",
     "k: ! 1\n",
     "a: !\n",
-]
-_CAREFUL_CASES = [
     "a: &x 1\nb: *x\n",  # aliases
+    "a: &x {b: [1, &y {c: 2}]}\nd: [*x, *y, *x]\n",
     "base: &b {x: 1}\nd:\n  <<: *b\n  y: 2\n",  # merge key
     "d:\n  <<: {x: 1}\n  y: 2\n",  # merge key without an alias
+    "a: &a {x: 1, y: 1}\nb: &b {y: 2, z: 2}\nc:\n  z: 3\n  <<: [*a, *b]\n  <<: {w: 4}\n",
+    "null: 1\ntrue: 2\nFalse: 3\n~x: 4\n0x1F: 5\n",  # keys are their text as written
+]
+_CAREFUL_CASES = [
     "a: 1\na: 2\n",  # duplicate
     "~: 1\n'~': 2\n",  # same text, different keys
-    "null: 1\ntrue: 2\nFalse: 3\n",  # keys stored as their canonical text
-    "true: 1\nTrue: 2\n",
+    "true: 1\nTrue: 2\n",  # the same key to go-yaml v2
+    "~: 1\nnull: 2\n",
+    "'31': 1\n0x1F: 2\n",
+    "a: &a 1\nb: &a 2\n",  # a duplicate anchor (PyYAML)
+    "a: *nope\n",
+    "a:\n  <<: 1\n",
     "? [a]\n: 1\n",  # collection key
     "a: !foo 1\n",
     "a: !!binary aGk=\n",
@@ -211,7 +218,7 @@ def test_plain_path_agrees_with_the_careful_path(text):
     assert outcome(lambda: yamlio.load_all(text)) == careful
     assert outcome(lambda: yamlio.load_all(text.encode())) == careful
     try:
-        plain = yamlio._load_plain(text.encode(), yamlio.DEFAULT_LIMITS.max_depth)
+        plain = yamlio._load_plain(text.encode(), yamlio.DEFAULT_LIMITS)
     except yamlio._NotPlain:
         assert text not in _PLAIN_CASES
     else:
