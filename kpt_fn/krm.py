@@ -6,8 +6,9 @@ whoever runs the function may change with environment variables:
 
     EXPAND_TRAINJOBS_MAX_INPUT_BYTES   like maxInputBytes   (default 64 MiB)
     EXPAND_TRAINJOBS_MAX_DEPTH         like maxDepth        (default 100 levels)
-    EXPAND_TRAINJOBS_MAX_ALIAS_NODES   like maxAliasNodes   (default 5,000,000 nodes)
+    EXPAND_TRAINJOBS_MAX_ALIAS_NODES   like maxAliasNodes   (default 1,000,000 nodes added by aliases)
     EXPAND_TRAINJOBS_MAX_ALIASES       aliases per stream   (default 10,000; no functionConfig option)
+    EXPAND_TRAINJOBS_MAX_ALIAS_BYTES   text aliases repeat  (default 16 MiB; no functionConfig option)
 
 Once the functionConfig is known, the limits it sets are re-checked against stdin (size, nesting
 depth and alias expansion of the parsed data): a functionConfig can tighten the limits for the
@@ -47,6 +48,7 @@ LIMIT_SETTINGS = {
     "max_depth": ("EXPAND_TRAINJOBS_MAX_DEPTH", "maxDepth"),
     "max_nodes": ("EXPAND_TRAINJOBS_MAX_ALIAS_NODES", "maxAliasNodes"),
     "max_aliases": ("EXPAND_TRAINJOBS_MAX_ALIASES", None),
+    "max_alias_bytes": ("EXPAND_TRAINJOBS_MAX_ALIAS_BYTES", None),
 }
 
 
