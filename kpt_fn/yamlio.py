@@ -1021,10 +1021,75 @@ def load(text: str | bytes, limits: Limits = DEFAULT_LIMITS):
     return docs[0]
 
 
+_END_OF_DATA = object()
+
+
 def _dump(data) -> str:
-    return yaml.dump(
-        data, Dumper=Dumper, sort_keys=False, default_flow_style=False, width=1 << 30, allow_unicode=True
+    """Block YAML of `data`, exactly what yaml.dump writes with these options, without the node graph
+    PyYAML's representer builds of all it dumps at once (hundreds of bytes per node: one item holding
+    a list of a million numbers would take gigabytes): events go straight to the emitter, and memory
+    grows with the nesting only."""
+    import io
+    from itertools import chain
+
+    from yaml.events import (
+        DocumentEndEvent,
+        DocumentStartEvent,
+        MappingEndEvent,
+        MappingStartEvent,
+        ScalarEvent,
+        SequenceEndEvent,
+        SequenceStartEvent,
+        StreamEndEvent,
+        StreamStartEvent,
     )
+
+    out = io.StringIO()
+    dumper = Dumper(out, default_flow_style=False, sort_keys=False, width=1 << 30, allow_unicode=True)
+    emit = dumper.emit
+    resolve = dumper.resolve
+    scalar_kind = yaml.ScalarNode
+    try:
+        emit(StreamStartEvent())
+        emit(DocumentStartEvent(explicit=False))
+        stack: list = [(iter((data,)), None)]
+        while stack:
+            values, end = stack[-1]
+            for value in values:
+                cls = value.__class__
+                if cls is dict or (cls is not str and isinstance(value, dict)):
+                    emit(MappingStartEvent(None, _MAP, True, flow_style=False))
+                    stack.append((chain.from_iterable(value.items()), MappingEndEvent))
+                    break
+                if cls is list or (cls is not str and isinstance(value, (list, tuple))):
+                    emit(SequenceStartEvent(None, _SEQ, True, flow_style=False))
+                    stack.append((iter(value), SequenceEndEvent))
+                    break
+                style = None
+                if cls is str:
+                    tag, text = _STR, value
+                    if "\n" in value:
+                        style = "|"
+                elif cls is bool:
+                    tag, text = _BOOL, "true" if value else "false"
+                elif cls is int:
+                    tag, text = _INT, str(value)
+                elif value is None:
+                    tag, text = _NULL, "null"
+                else:
+                    node = dumper.represent_data(value)
+                    tag, text, style = node.tag, node.value, node.style
+                implicit = (tag == resolve(scalar_kind, text, (True, False)), tag == _STR)
+                emit(ScalarEvent(None, tag, implicit, text, style=style))
+            else:
+                stack.pop()
+                if end is not None:
+                    emit(end())
+        emit(DocumentEndEvent(explicit=False))
+        emit(StreamEndEvent())
+    finally:
+        dumper.dispose()
+    return out.getvalue()
 
 
 def dump(data) -> str:
