@@ -253,3 +253,51 @@ def test_console_script_examples(data, fn):
     stderr = p.stderr.decode("utf-8")
     assert "Traceback" not in stderr
     check_invariants(data, p.stdout.decode("utf-8"), stderr.splitlines(), p.returncode)
+
+
+# --- size-amplifying inputs (issue #11): aliases that multiply nodes or text, merge-key chains, long
+# flow lists. The output must stay proportionate to the input and the alias limits (set low here), on
+# the fast path and on the fallback that dumps items (an alias across items).
+AMPLIFY_ENV = {"EXPAND_TRAINJOBS_MAX_ALIAS_NODES": "100000", "EXPAND_TRAINJOBS_MAX_ALIAS_BYTES": "100000"}
+
+
+@st.composite
+def amplifying(draw):
+    leaf = "x" * draw(st.integers(min_value=1, max_value=5000), label="leaf length")
+    shape = draw(st.sampled_from(["laughs", "long-scalar", "merge-chain", "flow-list"]), label="shape")
+    lines = []
+    if shape == "laughs":
+        depth = draw(st.integers(min_value=1, max_value=7), label="depth")
+        fanout = draw(st.integers(min_value=2, max_value=12), label="fanout")
+        lines.append(f"    l0: &l0 [{leaf}]")
+        for i in range(1, depth + 1):
+            lines.append(f"    l{i}: &l{i} [" + ", ".join([f"*l{i - 1}"] * fanout) + "]")
+        last = f"*l{depth}"
+    elif shape == "long-scalar":
+        lines.append(f"    big: &big {leaf}")
+        lines.append("    copies: [" + ", ".join(["*big"] * draw(st.integers(min_value=1, max_value=2000), label="copies")) + "]")
+        last = "*big"
+    elif shape == "merge-chain":
+        n = draw(st.integers(min_value=1, max_value=60), label="chain")
+        lines.append(f"    m0: &m0 {{k0: {leaf}}}")
+        for i in range(1, n + 1):
+            lines.append(f"    m{i}: &m{i} {{<<: *m{i - 1}, k{i}: v}}")
+        last = f"*m{n}"
+    else:
+        lines.append(f"    one: &one {leaf}")
+        lines.append("    many: [" + ", ".join(["*one"] * draw(st.integers(min_value=1, max_value=5000), label="n")) + "]")
+        last = "*one"
+    item = "- apiVersion: v1\n  kind: ConfigMap\n  metadata: {name: amp}\n  data:\n" + "\n".join(lines) + "\n"
+    more = ""
+    if draw(st.booleans(), label="alias across items"):
+        more = "- apiVersion: v1\n  kind: ConfigMap\n  metadata: {name: amp2}\n  data: {again: " + last + "}\n"
+    return ("apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n" + item + more).encode()
+
+
+@SETTINGS
+@given(amplifying())
+def test_size_amplifying_inputs(data):
+    stdout, stderr, code = krm.process(data, base_dir=str(CORPUS), env=AMPLIFY_ENV)
+    check_invariants(data, stdout, stderr, code, AMPLIFY_ENV)
+    limit = int(AMPLIFY_ENV["EXPAND_TRAINJOBS_MAX_ALIAS_BYTES"])
+    assert len(stdout) <= 8 * (len(data) + limit) + 100_000, (len(data), len(stdout))
