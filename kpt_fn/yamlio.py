@@ -375,11 +375,7 @@ def _check_graph(root, limits: Limits, counts: _Counts) -> None:
         seen_ids.add(nid)
         if node.tag not in _CORE_TAGS:
             # Checked before anything is constructed: no constructor ever runs for a foreign tag.
-            raise YAMLInputError(
-                f"unsupported YAML tag {_short_tag(node.tag)!r}: only plain data is accepted "
-                "(!!str, !!int, !!float, !!bool, !!null, !!map, !!seq)",
-                node.start_mark.line + 1,
-            )
+            raise _foreign_tag(node.tag, node.start_mark.line + 1)
         if depth > limits.max_depth:
             raise _too_deep(limits, node.start_mark.line + 1)
         if isinstance(node, yaml.ScalarNode):
@@ -670,6 +666,8 @@ def _load_plain(source, limits: Limits, marks: ItemMarks | None = None) -> list:
                             if regexp.match(text):
                                 tag = rtag
                                 break
+                if tag not in values and tag != _STR and tag != _MERGE:
+                    _drain(get, tag, event.start_mark.line + 1)
                 if in_map and key is None:
                     if event.anchor is not None or text in cur:
                         raise _NotPlain  # anchored keys, duplicates
@@ -709,6 +707,8 @@ def _load_plain(source, limits: Limits, marks: ItemMarks | None = None) -> list:
                 if (in_map and key is None) or len(stack) + 1 >= max_depth:
                     raise _NotPlain  # a collection as a key; nesting near the limit
                 if not (tag is None or tag == "!" or tag == (_MAP if kind is MappingStartEvent else _SEQ)):
+                    if tag not in _CORE_TAGS:
+                        _drain(get, tag, event.start_mark.line + 1)
                     raise _NotPlain
                 depth = len(stack)
                 if depth == item_level:
@@ -781,10 +781,27 @@ def _load_plain(source, limits: Limits, marks: ItemMarks | None = None) -> list:
                 cur.append(value)
     except YAMLInputError:
         raise
+    except yaml.MarkedYAMLError as e:
+        if not _loader_bounds_nesting():
+            raise _NotPlain from None  # the careful path may read with another parser
+        # A syntax error: the careful path would meet it the same way, after holding all before it.
+        raise _marked_error(e, limits) from None
     except Exception:
         raise _NotPlain from None
     finally:
         loader.dispose()
+
+
+def _drain(get, tag: str, line: int):
+    """A foreign tag at `line`: the error, unless a syntax error comes first before the document ends
+    (the careful path composes the whole document before it looks at tags). Raises either way."""
+    if tag in _CORE_TAGS:
+        raise _NotPlain  # a core tag where it does not fit: the careful path words it
+    from yaml.events import DocumentEndEvent, StreamEndEvent
+
+    while not isinstance(get(), (DocumentEndEvent, StreamEndEvent)):
+        pass
+    raise _foreign_tag(tag, line)
 
 
 def load_all(text: str | bytes, limits: Limits = DEFAULT_LIMITS, marks: ItemMarks | None = None) -> list:
@@ -806,6 +823,25 @@ def load_all(text: str | bytes, limits: Limits = DEFAULT_LIMITS, marks: ItemMark
     return _load_careful(_decode(text, limits), limits)
 
 
+def _marked_error(e: yaml.MarkedYAMLError, limits: Limits) -> YAMLInputError:
+    mark = e.problem_mark or e.context_mark
+    msg = " ".join(x for x in (e.context, e.problem) if x) or str(e)
+    line = mark.line + 1 if mark else None
+    if "maximum nesting depth" in msg:  # libyaml's own limit of 1000 levels
+        if limits.max_depth < 1000:
+            return _too_deep(limits, line)
+        return YAMLInputError("nesting deeper than the YAML parser's limit of 1000 levels", line, "max_depth")
+    return YAMLInputError(msg, line)
+
+
+def _foreign_tag(tag: str, line: int) -> YAMLInputError:
+    return YAMLInputError(
+        f"unsupported YAML tag {_short_tag(tag)!r}: only plain data is accepted "
+        "(!!str, !!int, !!float, !!bool, !!null, !!map, !!seq)",
+        line,
+    )
+
+
 def _load_careful(text: str, limits: Limits) -> list:
     """load_all for any stream: compose each document, check its node graph, then construct it."""
     cls = Loader if _loader_bounds_nesting() or not _may_nest_deeply(text) else PyLoader
@@ -824,14 +860,7 @@ def _load_careful(text: str, limits: Limits) -> list:
         char = e.character if isinstance(e.character, int) else ord(e.character[:1] or "\0")
         raise YAMLInputError(f"unacceptable character #x{char:04x}: {e.reason}", line) from None
     except yaml.MarkedYAMLError as e:
-        mark = e.problem_mark or e.context_mark
-        msg = " ".join(x for x in (e.context, e.problem) if x) or str(e)
-        line = mark.line + 1 if mark else None
-        if "maximum nesting depth" in msg:  # libyaml's own limit of 1000 levels
-            if limits.max_depth < 1000:
-                raise _too_deep(limits, line) from None
-            raise YAMLInputError("nesting deeper than the YAML parser's limit of 1000 levels", line, "max_depth") from None
-        raise YAMLInputError(msg, line) from None
+        raise _marked_error(e, limits) from None
     except yaml.YAMLError as e:
         raise YAMLInputError(str(e)) from None
     except RecursionError:

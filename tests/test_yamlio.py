@@ -193,6 +193,7 @@ _CAREFUL_CASES = [
     "a: &a 1\nb: &a 2\n",  # a duplicate anchor (PyYAML)
     "a: *nope\n",
     "a:\n  <<: 1\n",
+    "a: !foo 1\nb: [\n",  # a syntax error after a foreign tag: composing fails first
     "? [a]\n: 1\n",  # collection key
     "a: !foo 1\n",
     "a: !!binary aGk=\n",
@@ -221,6 +222,8 @@ def test_plain_path_agrees_with_the_careful_path(text):
         plain = yamlio._load_plain(text.encode(), yamlio.DEFAULT_LIMITS)
     except yamlio._NotPlain:
         assert text not in _PLAIN_CASES
+    except YAMLInputError as e:  # errors it can word itself (syntax errors, foreign tags) it words alike
+        assert text not in _PLAIN_CASES and careful == ("error", str(e))
     else:
         assert text not in _CAREFUL_CASES
         assert careful == ("ok", plain)
