@@ -246,6 +246,8 @@ class PassThrough:
 
     def __init__(self, items: list, source):
         self._source = source if source is not None and len(source) == len(items) else None
+        if self._source is not None:
+            self._source.pack()
         # id -> (the item, its positions not written yet): holding the item keeps its id its own
         self._positions: dict[int, tuple] = {}
         if self._source is not None:
