@@ -1,4 +1,5 @@
-"""A preset dictionary for compressing frozen output items (yamlio.Frozen).
+"""A preset dictionary for compressing frozen output items (yamlio.Frozen) and the source text of
+input items waiting to be passed through (yamlio.ItemSource.pack).
 
 Items are compressed one by one, and a lone item is too short for zlib to find much to repeat; a
 dictionary of typical rendered text (a TrainJob as kpt sends it and the JobSet it renders, from
