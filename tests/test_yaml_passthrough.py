@@ -104,3 +104,21 @@ def test_rendered_trainjob_and_replaced_objects():
     items = _items_text(out)
     assert items.startswith(runtime + trainjob) and items.endswith(other)
     assert stale not in items and "kind: JobSet" in items
+
+
+def test_the_function_never_changes_an_input_item_in_place():
+    """Pass-through writes an output element that *is* an input item as that item's text: sound only
+    while nothing edits input items in place (the function adds and replaces)."""
+    import copy
+
+    from bench.generate import generate
+    from kpt_fn import function
+
+    rl = generate(60)
+    items = rl["items"]
+    before = copy.deepcopy(items)
+    outcome = function.run(items, rl.get("functionConfig"))
+    assert outcome.errors == 0
+    assert items == before
+    out = {id(o) for o in outcome.items}
+    assert all(id(i) in out for i in items)
