@@ -98,7 +98,7 @@ def test_rendered_trainjob_and_replaced_objects():
     docs = [d for f in ("runtime.yaml", "trainjob.yaml") for d in yamlio.load_all((root / f).read_text())]
     runtime = yamlio.dump([docs[0]])
     trainjob = "- # my job\n  " + yamlio.dump(docs[1]).replace("\n", "\n  ").rstrip(" ") 
-    stale = "- apiVersion: jobset.x-k8s.io/v1alpha2\n  kind: JobSet\n  metadata: {name: first-job, namespace: default}\n  spec: {}\n"
+    stale = "- apiVersion: jobset.x-k8s.io/v1alpha2\n  kind: JobSet\n  metadata:\n    name: first-job\n    namespace: default\n    annotations: {expand-trainjobs.fn.kpt.dev/trainjob: first-job}\n  spec: {}\n"
     other = "- {apiVersion: v1, kind: ConfigMap, metadata: {name: x}, data: {a: \"1\"}}\n"
     out = _run(HEAD + runtime + trainjob + stale + other)
     items = _items_text(out)
