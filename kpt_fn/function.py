@@ -13,7 +13,7 @@ import json
 import os
 
 from kpt_fn import config as config_mod
-from kpt_fn import engine, kueue, kustomize_names, legacy, numbers, output, policy, resolve, sources, validation
+from kpt_fn import engine, kueue, kustomize_names, convert, numbers, output, policy, resolve, sources, validation
 from kpt_fn import resource as res
 from kpt_fn import results as results_mod
 from kpt_fn.problems import ERROR, INFO, WARNING, Problem, has_errors
@@ -110,8 +110,8 @@ def _structure_problems(item, i: int) -> list:
         return [Problem(f'kind "{kind}" is not a Kubeflow Trainer v2.3.0 kind; it is passed through unchanged', "kind", severity=WARNING, subject=item)]
     if kind in _TRAINER_KINDS and group in (res.TRAINER_GROUP, "kubeflow.org"):
         # Another version would be read as v1alpha1 field by field, and silently rendered wrong.
-        if item["apiVersion"] not in (res.TRAINER_API_VERSION, *legacy.LEGACY_API_VERSIONS):
-            also = f" (and converts {', '.join(legacy.LEGACY_API_VERSIONS)})"
+        if item["apiVersion"] not in (res.TRAINER_API_VERSION, *convert.LEGACY_API_VERSIONS):
+            also = f" (and converts {', '.join(convert.LEGACY_API_VERSIONS)})"
             return [
                 Problem(
                     f'unsupported apiVersion "{item["apiVersion"]}" for {kind}: this function reads '
@@ -164,7 +164,7 @@ class _Checks:
         if memo is not None:
             return memo[0], [], memo[2]
         problems: list = []
-        converted, conv = legacy.convert_runtime(runtime)
+        converted, conv = convert.convert_runtime(runtime)
         converted = numbers.whole_numbers(converted)  # `2.0` in an integer field is 2, as for the API server
         problems += conv
         if label != resolve.CATALOG:
@@ -213,7 +213,7 @@ def _render_one(entry: Rendered, step: _Step) -> list:
     an error), the runtime it resolved to (as converted) and the name its objects are generated under."""
     original, position = entry.origin, entry.position
     results: list = []
-    trainjob, problems = legacy.convert_trainjob(original)
+    trainjob, problems = convert.convert_trainjob(original)
     problems = list(problems)
     trainjob = numbers.whole_numbers(trainjob)  # `2.0` in an integer field is 2, as for the API server
     if step.namespace and not res.namespace(trainjob):

@@ -33,7 +33,7 @@ import json
 
 from kpt_fn.engine import RULE_DEADLINE as _CONTROLLER_DEADLINE_RULE
 from kpt_fn import workload
-from kpt_fn.engine import quantity
+from kpt_fn import quantity
 from kpt_fn.problems import ERROR, INFO, WARNING, Problem
 
 PROFILES = ("controller", "kueue")

@@ -13,7 +13,7 @@ violations into warnings that quote the reason. A waiver needs a reason, and nam
 from __future__ import annotations
 
 from kpt_fn import workload
-from kpt_fn.engine import quantity
+from kpt_fn import quantity
 from kpt_fn.problems import ERROR, WARNING, Problem
 
 WAIVER_PREFIX = "waive.expand-trainjobs.kpt.dev/"

@@ -15,7 +15,7 @@ import tempfile
 
 from kpt_fn import resource as res
 from kpt_fn import workload
-from kpt_fn.engine import quantity
+from kpt_fn import quantity
 
 QUEUE_LABEL = "kueue.x-k8s.io/queue-name"
 _GANG_KINDS = {"scheduling.x-k8s.io": "coscheduling", "scheduling.volcano.sh": "volcano"}

@@ -4,7 +4,7 @@ through this module, so they count pods and requests the same way."""
 
 from __future__ import annotations
 
-from kpt_fn.engine import quantity
+from kpt_fn import quantity
 from kpt_fn.resource import dig
 
 ANCESTOR_LABEL = "trainer.kubeflow.org/trainjob-ancestor-step"

@@ -7,7 +7,7 @@ same case layout; a case is a directory holding:
                             that justifies every expected field -- required
                    options: functionConfig keys (EngineOptions fields; the others go to plugin_options);
                             admission is on unless options say `admission: false`
-                   legacy:  true to convert both inputs with kpt_fn.legacy first (the conversion's
+                   legacy:  true to convert both inputs with kpt_fn.convert first (the conversion's
                             problems come first)
                    outputErrors: [[path, message], ...] the errors the output checks (CRD schema,
                             JobSet webhook and Job API) must find in the JobSet: upstream creates
@@ -108,10 +108,10 @@ def render(case: Case):
     conversion = []
     trainjob, runtime = case.trainjob, case.runtime
     if case.meta.get("legacy"):
-        from kpt_fn import legacy
+        from kpt_fn import convert
 
-        trainjob, tj_problems = legacy.convert_trainjob(trainjob)
-        runtime, rt_problems = legacy.convert_runtime(runtime)
+        trainjob, tj_problems = convert.convert_trainjob(trainjob)
+        runtime, rt_problems = convert.convert_runtime(runtime)
         conversion = rt_problems + tj_problems
     result = expand(trainjob, runtime, case.options)
     return result.objects, problem_view(conversion + result.problems)

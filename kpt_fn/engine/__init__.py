@@ -4,7 +4,7 @@ Contract used by the rest of the function (kpt_fn.function):
 
     expand(trainjob, runtime, options) -> Expansion
         trainjob: a TrainJob dict in trainer.kubeflow.org/v1alpha1 form (legacy shapes are converted
-                  by kpt_fn.legacy before this), as parsed from YAML, NOT defaulted; never mutated.
+                  by kpt_fn.convert before this), as parsed from YAML, NOT defaulted; never mutated.
         runtime:  the TrainingRuntime / ClusterTrainingRuntime dict it references, NOT defaulted;
                   never mutated.
         Expansion.objects: the generated objects, plain dicts, in emit order (Secrets, ConfigMaps,
@@ -48,7 +48,8 @@ from __future__ import annotations
 
 import gc
 
-from kpt_fn.engine import defaults, framework, omitempty, quantity, roundtrip
+from kpt_fn import quantity
+from kpt_fn.engine import defaults, framework, omitempty, roundtrip
 from kpt_fn.engine.framework import RenderError
 from kpt_fn.problems import ERROR, INFO, WARNING, Problem, has_errors
 from kpt_fn.registry import SUPPORTED_RUNTIMES, registry_key  # noqa: F401 (re-exported: the registry is shared with resolve)

@@ -16,7 +16,7 @@ instead of the engine dropping them silently.
 
 from __future__ import annotations
 
-from kpt_fn.engine import quantity
+from kpt_fn import quantity
 
 # Keys whose empty dict value carries no meaning in the apply body.
 _EMPTY_DICT_DROPPED = frozenset({"resources", "metadata", "labels", "annotations", "nodeSelector",

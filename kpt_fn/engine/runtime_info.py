@@ -96,7 +96,7 @@ def _merge_resources_per_node(pod_spec: dict, rpn: dict) -> None:
 
     Only limits and requests reach the apply form: resources.claims are dropped (quirk Q5).
     """
-    from kpt_fn.engine import resources
+    from kpt_fn.engine import pod_resources as resources
 
     for c in pod_spec.get("containers") or ():
         if c.get("name") != NODE:
@@ -145,7 +145,7 @@ def build_info(trainjob: dict, runtime: dict) -> Info:
     mpi = (ml_policy or {}).get("mpi")
     launcher_as_node = bool(mpi is not None and mpi.get("runLauncherAsNode"))
 
-    from kpt_fn.engine import resources
+    from kpt_fn.engine import pod_resources as resources
 
     for rj in spec.get("replicatedJobs") or ():
         job_spec = (rj.get("template") or {}).get("spec") or {}

@@ -22,7 +22,7 @@ def enforce_pod_group_policy(info, trainjob, options) -> None:
 
 def gang(info) -> tuple[int, dict]:
     """minMember and minResources shared by both PodGroup kinds: every PodSet, requests x count."""
-    from kpt_fn.engine import resources
+    from kpt_fn.engine import pod_resources as resources
 
     members = sum(ps.count for ps in info.pod_sets)
     total = resources.sum_requests([(ps.single_pod_requests, ps.count) for ps in info.pod_sets])

@@ -37,13 +37,13 @@ def is_active(info) -> bool:
 
 
 def _num_gpu(res: dict) -> int:
-    from kpt_fn.engine import resources
+    from kpt_fn.engine import pod_resources as resources
 
     return resources.num_gpu(res)
 
 
 def _num_cpu(res: dict) -> int:
-    from kpt_fn.engine import resources
+    from kpt_fn.engine import pod_resources as resources
 
     return resources.num_cpu(res)
 
@@ -70,7 +70,7 @@ def enforce_ml_policy(info, trainjob, options) -> None:
     if trainer is not None and trainer.get("numProcPerNode") is not None:
         nproc = trainer["numProcPerNode"]
         if isinstance(nproc, bool) or not isinstance(nproc, int):
-            # Legacy strings are converted by kpt_fn.legacy before the engine runs.
+            # Legacy strings are converted by kpt_fn.convert before the engine runs.
             raise RenderError(f"numProcPerNode must be an integer, got {nproc!r}", "spec.trainer.numProcPerNode")
     res = resources_per_node(info, trainjob)
     gpu = _num_gpu(res)

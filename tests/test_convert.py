@@ -1,4 +1,4 @@
-"""Legacy API conversion (kpt_fn.legacy, trainer-semantics.md §9.3)."""
+"""Legacy API conversion (kpt_fn.convert, trainer-semantics.md §9.3)."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import copy
 
 import pytest
 
-from kpt_fn import legacy
+from kpt_fn import convert
 from kpt_fn.engine import expand
 from kpt_fn.problems import ERROR, INFO, WARNING
 from test_engine_golden import CASES_DIR, load_all, load_case
@@ -19,8 +19,8 @@ def test_design_examples_render_like_their_v1alpha1_form(example):
     assert load_all(old / "expected.yaml") == load_all(new / "expected.yaml")
     _, tj_old, rt_old, options = load_case(old)
     _, tj_new, rt_new, _ = load_case(new)
-    tj, tj_problems = legacy.convert_trainjob(tj_old)
-    rt, rt_problems = legacy.convert_runtime(rt_old)
+    tj, tj_problems = convert.convert_trainjob(tj_old)
+    rt, rt_problems = convert.convert_runtime(rt_old)
     assert (tj, rt) == (tj_new, rt_new)
     assert expand(tj, rt, options).objects == expand(tj_new, rt_new, options).objects
     problems = rt_problems + tj_problems
@@ -44,21 +44,21 @@ def by_severity(problems, severity):
 
 def test_current_objects_are_returned_unchanged():
     current = tj({"trainer": {"numProcPerNode": 4}}, api="trainer.kubeflow.org/v1alpha1")
-    assert legacy.convert_trainjob(current) == (current, [])
-    assert legacy.convert_trainjob(current)[0] is current
+    assert convert.convert_trainjob(current) == (current, [])
+    assert convert.convert_trainjob(current)[0] is current
     runtime = rt({"mlPolicy": {"torch": {}}}, api="trainer.kubeflow.org/v1alpha1")
-    assert legacy.convert_runtime(runtime)[0] is runtime
+    assert convert.convert_runtime(runtime)[0] is runtime
 
 
 def test_input_is_not_mutated():
     old = tj({"trainer": {"numProcPerNode": "3"}, "labels": {"a": "b"}})
     before = copy.deepcopy(old)
-    legacy.convert_trainjob(old)
+    convert.convert_trainjob(old)
     assert old == before
 
 
 def test_group_and_managed_by_and_status():
-    out, problems = legacy.convert_trainjob(tj({"runtimeRef": {"name": "r", "apiGroup": "kubeflow.org",
+    out, problems = convert.convert_trainjob(tj({"runtimeRef": {"name": "r", "apiGroup": "kubeflow.org",
                                                                "kind": "ClusterTrainingRuntime"},
                                                 "managedBy": "kubeflow.org/trainjob-controller"},
                                                status={"conditions": []}))
@@ -70,7 +70,7 @@ def test_group_and_managed_by_and_status():
 
 
 def test_trainer_group_v2alpha1_is_legacy_too():
-    out, problems = legacy.convert_trainjob(tj({}, api="trainer.kubeflow.org/v2alpha1"))
+    out, problems = convert.convert_trainjob(tj({}, api="trainer.kubeflow.org/v2alpha1"))
     assert out["apiVersion"] == "trainer.kubeflow.org/v1alpha1" and len(problems) == 1
 
 
@@ -90,7 +90,7 @@ def test_num_proc_per_node(value, rpn, want, severities):
     trainer = {"numProcPerNode": value}
     if rpn:
         trainer["resourcesPerNode"] = rpn
-    out, problems = legacy.convert_trainjob(tj({"trainer": trainer}))
+    out, problems = convert.convert_trainjob(tj({"trainer": trainer}))
     if want is None and ERROR not in severities:
         assert "numProcPerNode" not in out["spec"]["trainer"]
     elif want is not None:
@@ -100,26 +100,26 @@ def test_num_proc_per_node(value, rpn, want, severities):
 
 
 def test_v1alpha1_with_string_num_proc_is_converted_without_api_change():
-    out, problems = legacy.convert_trainjob(tj({"trainer": {"numProcPerNode": "2"}}, api="trainer.kubeflow.org/v1alpha1"))
+    out, problems = convert.convert_trainjob(tj({"trainer": {"numProcPerNode": "2"}}, api="trainer.kubeflow.org/v1alpha1"))
     assert out["spec"]["trainer"]["numProcPerNode"] == 2
     assert [p.rule for p in problems] == ["legacy/num-proc-per-node"]
     assert problems[0].message.startswith("converted from trainer.kubeflow.org/v1alpha1: ")
 
 
 def test_dataset_and_model_config():
-    out, problems = legacy.convert_trainjob(tj({
+    out, problems = convert.convert_trainjob(tj({
         "datasetConfig": {"storageUri": "hf://d", "secretRef": {"name": "s"}},
         "modelConfig": {"input": {"storageUri": "hf://m", "env": [{"name": "A", "value": "1"}]}}}))
     assert out["spec"]["initializer"] == {"dataset": {"storageUri": "hf://d", "secretRef": {"name": "s"}},
                                           "model": {"storageUri": "hf://m", "env": [{"name": "A", "value": "1"}]}}
     assert not by_severity(problems, ERROR)
-    _, problems = legacy.convert_trainjob(tj({"modelConfig": {"output": {"storageUri": "hf://o"}}}))
+    _, problems = convert.convert_trainjob(tj({"modelConfig": {"output": {"storageUri": "hf://o"}}}))
     assert by_severity(problems, ERROR) == [("spec.modelConfig.output", "cannot convert from kubeflow.org/v2alpha1: "
                                              "spec.modelConfig.output (model export) has no equivalent in v2.3.0")]
 
 
 def test_labels_and_annotations_become_the_first_runtime_patch():
-    out, _ = legacy.convert_trainjob(tj({"labels": {"team": "a"}, "annotations": {"x": "y"},
+    out, _ = convert.convert_trainjob(tj({"labels": {"team": "a"}, "annotations": {"x": "y"},
                                          "runtimePatches": [{"manager": "acme.io/m", "time": "2025-01-01T00:00:00Z"}]}))
     assert out["spec"]["runtimePatches"] == [
         {"manager": "expand-trainjobs.fn.kpt.dev/legacy-metadata",
@@ -128,7 +128,7 @@ def test_labels_and_annotations_become_the_first_runtime_patch():
 
 
 def test_kep_pod_spec_overrides():
-    out, problems = legacy.convert_trainjob(tj({
+    out, problems = convert.convert_trainjob(tj({
         "trainer": {"env": [{"name": "KEEP", "value": "1"}]},
         "podSpecOverrides": [
             {"targetJobs": [{"name": "trainer-node"}], "serviceAccountName": "sa",
@@ -156,14 +156,14 @@ def test_kep_pod_spec_overrides():
 
 
 def test_override_fields_without_equivalent_are_errors():
-    _, problems = legacy.convert_trainjob(tj({"podSpecOverrides": [{"targetJobs": [{"name": "trainer-node"}], "containers": [
+    _, problems = convert.convert_trainjob(tj({"podSpecOverrides": [{"targetJobs": [{"name": "trainer-node"}], "containers": [
         {"name": "sidecar", "command": ["x"], "envFrom": [{"secretRef": {"name": "s"}}]}]}]}))
     assert [p[0] for p in by_severity(problems, ERROR)] == [
         "spec.podSpecOverrides[0].containers[0].envFrom", "spec.podSpecOverrides[0].containers[0].command"]
 
 
 def test_v2_1_pod_template_overrides_keep_metadata():
-    out, problems = legacy.convert_trainjob(tj({"podTemplateOverrides": [{"targetJobs": [{"name": "node"}],
+    out, problems = convert.convert_trainjob(tj({"podTemplateOverrides": [{"targetJobs": [{"name": "node"}],
                                                                           "metadata": {"labels": {"a": "b"}},
                                                                           "spec": {"serviceAccountName": "sa"}}]},
                                                api="trainer.kubeflow.org/v1alpha1"))
@@ -174,11 +174,11 @@ def test_v2_1_pod_template_overrides_keep_metadata():
 
 
 def test_runtime_torch_policy():
-    out, problems = legacy.convert_runtime(rt({"mlPolicy": {"torch": {"numProcPerNode": "4"}}},
+    out, problems = convert.convert_runtime(rt({"mlPolicy": {"torch": {"numProcPerNode": "4"}}},
                                               api="trainer.kubeflow.org/v1alpha1"))
     assert out["spec"]["mlPolicy"]["torch"] == {}
     assert [p.severity for p in problems] == [INFO, WARNING]
-    _, problems = legacy.convert_runtime(rt({"mlPolicy": {"torch": {"elasticPolicy": {"maxRestarts": 3}}}}))
+    _, problems = convert.convert_runtime(rt({"mlPolicy": {"torch": {"elasticPolicy": {"maxRestarts": 3}}}}))
     assert by_severity(problems, ERROR) == [("spec.mlPolicy.torch.elasticPolicy", "cannot convert from "
                                              "kubeflow.org/v2alpha1: mlPolicy.torch.elasticPolicy has no equivalent in v2.3.0")]
 
@@ -192,7 +192,7 @@ def test_kep_runtime_layout_with_initializer_job():
                 "volumes": [{"name": "initializer", "persistentVolumeClaim": {"claimName": "c"}}]}}}}},
             {"name": "trainer-node", "dependsOn": [{"name": "initializer", "status": "Complete"}],
              "template": {"spec": {"template": {"spec": {"containers": [{"name": "trainer", "image": "t"}]}}}}}]}}})
-    out, problems = legacy.convert_runtime(old)
+    out, problems = convert.convert_runtime(old)
     jobs = out["spec"]["template"]["spec"]["replicatedJobs"]
     assert [j["name"] for j in jobs] == ["dataset-initializer", "model-initializer", "node"]
     assert [j["template"]["metadata"]["labels"]["trainer.kubeflow.org/trainjob-ancestor-step"] for j in jobs] == [
@@ -210,14 +210,14 @@ def test_kep_runtime_layout_with_initializer_job():
 def test_initializer_job_with_other_containers_cannot_be_split():
     old = rt({"template": {"spec": {"replicatedJobs": [{"name": "initializer", "template": {"spec": {"template": {
         "spec": {"containers": [{"name": "fetch"}]}}}}}]}}})
-    _, problems = legacy.convert_runtime(old)
+    _, problems = convert.convert_runtime(old)
     assert by_severity(problems, ERROR)
 
 
 def test_v1alpha1_runtime_job_names_are_left_alone():
     runtime = rt({"template": {"spec": {"replicatedJobs": [{"name": "trainer-node"}]}}},
                  api="trainer.kubeflow.org/v1alpha1")
-    assert legacy.convert_runtime(runtime) == (runtime, [])
+    assert convert.convert_runtime(runtime) == (runtime, [])
 
 
 @pytest.mark.parametrize(
@@ -234,7 +234,7 @@ def test_v1alpha1_runtime_job_names_are_left_alone():
 )
 def test_wrongly_typed_old_fields_are_refused_not_crashed_on(api, spec):
     tj = {"apiVersion": api, "kind": "TrainJob", "metadata": {"name": "a"}, "spec": spec}
-    out, problems = legacy.convert_trainjob(tj)
+    out, problems = convert.convert_trainjob(tj)
     assert out is tj
     assert [p.severity for p in problems] == ["error"]
     assert problems[0].rule == "legacy/malformed" and "cannot convert TrainJob" in problems[0].message
@@ -243,5 +243,5 @@ def test_wrongly_typed_old_fields_are_refused_not_crashed_on(api, spec):
 def test_wrongly_typed_old_runtime_is_refused():
     rt = {"apiVersion": "kubeflow.org/v2alpha1", "kind": "ClusterTrainingRuntime", "metadata": {"name": "a"},
           "spec": {"template": {"spec": {"replicatedJobs": ["x"]}}}}
-    _, problems = legacy.convert_runtime(rt)
+    _, problems = convert.convert_runtime(rt)
     assert [p.rule for p in problems] == ["legacy/malformed"]

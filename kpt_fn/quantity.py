@@ -354,3 +354,44 @@ def ceil_value(q: Quantity) -> int:
         whole += 1
     return whole if q.nanos >= 0 else -whole
 
+
+# ------------------------------------------------------------------------------------------------
+# GPU / CPU detection
+
+
+def _first_gpu(resource_list: Mapping | None) -> int:
+    # Upstream takes the first matching name in Go map order (random); we take the smallest name
+    # so the result is deterministic (Non-det N4).
+    for name in sorted(resource_list or ()):
+        if "gpu" in name.lower():
+            return ceil_value(parse(resource_list[name]))
+    return 0
+
+
+def num_gpu(resources: Mapping | None) -> int:
+    """GPUs per node from a {limits, requests} dict (upstream GetNumGPUPerNode).
+
+    The first resource whose lower-cased name contains "gpu" counts, requests before limits (limits
+    only when the requests give 0), value rounded up. When several names contain "gpu", upstream's
+    pick is random; we deterministically use the one that sorts first by resource name.
+    """
+    if resources is None:
+        return 0
+    gpus = _first_gpu(resources.get("requests"))
+    from_limits = _first_gpu(resources.get("limits"))
+    if gpus == 0 and from_limits > 0:
+        gpus = from_limits
+    return gpus
+
+
+def num_cpu(resources: Mapping | None) -> int:
+    """CPUs per node from a {limits, requests} dict (upstream getNumCPUPerNode): requests.cpu rounded
+    up, or limits.cpu rounded up when the request is absent or zero, else 0.
+    """
+    if resources is None:
+        return 0
+    request = (resources.get("requests") or {}).get("cpu")
+    if request is None or parse(request).is_zero():
+        limit = (resources.get("limits") or {}).get("cpu")
+        return ceil_value(parse(limit)) if limit is not None else 0
+    return ceil_value(parse(request))

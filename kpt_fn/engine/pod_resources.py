@@ -2,7 +2,7 @@
 PodGroup totals and GPU/CPU detection (trainer-semantics.md §3.5-§3.7, §5.1, §5.2).
 
 Resource lists come in as plain dicts whose values are quantity strings or numbers (as in the YAML)
-or Quantity objects. Invalid quantities raise kpt_fn.engine.quantity.QuantityError; callers turn it
+or Quantity objects. Invalid quantities raise kpt_fn.quantity.QuantityError; callers turn it
 into a Problem with the field path they know.
 
 Keep the original quantity text when passing pod specs to `pod_requests`: upstream computes pod
@@ -16,7 +16,7 @@ TYPE_CHECKING = False  # without importing typing, which KRM mode otherwise neve
 if TYPE_CHECKING:
     from collections.abc import Iterable, Mapping
 
-from kpt_fn.engine.quantity import ZERO, Quantity, canonical, canonicalize, ceil_value, parse
+from kpt_fn.quantity import ZERO, Quantity, canonical, canonicalize, ceil_value, num_cpu, num_gpu, parse  # noqa: F401 (num_*: for the plugins)
 from kpt_fn.engine.smp import merge_list_by_key
 
 _POD_LEVEL_EXACT = frozenset(("cpu", "memory"))
@@ -157,43 +157,3 @@ def format_resource_list(resources: Mapping) -> dict[str, str]:
     return out
 
 
-# ------------------------------------------------------------------------------------------------
-# GPU / CPU detection
-
-
-def _first_gpu(resource_list: Mapping | None) -> int:
-    # Upstream takes the first matching name in Go map order (random); we take the smallest name
-    # so the result is deterministic (Non-det N4).
-    for name in sorted(resource_list or ()):
-        if "gpu" in name.lower():
-            return ceil_value(_quantity(resource_list[name]))
-    return 0
-
-
-def num_gpu(resources: Mapping | None) -> int:
-    """GPUs per node from a {limits, requests} dict (upstream GetNumGPUPerNode).
-
-    The first resource whose lower-cased name contains "gpu" counts, requests before limits (limits
-    only when the requests give 0), value rounded up. When several names contain "gpu", upstream's
-    pick is random; we deterministically use the one that sorts first by resource name.
-    """
-    if resources is None:
-        return 0
-    gpus = _first_gpu(resources.get("requests"))
-    from_limits = _first_gpu(resources.get("limits"))
-    if gpus == 0 and from_limits > 0:
-        gpus = from_limits
-    return gpus
-
-
-def num_cpu(resources: Mapping | None) -> int:
-    """CPUs per node from a {limits, requests} dict (upstream getNumCPUPerNode): requests.cpu rounded
-    up, or limits.cpu rounded up when the request is absent or zero, else 0.
-    """
-    if resources is None:
-        return 0
-    request = (resources.get("requests") or {}).get("cpu")
-    if request is None or _quantity(request).is_zero():
-        limit = (resources.get("limits") or {}).get("cpu")
-        return ceil_value(_quantity(limit)) if limit is not None else 0
-    return ceil_value(_quantity(request))

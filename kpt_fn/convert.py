@@ -122,7 +122,7 @@ def is_legacy_runtime(obj: dict) -> bool:
 
 def _gpu_count(resources: dict) -> int | None:
     """GPUs in a resourcesPerNode (requests before limits), or None when none is given."""
-    from kpt_fn.engine import resources as res
+    from kpt_fn import quantity as res
 
     if not resources:
         return None
@@ -131,7 +131,7 @@ def _gpu_count(resources: dict) -> int | None:
 
 
 def _cpu_count(resources: dict) -> int | None:
-    from kpt_fn.engine import resources as res
+    from kpt_fn import quantity as res
 
     if not resources or not any("cpu" in (resources.get(k) or {}) for k in ("limits", "requests")):
         return None
