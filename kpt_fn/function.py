@@ -9,6 +9,7 @@ config; the modes (krm, plain, kustomize) own stdin/stdout.
 
 from __future__ import annotations
 
+import difflib
 import json
 import os
 
@@ -103,8 +104,11 @@ def _structure_problems(item, i: int) -> list:
     if missing:
         return [Problem(f"items[{i}] has no {' or '.join(missing)}; it is passed through unchanged", missing[0], subject=item)]
     kind, group = item["kind"], res.api_group(item)
+    if kind in _TRAINER_KINDS and group not in (res.TRAINER_GROUP, "kubeflow.org"):
+        return [_foreign_trainer_kind(item, kind, group)]
     if group == res.TRAINER_GROUP and kind not in _TRAINER_KINDS:
         near = [k for k in _TRAINER_KINDS if k.lower() == kind.lower()]
+        near = near or difflib.get_close_matches(kind, _TRAINER_KINDS, n=1, cutoff=0.8)
         if near:
             return [Problem(f'unknown kind "{kind}" (did you mean "{near[0]}"?); it is passed through unchanged', "kind", subject=item)]
         return [Problem(f'kind "{kind}" is not a Kubeflow Trainer v2.3.0 kind; it is passed through unchanged', "kind", severity=WARNING, subject=item)]
@@ -130,6 +134,24 @@ def _structure_problems(item, i: int) -> list:
                 found = "an empty string" if value == "" else _YAML_TYPES.get(type(value), type(value).__name__)
                 return [Problem(f"Invalid value: metadata.{key} must be a non-empty string (found {found}); it is passed through unchanged", f"metadata.{key}", subject=item)]
     return []
+
+
+def _foreign_trainer_kind(item: dict, kind: str, group: str) -> Problem:
+    """A Trainer kind under another API group is never rendered: an error where the apiVersion looks
+    like a slip for Trainer's (no group, a version left out, a misspelt group), else a warning -- a
+    run that leaves a TrainJob unrendered must say so either way."""
+    api_version = item["apiVersion"]
+    if not group or "kubeflow" in group or difflib.get_close_matches(group, [res.TRAINER_GROUP], cutoff=0.8):
+        return Problem(
+            f'apiVersion "{api_version}" is not Kubeflow Trainer\'s (did you mean "{res.TRAINER_API_VERSION}"?): '
+            f"this {kind} is not rendered; it is passed through unchanged",
+            "apiVersion", subject=item,
+        )
+    return Problem(
+        f'{kind} of apiVersion "{api_version}" is not Kubeflow Trainer\'s {kind} ({res.TRAINER_API_VERSION}): '
+        "it is not rendered; it is passed through unchanged",
+        "apiVersion", severity=WARNING, subject=item,
+    )
 
 
 def _survey(items: list) -> tuple[list, set, list]:
