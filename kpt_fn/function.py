@@ -390,8 +390,13 @@ def run(
     extra += [o for o in cfg.trainJobs]
     inputs += [(None, o) for o in extra if isinstance(o, dict) and res.is_trainjob(o)]
     renames = None
-    if kustomization_root is not None and any(p is None for p, _ in inputs):
-        renames, rename_problems = kustomize_names.generator_renames(kustomization_root, lambda p: sources.load_file(p, cfg.limits))
+    if kustomization_root is not None:
+        load = lambda p: sources.load_file(p, cfg.limits)  # noqa: E731
+        own = {(res.namespace(o) or "", res.name(o)) for p, o in inputs if p is None}
+        rename_problems = kustomize_names.trainjobs_in_resources(kustomization_root, load, own)
+        if any(p is None for p, _ in inputs):
+            renames, more = kustomize_names.generator_renames(kustomization_root, load)
+            rename_problems += more
         extra_problems += [pr.replace(subject=cfg.source) if pr.subject is None else pr for pr in rename_problems]
     dir_runtimes, dir_problems = resolve.read_runtime_dirs(cfg.runtimeDirs, reader, cfg.limits)
     index_items = [it for i, it in enumerate(items) if i not in unusable] + [o for o in extra if isinstance(o, dict)]

@@ -199,6 +199,38 @@ def generator_renames(root: str, load) -> tuple:
     return Renames(label, prefix, suffix, namespace), problems
 
 
+def trainjobs_in_resources(root: str, load, rendered: set) -> list:
+    """Errors for TrainJobs in the files that the kustomization at `root` lists under `resources:`,
+    unless the generator renders them itself (`rendered`: their (namespace, name), from its config).
+
+    kustomize hands a generator none of the kustomization's resources, so such a TrainJob is never
+    expanded: marked local-config it vanishes from the output, else it goes out as it is -- either way
+    the build succeeded. Only local files inside `root` are looked at (a directory is a kustomization
+    of its own, a URL is remote)."""
+    path, doc = _load_kustomization(root, load)
+    if not isinstance(doc, dict) or not isinstance(doc.get("resources"), list):
+        return []
+    label = os.path.relpath(path)
+    top = os.path.realpath(root)
+    problems = []
+    for entry in doc["resources"]:
+        if not isinstance(entry, str) or "://" in entry:
+            continue
+        target = os.path.realpath(os.path.join(root, entry))
+        if not os.path.isfile(target) or os.path.commonpath([top, target]) != top:
+            continue
+        docs, load_problems = load(target)
+        for d in [] if load_problems else docs:
+            if isinstance(d, dict) and res.is_trainjob(d) and (res.namespace(d) or "", res.name(d)) not in rendered:
+                problems.append(Problem(
+                    f"{res.display(d)} in {entry} (listed under resources: in {label}) is not expanded: a kustomize "
+                    "generator never sees the kustomization's resources; list the function under transformers: "
+                    "instead of generators:, or name the file in the function's spec.files instead of resources:",
+                    "spec.files",
+                ))
+    return problems
+
+
 def _string(value) -> str:
     return value if isinstance(value, str) else ""
 

@@ -60,3 +60,51 @@ def test_a_trainer_kind_far_from_any_known_one_stays_a_warning():
     assert outcome.exit_code == 0
     (msg,) = _results(outcome, WARNING)
     assert 'kind "TrainJobTemplate" is not a Kubeflow Trainer v2.3.0 kind' in msg
+
+
+# --- kustomize generator form: TrainJobs listed under resources: were never expanded (exit 0) ---------
+
+JOB_YAML = """apiVersion: trainer.kubeflow.org/v1alpha1
+kind: TrainJob
+metadata:
+  name: {name}
+  namespace: team-a
+  annotations:
+    config.kubernetes.io/local-config: "true"
+spec:
+  runtimeRef:
+    name: torch-distributed
+"""
+
+
+def _generator_app(tmp_path, files=("other.yaml",)):
+    (tmp_path / "jobs.yaml").write_text(JOB_YAML.format(name="mnist"))
+    (tmp_path / "other.yaml").write_text(JOB_YAML.format(name="other"))
+    (tmp_path / "expander.yaml").write_text(
+        "apiVersion: fn.kpt.dev/v1alpha1\nkind: ExpandTrainJobs\nmetadata:\n  name: expand\nspec:\n"
+        f"  files: [{', '.join(files)}]\n"
+    )
+    (tmp_path / "kustomization.yaml").write_text("resources: [jobs.yaml]\ngenerators: [expander.yaml]\n")
+    return tmp_path
+
+
+def test_generator_names_trainjobs_listed_under_resources(tmp_path):
+    from kpt_fn import plain
+
+    app = _generator_app(tmp_path)
+    env = {"KUSTOMIZE_PLUGIN_CONFIG_ROOT": str(app)}
+    out, lines, code = plain.kustomize_plugin(str(app / "expander.yaml"), b"", env, str(app))
+    assert code == 1 and out == "", lines
+    text = "\n".join(lines)
+    assert "TrainJob team-a/mnist in jobs.yaml" in text and "listed under resources:" in text
+    assert "transformers:" in text
+
+
+def test_generator_without_trainjobs_in_resources_is_quiet(tmp_path):
+    from kpt_fn import plain
+
+    app = _generator_app(tmp_path, files=("other.yaml", "jobs.yaml"))
+    (app / "kustomization.yaml").write_text("resources: []\ngenerators: [expander.yaml]\n")
+    out, lines, code = plain.kustomize_plugin(str(app / "expander.yaml"), b"", {"KUSTOMIZE_PLUGIN_CONFIG_ROOT": str(app)}, str(app))
+    assert code == 0, lines
+    assert lines[0].startswith("expand-trainjobs: ok: 0 error(s), 0 warning(s)"), lines
