@@ -154,6 +154,31 @@ def _foreign_trainer_kind(item: dict, kind: str, group: str) -> Problem:
     )
 
 
+def _unused_configs(items: list, unusable: set, function_config, returns_inputs: bool) -> list:
+    """Problems for ExpandTrainJobs items holding TrainJobs (`trainJobs`, `files`) that are not this
+    run's functionConfig: those TrainJobs are not rendered by this run. Under kpt another pipeline step
+    may use that config (a warning); `render` (Argo CD) has only the marker's config, so nothing else
+    ever renders them (an error)."""
+    own = res.without_client_annotations(function_config) if isinstance(function_config, dict) else None
+    problems = []
+    for i, item in enumerate(items):
+        if i in unusable or not config_mod.is_config_object(item):
+            continue
+        spec = item.get("spec") if isinstance(item.get("spec"), dict) else {}
+        held = [k for k in ("trainJobs", "files") if spec.get(k)]
+        if not held or res.without_client_annotations(item) == own:
+            continue
+        fields = " and ".join(f"spec.{k}" for k in held)
+        problems.append(Problem(
+            f"{res.display(item)} is not this run's functionConfig, so the TrainJobs of its {fields} are not "
+            + ("rendered by this run" if returns_inputs else
+               f"rendered ({sources.MARKER_FILE} or the Argo CD parameters configure this run): move them into "
+               "files of the app"),
+            f"spec.{held[0]}", severity=WARNING if returns_inputs else ERROR, subject=item,
+        ))
+    return problems
+
+
 def _survey(items: list) -> tuple[list, set, list]:
     """(position and TrainJob of each TrainJob item, positions of unusable items, their problems)."""
     inputs, unusable, problems = [], set(), []
@@ -384,6 +409,7 @@ def run(
     cfg, config_problems = config_mod.parse(function_config)
     namespace = cfg.namespace or default_namespace
     inputs, unusable, item_problems = _survey(items)
+    item_problems += _unused_configs(items, unusable, function_config, returns_inputs)
     if reader is None:
         reader = sources.Reader.from_env(base_dir, os.environ)
     extra, extra_problems = reader.read_files(cfg.files, cfg.limits)

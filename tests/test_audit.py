@@ -108,3 +108,53 @@ def test_generator_without_trainjobs_in_resources_is_quiet(tmp_path):
     out, lines, code = plain.kustomize_plugin(str(app / "expander.yaml"), b"", {"KUSTOMIZE_PLUGIN_CONFIG_ROOT": str(app)}, str(app))
     assert code == 0, lines
     assert lines[0].startswith("expand-trainjobs: ok: 0 error(s), 0 warning(s)"), lines
+
+
+# --- An ExpandTrainJobs among the files that is not the run's functionConfig: its TrainJobs were dropped --
+
+INLINE_CONFIG = """apiVersion: fn.kpt.dev/v1alpha1
+kind: ExpandTrainJobs
+metadata:
+  name: expand
+spec:
+  trainJobs:
+  - apiVersion: trainer.kubeflow.org/v1alpha1
+    kind: TrainJob
+    metadata: {name: inline, namespace: team-a}
+    spec: {runtimeRef: {name: torch-distributed}}
+"""
+
+
+def test_render_refuses_an_unused_config_that_holds_trainjobs(tmp_path):
+    """Argo CD renders the app with the marker's functionConfig; another ExpandTrainJobs in the app
+    (a kustomize generator config, say) is never anyone's config there, so its TrainJobs were lost."""
+    from kpt_fn import plain
+
+    (tmp_path / "expand-trainjobs.yaml").write_text("")
+    (tmp_path / "gen.yaml").write_text(INLINE_CONFIG)
+    (tmp_path / "jobs.yaml").write_text(JOB_YAML.format(name="mnist"))
+    out, lines, code = plain.render([str(tmp_path)], str(tmp_path), {})
+    assert code == 1 and out == "", lines
+    assert any("ExpandTrainJobs expand" in line and "gen.yaml" in line and "spec.trainJobs" in line for line in lines), lines
+
+
+def test_krm_warns_about_a_config_item_that_is_not_the_function_config():
+    from kpt_fn import yamlio
+
+    other = yamlio.load(INLINE_CONFIG)
+    other["metadata"]["annotations"] = {"config.kubernetes.io/path": "gen.yaml"}
+    outcome = function.run([other, trainjob()], None)
+    (msg,) = [m for m in _results(outcome, WARNING) if "ExpandTrainJobs" in m]
+    assert "is not this run's functionConfig" in msg and "spec.trainJobs" in msg
+
+
+def test_the_function_config_among_the_items_is_no_warning():
+    """kpt fn render with configPath hands the config over as an item too (with its path)."""
+    from kpt_fn import yamlio
+
+    fc = yamlio.load(INLINE_CONFIG)
+    item = yamlio.load(INLINE_CONFIG)
+    item["metadata"]["annotations"] = {"config.kubernetes.io/path": "fn.yaml", "internal.config.kubernetes.io/path": "fn.yaml"}
+    outcome = function.run([item], fc)
+    assert outcome.exit_code == 0 and outcome.warnings == 0, outcome.stderr_lines()
+    assert [r.objects != [] for r in outcome.rendered] == [True]

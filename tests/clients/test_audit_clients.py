@@ -40,3 +40,45 @@ def test_kubectl_kustomize_generator_with_trainjobs_under_resources_fails(kubect
     (app / "kustomization.yaml").write_text("resources: [jobs.yaml]\ntransformers: [expander.yaml]\n")
     r = kit.run([kubectl, "kustomize", "--enable-alpha-plugins", app], env=env).ok()
     assert sorted(n for k, _, n in kit.ids(kit.load_stream(r.stdout)) if k == "JobSet") == ["mnist", "other"]
+
+
+INLINE = """apiVersion: fn.kpt.dev/v1alpha1
+kind: ExpandTrainJobs
+metadata:
+  name: expand
+  annotations:
+    config.kubernetes.io/local-config: "true"
+spec:
+  trainJobs:
+  - apiVersion: trainer.kubeflow.org/v1alpha1
+    kind: TrainJob
+    metadata: {name: inline, namespace: team-a}
+    spec: {runtimeRef: {name: torch-distributed}}
+"""
+
+
+def test_render_fails_on_a_config_whose_trainjobs_it_never_renders(fn, tmp_path):
+    """An app (Argo CD: `expand-trainjobs render` in its directory) that also holds a kustomize generator
+    config with inline TrainJobs: those were silently not rendered, exit 0."""
+    app = tmp_path / "app"
+    app.mkdir()
+    (app / "expand-trainjobs.yaml").write_text("")
+    (app / "gen.yaml").write_text(INLINE)
+    (app / "jobs.yaml").write_text(JOB.format(name="mnist"))
+    r = kit.run([fn, "render"], cwd=app, env=kit.client_env(tmp_path, ARGOCD_APP_NAMESPACE="team-a")).failed()
+    assert r.stdout == ""
+    assert "ExpandTrainJobs expand is not this run's functionConfig" in r.stderr and "spec.trainJobs" in r.stderr
+
+
+def test_kpt_render_with_the_config_as_a_package_file_is_quiet(kpt, fn, tmp_path):
+    """kpt fn render hands the configPath file over as an item too: that is the functionConfig itself."""
+    pkg = tmp_path / "pkg"
+    pkg.mkdir()
+    (pkg / "Kptfile").write_text(
+        "apiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata:\n  name: pkg\n  annotations:\n    config.kubernetes.io/local-config: \"true\"\n"
+        f"pipeline:\n  mutators:\n  - exec: {fn}\n    configPath: fn.yaml\n"
+    )
+    (pkg / "fn.yaml").write_text(INLINE)
+    r = kit.run([kpt, "fn", "render", pkg, "--allow-exec", "--truncate-output=false"], cwd=tmp_path, env=kit.client_env(tmp_path)).ok()
+    assert "not this run's functionConfig" not in r.stderr
+    assert any(d.get("kind") == "JobSet" for p in pkg.rglob("*.yaml") for d in kit.load_stream(p.read_text()))
