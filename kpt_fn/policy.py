@@ -221,6 +221,7 @@ def check(trainjob: dict, runtime: dict | None, objects: list, settings) -> list
         violate("active-deadline", f"activeDeadlineSeconds {deadline} exceeds {cap}", ("spec.activeDeadlineSeconds", None))
 
     jobsets = [o for o in objects if o.get("kind") == "JobSet"]
+    is_node = workload.training_node_test(runtime)
     job_gpus, nodes = 0, 0
     totals: dict = {}
     for js in jobsets:
@@ -230,9 +231,9 @@ def check(trainjob: dict, runtime: dict | None, objects: list, settings) -> list
             per_pod = ps.requests()
             gpus = workload.gpus(per_pod)
             job_gpus += gpus * ps.count
-            if ps.step == "trainer":
+            if is_node(ps):
                 nodes += ps.count
-            _pod_checks(ps, per_pod, gpus, settings, blame, violate)
+            _pod_checks(ps, per_pod, gpus, settings, blame, violate, is_node(ps))
     limit = settings.get("maxGPUsPerTrainJob")
     if limit is not None and job_gpus > limit:
         violate("max-gpus-per-trainjob", f"the TrainJob requests {job_gpus} GPUs in all, more than {limit}",
@@ -249,13 +250,13 @@ def check(trainjob: dict, runtime: dict | None, objects: list, settings) -> list
     return _apply_waivers(trainjob, found)
 
 
-def _pod_checks(ps, per_pod, gpus, settings, blame, violate):
+def _pod_checks(ps, per_pod, gpus, settings, blame, violate, node: bool):
     where = f"replicated job {ps.name}"
     limit = settings.get("maxGPUsPerPod")
     if limit is not None and gpus > limit:
         violate("max-gpus-per-pod", f"a pod of {where} requests {gpus} GPUs, more than {limit}", _resources_blame(ps, blame))
     limit = settings.get("maxGPUsPerNode")
-    if limit is not None and ps.step == "trainer" and gpus > limit:
+    if limit is not None and node and gpus > limit:
         violate("max-gpus-per-node", f"a training node ({where}) requests {gpus} GPUs, more than {limit}", _resources_blame(ps, blame))
     if settings.get("forbidHostNetwork") and ps.pod.get("hostNetwork"):
         violate("no-host-network", f"{where} uses hostNetwork", blame.pod(ps, ("hostNetwork",)))

@@ -55,13 +55,14 @@ def trainjob_summary(entry) -> dict:
     pods: dict = {}
     images: set = set()
     gpus = nodes = 0
+    is_node = workload.training_node_test(entry.runtime)
     for js in jobsets:
         for k, v in workload.totals(js).items():
             totals[k] = totals.get(k, quantity.Quantity()) + v
         for ps in workload.pod_sets(js):
             pods[ps.name] = ps.count
             gpus += workload.gpus(ps.requests()) * ps.count
-            nodes += ps.count if ps.step == "trainer" else 0
+            nodes += ps.count if is_node(ps) else 0
             images.update(c.get("image") for _, _, c in ps.containers() if c.get("image"))
     gang = sorted({_GANG_KINDS.get(res.api_group(o), res.api_group(o)) for o in objects if o.get("kind") == "PodGroup"})
     queue = next((workload.dig(js, "metadata", "labels", QUEUE_LABEL) for js in jobsets

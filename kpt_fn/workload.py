@@ -95,6 +95,18 @@ def pod_requests(pod: dict) -> dict:
     return total
 
 
+def training_node_test(runtime: dict | None):
+    """Which pod sets are training nodes (a predicate on PodSet). The MPI plugin sizes the replicated job
+    `node` from numNodes (one less when the launcher runs as a node), while the trainer label sits on
+    the launcher: there the nodes are the `node` pods, plus the launcher's with runLauncherAsNode.
+    Elsewhere they are the pods of the job labelled trainer."""
+    mpi = dig(runtime, "spec", "mlPolicy", "mpi") if runtime is not None else None
+    if not isinstance(mpi, dict):
+        return lambda ps: ps.step == "trainer"
+    with_launcher = bool(mpi.get("runLauncherAsNode"))
+    return lambda ps: ps.name == "node" or (with_launcher and ps.name == "launcher")
+
+
 def is_gpu(resource: str) -> bool:
     """A GPU resource name, by Trainer's own test (the lower-cased name contains "gpu")."""
     return "gpu" in resource.lower()

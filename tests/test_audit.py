@@ -158,3 +158,70 @@ def test_the_function_config_among_the_items_is_no_warning():
     outcome = function.run([item], fc)
     assert outcome.exit_code == 0 and outcome.warnings == 0, outcome.stderr_lines()
     assert [r.objects != [] for r in outcome.rendered] == [True]
+
+
+# --- policy: MPI training nodes were not counted (maxNodes, maxGPUsPerNode passed whatever numNodes) -----
+
+MPI_RUNTIME = {
+    "apiVersion": "trainer.kubeflow.org/v1alpha1",
+    "kind": "TrainingRuntime",
+    "metadata": {"name": "mpi", "namespace": "team-a", "annotations": {"config.kubernetes.io/local-config": "true"}},
+    "spec": {
+        "mlPolicy": {"numNodes": 1, "mpi": {"mpiImplementation": "OpenMPI", "numProcPerNode": 1,
+                                            "sshAuthMountPath": "/home/mpiuser/.ssh", "runLauncherAsNode": False}},
+        "template": {"spec": {"replicatedJobs": [
+            {"name": "launcher", "template": {
+                "metadata": {"labels": {"trainer.kubeflow.org/trainjob-ancestor-step": "trainer"}},
+                "spec": {"template": {"spec": {"containers": [{"name": "node", "image": "mpi:1"}]}}}}},
+            {"name": "node", "template": {"spec": {"template": {"spec": {"containers": [
+                {"name": "node", "image": "mpi:1", "command": ["/usr/sbin/sshd"]}]}}}}},
+        ]}},
+    },
+}
+
+
+def _policy_run(tj, runtime=None, **policy):
+    fc = {"apiVersion": "fn.kpt.dev/v1alpha1", "kind": "ExpandTrainJobs", "metadata": {"name": "x"}, "spec": {"policy": policy}}
+    return function.run([runtime, tj] if runtime else [tj], fc)
+
+
+@pytest.mark.parametrize("nodes, ok", [(4, True), (5, False), (64, False)])
+def test_max_nodes_counts_mpi_nodes_with_the_launcher_as_node(nodes, ok):
+    tj = trainjob(trainer={"numNodes": nodes})
+    tj["spec"]["runtimeRef"]["name"] = "deepspeed-distributed"
+    outcome = _policy_run(tj, maxNodes=4)
+    errors = _results(outcome, ERROR)
+    assert (errors == []) == ok, errors
+    if not ok:
+        assert f"the TrainJob runs {nodes} training nodes, more than 4" in errors[0]
+
+
+@pytest.mark.parametrize("nodes, ok", [(4, True), (5, False)])
+def test_max_nodes_counts_mpi_nodes_without_the_launcher(nodes, ok):
+    tj = trainjob(trainer={"numNodes": nodes})
+    tj["spec"]["runtimeRef"] = {"name": "mpi", "kind": "TrainingRuntime"}
+    errors = _results(_policy_run(tj, MPI_RUNTIME, maxNodes=4), ERROR)
+    assert (errors == []) == ok, errors
+
+
+def test_max_gpus_per_node_checks_the_mpi_node_pods():
+    import copy
+
+    runtime = copy.deepcopy(MPI_RUNTIME)
+    node = runtime["spec"]["template"]["spec"]["replicatedJobs"][1]["template"]["spec"]["template"]["spec"]
+    node["containers"][0]["resources"] = {"limits": {"nvidia.com/gpu": 16}}
+    tj = trainjob(trainer={"numNodes": 2})
+    tj["spec"]["runtimeRef"] = {"name": "mpi", "kind": "TrainingRuntime"}
+    errors = _results(_policy_run(tj, runtime, maxGPUsPerNode=8), ERROR)
+    assert len(errors) == 1 and "a training node (replicated job node) requests 16 GPUs, more than 8" in errors[0], errors
+
+
+def test_report_counts_mpi_nodes(tmp_path):
+    """`report` showed 1 node for a 3-node DeepSpeed TrainJob (it counted the launcher only)."""
+    from kpt_fn import plain, review
+
+    tj = JOB_YAML.format(name="ds").replace("torch-distributed", "deepspeed-distributed") + "  trainer:\n    numNodes: 3\n"
+    (tmp_path / "jobs.yaml").write_text(tj)
+    outcome = plain.expand([str(tmp_path)], str(tmp_path), {})
+    (row,) = [review.trainjob_summary(e) for e in outcome.rendered]
+    assert row["nodes"] == 3, row
