@@ -179,6 +179,32 @@ def _unused_configs(items: list, unusable: set, function_config, returns_inputs:
     return problems
 
 
+def _not_emitted(extra: list, items: list) -> list:
+    """Errors for objects read through `files` or given in `trainJobs` that are neither TrainJobs nor
+    runtimes: they are read for those alone and never emitted, so a ConfigMap or a Kueue queue put next
+    to the TrainJobs would vanish from a kustomize build that exits 0. Earlier output (re-rendered),
+    local-config objects, the function's configs and objects that are among the items too (kpt passes
+    the package's files) are nobody's loss."""
+    problems = []
+    present = None
+    for obj in extra:
+        if not isinstance(obj, dict) or res.is_trainjob(obj) or res.is_runtime(obj) or res.is_local_config(obj) \
+                or config_mod.is_config_object(obj) or output.marker_of(obj) is not None:
+            continue
+        if present is None:
+            present = {res.identity(i) for i in items if isinstance(i, dict)}
+        if res.identity(obj) in present:
+            continue
+        path = res.file_path(obj)
+        problems.append(Problem(
+            f"{output.show(obj)}{f' (in {path})' if path else ''} is read through spec.{'files' if path else 'trainJobs'}, "
+            "which is read for TrainJobs and runtimes only: it would not be in the output; list it under the "
+            "kustomization's resources: instead (or mark it config.kubernetes.io/local-config if it is not to be applied)",
+            "spec.files" if path else "spec.trainJobs",
+        ))
+    return problems
+
+
 def _survey(items: list) -> tuple[list, set, list]:
     """(position and TrainJob of each TrainJob item, positions of unusable items, their problems)."""
     inputs, unusable, problems = [], set(), []
@@ -414,6 +440,7 @@ def run(
         reader = sources.Reader.from_env(base_dir, os.environ)
     extra, extra_problems = reader.read_files(cfg.files, cfg.limits)
     extra += [o for o in cfg.trainJobs]
+    extra_problems += [p.replace(subject=cfg.source) for p in _not_emitted(extra, items)]
     inputs += [(None, o) for o in extra if isinstance(o, dict) and res.is_trainjob(o)]
     renames = None
     if kustomization_root is not None:

@@ -225,3 +225,31 @@ def test_report_counts_mpi_nodes(tmp_path):
     outcome = plain.expand([str(tmp_path)], str(tmp_path), {})
     (row,) = [review.trainjob_summary(e) for e in outcome.rendered]
     assert row["nodes"] == 3, row
+
+
+# --- Objects read through `files` (or given inline) that are not TrainJobs or runtimes were dropped -------
+
+
+def test_generator_files_holding_other_objects_is_an_error(tmp_path):
+    """kustomize generator with `files: [jobs]`: a ConfigMap next to the TrainJobs was read and never
+    emitted (kubectl kustomize exit 0, the ConfigMap missing from the build)."""
+    from kpt_fn import plain
+
+    (tmp_path / "jobs").mkdir()
+    (tmp_path / "jobs" / "jobs.yaml").write_text(JOB_YAML.format(name="mnist"))
+    (tmp_path / "jobs" / "cm.yaml").write_text("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: train-settings, namespace: team-a}\ndata: {lr: '0.1'}\n")
+    (tmp_path / "jobs" / "old.yaml").write_text(  # earlier output, local-config objects: nobody's loss
+        "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: notes\n  annotations: {config.kubernetes.io/local-config: 'true'}\n"
+        "---\napiVersion: jobset.x-k8s.io/v1alpha2\nkind: JobSet\nmetadata:\n  name: mnist\n  namespace: team-a\n"
+        "  annotations: {expand-trainjobs.fn.kpt.dev/trainjob: mnist}\nspec: {replicatedJobs: []}\n"
+    )
+    (tmp_path / "expander.yaml").write_text("apiVersion: fn.kpt.dev/v1alpha1\nkind: ExpandTrainJobs\nmetadata:\n  name: expand\nspec:\n  files: [jobs]\n")
+    (tmp_path / "kustomization.yaml").write_text("generators: [expander.yaml]\n")
+    out, lines, code = plain.kustomize_plugin(str(tmp_path / "expander.yaml"), b"", {"KUSTOMIZE_PLUGIN_CONFIG_ROOT": str(tmp_path)}, str(tmp_path))
+    assert code == 1 and out == "", lines
+    (line,) = [x for x in lines if "train-settings" in x]
+    assert "jobs/cm.yaml" in line and "resources:" in line
+    assert not any("notes" in x or "JobSet team-a/mnist (in" in x for x in lines), lines
+    (tmp_path / "jobs" / "cm.yaml").unlink()
+    out, lines, code = plain.kustomize_plugin(str(tmp_path / "expander.yaml"), b"", {"KUSTOMIZE_PLUGIN_CONFIG_ROOT": str(tmp_path)}, str(tmp_path))
+    assert code == 0, lines

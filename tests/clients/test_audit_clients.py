@@ -82,3 +82,24 @@ def test_kpt_render_with_the_config_as_a_package_file_is_quiet(kpt, fn, tmp_path
     r = kit.run([kpt, "fn", "render", pkg, "--allow-exec", "--truncate-output=false"], cwd=tmp_path, env=kit.client_env(tmp_path)).ok()
     assert "not this run's functionConfig" not in r.stderr
     assert any(d.get("kind") == "JobSet" for p in pkg.rglob("*.yaml") for d in kit.load_stream(p.read_text()))
+
+
+def test_kubectl_kustomize_generator_files_with_a_configmap_fails(kubectl, fn, tmp_path):
+    """`files: [jobs]` read a ConfigMap next to the TrainJobs and never emitted it: gone from the build, exit 0."""
+    app = tmp_path / "app"
+    (app / "jobs").mkdir(parents=True)
+    (app / "jobs" / "jobs.yaml").write_text(JOB.format(name="mnist"))
+    (app / "jobs" / "cm.yaml").write_text("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: train-settings, namespace: team-a}\ndata: {lr: '0.1'}\n")
+    (app / "expander.yaml").write_text(
+        "apiVersion: fn.kpt.dev/v1alpha1\nkind: ExpandTrainJobs\nmetadata:\n  name: expand\nspec:\n  files: [jobs]\n"
+    )
+    (app / "kustomization.yaml").write_text("generators: [expander.yaml]\n")
+    env = kit.client_env(tmp_path, KUSTOMIZE_PLUGIN_HOME=kit.PLUGIN_HOME, EXPAND_TRAINJOBS=fn)
+    r = kit.run([kubectl, "kustomize", "--enable-alpha-plugins", app], env=env).failed()
+    assert "ConfigMap team-a/train-settings (in jobs/cm.yaml) is read through spec.files" in r.stderr
+    # Listed under resources: instead, it is built along with the JobSet.
+    (app / "cm.yaml").write_text((app / "jobs" / "cm.yaml").read_text())
+    (app / "jobs" / "cm.yaml").unlink()
+    (app / "kustomization.yaml").write_text("resources: [cm.yaml]\ngenerators: [expander.yaml]\n")
+    r = kit.run([kubectl, "kustomize", "--enable-alpha-plugins", app], env=env).ok()
+    assert [k for k, _, _ in kit.ids(kit.load_stream(r.stdout))] == ["ConfigMap", "JobSet"]
