@@ -316,5 +316,8 @@ def with_report(outcome, fmt: str) -> None:
             return
         outcome.items[i] = res.with_annotations(report_cm, res.client_annotations(item))
         return
-    outcome.items.append(res.with_annotations(report_cm, {res.PATH: REPORT_FILE, res.INDEX: "0",
-                                                           res.LEGACY_PATH: REPORT_FILE, res.LEGACY_INDEX: "0"}))
+    # The file may hold the user's own objects: take the next free index (kpt refuses a taken one).
+    index = str(max((res.file_index(i) + 1 for i in outcome.items if isinstance(i, dict) and res.file_path(i) == REPORT_FILE),
+                    default=0))
+    outcome.items.append(res.with_annotations(report_cm, {res.PATH: REPORT_FILE, res.INDEX: index,
+                                                           res.LEGACY_PATH: REPORT_FILE, res.LEGACY_INDEX: index}))

@@ -253,3 +253,22 @@ def test_generator_files_holding_other_objects_is_an_error(tmp_path):
     (tmp_path / "jobs" / "cm.yaml").unlink()
     out, lines, code = plain.kustomize_plugin(str(tmp_path / "expander.yaml"), b"", {"KUSTOMIZE_PLUGIN_CONFIG_ROOT": str(tmp_path)}, str(tmp_path))
     assert code == 0, lines
+
+
+# --- report option: the report took index 0 of expand-trainjobs-report.yaml whatever that file held ------
+
+
+def test_report_option_takes_the_next_free_index_of_its_file():
+    """A user's object in expand-trainjobs-report.yaml: kpt refused the output ('resource at path ... and
+    index "0" already exists')."""
+    from kpt_fn import review
+
+    notes = {"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "review-notes", "namespace": "team-a", "annotations": {
+        "config.kubernetes.io/path": "expand-trainjobs-report.yaml", "config.kubernetes.io/index": "0",
+        "internal.config.kubernetes.io/path": "expand-trainjobs-report.yaml", "internal.config.kubernetes.io/index": "0"}}}
+    outcome = function.run([notes, trainjob()], None)
+    review.with_report(outcome, "markdown")
+    report = outcome.items[-1]
+    assert report["metadata"]["name"] == "expand-trainjobs-report" and outcome.items[0] == notes
+    ann = report["metadata"]["annotations"]
+    assert ann["internal.config.kubernetes.io/index"] == ann["config.kubernetes.io/index"] == "1"

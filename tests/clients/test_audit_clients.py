@@ -103,3 +103,24 @@ def test_kubectl_kustomize_generator_files_with_a_configmap_fails(kubectl, fn, t
     (app / "kustomization.yaml").write_text("resources: [cm.yaml]\ngenerators: [expander.yaml]\n")
     r = kit.run([kubectl, "kustomize", "--enable-alpha-plugins", app], env=env).ok()
     assert [k for k, _, _ in kit.ids(kit.load_stream(r.stdout))] == ["ConfigMap", "JobSet"]
+
+
+def test_kpt_report_option_beside_a_users_object_in_the_report_file(kpt, fn, tmp_path):
+    """kpt refused the function's output ('resource at path "expand-trainjobs-report.yaml" and index "0"
+    already exists') when that file held the user's own object."""
+    pkg = tmp_path / "pkg"
+    pkg.mkdir()
+    (pkg / "jobs.yaml").write_text(JOB.format(name="mnist"))
+    (pkg / "fn.yaml").write_text(
+        "apiVersion: fn.kpt.dev/v1alpha1\nkind: ExpandTrainJobs\nmetadata:\n  name: fn\n"
+        "  annotations: {config.kubernetes.io/local-config: 'true'}\nspec: {report: markdown}\n"
+    )
+    notes = "# notes for reviewers\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: review-notes\n  namespace: team-a\ndata:\n  owner: alice\n"
+    (pkg / "expand-trainjobs-report.yaml").write_text(notes)
+    env = kit.client_env(tmp_path)
+    kit.run([kpt, "fn", "eval", pkg, "--exec", fn, "--fn-config", pkg / "fn.yaml"], cwd=tmp_path, env=env).ok()
+    text = (pkg / "expand-trainjobs-report.yaml").read_text()
+    assert text.startswith(notes) and "name: expand-trainjobs-report" in text
+    first = kit.snapshot(pkg)
+    kit.run([kpt, "fn", "eval", pkg, "--exec", fn, "--fn-config", pkg / "fn.yaml"], cwd=tmp_path, env=env).ok()
+    assert kit.snapshot(pkg) == first
