@@ -41,10 +41,11 @@ class Rendered:
 
 
 class Outcome:
-    __slots__ = ("items", "results", "rendered", "config")
+    __slots__ = ("items", "results", "rendered", "config", "stale")
 
-    def __init__(self, items: list, results: list, rendered: list, config: config_mod.FunctionConfig):
+    def __init__(self, items: list, results: list, rendered: list, config: config_mod.FunctionConfig, stale=()):
         self.items = items
+        self.stale = list(stale)  # earlier output nothing generates any more (plain modes do not print it)
         self.results = results  # list[results.Result]
         self.rendered = rendered  # list[Rendered]
         self.config = config
@@ -483,4 +484,4 @@ def run(
 
     results = results_mod.merge_per_secret(results) + place_results + reaching
     out_items = items if cfg.mode == "validate" else placement.finish(results)
-    return Outcome(out_items, results, rendered, cfg)
+    return Outcome(out_items, results, rendered, cfg, placement.stale)

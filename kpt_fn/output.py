@@ -114,6 +114,7 @@ class Placement:
         self._after: dict[int, list] = {}  # input position -> new objects to insert after it
         self._tail: list = []  # new objects of TrainJobs given in the config (no position)
         self._replaced: set[int] = set()
+        self.stale: list = []  # earlier output no TrainJob generates any more (set by finish)
         self._rendered: dict[tuple, bool] = {}  # TrainJob (namespace, name) -> it placed objects
 
     def _key(self, obj: dict) -> tuple:
@@ -224,6 +225,7 @@ class Placement:
             why = f"{trainjob} no longer generates it" if rendered else f"no {trainjob} is left to generate it"
             path = res.file_path(item)
             where = f" in {path}" if path else ""
+            self.stale.append(item)
             out.append(results_mod.about(
                 item,
                 f"stale generated object {show(item)}{where}: {why}; delete it" + (" from that file" if path else ""),
@@ -240,13 +242,17 @@ def _applied(item, keep_trainer_inputs: bool, is_config) -> bool:
     return not res.is_local_config(item)
 
 
-def plain_items(items: list, keep_trainer_inputs: bool, is_config=lambda item: False) -> list:
+def plain_items(items: list, keep_trainer_inputs: bool, is_config=lambda item: False, stale=()) -> list:
     """What a plain-manifest consumer (Argo CD, kustomize legacy plugin) should apply.
 
     Local-config objects and the function's own config (`is_config`) are never applied, except that
     `output: all` (keep_trainer_inputs) prints TrainJobs and runtimes whether or not they are marked.
+    Stale earlier output (`stale`: its TrainJob is gone from Git, or no longer needs it) is not applied
+    either: a GitOps tool then prunes it, as it would the TrainJob's own objects.
     """
-    return [res.without_client_annotations(i) for i in items if _applied(i, keep_trainer_inputs, is_config)]
+    gone = {id(i) for i in stale}
+    return [res.without_client_annotations(i) for i in items
+            if id(i) not in gone and _applied(i, keep_trainer_inputs, is_config)]
 
 
 def duplicates(items: list, namespace: str, keep_trainer_inputs: bool, is_config=lambda item: False) -> list:

@@ -179,7 +179,7 @@ def render(paths: list[str], cwd: str, env: dict, mode: str | None = None) -> tu
 
 
 def _plain_items(outcome) -> list:
-    return output.plain_items(outcome.items, outcome.config.output == "all", config_mod.is_config_object)
+    return output.plain_items(outcome.items, outcome.config.output == "all", config_mod.is_config_object, outcome.stale)
 
 
 def _with_mode(fc, mode: str):
