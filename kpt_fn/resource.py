@@ -14,14 +14,22 @@ INDEX = "internal.config.kubernetes.io/index"
 LEGACY_PATH = "config.kubernetes.io/path"
 LEGACY_INDEX = "config.kubernetes.io/index"
 LOCAL_CONFIG = "config.kubernetes.io/local-config"
-# Annotations that clients use to track an item's origin (file, position, comments, kustomize
-# identity). They belong to the item they were put on and must never be copied to another object.
-CLIENT_ANNOTATION_PREFIXES = (
-    "config.kubernetes.io/",
-    "internal.config.kubernetes.io/",
-    "config.k8s.io/",
-    "kustomize.config.k8s.io/",
-)
+# Annotations that clients put on an item to track where it came from (file, position, comment ids,
+# kustomize's identity and origin). They belong to the item they were put on: never copied to another
+# object, and dropped from plain output. Annotations a user writes for a client to act on
+# (config.kubernetes.io/depends-on, apply-time-mutation, local-config) are not among them.
+CLIENT_ANNOTATION_PREFIXES = ("internal.config.kubernetes.io/",)
+CLIENT_ANNOTATION_KEYS = frozenset({
+    LEGACY_PATH,
+    LEGACY_INDEX,
+    "config.kubernetes.io/id",
+    "config.k8s.io/id",
+    "config.kubernetes.io/origin",
+    "config.kubernetes.io/transformations",
+    "kustomize.config.k8s.io/id",
+    "kustomize.config.k8s.io/behavior",
+    "kustomize.config.k8s.io/needs-hash",
+})
 
 
 def api_group(obj: dict) -> str:
@@ -120,7 +128,7 @@ def display(obj: dict) -> str:
 
 
 def _is_client_key(key) -> bool:
-    return isinstance(key, str) and key.startswith(CLIENT_ANNOTATION_PREFIXES)
+    return isinstance(key, str) and (key in CLIENT_ANNOTATION_KEYS or key.startswith(CLIENT_ANNOTATION_PREFIXES))
 
 
 def client_annotations(obj: dict) -> dict:

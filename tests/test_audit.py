@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from kpt_fn import function
+from kpt_fn import function, yamlio
 from kpt_fn.problems import ERROR, WARNING
 
 
@@ -272,3 +272,20 @@ def test_report_option_takes_the_next_free_index_of_its_file():
     assert report["metadata"]["name"] == "expand-trainjobs-report" and outcome.items[0] == notes
     ann = report["metadata"]["annotations"]
     assert ann["internal.config.kubernetes.io/index"] == ann["config.kubernetes.io/index"] == "1"
+
+
+def test_render_keeps_annotations_users_write_for_clients(tmp_path):
+    """render drops only the annotations clients put on items to track their origin; kpt's
+    depends-on and apply-time-mutation (written by users) reach the cluster."""
+    from kpt_fn import plain
+
+    (tmp_path / "cm.yaml").write_text(
+        "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: cfg\n  namespace: ns\n  annotations:\n"
+        "    config.kubernetes.io/depends-on: /namespaces/ns/ConfigMap/other\n"
+        "    config.kubernetes.io/apply-time-mutation: x\n"
+        "    config.kubernetes.io/index: '0'\n    internal.config.kubernetes.io/path: cm.yaml\ndata: {a: b}\n")
+    stdout, lines, code = plain.render([], str(tmp_path), {})
+    assert code == 0, lines
+    [cm] = [d for d in yamlio.load_all(stdout) if d]
+    assert cm["metadata"]["annotations"] == {"config.kubernetes.io/depends-on": "/namespaces/ns/ConfigMap/other",
+                                             "config.kubernetes.io/apply-time-mutation": "x"}
