@@ -242,7 +242,9 @@ def diff(old_outcome, new_outcome) -> dict:
 
 
 def _short(value) -> str:
-    text = json.dumps(value, sort_keys=True, ensure_ascii=False) if not isinstance(value, str) else value
+    # A value on one line (a hostfile or script is JSON-quoted, its newlines escaped): the list stays a list.
+    plain = isinstance(value, str) and "\n" not in value and "`" not in value
+    text = value if plain else json.dumps(value, sort_keys=True, ensure_ascii=False)
     return text if len(text) <= 80 else text[:77] + "..."
 
 
