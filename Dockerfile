@@ -1,12 +1,28 @@
 # The function image: kpt/kustomize container function (ENTRYPOINT) and Argo CD CMP sidecar in one.
-# Installs the package with the same command the test suite's world-readable install uses
-# (pip install of this repository) and runs the same entry point (the expand-trainjobs console script).
-# It also carries a pinned kubeconform so that a pipeline can run both checks from one image.
-FROM python:3.12-slim AS build
-COPY . /src
-RUN python -m venv /opt/fn && /opt/fn/bin/pip install --no-cache-dir /src
+#
+# Build it with deploy/build-image.sh, which prepares the build context this file expects:
+#   wheels/              the package and every dependency as wheels, pinned by constraints.txt and
+#                        built/downloaded beforehand for the base image's Python and architecture
+#   argocd/plugin.yaml   the CMP configuration, baked in at Argo CD's path
+#   schemas/             the JSON Schemas, for kubeconform
+# The build itself needs no network (pip installs with --no-index) unless KUBECONFORM=yes, which
+# downloads a pinned, checksum-verified kubeconform.
+#
+# Build arguments:
+#   BASE        any Debian-like image with python3 (>= 3.11) and venv/ensurepip, and a `nobody`
+#               user; default python:3.12-slim. The tests use a local mmdebstrap'ed bookworm.
+#   KUBECONFORM yes (default) | no
+ARG BASE=python:3.12-slim
+ARG KUBECONFORM=yes
 
-FROM python:3.12-slim AS kubeconform
+FROM ${BASE} AS build
+COPY wheels /wheels
+RUN python3 -m venv /opt/fn \
+ && /opt/fn/bin/pip install --no-cache-dir --no-index --find-links /wheels expand-trainjobs \
+ && /opt/fn/bin/pip uninstall -q -y pip \
+ && /opt/fn/bin/expand-trainjobs --help > /dev/null
+
+FROM ${BASE} AS kubeconform-yes
 ARG TARGETARCH=amd64
 ARG KUBECONFORM_VERSION=v0.7.0
 ARG KUBECONFORM_SHA256_AMD64=c31518ddd122663b3f3aa874cfe8178cb0988de944f29c74a0b9260920d115d3
@@ -19,16 +35,24 @@ RUN set -eu; \
       *) echo "no pinned kubeconform checksum for ${TARGETARCH}" >&2; exit 1 ;; \
     esac; \
     echo "${sum}  /tmp/kubeconform.tar.gz" | sha256sum -c -; \
-    tar -xzf /tmp/kubeconform.tar.gz -C /usr/local/bin kubeconform
+    mkdir -p /out; \
+    tar -xzf /tmp/kubeconform.tar.gz -C /out kubeconform
 
-FROM python:3.12-slim
-ENV PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1 PATH=/opt/fn/bin:$PATH HOME=/nonexistent
+# Without kubeconform: an empty directory to copy from (no download, no network).
+FROM ${BASE} AS kubeconform-no
+RUN mkdir -p /out
+
+FROM kubeconform-${KUBECONFORM} AS kubeconform
+
+FROM ${BASE}
+ENV PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1 PATH=/opt/fn/bin:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin HOME=/nonexistent
 COPY --from=build /opt/fn /opt/fn
-COPY --from=kubeconform /usr/local/bin/kubeconform /usr/local/bin/kubeconform
-COPY --from=build /src/schemas /opt/fn/schemas
+COPY --from=kubeconform /out/ /usr/local/bin/
+COPY schemas /opt/fn/schemas
 COPY argocd/plugin.yaml /home/argocd/cmp-server/config/plugin.yaml
-RUN chmod -R a+rX /opt/fn /home/argocd /usr/local/bin/kubeconform
+RUN chmod -R a+rX /opt/fn /home/argocd /usr/local/bin
 WORKDIR /
-# kpt and kustomize run containers as `nobody` with no network; python:slim has that user.
+# kpt and kustomize run containers as `nobody` with no network (the base must have that user); the
+# Argo CD sidecar runs it as uid 999 with its own entrypoint (deploy/argocd/).
 USER 65534:65534
 ENTRYPOINT ["/opt/fn/bin/expand-trainjobs"]

