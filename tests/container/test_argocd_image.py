@@ -77,7 +77,8 @@ def sidecar_generate(image, env, plugin_yaml, repo, app_path, work_root, *, buil
             argv = list(command.get("command") or []) + list(command.get("args") or [])
             podman = [
                 "podman", "run", "--rm", "--network", "none", "--user", f"{cmp.SIDECAR_UID}:{cmp.SIDECAR_UID}",
-                "--security-opt=no-new-privileges", "-v", f"{work_dir}:{inside}:ro",
+                # deploy/argocd's securityContext: read-only root filesystem, no privilege escalation.
+                "--read-only", "--security-opt=no-new-privileges", "--cap-drop=all", "-v", f"{work_dir}:{inside}:ro",
                 "-w", f"{inside}/{os.path.relpath(cwd, work_dir)}", "--entrypoint", argv[0],
             ]
             for k, v in added.items():

@@ -1,0 +1,65 @@
+-- Argo CD health check for jobset.x-k8s.io JobSet (Argo CD ships none). Lua 5.1, no libraries.
+-- Install as argocd-cm key resource.customizations.health.jobset.x-k8s.io_JobSet (deploy/argocd does).
+--   Failed condition (or terminalState Failed)       -> Degraded
+--   Completed condition (or terminalState Completed) -> Healthy
+--   spec.suspend or a Suspended condition            -> Suspended (e.g. queued by Kueue)
+--   otherwise                                        -> Progressing, with the Jobs' counts
+local hs = {}
+local status = obj.status or {}
+local conditions = status.conditions or {}
+
+local function condition(kind)
+  for _, c in ipairs(conditions) do
+    if c.type == kind and c.status == "True" then
+      return c
+    end
+  end
+  return nil
+end
+
+local function message(c, default)
+  if c ~= nil and c.message ~= nil and c.message ~= "" then
+    return c.message
+  end
+  return default
+end
+
+local failed = condition("Failed")
+if failed ~= nil or status.terminalState == "Failed" then
+  hs.status = "Degraded"
+  hs.message = message(failed, "JobSet failed")
+  return hs
+end
+
+local completed = condition("Completed")
+if completed ~= nil or status.terminalState == "Completed" then
+  hs.status = "Healthy"
+  hs.message = message(completed, "JobSet completed")
+  return hs
+end
+
+local suspended = condition("Suspended")
+if suspended ~= nil or (obj.spec ~= nil and obj.spec.suspend == true) then
+  hs.status = "Suspended"
+  hs.message = message(suspended, "JobSet is suspended")
+  return hs
+end
+
+local ready, active, succeeded, failedJobs = 0, 0, 0, 0
+for _, r in ipairs(status.replicatedJobsStatus or {}) do
+  ready = ready + (r.ready or 0)
+  active = active + (r.active or 0)
+  succeeded = succeeded + (r.succeeded or 0)
+  failedJobs = failedJobs + (r.failed or 0)
+end
+hs.status = "Progressing"
+hs.message = "Jobs: " .. ready .. " ready, " .. active .. " active, " .. succeeded .. " succeeded, " .. failedJobs .. " failed"
+local restarts = status.restarts or 0
+if restarts > 0 then
+  hs.message = hs.message .. "; " .. restarts .. " restart(s)"
+end
+local startup = condition("StartupPolicyInProgress")
+if startup ~= nil then
+  hs.message = hs.message .. "; " .. message(startup, "startup policy in progress")
+end
+return hs
