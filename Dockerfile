@@ -25,9 +25,11 @@ RUN python3 -m venv /opt/fn \
 FROM ${BASE} AS kubeconform-yes
 ARG TARGETARCH=amd64
 ARG KUBECONFORM_VERSION=v0.7.0
+# A mirror of the GitHub releases may be named here; the checksums below are checked all the same.
+ARG KUBECONFORM_RELEASES=https://github.com/yannh/kubeconform/releases/download
 ARG KUBECONFORM_SHA256_AMD64=c31518ddd122663b3f3aa874cfe8178cb0988de944f29c74a0b9260920d115d3
 ARG KUBECONFORM_SHA256_ARM64=cc907ccf9e3c34523f0f32b69745265e0a6908ca85b92f41931d4537860eb83c
-ADD https://github.com/yannh/kubeconform/releases/download/${KUBECONFORM_VERSION}/kubeconform-linux-${TARGETARCH}.tar.gz /tmp/kubeconform.tar.gz
+ADD ${KUBECONFORM_RELEASES}/${KUBECONFORM_VERSION}/kubeconform-linux-${TARGETARCH}.tar.gz /tmp/kubeconform.tar.gz
 RUN set -eu; \
     case "${TARGETARCH}" in \
       amd64) sum="${KUBECONFORM_SHA256_AMD64}" ;; \
