@@ -116,14 +116,15 @@ def kustomize454() -> str:
 
 # --- a world-readable install, for runs as uid 65534 / 999 --------------------------------------------
 #
-# The Dockerfile does `python -m venv /opt/fn && /opt/fn/bin/pip install --no-cache-dir /src`. Doing
-# exactly that per test session costs 12-45 s (dependencies come from the package index), so it is
-# split in two pip installs with the same resolution: the dependencies once per machine (a venv keyed
-# by the interpreter and pyproject's dependency list), and the package itself, from a copy of its
+# The image installs the package and its dependencies, pinned by constraints.txt, into a venv at
+# /opt/fn (the image itself is tested in tests/container/). Doing that per test session costs 12-45 s
+# (dependencies come from the package index), so it is split in two pip installs with the same
+# resolution: the dependencies once per machine (a venv keyed by the interpreter, pyproject's
+# dependency list and the pins), and the package itself, from a copy of its
 # sources, into a small venv per source state that sees the dependency venv through a .pth file.
 # pip builds and installs the package (console script, package data) as in the image.
 
-# What `COPY . /src` brings into the image build, minus what cannot matter to `pip install /src`
+# What the package's wheel is built from (deploy/build-image.sh), minus what cannot matter to it
 # (VCS, venvs, build output, caches, tests and their data); hashed to reuse an install of identical sources.
 _NOT_BUILD_INPUTS = {".git", ".venv", "venv", "build", "dist", "node_modules", "tests", "fixtures", "bench"}
 _BUILD_REQUIREMENT = "setuptools>=68"  # pyproject's build-system.requires, for --no-build-isolation
@@ -201,7 +202,8 @@ def readable_fn() -> str:
     if python is None:
         pytest.skip("no Python >= 3.11 with venv/ensurepip that uid 65534 can execute")
     deps = sorted(tomllib.loads((ROOT / "pyproject.toml").read_text())["project"].get("dependencies", []))
-    deps_key = hashlib.sha256("\0".join([python, _BUILD_REQUIREMENT, *deps]).encode()).hexdigest()[:16]
+    pins = (ROOT / "constraints.txt").read_text()  # the tested versions, as the image installs them
+    deps_key = hashlib.sha256("\0".join([python, _BUILD_REQUIREMENT, *deps, pins]).encode()).hexdigest()[:16]
     h = hashlib.sha256(deps_key.encode())
     for f in _source_files():
         h.update(str(f.relative_to(ROOT)).encode() + b"\0" + f.read_bytes() + b"\0")
@@ -218,7 +220,7 @@ def readable_fn() -> str:
         if not deps_done.exists():
             shutil.rmtree(deps_venv, ignore_errors=True)
             quoted = " ".join(f"'{d}'" for d in [*deps, _BUILD_REQUIREMENT])
-            _sh(f"{python} -m venv {deps_venv} && {deps_venv}/bin/pip install -q --no-cache-dir {quoted}", 600,
+            _sh(f"{python} -m venv {deps_venv} && {deps_venv}/bin/pip install -q --no-cache-dir -c {ROOT / 'constraints.txt'} {quoted}", 600,
                 "pip install of the dependencies into a world-readable venv")
             deps_done.touch()
         if not done.exists():
