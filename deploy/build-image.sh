@@ -2,7 +2,7 @@
 # Build the function image from this checkout.
 #
 #   deploy/build-image.sh [options] TAG
-#     --engine E          docker (default if on PATH) or podman
+#     --engine E          docker or podman (default: docker if its daemon answers, else podman)
 #     --base IMAGE        base image (default python:3.12-slim)
 #     --python X.Y        the base image's Python (default: asked from the base image with the engine)
 #     --arch A            amd64 | arm64 (default: this machine's)
@@ -33,7 +33,7 @@ while [ $# -gt 0 ]; do
     --arch) arch=$2; shift 2 ;;
     --no-kubeconform) kubeconform=no; shift ;;
     --pull) pull=(--pull="$2"); shift 2 ;;
-    -h|--help) sed -n '2,17p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,16p' "$0"; exit 0 ;;
     -*) echo "build-image.sh: unknown option $1" >&2; exit 2 ;;
     *) tag=$1; shift ;;
   esac
