@@ -2,7 +2,7 @@
 -- Install as argocd-cm key resource.customizations.health.jobset.x-k8s.io_JobSet (deploy/argocd does).
 --   Failed condition (or terminalState Failed)       -> Degraded
 --   Completed condition (or terminalState Completed) -> Healthy
---   spec.suspend or a Suspended condition            -> Suspended (e.g. queued by Kueue)
+--   spec.suspend or a Suspended condition            -> Suspended (names the Kueue queue if labelled)
 --   otherwise                                        -> Progressing, with the Jobs' counts
 local hs = {}
 local status = obj.status or {}
@@ -42,6 +42,11 @@ local suspended = condition("Suspended")
 if suspended ~= nil or (obj.spec ~= nil and obj.spec.suspend == true) then
   hs.status = "Suspended"
   hs.message = message(suspended, "JobSet is suspended")
+  local labels = (obj.metadata or {}).labels or {}
+  local queue = labels["kueue.x-k8s.io/queue-name"]
+  if queue ~= nil and queue ~= "" then
+    hs.message = hs.message .. " (Kueue queue " .. queue .. ": waiting for admission)"
+  end
   return hs
 end
 
