@@ -64,4 +64,4 @@ def test_error_result_fails_the_build(kubectl, image, tmp_path, cenv):
     r = build(kubectl, app, cenv).failed()
     assert r.stdout == ""
     assert "couldn't execute function: exit status 1" in r.stderr
-    assert 'ClusterTrainingRuntime "no-such-runtime" not found' in r.stderr
+    assert '"no-such-runtime" not found' in r.stderr
