@@ -37,12 +37,12 @@ def check(name: str, actual: str, *, may_update: bool) -> None:
     path = expected_file(name)
     if UPDATE and may_update:
         path.write_text(actual)
-        pytest.fail(f"UPDATE_EXAMPLES=1: rewrote {path.relative_to(kit.ROOT)}; review the diff and run again without it")
+        pytest.fail(f"UPDATE_EXAMPLES=1: rewrote {path}; review the diff and run again without it")
     assert path.exists(), f"{path} is missing: run with UPDATE_EXAMPLES=1 and review it"
     expected = path.read_text()
     if actual != expected:
         diff = "".join(difflib.unified_diff(expected.splitlines(True), actual.splitlines(True), "expected", "actual"))
-        pytest.fail(f"{path.relative_to(kit.ROOT)} differs from the output (UPDATE_EXAMPLES=1 rewrites it; review the diff):\n{diff}")
+        pytest.fail(f"{path} differs from the output (UPDATE_EXAMPLES=1 rewrites it; review the diff):\n{diff}")
 
 
 def copy_example(name: str, tmp_path: Path, image: str | None) -> Path:

@@ -74,3 +74,17 @@ def test_metadata_yaml_in_the_catalog_format():
     import tomllib
 
     assert meta["license"] == tomllib.loads((kit.ROOT / "pyproject.toml").read_text())["project"]["license"]["text"]
+
+
+def test_update_mode_rewrites_and_still_fails(monkeypatch, tmp_path):
+    target = tmp_path / "output.yaml"
+    target.write_text("old\n")
+    monkeypatch.setattr(ex, "expected_file", lambda name: target)
+    monkeypatch.setattr(ex, "UPDATE", True)
+    with pytest.raises(pytest.fail.Exception, match="rewrote"):
+        ex.check("x", "new\n", may_update=True)
+    assert target.read_text() == "new\n"
+    # The image route never rewrites: it compares, and fails on a difference.
+    with pytest.raises(pytest.fail.Exception, match="differs"):
+        ex.check("x", "other\n", may_update=False)
+    ex.check("x", "new\n", may_update=False)
