@@ -162,11 +162,7 @@ def test_route_c_transformer_renamed(kustomize454, fn, tmp_path, env, transforme
     kit.assert_same_objects(objs, transformer_renamed, "kustomize v4.5.4 exec, transformer, prefix/suffix/namespace")
 
 
-def test_route_b_transformer_renamed(kubectl, tmp_path, env_b, transformer_renamed):
-    _, env = env_b
-    app = names_app(tmp_path, "app", "transformers", RENAMES, function=CONTAINER)
-    objs = kit.normalize(build_a(kubectl, app, env).ok().stdout)
-    kit.assert_same_objects(objs, transformer_renamed, "kubectl kustomize container, transformer, prefix/suffix/namespace")
+# Route B (the image) under the same renames: tests/container/test_kustomize_image.py.
 
 
 @pytest.mark.parametrize("extra", [{"namePrefix": "p-", "namespace": "ns1"}, {"namePrefix": "p-"}])

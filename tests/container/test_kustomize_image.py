@@ -46,13 +46,22 @@ def test_transformer_equals_exec_route(kubectl, image, tmp_path, logged, env_a):
 
 def test_generator_equals_exec_route(kubectl, image, tmp_path, logged, env_a):
     log, env = logged
-    extra = {"namePrefix": "p-", "namespace": "ns1"}
+    extra = {"namespace": "ns1"}
     app = kit.generator_app(tmp_path, "app", function={"container": {"image": image}}, extra=extra)
     r = build(kubectl, app, env).ok()
     assert log.read_text().splitlines() == [DOCKER_RUN.format(image)]
-    kit.assert_demo_objects(kit.normalize(r.stdout), namespace="ns1", prefix="p-")
+    kit.assert_demo_objects(kit.normalize(r.stdout), namespace="ns1")
     by_exec = build(kubectl, kit.generator_app(tmp_path, "app-a", extra=extra), env_a).ok()
     assert r.stdout == by_exec.stdout
+
+
+def test_generator_warns_that_it_cannot_see_the_kustomization(kubectl, image, tmp_path, cenv):
+    # A container sees no kustomization: with a namePrefix there, the references inside the output
+    # would not follow the renamed objects. The function says so (docs/kustomize.md, Limits).
+    app = kit.generator_app(tmp_path, "app", function={"container": {"image": image}}, extra={"namePrefix": "p-"})
+    r = build(kubectl, app, cenv).ok()
+    assert "finds no kustomization file in its working directory" in r.stderr
+    assert "list the function under transformers: to be safe" in r.stderr
 
 
 def test_error_result_fails_the_build(kubectl, image, tmp_path, cenv):
@@ -65,3 +74,15 @@ def test_error_result_fails_the_build(kubectl, image, tmp_path, cenv):
     assert r.stdout == ""
     assert "couldn't execute function: exit status 1" in r.stderr
     assert '"no-such-runtime" not found' in r.stderr
+
+
+def test_transformer_renamed_equals_exec_route(kubectl, image, tmp_path, cenv, env_a):
+    # prefix, suffix and namespace (fixtures/kustomize/names): the references inside the output
+    # (env, hostfile, volumes, PodGroups) hold through the image as through route A.
+    from clients.test_kustomize import RENAMES, assert_renamed, names_app
+
+    expected = kit.normalize(build(kubectl, names_app(tmp_path, "ref", "transformers", RENAMES), env_a).ok().stdout)
+    assert_renamed(expected, "p-", "-s", "ns1")
+    app = names_app(tmp_path, "app", "transformers", RENAMES, function={"container": {"image": image}})
+    objs = kit.normalize(build(kubectl, app, cenv).ok().stdout)
+    kit.assert_same_objects(objs, expected, "kubectl kustomize container, transformer, prefix/suffix/namespace")
