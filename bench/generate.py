@@ -18,6 +18,7 @@ from __future__ import annotations
 import argparse
 import copy
 import json
+import os
 import random
 import sys
 from importlib import resources as importlib_resources
@@ -271,11 +272,39 @@ def generate(n: int = 2000, seed: int = 0) -> dict:
 
 def to_yaml(resource_list: dict) -> bytes:
     """Block YAML as kpt writes it; strings a YAML 1.2 reader would retype (`2e-3`) are quoted."""
+    return yaml.dump(resource_list, Dumper=_dumper(), sort_keys=False, default_flow_style=False, width=1 << 30).encode()
+
+
+def _dumper():
     try:
         from kpt_fn.yamlio import Dumper
     except ImportError:  # pragma: no cover - the harness also runs against older trees
         Dumper = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
-    return yaml.dump(resource_list, Dumper=Dumper, sort_keys=False, default_flow_style=False, width=1 << 30).encode()
+    return Dumper
+
+
+def write_app(resource_list: dict, app_dir: str) -> list:
+    """The repository as the directory in Git that an Argo CD app points at: each item in the file kpt
+    named (several items in a file as a multi-document stream), without kpt's annotations, without the
+    Kptfile. Returns the relative paths written."""
+    files: dict[str, list] = {}
+    for item in resource_list["items"]:
+        if item.get("kind") == "Kptfile":
+            continue
+        item = copy.deepcopy(item)
+        ann = item["metadata"].get("annotations") or {}
+        path = ann.get("internal.config.kubernetes.io/path")
+        for key in [k for k in ann if "config.kubernetes.io/" in k or k == "config.k8s.io/id"]:
+            del ann[key]
+        if not ann:
+            item["metadata"].pop("annotations", None)
+        files.setdefault(path, []).append(item)
+    for path, docs in files.items():
+        target = os.path.join(app_dir, path)
+        os.makedirs(os.path.dirname(target), exist_ok=True)
+        with open(target, "w") as f:
+            yaml.dump_all(docs, f, Dumper=_dumper(), sort_keys=False, default_flow_style=False, width=1 << 30)
+    return sorted(files)
 
 
 def main(argv=None) -> int:

@@ -55,10 +55,14 @@ DEFAULT_SIZES = (200, 2000)
 QUICK_SIZES = (20, 200)
 CLOCKS = ("cpu", "wall")
 
-# Targets of issue 6, on the 2-core reference machine.
+# Targets of issue 16 ("speed without tricks"), on the 2-core reference machine.
+TARGET_ARGOCD_RATIO = 1.0  # `render` of a 1- and a 10-TrainJob app / `kubectl kustomize` over its output
+TARGET_LEAN_FLOOR_RATIO = 1.0  # function time / lean PyYAML C floor at N = 2,000
+TARGET_GROWTH_TIME = 11.0  # time factor per 10x TrainJobs (linear: 10x, with a margin for noise)
+TARGET_PEAK_RSS_20000 = 256 * 2**20  # peak RSS at N = 20,000
+# Earlier targets (issue 6), still reported.
 TARGET_FLOOR_RATIO = 2.5  # function time / YAML floor at N = 2,000
 TARGET_STARTUP_RATIO = 4.0  # one-TrainJob run / `python -c pass`
-TARGET_GROWTH_TIME = 11.0  # time factor per 10x TrainJobs
 TARGET_MEMORY_RATIO = 4.0  # peak RSS / (input + output bytes)
 KUBECONFORM_JOBSETS_PER_S = 1400.0  # kubeconform on this machine, parsing included
 
@@ -96,13 +100,14 @@ with open(out, "w") as f:
 """
 
 
-def run_child(cmd: list, stdin_path: str | None, stdout_path: str) -> dict:
+def run_child(cmd: list, stdin_path: str | None, stdout_path: str, cwd: str | None = None) -> dict:
     """Wall time, CPU time (s), peak RSS (bytes), exit code and stderr of one child process."""
     stats_path = stdout_path + ".stats.json"
     with open(stdin_path or os.devnull, "rb") as fin, open(stdout_path, "wb") as fout:
         proc = subprocess.run(
             [sys.executable, "-S", "-c", _LAUNCHER, stats_path, *cmd],
-            stdin=fin, stdout=fout, stderr=subprocess.PIPE, cwd=tempfile.gettempdir(),
+            stdin=fin, stdout=fout, stderr=subprocess.PIPE, cwd=cwd or tempfile.gettempdir(),
+            env={**os.environ, "PWD": cwd or tempfile.gettempdir()},
         )
     with open(stats_path) as f:
         stats = json.load(f)
@@ -326,6 +331,122 @@ def measure_startup(repeat: int, workdir: str, clock: str = "cpu") -> dict:
     return row
 
 
+def compile_bytecode() -> None:
+    """Compile the package's modules to bytecode first, as `pip install` does in the image.
+
+    The image sets PYTHONDONTWRITEBYTECODE=1 and runs on the .pyc files pip wrote at install time. A
+    development checkout (an editable install, often with that variable set too) has none, and every
+    run would compile kpt_fn again: about twice the start-up of the image.
+    """
+    import compileall
+    import sysconfig
+
+    import kpt_fn
+
+    compileall.compile_dir(str(Path(kpt_fn.__file__).parent), quiet=1)
+    for key in ("purelib", "platlib"):
+        site = sysconfig.get_paths().get(key)
+        if site and os.path.isdir(site):
+            compileall.compile_dir(site, quiet=1)
+
+
+ARGOCD_SIZES = (1, 10)
+
+
+def _paired(a: list, b: list, clock: str) -> dict:
+    """min and median of each side, and the median and min-over-min of the per-pair ratios."""
+    k = f"{clock}_s"
+    ratios = [x[k] / y[k] for x, y in zip(a, b) if y[k]]
+    return {
+        "a_min_s": min(x[k] for x in a), "a_median_s": _stat(a, k),
+        "b_min_s": min(y[k] for y in b), "b_median_s": _stat(b, k),
+        "ratio_median": statistics.median(ratios) if ratios else None,
+        "ratio_min": min(x[k] for x in a) / min(y[k] for y in b) if min(y[k] for y in b) else None,
+    }
+
+
+def measure_argocd(sizes, repeat: int, workdir: str, clock: str = "cpu") -> list:
+    """An Argo CD app of N TrainJobs: `expand-trainjobs render` in the app directory (what the CMP
+    runs) against `kubectl kustomize` over a directory holding that render's output and a
+    kustomization.yaml listing it (what Argo CD would run if the rendered manifests were in Git).
+    Paired, interleaved runs."""
+    kubectl = shutil.which("kubectl")
+    rows = []
+    for n in sizes:
+        app = os.path.join(workdir, f"argocd-app-{n}")
+        generate.write_app(generate.generate(n), app)
+        rendered = os.path.join(workdir, f"argocd-rendered-{n}")
+        os.makedirs(rendered, exist_ok=True)
+        out_path = os.path.join(rendered, "manifests.yaml")
+        render_cmd = [*function_command(), "render"]
+        first = run_child(render_cmd, None, out_path, cwd=app)
+        with open(os.path.join(rendered, "kustomization.yaml"), "w") as f:
+            f.write("apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nresources:\n- manifests.yaml\n")
+        with open(out_path, "rb") as f:
+            objects = sum(1 for d in yaml.load_all(f.read(), Loader=_LOADER) if d)
+        row = {"n": n, "objects": objects, "render_exit_code": first["exit_code"],
+               "render_stderr_head": first["stderr"].splitlines()[:3]}
+        if kubectl is None:
+            row["kustomize"] = "kubectl not found"
+            rows.append(row)
+            continue
+        kust_cmd = [kubectl, "kustomize", rendered]
+        sink = os.path.join(workdir, "argocd-sink.yaml")
+        run_child(kust_cmd, None, sink)  # warm the page cache for both
+        fn, kust = [], []
+        for _ in range(repeat):
+            fn.append(run_child(render_cmd, None, sink, cwd=app))
+            kust.append(run_child(kust_cmd, None, sink))
+        for c in CLOCKS:
+            p = _paired(fn, kust, c)
+            row[c] = {"render_min_s": p["a_min_s"], "render_median_s": p["a_median_s"],
+                      "kustomize_min_s": p["b_min_s"], "kustomize_median_s": p["b_median_s"],
+                      "ratio_median": p["ratio_median"], "ratio_min": p["ratio_min"]}
+        row["ratio"] = row[clock]["ratio_median"]
+        row["render_rss_bytes"] = _stat(fn, "peak_rss_bytes")
+        row["kustomize_rss_bytes"] = _stat(kust, "peak_rss_bytes")
+        rows.append(row)
+    return rows
+
+
+# A typical policy section, as a platform team would set it: limits the generated repository meets
+# (so both runs render the same objects) and every cheap and every per-container rule.
+TYPICAL_POLICY = {
+    "policy.maxGPUsPerTrainJob": "64", "policy.maxGPUsPerNode": "8", "policy.maxNodes": "16",
+    "policy.maxCPUPerTrainJob": "1024", "policy.maxMemoryPerTrainJob": "8Ti",
+    "policy.allowedImagePrefixes": "registry.example.com/,ghcr.io/kubeflow/,docker.io/,nvcr.io/",
+    "policy.forbidLatestTag": "true", "policy.forbidPrivileged": "true", "policy.forbidHostPath": "true",
+    "policy.forbidHostNetwork": "true",
+}
+
+
+def measure_policy(n: int, repeat: int, workdir: str, clock: str = "cpu") -> dict:
+    """The KRM run on N TrainJobs with TYPICAL_POLICY in the functionConfig against without: paired,
+    interleaved."""
+    rl = generate.generate(n)
+    off_path = os.path.join(workdir, f"policy-off-{n}.yaml")
+    with open(off_path, "wb") as f:
+        f.write(generate.to_yaml(rl))
+    rl["functionConfig"]["data"] = dict(TYPICAL_POLICY)
+    on_path = os.path.join(workdir, f"policy-on-{n}.yaml")
+    with open(on_path, "wb") as f:
+        f.write(generate.to_yaml(rl))
+    out_path = os.path.join(workdir, "policy-out.yaml")
+    on, off = [], []
+    for _ in range(repeat):
+        off.append(run_child(function_command(), off_path, out_path))
+        on.append(run_child(function_command(), on_path, out_path))
+    with open(out_path, "rb") as f:
+        results = summarize_results(yaml.load(f.read(), Loader=_LOADER))
+    row = {"n": n, "policy": TYPICAL_POLICY, "errors_with_policy": results["errors"]}
+    for c in CLOCKS:
+        p = _paired(on, off, c)
+        row[c] = {"on_median_s": p["a_median_s"], "off_median_s": p["b_median_s"], "ratio_median": p["ratio_median"]}
+    row["ratio"] = row[clock]["ratio_median"]
+    row["cost_s"] = row[clock]["on_median_s"] - row[clock]["off_median_s"]
+    return row
+
+
 def measure_validation(jobset_docs: list, repeat: int) -> dict | None:
     """Generated JobSets per second through kpt_fn.validation, parsing included; None without it."""
     try:
@@ -377,6 +498,17 @@ def verdicts(report: dict) -> dict:
     rows = {r["n"]: r for r in report["sizes"]}
     ref = rows.get(2000) or (report["sizes"][-1] if report["sizes"] else None)
     v = {}
+    for a in report.get("argocd") or []:
+        if a.get("ratio") is not None:
+            v[f"argocd_render_vs_kustomize_{a['n']}"] = {"value": a["ratio"], "limit": TARGET_ARGOCD_RATIO,
+                                                       "met": a["ratio"] <= TARGET_ARGOCD_RATIO}
+    if ref and ref.get("lean_floor_ratio") is not None:
+        v["lean_floor_ratio"] = {"n": ref["n"], "value": ref["lean_floor_ratio"], "limit": TARGET_LEAN_FLOOR_RATIO,
+                                 "met": ref["lean_floor_ratio"] <= TARGET_LEAN_FLOOR_RATIO}
+    big = rows.get(20000)
+    if big and big.get("peak_rss_bytes"):
+        v["peak_rss_mib_20000"] = {"value": big["peak_rss_bytes"] / 2**20, "limit": TARGET_PEAK_RSS_20000 / 2**20,
+                                   "met": big["peak_rss_bytes"] <= TARGET_PEAK_RSS_20000}
     if ref and ref.get("floor_ratio") is not None:
         v["floor_ratio"] = {"n": ref["n"], "value": ref["floor_ratio"], "limit": TARGET_FLOOR_RATIO,
                             "met": ref["floor_ratio"] <= TARGET_FLOOR_RATIO}
@@ -397,12 +529,18 @@ def verdicts(report: dict) -> dict:
 
 
 def run(sizes=DEFAULT_SIZES, repeat: int = 5, *, startup_repeat: int = 7, out: str | os.PathLike | None = DEFAULT_OUT,
-        subprocess_runs: bool = True, clock: str = "cpu", validation_repeat: int | None = None) -> dict:
+        subprocess_runs: bool = True, clock: str = "cpu", validation_repeat: int | None = None,
+        argocd_sizes=ARGOCD_SIZES, argocd_repeat: int = 15, policy_n: int | None = 2000, policy_repeat: int = 3,
+        compile: bool = True) -> dict:
     """Measure everything, write JSON to `out` (unless None) and return the report."""
     sizes = sorted(set(int(s) for s in sizes))
+    if compile and subprocess_runs:
+        compile_bytecode()
     with tempfile.TemporaryDirectory(prefix="expand-trainjobs-bench-") as workdir:
         rows = measure_sizes(sizes, repeat, workdir, subprocess_runs=subprocess_runs, clock=clock)
         startup = measure_startup(startup_repeat, workdir, clock) if subprocess_runs else None
+        argocd = measure_argocd(argocd_sizes, argocd_repeat, workdir, clock) if subprocess_runs and argocd_sizes else None
+        policy = measure_policy(policy_n, policy_repeat, workdir, clock) if subprocess_runs and policy_n else None
         # The JobSets generated for the size nearest 2,000 (all of them at N = 2,000).
         ref_n = min(sizes, key=lambda n: abs(n - 2000))
         out_path = os.path.join(workdir, f"output-{ref_n}.yaml")
@@ -422,11 +560,14 @@ def run(sizes=DEFAULT_SIZES, repeat: int = 5, *, startup_repeat: int = 7, out: s
             "pyyaml_c": hasattr(yaml, "CSafeLoader"),
         },
         "command": function_command(),
+        "bytecode_compiled_first": bool(compile and subprocess_runs),
         "clock": clock,
         "repeat": repeat,
         "sizes": rows,
         "growth": growth(rows),
         "startup": startup,
+        "argocd": argocd,
+        "policy": policy,
         "validation": measure_validation(docs, validation_repeat or max(1, min(repeat, 3))),
     }
     report["targets"] = verdicts(report)
@@ -475,6 +616,24 @@ def format_table(report: dict) -> str:
             f"start-up, one TrainJob: {_ms(s['function_s'])} vs python -c pass {_ms(s['bare_s'])} = {_x(s['ratio'])}"
             f" (wall {_x(s['wall']['ratio'])}; RSS {_mb(s['function_rss_bytes'])} vs {_mb(s['bare_rss_bytes'])})"
         )
+    for a in report.get("argocd") or []:
+        c = a.get(clock)
+        if not c:
+            lines.append(f"Argo CD app, {a['n']} TrainJob(s): {a.get('kustomize')}")
+            continue
+        lines.append(
+            f"Argo CD app, {a['n']} TrainJob(s) ({a['objects']} objects): render {_ms(c['render_median_s'])}"
+            f" (min {_ms(c['render_min_s'])}) vs kubectl kustomize {_ms(c['kustomize_median_s'])}"
+            f" (min {_ms(c['kustomize_min_s'])}) = {_x(c['ratio_median'])} paired median, {_x(c['ratio_min'])} min/min"
+            f" (wall {_x(a['wall']['ratio_median'])})"
+        )
+    p = report.get("policy")
+    if p:
+        c = p[clock]
+        lines.append(
+            f"policy, N={p['n']}: on {_ms(c['on_median_s'])} vs off {_ms(c['off_median_s'])} = {_x(c['ratio_median'])}"
+            f" paired median (+{_ms(p['cost_s'])}); {p['errors_with_policy']} error(s) with the policy"
+        )
     v = report.get("validation")
     if v:
         c = v[clock]
@@ -506,6 +665,10 @@ def main(argv=None) -> int:
     p.add_argument("--clock", choices=CLOCKS, default="cpu", help="time used for the ratios (default cpu; both are recorded)")
     p.add_argument("--quick", action="store_true", help=f"sizes {','.join(map(str, QUICK_SIZES))}, one repetition")
     p.add_argument("--in-process", action="store_true", help="time only in this process (no child processes, no RSS, no start-up)")
+    p.add_argument("--argocd-repeat", type=int, default=15, help="paired runs of the Argo CD comparison (default 15)")
+    p.add_argument("--policy-n", type=int, default=2000, help="TrainJobs of the policy on/off comparison (0: skip)")
+    p.add_argument("--policy-repeat", type=int, default=3)
+    p.add_argument("--no-compile", action="store_true", help="do not compile the package to bytecode first")
     p.add_argument("--out", default=str(DEFAULT_OUT), help="JSON file to write (default bench/results/latest.json)")
     args = p.parse_args(argv)
     sizes = [int(s) for s in args.sizes.split(",")] if args.sizes else list(QUICK_SIZES if args.quick else DEFAULT_SIZES)
@@ -513,6 +676,9 @@ def main(argv=None) -> int:
     report = run(
         sizes, repeat, startup_repeat=3 if args.quick else args.startup_repeat, out=args.out,
         subprocess_runs=not args.in_process, clock=args.clock,
+        argocd_repeat=3 if args.quick else args.argocd_repeat,
+        policy_n=200 if args.quick and args.policy_n else args.policy_n,
+        policy_repeat=1 if args.quick else args.policy_repeat, compile=not args.no_compile,
     )
     print(format_table(report))
     print(f"written: {args.out}")
