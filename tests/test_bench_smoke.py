@@ -47,3 +47,20 @@ def test_quick_in_process_measurement_writes_the_report(tmp_path):
     assert report["growth"] and report["growth"][0]["from"] == 3
     assert "floor_ratio" in report["targets"]
     assert "fn/floor" in run.format_table(report)
+
+
+def test_argocd_app_is_the_repository_without_kpt_annotations(tmp_path):
+    rl = generate.generate(4)
+    paths = generate.write_app(rl, str(tmp_path))
+    docs = [d for p in paths for d in yaml.safe_load_all((tmp_path / p).read_text())]
+    assert len(docs) == len(rl["items"]) - 1  # everything but the Kptfile
+    assert sum(d["kind"] == "TrainJob" for d in docs) == 4
+    assert not any("config.kubernetes.io" in k or "config.k8s.io" in k
+                   for d in docs for k in (d["metadata"].get("annotations") or {}))
+
+
+def test_typical_policy_uses_known_settings():
+    from kpt_fn import policy
+
+    known = {s.name for s in policy.SETTINGS}
+    assert {k.removeprefix("policy.") for k in run.TYPICAL_POLICY} <= known
