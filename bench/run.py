@@ -311,8 +311,10 @@ def measure_startup(repeat: int, workdir: str, clock: str = "cpu") -> dict:
     with open(in_path, "wb") as f:
         f.write(generate.to_yaml(generate.generate(1)))
     out_path = os.path.join(workdir, "output-1.yaml")
-    bare_cmd = [sys.executable, "-c", "pass"]
     fn_cmd = function_command()
+    # The same interpreter and site-packages as the function's (the image-like venv's python, if made).
+    venv_python = Path(fn_cmd[0]).with_name("python")
+    bare_cmd = [str(venv_python) if _COMMAND and venv_python.exists() else sys.executable, "-c", "pass"]
     run_child(bare_cmd, None, out_path)  # warm the page cache for both
     run_child(fn_cmd, in_path, out_path)
     bare, fn = [], []
