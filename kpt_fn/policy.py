@@ -12,6 +12,8 @@ violations into warnings that quote the reason. A waiver needs a reason, and nam
 
 from __future__ import annotations
 
+from collections import namedtuple
+
 from kpt_fn import workload
 from kpt_fn import quantity
 from kpt_fn.problems import ERROR, WARNING, Problem
@@ -20,11 +22,7 @@ WAIVER_PREFIX = "waive.expand-trainjobs.kpt.dev/"
 ANNOTATION_GUIDE = f"{WAIVER_PREFIX}<rule>: <reason>"
 
 
-class Setting:
-    __slots__ = ("name", "type", "rule", "help")
-
-    def __init__(self, name: str, type: str, rule: str, help: str):
-        self.name, self.type, self.rule, self.help = name, type, rule, help
+Setting = namedtuple("Setting", "name type rule help")
 
 
 # The `policy` section of the functionConfig: one setting per rule (two for the deadline).

@@ -21,8 +21,8 @@ from __future__ import annotations
 
 import functools
 import json
+import os
 import re
-from pathlib import Path
 
 INT64_MIN, INT64_MAX = -(2**63), 2**63 - 1
 _MISSING = object()
@@ -57,7 +57,7 @@ class Program:
 # ----------------------------------------------------------------------------------------------
 # Parsing: precompiled trees first, cel-python's parser for anything else
 
-_TREES_FILE = Path(__file__).resolve().with_name("cel_trees.json")
+_TREES_FILE = os.path.join(os.path.dirname(os.path.realpath(__file__)), "cel_trees.json")  # os.path: no pathlib at start-up
 _TREES_FORMAT = 1
 
 
@@ -96,7 +96,8 @@ class Token(str):
 def _precompiled() -> dict:
     """Rule text -> plain tree (see scripts/gen_cel_trees.py); {} if the file is missing or foreign."""
     try:
-        doc = json.loads(_TREES_FILE.read_text(encoding="utf-8"))
+        with open(_TREES_FILE, encoding="utf-8") as f:
+            doc = json.loads(f.read())
     except (OSError, ValueError):
         return {}
     if not isinstance(doc, dict) or doc.get("format") != _TREES_FORMAT:

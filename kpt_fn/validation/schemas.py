@@ -9,51 +9,30 @@ from __future__ import annotations
 
 import functools
 import json
-from pathlib import Path
+import os
+from collections import namedtuple
 
 _INDEX = "index.json"
 
 
-class SchemaEntry:
-    """One generated schema. Immutable and equal by value (a cache key); a plain class because a
-    dataclass costs more start-up than this whole module."""
+class SchemaEntry(namedtuple("SchemaEntry", "api_version kind file namespaced")):
+    """One generated schema: immutable and equal by value (a cache key). A namedtuple (collections is
+    imported anyway); a dataclass would cost ~10 ms of every start-up (dataclasses imports inspect)."""
 
-    __slots__ = ("api_version", "kind", "file", "namespaced")
-
-    def __init__(self, api_version: str, kind: str, file: str, namespaced: bool):
-        object.__setattr__(self, "api_version", api_version)
-        object.__setattr__(self, "kind", kind)
-        object.__setattr__(self, "file", file)
-        object.__setattr__(self, "namespaced", namespaced)
-
-    def __setattr__(self, name, value):
-        raise AttributeError(f"SchemaEntry is immutable: cannot set {name}")
-
-    def _key(self) -> tuple:
-        return (self.api_version, self.kind, self.file, self.namespaced)
-
-    def __eq__(self, other):
-        return self._key() == other._key() if type(other) is SchemaEntry else NotImplemented
-
-    def __hash__(self):
-        return hash(self._key())
-
-    def __repr__(self):
-        return (f"SchemaEntry(api_version={self.api_version!r}, kind={self.kind!r}, file={self.file!r}, "
-                f"namespaced={self.namespaced!r})")
+    __slots__ = ()
 
     @property
     def group(self) -> str:
         return self.api_version.rpartition("/")[0]
 
 
-@functools.cache
 def schema_dir():
-    """A Path (or Traversable) for the directory holding index.json."""
-    # Plain paths first: importlib.resources costs more start-up than loading a schema.
-    here = Path(__file__).resolve().parent
-    for candidate in (here.parent / "schemas", here.parent.parent / "schemas"):
-        if (candidate / _INDEX).is_file():
+    """The directory holding index.json: a path (str), or a Traversable for an importer without files."""
+    # Plain paths first (os.path, not pathlib: pathlib and what it imports cost ~3 ms of every start-up;
+    # importlib.resources more).
+    here = os.path.dirname(os.path.realpath(__file__))
+    for candidate in (os.path.join(os.path.dirname(here), "schemas"), os.path.join(os.path.dirname(os.path.dirname(here)), "schemas")):
+        if os.path.isfile(os.path.join(candidate, _INDEX)):
             return candidate
     from importlib import resources  # an importer without files (a zip, say)
 
@@ -63,12 +42,23 @@ def schema_dir():
             return packaged
     except (ModuleNotFoundError, TypeError):
         pass
-    return here.parent.parent / "schemas"
+    return os.path.join(os.path.dirname(os.path.dirname(here)), "schemas")
+
+
+def _read_text(relative: str) -> str:
+    """A file below schema_dir(), by its /-separated relative path."""
+    base = schema_dir()
+    if isinstance(base, str):
+        with open(os.path.join(base, *relative.split("/")), encoding="utf-8") as f:
+            return f.read()
+    for part in relative.split("/"):
+        base = base.joinpath(part)
+    return base.read_text(encoding="utf-8")
 
 
 @functools.cache
 def entries() -> dict[tuple[str, str], SchemaEntry]:
-    doc = json.loads(schema_dir().joinpath(_INDEX).read_text(encoding="utf-8"))
+    doc = json.loads(_read_text(_INDEX))
     out = {}
     for e in doc["schemas"]:
         entry = SchemaEntry(e["apiVersion"], e["kind"], e["file"], e["scope"] == "Namespaced")
@@ -85,10 +75,7 @@ def entry_for(obj: dict) -> SchemaEntry | None:
 
 @functools.cache
 def load(entry: SchemaEntry) -> dict:
-    node = schema_dir()
-    for part in entry.file.split("/"):
-        node = node.joinpath(part)
-    return json.loads(node.read_text(encoding="utf-8"))
+    return json.loads(_read_text(entry.file))
 
 
 @functools.cache
