@@ -266,8 +266,10 @@ def _row(n: int, input_bytes: int, output_bytes: bytes, fn: list, floor: list, l
     return row
 
 
-def measure_sizes(sizes: list, repeat: int, workdir: str, *, subprocess_runs: bool = True, clock: str = "cpu") -> list:
-    """One row per size: the function against the floor (see the module doc)."""
+def measure_sizes(sizes: list, repeat: int, workdir: str, *, subprocess_runs: bool = True, clock: str = "cpu",
+                  floors_up_to: int | None = None) -> list:
+    """One row per size: the function against the floor (see the module doc). Sizes above
+    `floors_up_to` time the function alone (its time and peak RSS; no floors, no in-process run)."""
     inputs = {}
     for n in sizes:
         data = generate.to_yaml(generate.generate(n))
@@ -286,6 +288,12 @@ def measure_sizes(sizes: list, repeat: int, workdir: str, *, subprocess_runs: bo
             out_path = os.path.join(workdir, f"output-{n}.yaml")
             if subprocess_runs:
                 fn[n].append(run_child(function_command(), in_path, out_path))
+                if floors_up_to is not None and n > floors_up_to:
+                    if rep == 0:
+                        with open(out_path, "rb") as f:
+                            outputs[n] = f.read()
+                    print(f"  repetition {rep + 1}/{repeat}, N={n}: done (function only)", file=sys.stderr, flush=True)
+                    continue
                 floor[n].append(_timed_child(_FLOOR, [in_path, out_path, str(ROOT), "plain"], workdir))
                 lean[n].append(_timed_child(_FLOOR, [in_path, out_path, str(ROOT), "lean"], workdir))
                 inproc[n].append(_timed_child(_IN_PROCESS, [in_path, str(ROOT)], workdir))
@@ -557,13 +565,13 @@ def verdicts(report: dict) -> dict:
 def run(sizes=DEFAULT_SIZES, repeat: int = 5, *, startup_repeat: int = 7, out: str | os.PathLike | None = DEFAULT_OUT,
         subprocess_runs: bool = True, clock: str = "cpu", validation_repeat: int | None = None,
         argocd_sizes=ARGOCD_SIZES, argocd_repeat: int = 15, policy_n: int | None = 2000, policy_repeat: int = 3,
-        image_like: bool = True) -> dict:
+        image_like: bool = True, floors_up_to: int | None = None) -> dict:
     """Measure everything, write JSON to `out` (unless None) and return the report."""
     global _COMMAND
     sizes = sorted(set(int(s) for s in sizes))
     with tempfile.TemporaryDirectory(prefix="expand-trainjobs-bench-") as workdir:
         _COMMAND = image_like_install(workdir) if image_like and subprocess_runs else None
-        rows = measure_sizes(sizes, repeat, workdir, subprocess_runs=subprocess_runs, clock=clock)
+        rows = measure_sizes(sizes, repeat, workdir, subprocess_runs=subprocess_runs, clock=clock, floors_up_to=floors_up_to)
         startup = measure_startup(startup_repeat, workdir, clock) if subprocess_runs else None
         argocd = measure_argocd(argocd_sizes, argocd_repeat, workdir, clock) if subprocess_runs and argocd_sizes else None
         policy = measure_policy(policy_n, policy_repeat, workdir, clock) if subprocess_runs and policy_n else None
@@ -697,6 +705,8 @@ def main(argv=None) -> int:
     p.add_argument("--policy-repeat", type=int, default=3)
     p.add_argument("--dev-install", action="store_true",
                    help="time the development install's console script, not an image-like install (see image_like_install)")
+    p.add_argument("--floors-up-to", type=int, default=None,
+                   help="time the floors and the in-process run only for sizes up to this (e.g. 2000: N = 20,000 times the function alone)")
     p.add_argument("--out", default=str(DEFAULT_OUT), help="JSON file to write (default bench/results/latest.json)")
     args = p.parse_args(argv)
     sizes = [int(s) for s in args.sizes.split(",")] if args.sizes else list(QUICK_SIZES if args.quick else DEFAULT_SIZES)
@@ -706,7 +716,7 @@ def main(argv=None) -> int:
         subprocess_runs=not args.in_process, clock=args.clock,
         argocd_repeat=3 if args.quick else args.argocd_repeat,
         policy_n=200 if args.quick and args.policy_n else args.policy_n,
-        policy_repeat=1 if args.quick else args.policy_repeat, image_like=not args.dev_install,
+        policy_repeat=1 if args.quick else args.policy_repeat, image_like=not args.dev_install, floors_up_to=args.floors_up_to,
     )
     print(format_table(report))
     print(f"written: {args.out}")
