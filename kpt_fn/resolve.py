@@ -7,7 +7,6 @@ TrainJobs of its own namespace; a ClusterTrainingRuntime is matched by name.
 
 from __future__ import annotations
 
-import difflib
 import functools
 import json
 import os
@@ -158,6 +157,8 @@ def _not_found(kind: str, name, ns: str, index: RuntimeIndex, trainjob_ns: str) 
         there = f' in namespace "{twins[0][0]}"' if other == res.TRAINING_RUNTIME else ""
         hints.append(f"a {other} \"{name}\"{there} exists: set spec.runtimeRef.kind to {other}")
     if not elsewhere and not twins and isinstance(name, str):
+        import difflib  # only on an error: difflib (and heapq) cost ~3 ms of every start-up
+
         candidates = sorted({nm for k, n, nm, _ in known if k == kind and n == ns and isinstance(nm, str)})
         close = difflib.get_close_matches(name, candidates, n=3, cutoff=0.75)
         close += [c for c in candidates if c.startswith(name) and c not in close][: 3 - len(close)]
@@ -170,6 +171,8 @@ def _not_found(kind: str, name, ns: str, index: RuntimeIndex, trainjob_ns: str) 
 
 def _key_hint(trainjob: dict) -> str:
     """What a misspelt spec.runtimeRef kind or apiGroup was probably meant to be."""
+    import difflib  # only on an error (see _not_found)
+
     ref = runtime_ref(trainjob)
     hints = []
     kind, group = ref.get("kind"), ref.get("apiGroup")

@@ -15,15 +15,16 @@ scripts/gen_omitempty.py (tests/test_engine_omitempty.py checks it against Train
 from __future__ import annotations
 
 import json
-from pathlib import Path
+import os
 
-_TABLE = Path(__file__).with_name("omitempty.json")
+_TABLE = os.path.join(os.path.dirname(__file__), "omitempty.json")  # os.path: no pathlib at start-up
 _cache: dict = {}
 
 
 def _table() -> dict:
     if not _cache:
-        data = json.loads(_TABLE.read_text(encoding="utf-8"))
+        with open(_TABLE, encoding="utf-8") as f:
+            data = json.loads(f.read())
         _cache.update(data)
     return _cache
 
