@@ -10,6 +10,7 @@ config; the modes (krm, plain, kustomize) own stdin/stdout.
 from __future__ import annotations
 
 import difflib
+import gc
 import json
 import os
 
@@ -471,6 +472,11 @@ def run(
     place_results: list = []  # "updated ..." results, after every TrainJob's own
     # Before the loop: the TrainJob items may be frozen (no longer dicts) once processed.
     reaching = _reaching_cluster(items, unusable) if returns_inputs else []
+    if not gc.isenabled():
+        # The CLI's one short run: what exists now (modules, parsed items, the index) is not garbage.
+        # Out of the young generation with it, so the collection after each TrainJob (engine.expand)
+        # looks only at what that TrainJob made; the first would otherwise walk everything imported.
+        gc.freeze()
     for k, (position, original) in enumerate(inputs):
         inputs[k] = None  # a processed TrainJob is held by `items` alone (and frozen there, if asked)
         entry = Rendered(position, original)
