@@ -14,6 +14,7 @@ that keep trailing newlines, data that is not plain) is written by PyYAML itself
 from __future__ import annotations
 
 import functools
+import re
 
 from kpt_fn import yamlio
 
@@ -49,6 +50,16 @@ def _value_text(value) -> tuple:
 
 _string_text = functools.lru_cache(maxsize=1 << 16)(_value_text)
 
+# Lower-case words, digits and dashes starting with a letter (most names and labels) are written plain
+# by PyYAML unless a YAML 1.1 reader would take them for a boolean or null: no need to ask it.
+# tests/test_yamlwrite.py checks this rule against PyYAML.
+_PLAIN_WORD = re.compile(r"[a-z][a-z0-9-]*\Z")
+_NOT_PLAIN = frozenset({"y", "n", "yes", "no", "on", "off", "true", "false", "null"})
+
+
+def _is_plain_word(value: str) -> bool:
+    return _PLAIN_WORD.match(value) is not None and value not in _NOT_PLAIN
+
 
 @functools.lru_cache(maxsize=1 << 14)
 def _key_text(key) -> str:
@@ -79,6 +90,9 @@ def _scalar(value, out: list, indent: str) -> None:
     if type(value) not in (str, float):
         raise _Unsupported
     # Floats are not cached: 0.0 and -0.0 are equal keys with different texts (and rare anyway).
+    if type(value) is str and _is_plain_word(value):
+        out.append(f" {value}\n")
+        return
     kind = _string_text(value) if type(value) is str else _value_text(value)
     if kind[0] == "inline":
         out.append(f" {kind[1]}\n")
@@ -152,3 +166,17 @@ def dump(data) -> str:
         return "".join(out)
     except (_Unsupported, RecursionError):
         return yamlio._dump(data)
+
+
+def dump_all(docs) -> str:
+    """A stream of documents, each after `---`: byte for byte what yamlio.dump_all writes."""
+    out = []
+    for doc in docs:
+        if type(doc) is not dict or not doc:
+            return yamlio.dump_all(docs)  # `--- value` on one line: PyYAML's business
+        text = dump(doc)
+        if text.endswith("\n...\n"):
+            return yamlio.dump_all(docs)  # an open-ended scalar ends the document itself
+        out.append("---\n")
+        out.append(text)
+    return "".join(out)

@@ -35,3 +35,22 @@ def test_rendered_manifests():
         for doc in yaml.safe_load_all(path.read_text()):
             if doc:
                 assert yamlwrite.dump(doc) == yamlio._dump(doc), path
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.dictionaries(keys, data, min_size=0, max_size=4) | data, min_size=0, max_size=4))
+def test_stream_same_bytes_as_pyyaml(docs):
+    assert yamlwrite.dump_all(docs) == yamlio.dump_all(docs)
+
+
+def test_rendered_manifests_as_one_stream():
+    for path in sorted((ROOT / "fixtures").rglob("expected.yaml")):
+        docs = [doc for doc in yaml.safe_load_all(path.read_text()) if doc]
+        assert yamlwrite.dump_all(docs) == yamlio.dump_all(docs), path
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.from_regex(r"[a-z][a-z0-9-]{0,12}", fullmatch=True) | st.sampled_from(["y", "n", "yes", "no", "on", "off", "true", "false", "null", "nan", "inf", "e", "x-", "a--b"]))
+def test_plain_word_rule_agrees_with_pyyaml(word):
+    assert yamlwrite._is_plain_word(word) == (yamlio._dump({"k": word}) == f"k: {word}\n")
+    assert yamlwrite.dump({"k": word}) == yamlio._dump({"k": word})
