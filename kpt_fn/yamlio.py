@@ -1180,10 +1180,18 @@ def _zdict() -> bytes:
     return SAMPLE.encode("utf-8")
 
 
+def _dump_block(data) -> str:
+    """_dump's text, written by kpt_fn.yamlwrite: block layout directly, each distinct scalar's text
+    still decided once by _dump (tests/test_yamlwrite.py holds the two to the same bytes)."""
+    from kpt_fn import yamlwrite  # it imports this module
+
+    return yamlwrite.dump(data)
+
+
 def freeze(item):
     """`item` as a Frozen list element, or `item` itself where its text could not stand alone (an
     open-ended `|+` scalar at its end makes the emitter close the document with `...`)."""
-    text = _dump([item])
+    text = _dump_block([item])
     if text.endswith("\n...\n"):
         return item
     return Frozen(text)
@@ -1248,12 +1256,12 @@ def _pieces(data: dict):
             head = _list_head(k)
             if head is not None:
                 first = v[0]
-                yield head + first.text if isinstance(first, _WRITTEN) else _dump({k: v[:1]})
+                yield head + first.text if isinstance(first, _WRITTEN) else _dump_block({k: v[:1]})
                 for x in v[1:]:
-                    yield x.text if isinstance(x, _WRITTEN) else _dump([x])
+                    yield x.text if isinstance(x, _WRITTEN) else _dump_block([x])
                 continue
             v = _thawed(v)
-        yield _dump({k: v})
+        yield _dump_block({k: v})
 
 
 def dump_all(docs) -> str:
