@@ -9,7 +9,6 @@ config; the modes (krm, plain, kustomize) own stdin/stdout.
 
 from __future__ import annotations
 
-import difflib
 import gc
 import json
 import os
@@ -109,6 +108,8 @@ def _structure_problems(item, i: int) -> list:
     if kind in _TRAINER_KINDS and group not in (res.TRAINER_GROUP, "kubeflow.org"):
         return [_foreign_trainer_kind(item, kind, group)]
     if group == res.TRAINER_GROUP and kind not in _TRAINER_KINDS:
+        import difflib  # only on a misspelt kind: difflib (and heapq) cost ~3 ms of every start-up
+
         near = [k for k in _TRAINER_KINDS if k.lower() == kind.lower()]
         near = near or difflib.get_close_matches(kind, _TRAINER_KINDS, n=1, cutoff=0.8)
         if near:
@@ -142,6 +143,8 @@ def _foreign_trainer_kind(item: dict, kind: str, group: str) -> Problem:
     """A Trainer kind under another API group is never rendered: an error where the apiVersion looks
     like a slip for Trainer's (no group, a version left out, a misspelt group), else a warning -- a
     run that leaves a TrainJob unrendered must say so either way."""
+    import difflib  # only here (see _structure_problems)
+
     api_version = item["apiVersion"]
     if not group or "kubeflow" in group or difflib.get_close_matches(group, [res.TRAINER_GROUP], cutoff=0.8):
         return Problem(
