@@ -32,7 +32,7 @@ def cli(ctx):
 
     With no command it is a KRM function: it reads a ResourceList (YAML or JSON) on stdin and writes a
     ResourceList on stdout (kpt fn eval/render, kustomize KRM functions). The functionConfig is a
-    ConfigMap or an ExpandTrainJobs (fn.kpt.dev/v1alpha1); see the README for every option.
+    ConfigMap or an ExpandTrainJobs (fn.kpt.dev/v1alpha1); see docs/options.md for every option.
 
     Exit status: 0 on success, 1 when there is any error result. Set EXPAND_TRAINJOBS_DEBUG=1 to see
     tracebacks of internal errors.

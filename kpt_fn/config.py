@@ -8,7 +8,7 @@
       mode: render                             mode: render
 
 kpt's placeholders (no functionConfig, `{}`, or a ConfigMap `function-input` with no data) mean
-"all defaults". Every option is listed in OPTIONS with its type and meaning; the README table is
+"all defaults". Every option is listed in OPTIONS with its type and meaning; the table in docs/options.md is
 generated from the same list, so the two cannot drift.
 """
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
-"""Print (or, with --write, refresh in README.md) the table of functionConfig options.
+"""Print (or, with --write, refresh in docs/options.md) the table of functionConfig options.
 
-The table lives between the markers below in README.md; tests/test_readme.py fails when it is stale.
+The table lives between the markers below in docs/options.md; tests/test_readme.py fails when it is stale.
 """
 
 from __future__ import annotations
@@ -43,7 +43,7 @@ def refreshed(readme: str) -> str:
 
 if __name__ == "__main__":
     if "--write" in sys.argv:
-        path = ROOT / "README.md"
+        path = ROOT / "docs" / "options.md"
         path.write_text(refreshed(path.read_text()))
     else:
         print(table())
