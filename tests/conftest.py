@@ -8,7 +8,6 @@ are unaffected unless they ask for a fixture.
 
 from __future__ import annotations
 
-import fcntl
 import hashlib
 import os
 import shutil
@@ -16,10 +15,10 @@ import subprocess
 import sys
 import tempfile
 import time
-from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
+from build_inputs import file_lock, source_files
 
 ROOT = Path(__file__).resolve().parent.parent
 KUSTOMIZE_VERSION = "4.5.4"
@@ -28,17 +27,6 @@ KUSTOMIZE_CACHE = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache
 
 def pytest_configure(config):
     config.addinivalue_line("markers", "clients: runs a real client (kpt, kubectl, kustomize, setpriv); deselect with -m 'not clients'")
-
-
-@contextmanager
-def file_lock(path: Path):
-    path.parent.mkdir(parents=True, exist_ok=True)
-    with open(path, "a") as f:
-        fcntl.flock(f, fcntl.LOCK_EX)
-        try:
-            yield
-        finally:
-            fcntl.flock(f, fcntl.LOCK_UN)
 
 
 def need(tool: str) -> str:
@@ -131,15 +119,7 @@ _BUILD_REQUIREMENT = "setuptools>=68"  # pyproject's build-system.requires, for 
 
 
 def _source_files():
-    for root, dirs, files in os.walk(ROOT):
-        top = Path(root) == ROOT
-        dirs[:] = sorted(
-            d for d in dirs
-            if not d.startswith(".") and d != "__pycache__" and not d.endswith(".egg-info") and not (top and d in _NOT_BUILD_INPUTS)
-        )
-        for f in sorted(files):
-            if not f.endswith((".pyc", ".pyo")) and not (top and f.startswith(".")):
-                yield Path(root) / f
+    return source_files(_NOT_BUILD_INPUTS)
 
 
 def _readable_python() -> str | None:

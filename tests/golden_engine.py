@@ -1,6 +1,6 @@
 """The one golden harness of the expansion engine (fixtures/engine/ and fixtures/engine2/).
 
-Both suites (tests/test_engine_golden.py, tests/test_engine2_golden.py) use this module and the
+Both case sets (fixtures/engine, fixtures/engine2; tests/test_engine_golden.py) use this module and the
 same case layout; a case is a directory holding:
 
     case.yaml      source:  the upstream v2.3.0 file and test/function (or trainer-semantics.md section)
@@ -27,8 +27,7 @@ markers in expected.yaml:
     "@shape:curve.cert:<tj>"  base64 of a CURVE certificate for TrainJob <tj> with 40-character keys
     "@file:<name>"            the text of file <name> in the case directory
 
-Updating (the only update path): `UPDATE_GOLDEN=1 pytest tests/test_engine_golden.py
-tests/test_engine2_golden.py` rewrites expected.yaml / problems.yaml of every case whose output
+Updating (the only update path): `UPDATE_GOLDEN=1 pytest tests/test_engine_golden.py` rewrites expected.yaml / problems.yaml of every case whose output
 differs, and FAILS that case ("rewritten, review the diff"); cases that did not change are asserted
 as usual. A case whose expected.yaml holds markers is never rewritten (edit it by hand). So
 UPDATE_GOLDEN never makes a test pass without comparing: run again without it after reviewing

@@ -1,7 +1,7 @@
 """Plugin-level ports of upstream's unit tests for mpi, jax and xgboost (hand-built Info objects).
 
 Upstream: pkg/runtime/framework/plugins/{mpi,jax,xgboost}/*_test.go at v2.3.0. End-to-end
-behaviour is covered by the golden cases (test_engine2_golden.py); these pin the plugin guards,
+behaviour is covered by the golden cases (test_engine_golden.py); these pin the plugin guards,
 the validation messages and the numProcPerNode resolution.
 """
 

@@ -13,7 +13,7 @@ import pytest
 
 from kpt_fn.engine import expand
 from kpt_fn.problems import has_errors
-from test_engine2_golden import engine_options, shipped_runtimes
+from test_engine_golden import engine_options, shipped_runtimes
 
 SHIPPED = [
     "deepspeed-distributed",

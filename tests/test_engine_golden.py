@@ -1,7 +1,11 @@
-"""Golden tests of the expansion engine: the cases under fixtures/engine/.
+"""Golden tests of the expansion engine, both case sets, through the one harness (tests/golden_engine.py):
 
-Case layout, markers and the update path (UPDATE_GOLDEN=1) are those of tests/golden_engine.py,
-shared with tests/test_engine2_golden.py.
+- fixtures/engine/: the runtime framework, JobSet, PlainML, Torch, torchtune, coscheduling, Volcano;
+- fixtures/engine2/: MPI, JAX, XGBoost, Flux and the initializer flows, each ported from an upstream
+  v2.3.0 test or a worked example of trainer-semantics.md (its case.yaml names which;
+  fixtures/engine2/README.md lists the deliberate differences from upstream's expectations).
+
+Case layout, markers and the update path (UPDATE_GOLDEN=1) are those of tests/golden_engine.py.
 """
 
 from __future__ import annotations
@@ -11,11 +15,20 @@ from pathlib import Path
 import pytest
 
 import golden_engine
-from golden_engine import load_all  # noqa: F401 (used by other tests)
+from golden_engine import engine_options, load_all  # noqa: F401 (used by other tests)
 from shipped import SHIPPED_DIR, shipped_runtimes  # noqa: F401 (re-exported for other tests)
 
-CASES_DIR = Path(__file__).resolve().parent.parent / "fixtures" / "engine"
-CASES = golden_engine.case_dirs(CASES_DIR)
+FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
+CASES_DIR = FIXTURES / "engine"
+CASES = golden_engine.case_dirs(CASES_DIR) + golden_engine.case_dirs(FIXTURES / "engine2")
+
+# Upstream's integration test puts the launcher (which dependsOn node) before node; its envtest runs
+# no JobSet webhook, a real cluster would reject the JobSet. Ported as is, so the finding is pinned.
+KNOWN_JOBSET_WEBHOOK_ERRORS = {
+    "mpi-openmpi-integration": [
+        ("spec.replicatedJobs[2].dependsOn[0].name", "replicatedJob: launcher cannot depend on replicatedJob: node"),
+    ],
+}
 
 
 def load_case(case: Path):
@@ -25,24 +38,29 @@ def load_case(case: Path):
 
 
 def test_enough_cases():
-    assert len(CASES) >= 40
+    assert len(golden_engine.case_dirs(CASES_DIR)) >= 40
+    assert len(golden_engine.case_dirs(FIXTURES / "engine2")) >= 20
 
 
-@pytest.mark.parametrize("case", CASES, ids=lambda p: p.name)
+def _id(case: Path) -> str:
+    return f"{case.parent.name}/{case.name}"
+
+
+@pytest.mark.parametrize("case", CASES, ids=_id)
 def test_golden(case: Path):
     golden_engine.check_golden(case)
 
 
-@pytest.mark.parametrize("case", CASES, ids=lambda p: p.name)
+@pytest.mark.parametrize("case", CASES, ids=_id)
 def test_golden_is_deterministic(case: Path):
     golden_engine.check_deterministic(case)
 
 
-@pytest.mark.parametrize("case", CASES, ids=lambda p: p.name)
+@pytest.mark.parametrize("case", CASES, ids=_id)
 def test_golden_outputs_match_crd_schemas(case: Path):
-    golden_engine.check_outputs_valid(case)
+    golden_engine.check_outputs_valid(case, KNOWN_JOBSET_WEBHOOK_ERRORS.get(case.name))
 
 
-@pytest.mark.parametrize("case", CASES, ids=lambda p: p.name)
+@pytest.mark.parametrize("case", CASES, ids=_id)
 def test_golden_inputs_match_crd_schemas(case: Path):
     golden_engine.check_inputs_valid(case)

@@ -16,15 +16,15 @@ and a failing function looks like success.
 
 from __future__ import annotations
 
-import fcntl
 import hashlib
 import os
 import shutil
 import subprocess
 import sys
 import tempfile
-from contextlib import contextmanager
 from pathlib import Path
+
+from build_inputs import file_lock, source_files
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 CACHE = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "expand-trainjobs-tests" / "container"
@@ -61,16 +61,6 @@ _NOT_IMAGE_INPUTS = {".git", ".venv", "venv", "build", "dist", "node_modules", "
 class Unavailable(Exception):
     """No container can be run or built here; the message says why."""
 
-
-@contextmanager
-def file_lock(path: Path):
-    path.parent.mkdir(parents=True, exist_ok=True)
-    with open(path, "a") as f:
-        fcntl.flock(f, fcntl.LOCK_EX)
-        try:
-            yield
-        finally:
-            fcntl.flock(f, fcntl.LOCK_UN)
 
 
 def run(argv, *, env=None, timeout=600, input=None, check=True) -> subprocess.CompletedProcess:
@@ -160,15 +150,7 @@ def ensure_base(env: dict) -> str:
 
 
 def _image_input_files():
-    for root, dirs, files in os.walk(ROOT):
-        top = Path(root) == ROOT
-        dirs[:] = sorted(
-            d for d in dirs
-            if not d.startswith(".") and d != "__pycache__" and not d.endswith(".egg-info") and not (top and d in _NOT_IMAGE_INPUTS)
-        )
-        for f in sorted(files):
-            if not f.endswith((".pyc", ".pyo")) and not (top and f.startswith(".")):
-                yield Path(root) / f
+    yield from source_files(_NOT_IMAGE_INPUTS)
     yield ROOT / "deploy" / "build-image.sh"
 
 
