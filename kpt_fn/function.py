@@ -367,11 +367,14 @@ def _generated_problems(trainjob: dict, runtime: dict, objects: list, step: _Ste
     return problems + policy.check(trainjob, runtime, objects, step.cfg.policy)
 
 
-def _internal_error(exc: Exception) -> Problem:
+def _internal_error(exc: Exception, secret: str = "") -> Problem:
     if os.environ.get(DEBUG_ENV, "") not in ("", "0", "false"):
         raise exc
+    text = str(exc)
+    if secret and secret in text:  # a bug's message may quote anything it held, the seed included
+        text = text.replace(secret, "<redacted>")
     return Problem(
-        f"internal error: {type(exc).__name__}: {exc}; this TrainJob is not rendered (set {DEBUG_ENV}=1 for a traceback)"
+        f"internal error: {type(exc).__name__}: {text}; this TrainJob is not rendered (set {DEBUG_ENV}=1 for a traceback)"
     )
 
 
@@ -487,7 +490,7 @@ def run(
         try:
             found = _render_one(entry, step)
         except Exception as exc:  # a bug of ours costs this TrainJob its output, not the whole package
-            found = [from_problem(_internal_error(exc), original)]
+            found = [from_problem(_internal_error(exc, cfg.secretSeed), original)]
         results += found
         _place(entry, items, None if cfg.mode == "validate" else placement, place_results, freeze)
 

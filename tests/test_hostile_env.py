@@ -417,3 +417,22 @@ def test_limit_at_its_maximum_reserves_no_memory_for_it(fn, tmp_path):
     data = (RL_HEAD + "items: []\nfunctionConfig:\n" + fc).encode()
     p = subprocess.run([fn], input=data, capture_output=True, cwd=tmp_path, env=_env(), preexec_fn=_limited_memory, timeout=60)
     assert p.returncode == 0, p.stderr
+
+
+def test_internal_error_never_quotes_the_secret_seed(monkeypatch):
+    """A bug whose exception text holds the seed (any value it handled) is reported without it."""
+    from kpt_fn import engine, function
+
+    seed = "s3cr3t-seed-0123456789abcdef"
+
+    def expand(trainjob, runtime, options=None):
+        raise ValueError(f"cannot use {seed!r} here")
+
+    monkeypatch.setattr(engine, "expand", expand)
+    monkeypatch.delenv("EXPAND_TRAINJOBS_DEBUG", raising=False)
+    tj = {"apiVersion": "trainer.kubeflow.org/v1alpha1", "kind": "TrainJob", "metadata": {"name": "t", "namespace": "n"},
+          "spec": {"runtimeRef": {"name": "torch-distributed"}}}
+    fc = {"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "c"}, "data": {"secretSeed": seed}}
+    outcome = function.run([tj], fc)
+    text = repr([r.krm() for r in outcome.results]) + "\n".join(outcome.stderr_lines())
+    assert "internal error: ValueError" in text and "<redacted>" in text and seed not in text
