@@ -37,7 +37,7 @@ import sys
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
-DEFAULT_MIRRORS = Path("/work/.mirror")
+DEFAULT_MIRRORS = REPO.parent / ".mirror"  # the fetched upstream repositories, beside ../shared
 DEFAULT_OUTPUT = REPO / "kpt_fn" / "engine" / "omitempty.json"
 
 # Go import path -> (mirror directory name, tag, files holding the package's type declarations,

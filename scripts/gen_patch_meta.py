@@ -23,7 +23,7 @@ import sys
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
-DEFAULT_SWAGGER = Path("/work/shared/upstream/trainer/api/openapi-spec/swagger.json")
+DEFAULT_SWAGGER = REPO.parent / "shared" / "upstream" / "trainer" / "api" / "openapi-spec" / "swagger.json"
 DEFAULT_OUTPUT = REPO / "kpt_fn" / "engine" / "patch_meta.json"
 
 # Short names accepted by kpt_fn.engine.smp.strategic_merge(type_name=...).
