@@ -19,7 +19,7 @@ import os
 import sys
 
 from kpt_fn import modes
-from kpt_fn.modes import DEBUG_ENV, krm_mode  # noqa: F401  (the names other code and tests use)
+
 
 # The click group's commands (tests/test_hostile_env.py keeps the two in step): a lone argument that
 # names one is never taken for the kustomize plugin form.

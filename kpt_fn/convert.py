@@ -24,6 +24,7 @@ import copy
 import re
 
 from kpt_fn.problems import ERROR, INFO, WARNING, Problem
+from kpt_fn.quantity import num_cpu, num_gpu
 
 API_VERSION = "trainer.kubeflow.org/v1alpha1"
 LEGACY_API_VERSIONS = ("kubeflow.org/v2alpha1", "trainer.kubeflow.org/v2alpha1")
@@ -122,20 +123,16 @@ def is_legacy_runtime(obj: dict) -> bool:
 
 def _gpu_count(resources: dict) -> int | None:
     """GPUs in a resourcesPerNode (requests before limits), or None when none is given."""
-    from kpt_fn import quantity as res
-
     if not resources:
         return None
-    n = res.num_gpu(resources)
+    n = num_gpu(resources)
     return n or None
 
 
 def _cpu_count(resources: dict) -> int | None:
-    from kpt_fn import quantity as res
-
     if not resources or not any("cpu" in (resources.get(k) or {}) for k in ("limits", "requests")):
         return None
-    return max(1, res.num_cpu(resources))
+    return max(1, num_cpu(resources))
 
 
 def _convert_api_version(obj: dict, conv: _Conversion) -> None:

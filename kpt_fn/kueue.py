@@ -33,8 +33,9 @@ import json
 
 from kpt_fn.engine import RULE_DEADLINE as _CONTROLLER_DEADLINE_RULE
 from kpt_fn import workload
+from kpt_fn.resource import dig
 from kpt_fn import quantity
-from kpt_fn.problems import ERROR, INFO, WARNING, Problem
+from kpt_fn.problems import INFO, WARNING, Problem
 
 PROFILES = ("controller", "kueue")
 KUEUE = "kueue"
@@ -81,12 +82,8 @@ RULES = [
      "description": "the TrainJob's total requests can fit its ClusterQueue (nominal quota plus borrowing limit)"},
 ]
 
-_dig = workload.dig
-_POD_SPEC, _POD_META = workload.POD_SPEC, workload.POD_META
-
-
 def _labels(obj: dict) -> dict:
-    labels = _dig(obj, "metadata", "labels")
+    labels = dig(obj, "metadata", "labels")
     return labels if isinstance(labels, dict) else {}
 
 
@@ -114,7 +111,7 @@ def queue_for(trainjob: dict, queues: dict) -> tuple[str | None, str]:
     label = _labels(trainjob).get(QUEUE_LABEL)
     if label:
         return label, f"label {QUEUE_LABEL}"
-    namespace = _dig(trainjob, "metadata", "namespace") or ""
+    namespace = dig(trainjob, "metadata", "namespace") or ""
     if namespace in queues:
         return queues[namespace], f"kueueQueues entry for namespace {namespace}"
     if "" in queues:
@@ -176,7 +173,7 @@ def prepare(trainjob: dict, objects: list, profile: str, queues: dict) -> tuple[
     priority = _labels(trainjob).get(PRIORITY_LABEL)
     if priority:
         labels[PRIORITY_LABEL] = priority
-    deadline = _dig(trainjob, "spec", "activeDeadlineSeconds")
+    deadline = dig(trainjob, "spec", "activeDeadlineSeconds")
     if isinstance(deadline, int) and not isinstance(deadline, bool) and deadline > 0:
         labels[MAX_EXEC_TIME_LABEL] = str(deadline)
         problems.append(Problem(
@@ -184,7 +181,7 @@ def prepare(trainjob: dict, objects: list, profile: str, queues: dict) -> tuple[
             "(evicts, not fails) the workload after that much admitted time, counted across admissions; the Trainer "
             "controller failed the TrainJob that long after creation or its last resume",
             "spec.activeDeadlineSeconds", severity=WARNING, rule=RULE_MAX_EXEC))
-    managed_by = _dig(trainjob, "spec", "managedBy")
+    managed_by = dig(trainjob, "spec", "managedBy")
     out = []
     for obj in objects:
         if obj.get("kind") == "JobSet":
@@ -192,7 +189,7 @@ def prepare(trainjob: dict, objects: list, profile: str, queues: dict) -> tuple[
             problems += _request_problems(obj)
         elif obj.get("kind") == "PodGroup":
             problems.append(Problem(
-                f"PodGroup {_dig(obj, 'metadata', 'name')} ({obj.get('apiVersion')}) and Kueue both gate these pods: "
+                f"PodGroup {dig(obj, 'metadata', 'name')} ({obj.get('apiVersion')}) and Kueue both gate these pods: "
                 "Kueue admits the whole workload at once already; keep one (drop podGroupPolicy from the runtime, and "
                 "use Kueue's waitForPodsReady for all-or-nothing start), or leave the profile",
                 "spec.runtimeRef", severity=WARNING, rule=RULE_DOUBLE_GANG))
@@ -214,7 +211,7 @@ def _kueue_jobset(jobset: dict, labels: dict, multikueue: bool) -> dict:
 
 def _stale_runtime_patches(trainjob: dict) -> list:
     out = []
-    patches = _dig(trainjob, "spec", "runtimePatches")
+    patches = dig(trainjob, "spec", "runtimePatches")
     for i, patch in enumerate(patches if isinstance(patches, list) else ()):
         if isinstance(patch, dict) and patch.get("manager") == RUNTIME_PATCH_MANAGER:
             out.append(Problem(
@@ -226,29 +223,22 @@ def _stale_runtime_patches(trainjob: dict) -> list:
 
 def _request_problems(jobset: dict) -> list:
     out = []
-    for i, rj in enumerate(_dig(jobset, "spec", "replicatedJobs") or ()):
-        pod = _dig(rj, *_POD_SPEC) or {}
-        if isinstance(_dig(pod, "resources", "requests"), dict):
+    for ps in workload.pod_sets(jobset):
+        if isinstance(dig(ps.pod, "resources", "requests"), dict):
             continue  # pod-level resources cover every container
-        for field in ("initContainers", "containers"):
-            for j, c in enumerate(pod.get(field) or ()):
-                res = c.get("resources") or {}
-                have = set(res.get("requests") or {}) | set(res.get("limits") or {})
-                missing = [r for r in ("cpu", "memory") if r not in have]
-                if missing:
-                    out.append(Problem(
-                        f"container {c.get('name')} of replicated job {rj.get('name')} requests no {' or '.join(missing)}: "
-                        "Kueue counts it as 0 against the quota",
-                        f"spec.replicatedJobs[{i}].template.spec.template.spec.{field}[{j}].resources",
-                        severity=WARNING, subject=jobset, rule=RULE_REQUESTS))
+        for field, j, c in ps.containers():
+            res = c.get("resources") or {}
+            have = set(res.get("requests") or {}) | set(res.get("limits") or {})
+            missing = [r for r in ("cpu", "memory") if r not in have]
+            if missing:
+                out.append(Problem(
+                    f"container {c.get('name')} of replicated job {ps.name} requests no {' or '.join(missing)}: "
+                    "Kueue counts it as 0 against the quota",
+                    f"{ps.path}.{field}[{j}].resources", severity=WARNING, subject=jobset, rule=RULE_REQUESTS))
     return out
 
 
 # --- TAS annotations (jobframework/tas_validation.go) -----------------------------------------
-
-
-def pod_count(rj: dict) -> int:
-    return workload.pod_count(rj)
 
 
 def _go_parse_int32(text: str) -> int | None:
@@ -263,8 +253,8 @@ def check_tas(jobset: dict) -> list:
     """Kueue's admission checks of the TAS pod-set annotations on a JobSet's pod templates."""
     problems: list = []
     groups: dict[str, list] = {}
-    for i, rj in enumerate(_dig(jobset, "spec", "replicatedJobs") or ()):
-        notes = _dig(rj, *_POD_META, "annotations") or {}
+    for i, rj in enumerate(dig(jobset, "spec", "replicatedJobs") or ()):
+        notes = dig(rj, *workload.POD_META, "annotations") or {}
         base = f"spec.replicatedJobs[{i}].template.spec.template.metadata.annotations"
 
         def err(key, message, _base=base):
@@ -301,8 +291,8 @@ def check_tas(jobset: dict) -> list:
                 err(SLICE_SIZE, f"Invalid value: {json.dumps(notes[SLICE_SIZE])}: must be a numeric value")
             elif size < 1:
                 err(SLICE_SIZE, f"Invalid value: {json.dumps(notes[SLICE_SIZE])}: must be greater than or equal to 1")
-            elif size > pod_count(rj):
-                err(SLICE_SIZE, f"Invalid value: {json.dumps(notes[SLICE_SIZE])}: must not be greater than pod set count {pod_count(rj)}")
+            elif size > workload.pod_count(rj):
+                err(SLICE_SIZE, f"Invalid value: {json.dumps(notes[SLICE_SIZE])}: must not be greater than pod set count {workload.pod_count(rj)}")
         if slice_required and not slice_size:
             err(SLICE_SIZE, f"Required value: must be set when '{SLICE_REQUIRED_TOPOLOGY}' is specified")
         if slice_size and not slice_required:
@@ -325,7 +315,7 @@ def _group_problems(jobset: dict, group: str, members: list) -> list:
                         f"{len(members)} pod set(s)", path(i), subject=jobset, rule=RULE_TAS) for i, *_ in members]
     (i1, rj1, req1, pref1), (i2, rj2, req2, pref2) = members
     out = []
-    c1, c2 = pod_count(rj1), pod_count(rj2)
+    c1, c2 = workload.pod_count(rj1), workload.pod_count(rj2)
     if c1 != 1 and c2 != 1:
         message = (f"Invalid value: {json.dumps(group)}: can only define groups where at least one pod set has only 1 "
                    f"replica, got: {c1} replica(s) and {c2} replica(s) in the group")
@@ -363,26 +353,21 @@ class Quotas:
             if not isinstance(obj, dict):
                 continue
             if is_kueue_object(obj, "ClusterQueue"):
-                self.cluster_queues[_dig(obj, "metadata", "name")] = obj
+                self.cluster_queues[dig(obj, "metadata", "name")] = obj
             elif is_kueue_object(obj, "LocalQueue"):
-                cq = _dig(obj, "spec", "clusterQueue")
+                cq = dig(obj, "spec", "clusterQueue")
                 if isinstance(cq, str):
-                    self.local_queues[(_dig(obj, "metadata", "namespace") or "", _dig(obj, "metadata", "name"))] = cq
+                    self.local_queues[(dig(obj, "metadata", "namespace") or "", dig(obj, "metadata", "name"))] = cq
 
     def __bool__(self):
         return bool(self.cluster_queues)
 
 
-def workload_requests(jobset: dict) -> list[tuple[str, int, dict]]:
-    """[(pod set name, pod count, requests per pod)] as Kueue's JobSet integration builds its pod sets."""
-    return [(ps.name, ps.count, ps.requests()) for ps in workload.pod_sets(jobset)]
-
-
 def _flavor_capacity(cq: dict) -> dict:
     """{resource: [(flavor, capacity or None when borrowing is unbounded)]}."""
-    in_cohort = bool(_dig(cq, "spec", "cohort") or _dig(cq, "spec", "cohortName"))
+    in_cohort = bool(dig(cq, "spec", "cohort") or dig(cq, "spec", "cohortName"))
     out: dict = {}
-    for group in _dig(cq, "spec", "resourceGroups") or ():
+    for group in dig(cq, "spec", "resourceGroups") or ():
         for flavor in group.get("flavors") or ():
             for r in flavor.get("resources") or ():
                 nominal = quantity.parse(r.get("nominalQuota", 0))
@@ -398,7 +383,7 @@ def _flavor_capacity(cq: dict) -> dict:
 def quota_problems(trainjob: dict, jobset: dict, quotas: Quotas, queue: str) -> list:
     """Whether the TrainJob's workload can ever be admitted by its ClusterQueue (only when the
     LocalQueue and ClusterQueue are among the items; otherwise nothing is known and nothing said)."""
-    namespace = _dig(trainjob, "metadata", "namespace") or ""
+    namespace = dig(trainjob, "metadata", "namespace") or ""
     cq_name = quotas.local_queues.get((namespace, queue))
     cq = quotas.cluster_queues.get(cq_name) if cq_name else None
     if cq is None:
@@ -407,7 +392,8 @@ def quota_problems(trainjob: dict, jobset: dict, quotas: Quotas, queue: str) -> 
     problems = []
     totals: dict = {}
     reported = set()
-    for name, count, per_pod in workload_requests(jobset):
+    for ps in workload.pod_sets(jobset):
+        name, count, per_pod = ps.name, ps.count, ps.requests()
         for resource, q in per_pod.items():
             if not q:
                 continue

@@ -14,8 +14,8 @@ from __future__ import annotations
 
 from collections import namedtuple
 
-from kpt_fn import workload
-from kpt_fn import quantity
+from kpt_fn import quantity, workload
+from kpt_fn.resource import dig
 from kpt_fn.problems import ERROR, WARNING, Problem
 
 WAIVER_PREFIX = "waive.expand-trainjobs.kpt.dev/"
@@ -116,10 +116,10 @@ def _named(items, name):
 
 def _pod_of(spec_root: dict, rj_name: str, prefix: str):
     """(path, pod spec) of replicated job `rj_name` under a runtime spec's `template`."""
-    i, rj = _named(workload.dig(spec_root, "template", "spec", "replicatedJobs"), rj_name)
+    i, rj = _named(dig(spec_root, "template", "spec", "replicatedJobs"), rj_name)
     if rj is None:
         return None, None
-    return f"{prefix}.template.spec.replicatedJobs[{i}].template.spec.template.spec", workload.dig(rj, *workload.POD_SPEC)
+    return f"{prefix}.template.spec.replicatedJobs[{i}].template.spec.template.spec", dig(rj, *workload.POD_SPEC)
 
 
 class Blame:
@@ -130,9 +130,9 @@ class Blame:
 
     def _pods(self, rj_name: str):
         """(path, subject, pod spec), the TrainJob's patches (last wins) before the runtime."""
-        patches = workload.dig(self.trainjob, "spec", "runtimePatches")
+        patches = dig(self.trainjob, "spec", "runtimePatches")
         for i in reversed(range(len(patches) if isinstance(patches, list) else 0)):
-            path, pod = _pod_of(workload.dig(patches[i], "trainingRuntimeSpec") or {}, rj_name, f"spec.runtimePatches[{i}].trainingRuntimeSpec")
+            path, pod = _pod_of(dig(patches[i], "trainingRuntimeSpec") or {}, rj_name, f"spec.runtimePatches[{i}].trainingRuntimeSpec")
             if pod:
                 yield path, None, pod
         if self.runtime is not None:
@@ -142,7 +142,7 @@ class Blame:
 
     def container(self, ps: workload.PodSet, field: str, container: dict, attr: tuple):
         """(path, subject) of attribute `attr` of a rendered container (subject None = the TrainJob)."""
-        trainer = workload.dig(self.trainjob, "spec", "trainer") or {}
+        trainer = dig(self.trainjob, "spec", "trainer") or {}
         if ps.step == "trainer":
             if attr[0] == "image" and trainer.get("image"):
                 return "spec.trainer.image", None
@@ -150,13 +150,13 @@ class Blame:
                 return "spec.trainer.resourcesPerNode", None
         for path, subject, pod in self._pods(ps.name):
             i, c = _named(pod.get(field), container.get("name"))
-            if c is not None and workload.dig(c, *attr) is not None:
+            if c is not None and dig(c, *attr) is not None:
                 return f"{path}.{field}[{i}].{'.'.join(attr)}", subject
         return None
 
     def pod(self, ps: workload.PodSet, attr: tuple, match=None):
         for path, subject, pod in self._pods(ps.name):
-            value = workload.dig(pod, *attr)
+            value = dig(pod, *attr)
             if value is None:
                 continue
             if match is None:
@@ -167,9 +167,9 @@ class Blame:
         return None
 
     def nodes(self):
-        if workload.dig(self.trainjob, "spec", "trainer", "numNodes") is not None:
+        if dig(self.trainjob, "spec", "trainer", "numNodes") is not None:
             return "spec.trainer.numNodes", None
-        if self.runtime is not None and workload.dig(self.runtime, "spec", "mlPolicy", "numNodes") is not None:
+        if self.runtime is not None and dig(self.runtime, "spec", "mlPolicy", "numNodes") is not None:
             return "spec.mlPolicy.numNodes", self.runtime
         return None
 
@@ -201,17 +201,17 @@ def check(trainjob: dict, runtime: dict | None, objects: list, settings) -> list
     def violate(rule, message, where=None):
         found.append((rule, message, where))
 
-    ref = workload.dig(trainjob, "spec", "runtimeRef") or {}
+    ref = dig(trainjob, "spec", "runtimeRef") or {}
     allowed = settings.get("allowedRuntimes")
     if allowed:
         kind, name = ref.get("kind", "ClusterTrainingRuntime"), ref.get("name")
         if name not in allowed and f"{kind}/{name}" not in allowed:
             violate("allowed-runtimes", f"runtime {kind}/{name} is not allowed ({', '.join(allowed)})", ("spec.runtimeRef.name", None))
-    labels = workload.dig(trainjob, "metadata", "labels") or {}
+    labels = dig(trainjob, "metadata", "labels") or {}
     for label in settings.get("requiredLabels") or ():
         if not labels.get(label):
             violate("required-labels", f"label {label} is required", ("metadata.labels", None))
-    deadline = workload.dig(trainjob, "spec", "activeDeadlineSeconds")
+    deadline = dig(trainjob, "spec", "activeDeadlineSeconds")
     if settings.get("requireActiveDeadline") and not deadline:
         violate("active-deadline", "spec.activeDeadlineSeconds is required", ("spec", None))
     cap = settings.get("maxActiveDeadlineSeconds")
@@ -235,7 +235,7 @@ def check(trainjob: dict, runtime: dict | None, objects: list, settings) -> list
     limit = settings.get("maxGPUsPerTrainJob")
     if limit is not None and job_gpus > limit:
         violate("max-gpus-per-trainjob", f"the TrainJob requests {job_gpus} GPUs in all, more than {limit}",
-                ("spec.trainer.resourcesPerNode", None) if workload.dig(trainjob, "spec", "trainer", "resourcesPerNode") else blame.nodes())
+                ("spec.trainer.resourcesPerNode", None) if dig(trainjob, "spec", "trainer", "resourcesPerNode") else blame.nodes())
     limit = settings.get("maxNodes")
     if limit is not None and nodes > limit:
         violate("max-nodes", f"the TrainJob runs {nodes} training nodes, more than {limit}", blame.nodes())
@@ -244,7 +244,7 @@ def check(trainjob: dict, runtime: dict | None, objects: list, settings) -> list
         have = totals.get(resource)
         if limit is not None and have is not None and have > limit:
             violate(rule, f"the TrainJob requests {quantity.canonical(have)} {resource} in all, more than {quantity.canonical(limit)}",
-                    ("spec.trainer.resourcesPerNode", None) if workload.dig(trainjob, "spec", "trainer", "resourcesPerNode") else blame.nodes())
+                    ("spec.trainer.resourcesPerNode", None) if dig(trainjob, "spec", "trainer", "resourcesPerNode") else blame.nodes())
     return _apply_waivers(trainjob, found)
 
 
@@ -269,13 +269,13 @@ def _pod_checks(ps, per_pod, gpus, settings, blame, violate, node: bool):
         if isinstance(image, str):
             for rule, message in _image_problems(image, settings):
                 violate(rule, f"{name}: {message}", blame.container(ps, field, c, ("image",)))
-        if settings.get("forbidPrivileged") and workload.dig(c, "securityContext", "privileged"):
+        if settings.get("forbidPrivileged") and dig(c, "securityContext", "privileged"):
             violate("no-privileged", f"{name} is privileged", blame.container(ps, field, c, ("securityContext", "privileged")))
         res = c.get("resources") or {}
         requests, limits = res.get("requests") or {}, res.get("limits") or {}
         if settings.get("requireRequests"):
             missing = [r for r in ("cpu", "memory") if r not in requests]
-            if missing and not isinstance(workload.dig(ps.pod, "resources", "requests"), dict):
+            if missing and not isinstance(dig(ps.pod, "resources", "requests"), dict):
                 violate("requests-required", f"{name} requests no {' or '.join(missing)}", blame.container(ps, field, c, ("resources",)) or blame.container(ps, field, c, ("name",)))
         if settings.get("requireGPULimitsEqualRequests"):
             for r in sorted(set(requests) | set(limits)):
@@ -292,7 +292,7 @@ def _resources_blame(ps, blame):
 
 
 def _apply_waivers(trainjob: dict, found: list) -> list:
-    notes = workload.dig(trainjob, "metadata", "annotations") or {}
+    notes = dig(trainjob, "metadata", "annotations") or {}
     waivers = {k[len(WAIVER_PREFIX):]: v for k, v in notes.items() if isinstance(k, str) and k.startswith(WAIVER_PREFIX)}
     known = {s.rule for s in SETTINGS}
     problems = []
@@ -303,7 +303,7 @@ def _apply_waivers(trainjob: dict, found: list) -> list:
                                     path, rule="policy/waiver"))
         elif not str(reason or "").strip():
             problems.append(Problem(f"waiver of policy/{rule} gives no reason: write why as the annotation's value", path, rule="policy/waiver"))
-    who = f"{workload.dig(trainjob, 'metadata', 'namespace') or ''}/{workload.dig(trainjob, 'metadata', 'name')}".lstrip("/")
+    who = f"{dig(trainjob, 'metadata', 'namespace') or ''}/{dig(trainjob, 'metadata', 'name')}".lstrip("/")
     for rule, message, where in found:
         path, subject = where if where else ("", None)
         if subject is not None:

@@ -15,6 +15,10 @@ from __future__ import annotations
 
 from decimal import Decimal
 
+TYPE_CHECKING = False  # without importing typing, which KRM mode otherwise never needs
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+
 BINARY_SI = "BinarySI"
 DECIMAL_SI = "DecimalSI"
 DECIMAL_EXPONENT = "DecimalExponent"

@@ -13,9 +13,9 @@ import subprocess
 import tarfile
 import tempfile
 
+from kpt_fn import quantity, workload
 from kpt_fn import resource as res
-from kpt_fn import workload
-from kpt_fn import quantity
+from kpt_fn.resource import dig
 
 QUEUE_LABEL = "kueue.x-k8s.io/queue-name"
 _GANG_KINDS = {"scheduling.x-k8s.io": "coscheduling", "scheduling.volcano.sh": "volcano"}
@@ -25,7 +25,7 @@ _GANG_KINDS = {"scheduling.x-k8s.io": "coscheduling", "scheduling.volcano.sh": "
 
 
 def _runtime_ref(trainjob: dict) -> str:
-    ref = workload.dig(trainjob, "spec", "runtimeRef") or {}
+    ref = dig(trainjob, "spec", "runtimeRef") or {}
     return f"{ref.get('kind') or res.CLUSTER_TRAINING_RUNTIME}/{ref.get('name')}"
 
 
@@ -36,11 +36,11 @@ def _procs_per_node(trainjob: dict, runtime: dict | None, jobsets: list):
                 for env in c.get("env") or ():
                     if env.get("name") == "PET_NPROC_PER_NODE" and "value" in env:
                         return env["value"]
-    value = workload.dig(trainjob, "spec", "trainer", "numProcPerNode")
+    value = dig(trainjob, "spec", "trainer", "numProcPerNode")
     if value is not None:
         return value
     for policy in ("torch", "mpi"):
-        value = workload.dig(runtime, "spec", "mlPolicy", policy, "numProcPerNode")
+        value = dig(runtime, "spec", "mlPolicy", policy, "numProcPerNode")
         if value is not None:
             return value
     return None
@@ -65,9 +65,9 @@ def trainjob_summary(entry) -> dict:
             nodes += ps.count if is_node(ps) else 0
             images.update(c.get("image") for _, _, c in ps.containers() if c.get("image"))
     gang = sorted({_GANG_KINDS.get(res.api_group(o), res.api_group(o)) for o in objects if o.get("kind") == "PodGroup"})
-    queue = next((workload.dig(js, "metadata", "labels", QUEUE_LABEL) for js in jobsets
-                  if workload.dig(js, "metadata", "labels", QUEUE_LABEL)), None) \
-        or workload.dig(tj, "metadata", "labels", QUEUE_LABEL)
+    queue = next((dig(js, "metadata", "labels", QUEUE_LABEL) for js in jobsets
+                  if dig(js, "metadata", "labels", QUEUE_LABEL)), None) \
+        or dig(tj, "metadata", "labels", QUEUE_LABEL)
     return {
         "namespace": res.namespace(tj) or "",
         "name": res.name(tj),

@@ -865,7 +865,7 @@ def _load_careful(text: str, limits: Limits) -> list:
         raise YAMLInputError(str(e)) from None
     except RecursionError:
         raise _too_deep(limits) from None
-    except (ValueError, TypeError, KeyError, OverflowError) as e:
+    except (ValueError, TypeError, KeyError, OverflowError):
         # A core tag on a value it cannot hold (`!!int abc`, `!!bool maybe`). The value is not
         # repeated: it may be a secret (a `secretSeed: !!int ...`), and which one is not known here.
         raise YAMLInputError("invalid value for its tag (a core tag such as !!int, !!float or !!bool on a value it cannot hold; the value is not shown)") from None

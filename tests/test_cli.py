@@ -12,7 +12,7 @@ import sys
 
 import pytest
 
-from kpt_fn import cli, modes, yamlio
+from kpt_fn import modes, yamlio
 
 from clients import kit
 
@@ -99,9 +99,9 @@ def test_internal_error_keeps_the_items(monkeypatch, capsys):
 
 def _check_internal_error_keeps_the_items(monkeypatch, capsys):
     monkeypatch.setattr(sys, "stdin", _Stdin(io.BytesIO(b"apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n- {apiVersion: v1, kind: ConfigMap, metadata: {name: a}}\n")))
-    monkeypatch.delenv(cli.DEBUG_ENV, raising=False)
+    monkeypatch.delenv(modes.DEBUG_ENV, raising=False)
     with pytest.raises(SystemExit) as e:
-        cli.krm_mode()
+        modes.krm_mode()
     assert e.value.code == 1
     captured = capsys.readouterr()
     rl = yamlio.load(captured.out)
@@ -131,7 +131,7 @@ def test_a_failure_after_the_first_piece_is_an_error_on_stderr(monkeypatch, caps
     monkeypatch.setattr(krm, "process_pieces", lambda *a, **k: (pieces(), ["summary"], 0))
     monkeypatch.setattr(sys, "stdin", _Stdin(io.BytesIO(b"kind: ResourceList\n")))
     with pytest.raises(SystemExit) as e:
-        cli.krm_mode()
+        modes.krm_mode()
     assert e.value.code == 1
     captured = capsys.readouterr()
     assert captured.out == "apiVersion: config.kubernetes.io/v1\n"
@@ -176,7 +176,7 @@ def test_a_piece_that_cannot_be_encoded_after_output_was_written_is_an_error_fir
     monkeypatch.setattr(krm, "process_pieces", lambda *a, **k: (pieces(), ["expand-trainjobs: ok: fine"], 0))
     monkeypatch.setattr(sys, "stdin", _Stdin(io.BytesIO(b"kind: ResourceList\n")))
     with pytest.raises(SystemExit) as e:
-        cli.krm_mode()
+        modes.krm_mode()
     assert e.value.code == 1
     err = capsys.readouterr().err.splitlines()
     assert err[0].startswith("expand-trainjobs: FAILED: internal error while writing the output: UnicodeEncodeError")

@@ -9,7 +9,8 @@ import pytest
 from kpt_fn import convert
 from kpt_fn.engine import expand
 from kpt_fn.problems import ERROR, INFO, WARNING
-from test_engine_golden import CASES_DIR, load_all, load_case
+from golden_engine import load_all
+from test_engine_golden import CASES_DIR, load_case
 
 
 @pytest.mark.parametrize("example", ["first-job", "torch-job"])

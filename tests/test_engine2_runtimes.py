@@ -13,7 +13,8 @@ import pytest
 
 from kpt_fn.engine import expand
 from kpt_fn.problems import has_errors
-from test_engine_golden import engine_options, shipped_runtimes
+from golden_engine import engine_options
+from shipped import shipped_runtimes
 
 SHIPPED = [
     "deepspeed-distributed",

@@ -15,8 +15,6 @@ from pathlib import Path
 import pytest
 
 import golden_engine
-from golden_engine import engine_options, load_all  # noqa: F401 (used by other tests)
-from shipped import SHIPPED_DIR, shipped_runtimes  # noqa: F401 (re-exported for other tests)
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
 CASES_DIR = FIXTURES / "engine"

@@ -11,7 +11,7 @@ import pytest
 
 from kpt_fn.engine import expand, framework
 from kpt_fn.problems import has_errors
-from test_engine_golden import SHIPPED_DIR, shipped_runtimes
+from shipped import SHIPPED_DIR, shipped_runtimes
 
 pytestmark = pytest.mark.skipif(not SHIPPED_DIR.is_dir(), reason="shipped runtimes not available")
 

@@ -7,12 +7,10 @@ and mpi tests; §10.5 / §10.6 of trainer-semantics.md give the PodGroup totals.
 
 import pytest
 
-from kpt_fn.quantity import BINARY_SI, DECIMAL_SI, QuantityError, canonical
+from kpt_fn.quantity import BINARY_SI, DECIMAL_SI, QuantityError, canonical, num_cpu, num_gpu
 from kpt_fn.engine.pod_resources import (
     format_resource_list,
     merge_resource_requirements,
-    num_cpu,
-    num_gpu,
     pod_requests,
     sum_requests,
 )

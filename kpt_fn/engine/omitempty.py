@@ -17,6 +17,8 @@ from __future__ import annotations
 import json
 import os
 
+from kpt_fn.resource import dig
+
 _TABLE = os.path.join(os.path.dirname(__file__), "omitempty.json")  # os.path: no pathlib at start-up
 _cache: dict = {}
 
@@ -77,17 +79,9 @@ def _strip(value, type_name: str, types: dict) -> None:
                 _strip(item, child, types)
 
 
-def _dig(obj, *keys):
-    for key in keys:
-        if not isinstance(obj, dict):
-            return None
-        obj = obj.get(key)
-    return obj
-
-
 def typed_runtime(runtime: dict) -> dict:
     """The runtime's JobSet template spec as the controller holds it (in place; returns `runtime`)."""
-    spec = _dig(runtime, "spec", "template", "spec")
+    spec = dig(runtime, "spec", "template", "spec")
     if isinstance(spec, dict):
         strip(spec, "JobSetSpec")
     return runtime
@@ -95,9 +89,9 @@ def typed_runtime(runtime: dict) -> dict:
 
 def typed_trainjob(trainjob: dict) -> dict:
     """Every runtimePatch's template spec as json.Marshal writes it (in place; returns `trainjob`)."""
-    patches = _dig(trainjob, "spec", "runtimePatches")
+    patches = dig(trainjob, "spec", "runtimePatches")
     for patch in patches if isinstance(patches, list) else ():
-        spec = _dig(patch, "trainingRuntimeSpec", "template", "spec")
+        spec = dig(patch, "trainingRuntimeSpec", "template", "spec")
         if isinstance(spec, dict):
             strip(spec, "JobSetSpecPatch")
     return trainjob

@@ -16,7 +16,7 @@ TYPE_CHECKING = False  # without importing typing, which KRM mode otherwise neve
 if TYPE_CHECKING:
     from collections.abc import Iterable, Mapping
 
-from kpt_fn.quantity import ZERO, Quantity, canonical, canonicalize, ceil_value, num_cpu, num_gpu, parse  # noqa: F401 (num_*: for the plugins)
+from kpt_fn.quantity import ZERO, Quantity, canonical, canonicalize, parse
 from kpt_fn.engine.smp import merge_list_by_key
 
 _POD_LEVEL_EXACT = frozenset(("cpu", "memory"))

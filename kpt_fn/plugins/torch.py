@@ -11,6 +11,7 @@ from kpt_fn.engine.info import resources_per_node
 from kpt_fn.plugins import torchtune
 from kpt_fn.plugins.constants import COMPLETION_INDEX, NODE, PORT, TRAINER
 from kpt_fn.problems import Problem
+from kpt_fn.quantity import num_cpu, num_gpu
 
 NAME = "Torch"
 # PlainML does not run beside this plugin (upstream's PlainML skips the Torch, MPI and JAX policies).
@@ -34,18 +35,6 @@ RULES = [
 
 def is_active(info) -> bool:
     return (info.runtime_policy.ml_policy_source or {}).get("torch") is not None
-
-
-def _num_gpu(res: dict) -> int:
-    from kpt_fn.engine import pod_resources as resources
-
-    return resources.num_gpu(res)
-
-
-def _num_cpu(res: dict) -> int:
-    from kpt_fn.engine import pod_resources as resources
-
-    return resources.num_cpu(res)
 
 
 def _env_injection_targets(info):
@@ -73,9 +62,9 @@ def enforce_ml_policy(info, trainjob, options) -> None:
             # Legacy strings are converted by kpt_fn.convert before the engine runs.
             raise RenderError(f"numProcPerNode must be an integer, got {nproc!r}", "spec.trainer.numProcPerNode")
     res = resources_per_node(info, trainjob)
-    gpu = _num_gpu(res)
+    gpu = num_gpu(res)
     if nproc == "auto" and gpu == 0:
-        nproc = max(1, _num_cpu(res))
+        nproc = max(1, num_cpu(res))
 
     container = info.container_by_ancestor(TRAINER, NODE) if trainer is not None else None
     if container is not None:
@@ -128,5 +117,5 @@ def validate(info, trainjob, options) -> list[Problem]:
         problems.append(Problem(f"must not have reserved envs, invalid envs configured: [{' '.join(reserved)}]",
                                 "spec.trainer.env", rule=RULE_RESERVED_ENV))
     if torchtune.is_torchtune(trainjob):
-        problems.extend(torchtune.validate(info, trainjob, _num_gpu(resources_per_node(info, trainjob))))
+        problems.extend(torchtune.validate(info, trainjob, num_gpu(resources_per_node(info, trainjob))))
     return problems
