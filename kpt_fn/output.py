@@ -33,11 +33,6 @@ GENERATED_SUFFIX = ".generated.yaml"
 MARKER = "expand-trainjobs.fn.kpt.dev/trainjob"
 
 
-def result(problem: Problem, trainjob: dict | None):
-    """results.from_problem, for call sites not yet moved to it."""
-    return results_mod.from_problem(problem, trainjob)
-
-
 def marker_of(item) -> str | None:
     """The TrainJob named by an item's MARKER, or None when the item is not the function's output."""
     if not isinstance(item, dict) or res.is_trainjob(item) or res.is_runtime(item):
@@ -64,23 +59,10 @@ def _where(item: dict) -> str:
     return f" (in {path})" if path else ""
 
 
-def place(items: list, rendered: list, results: list, namespace: str = "") -> list:
-    """The output items: inputs in order, generated objects replacing or following (see module doc).
-    A TrainJob whose objects conflict with items of someone else's places nothing (error results)."""
-    placement = Placement(items, namespace)
-    for entry in rendered:
-        problems = placement.conflicts(entry.objects)
-        if problems:
-            results.extend(results_mod.from_problem(p, entry.origin) for p in problems)
-            entry.objects = []
-        placement.add(entry, results)
-    return placement.finish(results)
-
-
 class Placement:
-    """place(), one TrainJob at a time, so that each TrainJob's objects can be handed on (frozen to
-    text, see yamlio.freeze) as soon as they are placed instead of all being held as dicts until the
-    end. Everything it needs of the items is taken up front (identities, earlier output, next free
+    """The output items, built one TrainJob at a time (function.run asks `conflicts`, then `add`s), so
+    that each TrainJob's objects can be handed on (frozen to text, see yamlio.freeze) as soon as they
+    are placed instead of all being held as dicts until the end. Everything it needs of the items is taken up front (identities, earlier output, next free
     file indexes, the TrainJobs present), so the items it is given may themselves be frozen
     afterwards, except the ones that `add` replaces."""
 

@@ -206,7 +206,7 @@ def kustomize_plugin(config_path: str, stdin: bytes, env: dict, cwd: str) -> tup
         except YAMLInputError as e:
             return "", [f"expand-trainjobs: FAILED: input is not valid YAML: {e}"], 1
         for d in docs:
-            if isinstance(d, dict) and isinstance(d.get("items"), list) and str(d.get("kind", "")).endswith("List"):
+            if sources.is_list(d):
                 items.extend(d["items"])
             elif d is not None:
                 items.append(d)

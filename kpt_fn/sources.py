@@ -326,9 +326,14 @@ def _is_object(doc) -> bool:
     return isinstance(doc, dict) and all(isinstance(doc.get(k), str) and doc.get(k) for k in ("apiVersion", "kind"))
 
 
+def is_list(doc) -> bool:
+    """A `kind: List` (anything `*List` with `items`): kubectl and Argo CD apply its items."""
+    return _is_object(doc) and doc["kind"].endswith("List") and isinstance(doc.get("items"), list)
+
+
 def _objects(doc):
     """(object, None) for each object of a document, a List flattened; (thing, where) for the rest."""
-    if _is_object(doc) and doc["kind"].endswith("List") and isinstance(doc.get("items"), list):
+    if is_list(doc):
         for j, item in enumerate(doc["items"]):
             yield (item, None) if _is_object(item) else (item, f" items[{j}]")
         return
@@ -339,7 +344,7 @@ def trainjobs_in_list(item) -> list:
     """Errors for TrainJobs inside a List item of a ResourceList. kpt hands a `kind: List` document
     over as one item, and items go back as they came, so they cannot be flattened there as they are
     when the function reads files: without an error, those TrainJobs would silently not render."""
-    if not (_is_object(item) and item["kind"].endswith("List") and isinstance(item.get("items"), list)):
+    if not is_list(item):
         return []
     return [
         Problem(

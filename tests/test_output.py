@@ -12,6 +12,19 @@ MARK = output.MARKER
 KPT_IDS = {"internal.config.kubernetes.io/id": "7", "config.k8s.io/id": "7", "internal.config.kubernetes.io/seqindent": "compact"}
 
 
+def place(items: list, rendered: list, results_out: list, namespace: str = "") -> list:
+    """The output items as function.run builds them: for each TrainJob, conflicts first (error
+    results and nothing placed), then its objects placed."""
+    placement = output.Placement(items, namespace)
+    for entry in rendered:
+        problems = placement.conflicts(entry.objects)
+        if problems:
+            results_out.extend(results.from_problem(p, entry.origin) for p in problems)
+            entry.objects = []
+        placement.add(entry, results_out)
+    return placement.finish(results_out)
+
+
 def obj(kind, name, ns="team-a", api="v1", **annotations):
     o = {"apiVersion": api, "kind": kind, "metadata": {"name": name, "namespace": ns}}
     if annotations:
@@ -38,7 +51,7 @@ def test_new_objects_follow_their_trainjob_in_their_own_file():
     items = [cm, tj, other]
     gen = [obj("ConfigMap", "llama-hosts"), jobset("llama")]
     results = []
-    out = output.place(items, [Rendered(1, tj, gen)], results)
+    out = place(items, [Rendered(1, tj, gen)], results)
     assert [o["metadata"]["name"] for o in out] == ["settings", "llama", "llama-hosts", "llama", "svc"]
     assert out[0] is cm and out[1] is tj and out[4] is other  # inputs untouched, in order
     for i, o in enumerate(out[2:4]):
@@ -51,7 +64,7 @@ def test_new_objects_follow_their_trainjob_in_their_own_file():
 
 def test_no_client_annotation_of_the_trainjob_is_copied():
     tj = trainjob("llama", "train.yaml", 0, **{"kustomize.config.k8s.io/id": "x", "team": "a"})
-    (placed,) = output.place([tj], [Rendered(0, tj, [jobset("llama")])], [])[1:]
+    (placed,) = place([tj], [Rendered(0, tj, [jobset("llama")])], [])[1:]
     assert set(annotations(placed)) == {MARK, PATH, INDEX, LPATH, LINDEX}
     assert annotations(placed)[PATH] == "llama.generated.yaml"
 
@@ -59,13 +72,13 @@ def test_no_client_annotation_of_the_trainjob_is_copied():
 def test_indexes_continue_after_objects_already_in_the_file():
     tj = trainjob("a", "train.yaml", 0)
     kept = obj("ConfigMap", "unrelated", **{PATH: "a.generated.yaml", INDEX: "0"})
-    out = output.place([tj, kept], [Rendered(0, tj, [jobset("a")])], [])
+    out = place([tj, kept], [Rendered(0, tj, [jobset("a")])], [])
     assert annotations(out[1])[INDEX] == "1"
 
 
 def test_two_trainjobs_in_one_file_get_two_files():
     a, b = trainjob("a", "train.yaml", 0), trainjob("b", "train.yaml", 1)
-    out = output.place([a, b], [Rendered(0, a, [jobset("a")]), Rendered(1, b, [jobset("b")])], [])
+    out = place([a, b], [Rendered(0, a, [jobset("a")]), Rendered(1, b, [jobset("b")])], [])
     assert [(o["metadata"]["name"], annotations(o).get(PATH)) for o in out] == [
         ("a", "train.yaml"), ("a", "a.generated.yaml"), ("b", "train.yaml"), ("b", "b.generated.yaml")
     ]
@@ -78,7 +91,7 @@ def test_previous_output_is_replaced_in_place_keeping_its_annotations():
     previous["spec"] = {"old": True}
     new = {**jobset("a"), "spec": {"new": True}}
     results = []
-    out = output.place([tj, previous], [Rendered(0, tj, [new])], results)
+    out = place([tj, previous], [Rendered(0, tj, [new])], results)
     assert len(out) == 2 and out[0] is tj
     assert out[1]["spec"] == {"new": True}
     assert annotations(out[1]) == annotations(previous)
@@ -88,33 +101,33 @@ def test_previous_output_is_replaced_in_place_keeping_its_annotations():
 
     # Same content again: replaced silently, byte-identical output.
     results = []
-    again = output.place(out, [Rendered(0, tj, [new])], results)
+    again = place(out, [Rendered(0, tj, [new])], results)
     assert again == out and results == []
 
 
 def test_identity_is_group_kind_namespace_name():
     tj = trainjob("a", "train.yaml", 0)
     same_name_other_ns = jobset("a", ns="team-b")
-    out = output.place([tj, same_name_other_ns], [Rendered(0, tj, [jobset("a")])], [])
+    out = place([tj, same_name_other_ns], [Rendered(0, tj, [jobset("a")])], [])
     assert len(out) == 3 and out[2] is same_name_other_ns
     # An item without a namespace is in the default namespace (Argo CD's, the config's).
     own = jobset("a", ns=None, **{MARK: "a"})
     del own["metadata"]["namespace"]
-    out = output.place([tj, own], [Rendered(0, tj, [jobset("a")])], [], namespace="team-a")
+    out = place([tj, own], [Rendered(0, tj, [jobset("a")])], [], namespace="team-a")
     assert len(out) == 2 and out[1]["metadata"]["namespace"] == "team-a"
 
 
 def test_config_trainjobs_and_pathless_trainjobs():
     inline = trainjob("inline")
     pathless = trainjob("pathless")
-    out = output.place([pathless], [Rendered(None, inline, [jobset("inline")]), Rendered(0, pathless, [jobset("pathless")])], [])
+    out = place([pathless], [Rendered(None, inline, [jobset("inline")]), Rendered(0, pathless, [jobset("pathless")])], [])
     assert [o["metadata"]["name"] for o in out] == ["pathless", "pathless", "inline"]
     assert [annotations(o) for o in out[1:]] == [{MARK: "pathless"}, {MARK: "inline"}]
 
 
 def test_nothing_rendered_returns_the_items():
     items = [obj("ConfigMap", "a"), "not an object"]
-    assert output.place(items, [Rendered(None, trainjob("x"), [])], []) == items
+    assert place(items, [Rendered(None, trainjob("x"), [])], []) == items
 
 
 # --- results -------------------------------------------------------------------------------------------
@@ -173,7 +186,7 @@ def test_stale_generated_objects_are_warned_about_not_deleted():
     hand = obj("ConfigMap", "notes", **{PATH: "jobs/llama.generated.yaml", INDEX: "1"})
     items = [gone, tj, old_hosts, user_cm, hand]
     found = []
-    out = output.place(items, [Rendered(1, tj, [jobset("llama")])], found)
+    out = place(items, [Rendered(1, tj, [jobset("llama")])], found)
     assert gone in out and old_hosts in out and user_cm in out and hand in out
     stale = {r.resource["name"]: r.krm() for r in found if r.severity == "warning"}
     assert set(stale) == {"gone", "llama-mpi-hostfile"}
@@ -186,7 +199,7 @@ def test_output_of_a_failed_trainjob_is_kept_silently():
     tj = trainjob("llama", "train.yaml", 0)
     previous = jobset("llama", **{MARK: "llama", PATH: "llama.generated.yaml", INDEX: "0"})
     found = []
-    out = output.place([tj, previous], [Rendered(0, tj, [])], found)
+    out = place([tj, previous], [Rendered(0, tj, [])], found)
     assert out == [tj, previous] and found == []
 
 
@@ -221,7 +234,7 @@ def test_incremental_placement_with_freeze_is_place():
     items = [a, old, b, stale]
     rendered = [Rendered(0, a, [{**jobset("a"), "spec": {"x": 1}}]), Rendered(2, b, [jobset("b")])]
     expected_results: list = []
-    expected = output.place(items, rendered, expected_results)
+    expected = place(items, rendered, expected_results)
     placement, found = output.Placement(items), []
     placed = [placement.add(r, found, yamlio.freeze) for r in rendered]
     out = placement.finish(found)
@@ -238,7 +251,7 @@ def test_a_hand_written_object_with_a_generated_identity_is_never_replaced():
     hand = {**jobset("a", **{PATH: "hand.yaml", INDEX: "0"}), "spec": {"mine": True}}
     items = [tj, hand]
     found = []
-    out = output.place(items, [Rendered(0, tj, [obj("ConfigMap", "a-hosts"), jobset("a")])], found)
+    out = place(items, [Rendered(0, tj, [obj("ConfigMap", "a-hosts"), jobset("a")])], found)
     assert out == items and out[1] is hand  # nothing of the TrainJob is placed, the item is untouched
     (r,) = [r.krm() for r in found]
     assert r["severity"] == "error" and r["resourceRef"]["kind"] == "TrainJob" and r["file"]["path"] == "train.yaml"
