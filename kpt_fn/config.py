@@ -66,9 +66,14 @@ _UNITS = {1 << 30: " (1 GiB)"}
 
 def limit_value_problem(field: str, value) -> str | None:
     """Why `value` (an int, or a string of digits from an environment variable) cannot be the
-    `field` limit, or None. Never converts a string longer than any accepted value."""
+    `field` limit, or None."""
     # A limit without its own maximum still gets one that keeps every size computation a machine int.
-    maximum = LIMIT_MAXIMA.get(field, 1 << 62)
+    return _int_problem(value, LIMIT_MAXIMA.get(field, 1 << 62))
+
+
+def _int_problem(value, maximum: int) -> str | None:
+    """Why `value` (an int, or a string of digits) is not a positive integer of at most `maximum`,
+    or None. Never converts a string longer than any accepted value."""
     if isinstance(value, str):
         text = value.strip()
         if not text.isdigit():
@@ -202,15 +207,12 @@ def _coerce(opt: Option, value, path: str, from_configmap: bool):
             return value.lower() == "true", None
         return bad(f"Invalid value: {shown}: must be true or false")
     if opt.type == "int":
-        if from_configmap and isinstance(value, str) and value.strip().isdigit():
-            if len(value.strip()) > 30:  # int() of thousands of digits is refused or slow
-                return bad(f"Invalid value: {shown}: must be at most {opt.maximum}{_UNITS.get(opt.maximum, '')}")
-            value = int(value)
-        if not (isinstance(value, int) and not isinstance(value, bool) and value > 0):
+        if isinstance(value, str) and not from_configmap:
             return bad(f"Invalid value: {shown}: must be a positive integer")
-        if opt.maximum is not None and value > opt.maximum:
-            unit = _UNITS.get(opt.maximum, "")
-            return bad(f"Invalid value: {_show(value)}: must be at most {opt.maximum}{unit}")
+        why = _int_problem(value, opt.maximum or 1 << 62)
+        if why:
+            return bad(f"Invalid value: {shown}: {why}")
+        value = int(value.strip()) if isinstance(value, str) else value
         return value, None
     if opt.type == "list":
         if from_configmap and isinstance(value, str):
