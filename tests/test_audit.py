@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 
+from clients import kit
 from kpt_fn import function, yamlio
 from kpt_fn.problems import ERROR, WARNING
 
@@ -64,22 +65,9 @@ def test_a_trainer_kind_far_from_any_known_one_stays_a_warning():
 
 # --- kustomize generator form: TrainJobs listed under resources: were never expanded (exit 0) ---------
 
-JOB_YAML = """apiVersion: trainer.kubeflow.org/v1alpha1
-kind: TrainJob
-metadata:
-  name: {name}
-  namespace: team-a
-  annotations:
-    config.kubernetes.io/local-config: "true"
-spec:
-  runtimeRef:
-    name: torch-distributed
-"""
-
-
 def _generator_app(tmp_path, files=("other.yaml",)):
-    (tmp_path / "jobs.yaml").write_text(JOB_YAML.format(name="mnist"))
-    (tmp_path / "other.yaml").write_text(JOB_YAML.format(name="other"))
+    (tmp_path / "jobs.yaml").write_text(kit.LOCAL_TRAINJOB.format(name="mnist"))
+    (tmp_path / "other.yaml").write_text(kit.LOCAL_TRAINJOB.format(name="other"))
     (tmp_path / "expander.yaml").write_text(
         "apiVersion: fn.kpt.dev/v1alpha1\nkind: ExpandTrainJobs\nmetadata:\n  name: expand\nspec:\n"
         f"  files: [{', '.join(files)}]\n"
@@ -132,7 +120,7 @@ def test_render_refuses_an_unused_config_that_holds_trainjobs(tmp_path):
 
     (tmp_path / "expand-trainjobs.yaml").write_text("")
     (tmp_path / "gen.yaml").write_text(INLINE_CONFIG)
-    (tmp_path / "jobs.yaml").write_text(JOB_YAML.format(name="mnist"))
+    (tmp_path / "jobs.yaml").write_text(kit.LOCAL_TRAINJOB.format(name="mnist"))
     out, lines, code = plain.render([str(tmp_path)], str(tmp_path), {})
     assert code == 1 and out == "", lines
     assert any("ExpandTrainJobs expand" in line and "gen.yaml" in line and "spec.trainJobs" in line for line in lines), lines
@@ -220,7 +208,7 @@ def test_report_counts_mpi_nodes(tmp_path):
     """`report` showed 1 node for a 3-node DeepSpeed TrainJob (it counted the launcher only)."""
     from kpt_fn import plain, review
 
-    tj = JOB_YAML.format(name="ds").replace("torch-distributed", "deepspeed-distributed") + "  trainer:\n    numNodes: 3\n"
+    tj = kit.LOCAL_TRAINJOB.format(name="ds").replace("torch-distributed", "deepspeed-distributed") + "  trainer:\n    numNodes: 3\n"
     (tmp_path / "jobs.yaml").write_text(tj)
     outcome = plain.expand([str(tmp_path)], str(tmp_path), {})
     (row,) = [review.trainjob_summary(e) for e in outcome.rendered]
@@ -236,7 +224,7 @@ def test_generator_files_holding_other_objects_is_an_error(tmp_path):
     from kpt_fn import plain
 
     (tmp_path / "jobs").mkdir()
-    (tmp_path / "jobs" / "jobs.yaml").write_text(JOB_YAML.format(name="mnist"))
+    (tmp_path / "jobs" / "jobs.yaml").write_text(kit.LOCAL_TRAINJOB.format(name="mnist"))
     (tmp_path / "jobs" / "cm.yaml").write_text("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: train-settings, namespace: team-a}\ndata: {lr: '0.1'}\n")
     (tmp_path / "jobs" / "old.yaml").write_text(  # earlier output, local-config objects: nobody's loss
         "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: notes\n  annotations: {config.kubernetes.io/local-config: 'true'}\n"

@@ -315,3 +315,17 @@ def generator_app(tmp_path, name, **kw):
     """The generator form: TrainJobs and runtimes inline in the config (what a container can see)."""
     spec = {**_spec(), "trainJobs": _demo_docs("trainjobs.yaml", "runtimes.yaml")}
     return make_app(tmp_path, name, "generators", files=("settings.yaml",), spec=spec, **kw)
+
+
+# A TrainJob of the built-in torch runtime, marked local-config, as users keep them in Git.
+LOCAL_TRAINJOB = """apiVersion: trainer.kubeflow.org/v1alpha1
+kind: TrainJob
+metadata:
+  name: {name}
+  namespace: team-a
+  annotations:
+    config.kubernetes.io/local-config: "true"
+spec:
+  runtimeRef:
+    name: torch-distributed
+"""

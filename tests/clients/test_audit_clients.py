@@ -9,26 +9,13 @@ from clients import kit
 
 pytestmark = pytest.mark.clients
 
-JOB = """apiVersion: trainer.kubeflow.org/v1alpha1
-kind: TrainJob
-metadata:
-  name: {name}
-  namespace: team-a
-  annotations:
-    config.kubernetes.io/local-config: "true"
-spec:
-  runtimeRef:
-    name: torch-distributed
-"""
-
-
 def test_kubectl_kustomize_generator_with_trainjobs_under_resources_fails(kubectl, fn, tmp_path):
     """kustomize hands a generator none of the resources: the local-config TrainJob listed there used to
     vanish from the output, exit 0."""
     app = tmp_path / "app"
     app.mkdir()
-    (app / "jobs.yaml").write_text(JOB.format(name="mnist"))
-    (app / "other.yaml").write_text(JOB.format(name="other"))
+    (app / "jobs.yaml").write_text(kit.LOCAL_TRAINJOB.format(name="mnist"))
+    (app / "other.yaml").write_text(kit.LOCAL_TRAINJOB.format(name="other"))
     (app / "expander.yaml").write_text(
         "apiVersion: fn.kpt.dev/v1alpha1\nkind: ExpandTrainJobs\nmetadata:\n  name: expand\nspec:\n  files: [other.yaml]\n"
     )
@@ -64,7 +51,7 @@ def test_render_fails_on_a_config_whose_trainjobs_it_never_renders(fn, tmp_path)
     app.mkdir()
     (app / "expand-trainjobs.yaml").write_text("")
     (app / "gen.yaml").write_text(INLINE)
-    (app / "jobs.yaml").write_text(JOB.format(name="mnist"))
+    (app / "jobs.yaml").write_text(kit.LOCAL_TRAINJOB.format(name="mnist"))
     r = kit.run([fn, "render"], cwd=app, env=kit.client_env(tmp_path, ARGOCD_APP_NAMESPACE="team-a")).failed()
     assert r.stdout == ""
     assert "ExpandTrainJobs expand is not this run's functionConfig" in r.stderr and "spec.trainJobs" in r.stderr
@@ -88,7 +75,7 @@ def test_kubectl_kustomize_generator_files_with_a_configmap_fails(kubectl, fn, t
     """`files: [jobs]` read a ConfigMap next to the TrainJobs and never emitted it: gone from the build, exit 0."""
     app = tmp_path / "app"
     (app / "jobs").mkdir(parents=True)
-    (app / "jobs" / "jobs.yaml").write_text(JOB.format(name="mnist"))
+    (app / "jobs" / "jobs.yaml").write_text(kit.LOCAL_TRAINJOB.format(name="mnist"))
     (app / "jobs" / "cm.yaml").write_text("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: train-settings, namespace: team-a}\ndata: {lr: '0.1'}\n")
     (app / "expander.yaml").write_text(
         "apiVersion: fn.kpt.dev/v1alpha1\nkind: ExpandTrainJobs\nmetadata:\n  name: expand\nspec:\n  files: [jobs]\n"
@@ -110,7 +97,7 @@ def test_kpt_report_option_beside_a_users_object_in_the_report_file(kpt, fn, tmp
     already exists') when that file held the user's own object."""
     pkg = tmp_path / "pkg"
     pkg.mkdir()
-    (pkg / "jobs.yaml").write_text(JOB.format(name="mnist"))
+    (pkg / "jobs.yaml").write_text(kit.LOCAL_TRAINJOB.format(name="mnist"))
     (pkg / "fn.yaml").write_text(
         "apiVersion: fn.kpt.dev/v1alpha1\nkind: ExpandTrainJobs\nmetadata:\n  name: fn\n"
         "  annotations: {config.kubernetes.io/local-config: 'true'}\nspec: {report: markdown}\n"
