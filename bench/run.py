@@ -6,7 +6,7 @@ For each repository size N (bench/generate.py), median of --repeat runs:
               from a file, stdout to a file; validation on, the default): time and peak RSS;
   floor       PyYAML's C loader parsing the same input plus its C dumper emitting the function's own
               output (parsed before the clock starts), in one process, in the same run;
-  in-process  kpt_fn.krm.process on the same bytes, timed inside a fresh interpreter (no start-up);
+  in-process  kpt_fn.cli.krm.process on the same bytes, timed inside a fresh interpreter (no start-up);
 
 and once per run:
 
@@ -161,8 +161,8 @@ def lean_floor_time(input_bytes: bytes, output_obj) -> dict:
 
 
 def in_process_time(input_bytes: bytes) -> tuple[dict, str]:
-    """kpt_fn.krm.process on the bytes: (wall and CPU s, stdout)."""
-    from kpt_fn import krm
+    """kpt_fn.cli.krm.process on the bytes: (wall and CPU s, stdout)."""
+    from kpt_fn.cli import krm
 
     t0, c0 = time.perf_counter(), time.process_time()
     try:
@@ -191,7 +191,7 @@ _IN_PROCESS = """
 import json, sys
 sys.path.insert(0, sys.argv[2])
 from bench.run import in_process_time
-import kpt_fn.krm
+import kpt_fn.cli.krm
 with open(sys.argv[1], "rb") as f:
     data = f.read()
 print(json.dumps(in_process_time(data)[0]))

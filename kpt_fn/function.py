@@ -20,7 +20,7 @@ from kpt_fn import results as results_mod
 from kpt_fn.problems import ERROR, INFO, WARNING, Problem, has_errors
 from kpt_fn.results import Result, from_problem
 
-# As in kpt_fn.modes: when set, an internal error propagates (and the CLI prints its traceback).
+# As in kpt_fn.cli.modes: when set, an internal error propagates (and the CLI prints its traceback).
 DEBUG_ENV = "EXPAND_TRAINJOBS_DEBUG"
 
 

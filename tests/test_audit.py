@@ -77,7 +77,7 @@ def _generator_app(tmp_path, files=("other.yaml",)):
 
 
 def test_generator_names_trainjobs_listed_under_resources(tmp_path):
-    from kpt_fn import plain
+    from kpt_fn.cli import plain
 
     app = _generator_app(tmp_path)
     env = {"KUSTOMIZE_PLUGIN_CONFIG_ROOT": str(app)}
@@ -89,7 +89,7 @@ def test_generator_names_trainjobs_listed_under_resources(tmp_path):
 
 
 def test_generator_without_trainjobs_in_resources_is_quiet(tmp_path):
-    from kpt_fn import plain
+    from kpt_fn.cli import plain
 
     app = _generator_app(tmp_path, files=("other.yaml", "jobs.yaml"))
     (app / "kustomization.yaml").write_text("resources: []\ngenerators: [expander.yaml]\n")
@@ -116,7 +116,7 @@ spec:
 def test_render_refuses_an_unused_config_that_holds_trainjobs(tmp_path):
     """Argo CD renders the app with the marker's functionConfig; another ExpandTrainJobs in the app
     (a kustomize generator config, say) is never anyone's config there, so its TrainJobs were lost."""
-    from kpt_fn import plain
+    from kpt_fn.cli import plain
 
     (tmp_path / "expand-trainjobs.yaml").write_text("")
     (tmp_path / "gen.yaml").write_text(INLINE_CONFIG)
@@ -206,7 +206,8 @@ def test_max_gpus_per_node_checks_the_mpi_node_pods():
 
 def test_report_counts_mpi_nodes(tmp_path):
     """`report` showed 1 node for a 3-node DeepSpeed TrainJob (it counted the launcher only)."""
-    from kpt_fn import plain, review
+    from kpt_fn import review
+    from kpt_fn.cli import plain
 
     tj = kit.LOCAL_TRAINJOB.format(name="ds").replace("torch-distributed", "deepspeed-distributed") + "  trainer:\n    numNodes: 3\n"
     (tmp_path / "jobs.yaml").write_text(tj)
@@ -221,7 +222,7 @@ def test_report_counts_mpi_nodes(tmp_path):
 def test_generator_files_holding_other_objects_is_an_error(tmp_path):
     """kustomize generator with `files: [jobs]`: a ConfigMap next to the TrainJobs was read and never
     emitted (kubectl kustomize exit 0, the ConfigMap missing from the build)."""
-    from kpt_fn import plain
+    from kpt_fn.cli import plain
 
     (tmp_path / "jobs").mkdir()
     (tmp_path / "jobs" / "jobs.yaml").write_text(kit.LOCAL_TRAINJOB.format(name="mnist"))
@@ -265,7 +266,7 @@ def test_report_option_takes_the_next_free_index_of_its_file():
 def test_render_keeps_annotations_users_write_for_clients(tmp_path):
     """render drops only the annotations clients put on items to track their origin; kpt's
     depends-on and apply-time-mutation (written by users) reach the cluster."""
-    from kpt_fn import plain
+    from kpt_fn.cli import plain
 
     (tmp_path / "cm.yaml").write_text(
         "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: cfg\n  namespace: ns\n  annotations:\n"

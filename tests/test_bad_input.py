@@ -39,7 +39,7 @@ from pathlib import Path
 
 import pytest
 
-from kpt_fn import krm
+from kpt_fn.cli import krm
 from kpt_fn import resource as res
 from kpt_fn import yamlio
 
@@ -301,10 +301,10 @@ def test_debug_flag_shows_tracebacks_only_when_asked(fn: str, tmp_path: Path):
     # An internal error: a functionConfig whose runtimeDirs entry is not a string cannot reach the
     # engine (config rejects it), so provoke one by making the package unimportable instead.
     broken = tmp_path / "kpt_fn"
-    broken.mkdir()
+    (broken / "cli").mkdir(parents=True)
     (broken / "__init__.py").write_text("__version__ = '0'\n")
-    (broken / "krm.py").write_text("raise RuntimeError('boom')\n")
-    for name in ("cli.py", "modes.py", "stdio.py"):  # the fallback needs no other module
+    (broken / "cli" / "krm.py").write_text("raise RuntimeError('boom')\n")
+    for name in ("cli/__init__.py", "cli/modes.py", "stdio.py"):  # the fallback needs no other module
         shutil.copy(ROOT / "kpt_fn" / name, broken / name)
     data = b"apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems: []\n"
     code = "import sys; sys.path.insert(0, sys.argv[1]); from kpt_fn.cli import main; sys.argv[1:] = []; main()"

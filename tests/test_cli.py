@@ -12,7 +12,8 @@ import sys
 
 import pytest
 
-from kpt_fn import modes, yamlio
+from kpt_fn import yamlio
+from kpt_fn.cli import modes
 
 from clients import kit
 
@@ -82,13 +83,42 @@ def test_rules(fn, tmp_path):
     assert catalog and all({"id", "family"} <= set(r) for r in catalog)
 
 
+def test_the_command_table_drives_both_dispatchers(tmp_path, monkeypatch):
+    from kpt_fn import cli
+    from kpt_fn.cli.commands import cli as group
+
+    assert set(group.commands) == set(cli.COMMANDS)
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "cfg.yaml").write_text("")
+    (tmp_path / "render").write_text("")  # a file named like a command is the command, not a config
+    assert cli.kustomize_form(["cfg.yaml"]) and not cli.kustomize_form(["render"])
+    assert not cli.kustomize_form(["-cfg.yaml"]) and not cli.kustomize_form(["cfg.yaml", "x"])
+    assert cli.fast_path(["x", "cfg.yaml"], {}) == (modes.kustomize_plugin_mode, ("cfg.yaml",))
+    assert cli.fast_path(["x", "validate", "a"], {}) == (modes.render_mode, (["a"], "validate"))
+    assert cli.fast_path(["x", "rules"], {}) is None and cli.fast_path(["x", "render", "--help"], {}) is None
+
+
+def test_an_internal_error_of_diff_exits_2(monkeypatch, capsys):
+    # diff's exit 1 means "changes": its errors, internal ones included, are 2.
+    from kpt_fn import review
+
+    def boom(*a, **k):
+        raise RuntimeError("bug")
+
+    monkeypatch.setattr(review, "materialize", boom)
+    with pytest.raises(SystemExit) as e:
+        modes.diff_mode("a", "b", "json")
+    assert e.value.code == 2
+    assert capsys.readouterr().err.startswith("expand-trainjobs: FAILED: internal error: RuntimeError: bug")
+
+
 class _Stdin(io.TextIOWrapper):
     def isatty(self):
         return False
 
 
 def test_internal_error_keeps_the_items(monkeypatch, capsys):
-    from kpt_fn import krm
+    from kpt_fn.cli import krm
 
     def boom(*a, **k):
         raise RuntimeError("bug")
@@ -111,7 +141,7 @@ def _check_internal_error_keeps_the_items(monkeypatch, capsys):
 
 
 def test_output_is_written_in_pieces_and_a_failing_first_piece_keeps_the_items(monkeypatch, capsys):
-    from kpt_fn import krm
+    from kpt_fn.cli import krm
 
     def pieces(*a, **k):
         raise RuntimeError("bug")
@@ -122,7 +152,7 @@ def test_output_is_written_in_pieces_and_a_failing_first_piece_keeps_the_items(m
 
 
 def test_a_failure_after_the_first_piece_is_an_error_on_stderr(monkeypatch, capsys):
-    from kpt_fn import krm
+    from kpt_fn.cli import krm
 
     def pieces():
         yield "apiVersion: config.kubernetes.io/v1\n"
@@ -140,7 +170,8 @@ def test_a_failure_after_the_first_piece_is_an_error_on_stderr(monkeypatch, caps
 
 
 def test_internal_error_after_parsing_gives_back_the_parsed_items_not_the_bytes(monkeypatch, capsys):
-    from kpt_fn import function, krm
+    from kpt_fn import function
+    from kpt_fn.cli import krm
 
     seen = {}
     real = krm.process_pieces
@@ -167,7 +198,8 @@ def test_internal_error_after_parsing_gives_back_the_parsed_items_not_the_bytes(
 
 
 def test_a_piece_that_cannot_be_encoded_after_output_was_written_is_an_error_first(monkeypatch, capsys):
-    from kpt_fn import krm, stdio
+    from kpt_fn import stdio
+    from kpt_fn.cli import krm
 
     def pieces():
         yield "a" * (stdio.CHUNK + 1)  # written

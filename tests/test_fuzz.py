@@ -1,6 +1,6 @@
 """Property tests: random and mutated ResourceLists never break the function's promises.
 
-For every input, through kpt_fn.krm.process (in-process, fast) and a few times through the console
+For every input, through kpt_fn.cli.krm.process (in-process, fast) and a few times through the console
 script: stdout is a ResourceList, the exit code agrees with the results (1 iff there is an error
 result), nothing raises and nothing prints a traceback, and every item of a parseable input comes
 back in order (test_bad_input.check_invariants).
@@ -25,7 +25,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from test_bad_input import CORPUS, check_invariants, load_case
 
-from kpt_fn import krm, yamlio
+from kpt_fn import yamlio
+from kpt_fn.cli import krm
 
 FUZZ_EXAMPLES = int(os.environ.get("FUZZ_EXAMPLES") or 0)
 SETTINGS = settings(

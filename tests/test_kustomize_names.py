@@ -79,7 +79,7 @@ def test_generator_renders_under_final_names_and_emits_unprefixed(tmp_path):
 
 
 def test_container_generator_without_kustomization_warns(tmp_path):
-    from kpt_fn import krm
+    from kpt_fn.cli import krm
 
     tj = {"apiVersion": API, "kind": "TrainJob", "metadata": {"name": "job", "namespace": "a"}, "spec": {"runtimeRef": {"name": "torch-distributed"}}}
     fc = {"apiVersion": "fn.kpt.dev/v1alpha1", "kind": "ExpandTrainJobs", "metadata": {"name": "x"}, "spec": {"trainJobs": [tj]}}

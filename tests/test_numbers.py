@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from kpt_fn import function, numbers, plain, sources
+from kpt_fn import function, numbers, sources
+from kpt_fn.cli import plain
 from kpt_fn.yamlio import dump_all
 
 ROOT = Path(__file__).resolve().parent.parent

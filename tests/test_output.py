@@ -213,7 +213,7 @@ def test_output_all_prints_marked_trainer_inputs_but_no_other_local_config():
 
 
 def test_empty_plain_output_is_a_counted_error(tmp_path):
-    from kpt_fn import plain
+    from kpt_fn.cli import plain
 
     (tmp_path / "a.yaml").write_text(
         "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: x\n  annotations:\n"

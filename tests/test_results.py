@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from kpt_fn import krm, results, yamlio
+from kpt_fn import results, yamlio
+from kpt_fn.cli import krm
 from kpt_fn.engine import secrets
 from kpt_fn.problems import Problem
 from kpt_fn.results import Result
@@ -117,7 +118,7 @@ def test_thousands_of_unmarked_trainjobs_are_counted_not_made():
 def test_every_stderr_line_the_cli_writes_is_escaped(capsys):
     import pytest
 
-    from kpt_fn import modes
+    from kpt_fn.cli import modes
 
     with pytest.raises(SystemExit):
         modes.finish("", ["expand-trainjobs: FAILED: internal error: KeyError: 'a\nexpand-trainjobs: ok'"], 1)

@@ -29,7 +29,8 @@ from pathlib import Path
 
 import pytest
 
-from kpt_fn import krm, plain, sources
+from kpt_fn import sources
+from kpt_fn.cli import krm, plain
 from kpt_fn import resource as res
 from kpt_fn.problems import ERROR
 from kpt_fn.sources import Reader

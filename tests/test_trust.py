@@ -11,7 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from kpt_fn import krm, plain, yamlio
+from kpt_fn import yamlio
+from kpt_fn.cli import krm, plain
 
 ROOT = Path(__file__).resolve().parent.parent
 CASES = ROOT / "fixtures" / "trust"

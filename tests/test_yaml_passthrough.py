@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from kpt_fn import krm, yamlio
+from kpt_fn import yamlio
+from kpt_fn.cli import krm
 
 HEAD = "apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n"
 ITEMS = (

@@ -6,10 +6,16 @@
     expand-trainjobs rules                the validation rules that are applied
     expand-trainjobs kustomize-plugin F   kustomize legacy exec plugin (also: a single existing file argument)
 
+The package is the front door: this module (argv -> mode, the command table), kpt_fn.cli.modes (each
+mode run to its exit), kpt_fn.cli.commands (the click group), kpt_fn.cli.krm (the KRM function's
+ResourceList in and out) and kpt_fn.cli.plain (render/validate/report/diff and the kustomize plugin
+over files).
+
 The forms kpt, kustomize and Argo CD run on every build (no arguments, `render`/`validate` with
-paths, the kustomize plugin forms) go straight to kpt_fn.modes; anything else (options, --help,
+paths, the kustomize plugin forms) go straight to kpt_fn.cli.modes; anything else (options, --help,
 --version, `rules`, usage errors, shell completion) goes through the click group in
-kpt_fn.commands. Importing click costs tens of milliseconds of every start-up.
+kpt_fn.cli.commands. Importing click costs tens of milliseconds of every start-up, so this module
+never imports it; the click group imports this module for COMMANDS and kustomize_form.
 """
 
 from __future__ import annotations
@@ -18,12 +24,32 @@ import gc
 import os
 import sys
 
-from kpt_fn import modes
+from kpt_fn.cli import modes
 
 
-# The click group's commands (tests/test_hostile_env.py keeps the two in step): a lone argument that
-# names one is never taken for the kustomize plugin form.
-COMMANDS = ("render", "validate", "rules", "kustomize-plugin", "argocd-kueue-patch", "report", "diff")
+def _kustomize_plugin(rest: list[str]):
+    return (modes.kustomize_plugin_mode, (rest[0],)) if len(rest) == 1 else None
+
+
+# The one command table: every command of the click group (kpt_fn.cli.commands registers exactly
+# these, and fails at import on a name that is not here), with how argv that needs no option parsing
+# runs it directly: a function of the remaining arguments giving (mode function, arguments), or None
+# when the form is click's (or the command always is).
+COMMANDS = {
+    "render": lambda rest: (modes.render_mode, (rest,)),
+    "validate": lambda rest: (modes.render_mode, (rest, "validate")),
+    "rules": None,
+    "kustomize-plugin": _kustomize_plugin,
+    "argocd-kueue-patch": None,
+    "report": None,
+    "diff": None,
+}
+
+
+def kustomize_form(args: list[str]) -> bool:
+    """kustomize's legacy plugin protocol: the config file as the only argument (a lone argument that
+    names a command, or could be an option, is never taken for it)."""
+    return len(args) == 1 and args[0] not in COMMANDS and not args[0].startswith("-") and os.path.isfile(args[0])
 
 
 def _plain_args(args: list[str]) -> bool:
@@ -40,23 +66,16 @@ def fast_path(argv: list[str], env) -> tuple | None:
         return modes.krm_mode, ()
     if not _plain_args(args):
         return None
-    command, rest = args[0], args[1:]
-    if command == "render":
-        return modes.render_mode, (rest,)
-    if command == "validate":
-        return modes.render_mode, (rest, "validate")
-    if command == "kustomize-plugin" and len(rest) == 1:
-        return modes.kustomize_plugin_mode, (rest[0],)
-    if len(args) == 1 and command not in COMMANDS and os.path.isfile(command):
-        # kustomize's legacy plugin protocol: the config file as the only argument.
-        return modes.kustomize_plugin_mode, (command,)
-    return None
+    if kustomize_form(args):
+        return modes.kustomize_plugin_mode, (args[0],)
+    direct = COMMANDS.get(args[0])
+    return direct(args[1:]) if direct is not None else None
 
 
 def __getattr__(name):
     # `kpt_fn.cli.cli` (the click group) stays importable without making every start-up pay for click.
     if name == "cli":
-        from kpt_fn.commands import cli
+        from kpt_fn.cli.commands import cli
 
         return cli
     raise AttributeError(name)
@@ -70,7 +89,7 @@ def main() -> None:
     direct = fast_path(sys.argv, os.environ)
     if direct is not None:
         fn, args = direct
-        # stderr is held until stdout is complete (modes.finish): its first line states the outcome.
+        # stderr is held until stdout is complete (kpt_fn.cli.modes.finish): its first line states the outcome.
         if sys.stderr is not None:
             sys.stderr = modes.HeldStderr(sys.stderr)
         try:
@@ -80,7 +99,7 @@ def main() -> None:
             if stray and sys.stderr is not None:
                 sys.stderr.write(stray)
         return
-    from kpt_fn.commands import cli
+    from kpt_fn.cli.commands import cli
 
     cli(prog_name="expand-trainjobs")
 

@@ -1,6 +1,6 @@
 """The modes of `expand-trainjobs`, each run to its exit: KRM function, render/validate, kustomize
-legacy plugin, rules. kpt_fn.cli picks one from argv (without click for the common forms) and
-kpt_fn.commands exposes them as click commands; both import this module, never each other's.
+legacy plugin, rules, report, diff, the Argo CD patch. kpt_fn.cli picks one from argv (without click
+for the common forms) and kpt_fn.cli.commands exposes them as click commands.
 
 Every mode ends in finish(): stdout is written in full first, then stderr, whose first line states
 the final outcome. A failure to write stdout (closed, full, a reader that went away) makes the run a
@@ -47,7 +47,7 @@ def _failed_first(failure: str, lines: list[str]) -> list[str]:
 
 
 class HeldStderr(io.StringIO):
-    """Stands in for sys.stderr during a run (kpt_fn.cli): whatever a library prints meanwhile
+    """Stands in for sys.stderr during a run (kpt_fn.cli.main): whatever a library prints meanwhile
     (a warning, logging's last-resort handler) is written after the summary line, not before it."""
 
     def __init__(self, real):
@@ -165,7 +165,7 @@ def krm_mode() -> None:
     # and the bytes can go) the parsed items. Held here alone, so that no frame keeps the bytes alive.
     fallback: dict = {"data": b""}
     try:
-        from kpt_fn import krm
+        from kpt_fn.cli import krm
 
         try:
             limits = krm.limits_from_env(os.environ)
@@ -188,7 +188,7 @@ def _internal_error_krm(fallback: dict, e: BaseException) -> None:
     else:
         lines.append(f"  (set {DEBUG_ENV}=1 to see the traceback)")
     try:
-        from kpt_fn import krm
+        from kpt_fn.cli import krm
         from kpt_fn.yamlio import dump
 
         try:
@@ -208,8 +208,8 @@ def _internal_error_krm(fallback: dict, e: BaseException) -> None:
     finish(text, lines, 1)
 
 
-def guarded(fn, *args) -> None:
-    """finish(*fn(*args)), or an internal error (stderr only) if fn fails."""
+def guarded(fn, *args, failed_code: int = 1) -> None:
+    """finish(*fn(*args)), or an internal error (stderr only, exit `failed_code`) if fn fails."""
     try:
         result = fn(*args)
     except SystemExit:
@@ -220,13 +220,13 @@ def guarded(fn, *args) -> None:
             lines += _traceback_lines()
         else:
             lines.append(f"  (set {DEBUG_ENV}=1 to see the traceback)")
-        finish("", lines, 1)
+        finish("", lines, failed_code)
     finish(*result)
 
 
 def render_mode(paths, mode: str | None = None) -> None:
     """`render [PATH...]` (mode None) and `validate [PATH...]` (mode "validate")."""
-    from kpt_fn import plain
+    from kpt_fn.cli import plain
 
     extra = () if mode is None else (mode,)
     guarded(plain.render, list(paths), os.getcwd(), dict(os.environ), *extra)
@@ -234,7 +234,7 @@ def render_mode(paths, mode: str | None = None) -> None:
 
 def kustomize_plugin_mode(config: str) -> None:
     def run():
-        from kpt_fn import plain
+        from kpt_fn.cli import plain
 
         return plain.kustomize_plugin(config, read_stdin(), dict(os.environ), os.getcwd())
 
@@ -254,3 +254,63 @@ def rules_mode(fmt: str) -> None:
         return "\n".join(lines) + "\n", [], 0
 
     guarded(run)
+
+
+def argocd_kueue_patch_mode() -> None:
+    def run():
+        from kpt_fn import kueue
+        from kpt_fn.yamlio import dump
+
+        return dump(kueue.argocd_ignore_differences()), [], 0
+
+    guarded(run)
+
+
+def report_mode(paths, fmt: str) -> None:
+    def run():
+        import json
+
+        from kpt_fn import review
+        from kpt_fn.cli import plain
+
+        outcome = plain.expand(list(paths), os.getcwd(), dict(os.environ))
+        data = review.report(outcome)
+        text = json.dumps(data, indent=2, sort_keys=True) + "\n" if fmt == "json" else review.report_markdown(data)
+        return text, outcome.stderr_lines(), outcome.exit_code
+
+    guarded(run)
+
+
+def diff_mode(old: str, new: str, fmt: str) -> None:
+    # Exit 1 means "changes" here: errors, output that could not be written included, are 2.
+    guarded(_diff, old, new, fmt, failed_code=2)
+
+
+def _diff(old: str, new: str, fmt: str) -> tuple:
+    import json
+    import shutil
+    import tempfile
+
+    from kpt_fn import review
+    from kpt_fn.cli import plain
+
+    cwd, env = os.getcwd(), dict(os.environ)
+    scratch = tempfile.mkdtemp(prefix="expand-trainjobs-diff-")
+    try:
+        outcomes = []
+        for spec in (old, new):
+            try:
+                where = review.materialize(spec, cwd, scratch)
+            except review.SourceError as e:
+                return "", [f"{PREFIX}FAILED: {e}"], 2
+            outcome = plain.expand([], where, env)
+            if outcome.exit_code:
+                lines = outcome.stderr_lines()
+                return "", [f"{PREFIX}FAILED: {spec} does not render", *lines[1:]], 2
+            outcomes.append(outcome)
+        data = review.diff(*outcomes)
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
+    text = json.dumps(data, indent=2, sort_keys=True, default=str) + "\n" if fmt == "json" else review.diff_markdown(data)
+    changes = review.has_changes(data)
+    return text, [f"{PREFIX}{'changes' if changes else 'no changes'}"], 1 if changes else 0, 2

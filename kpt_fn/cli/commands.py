@@ -1,26 +1,32 @@
-"""The click commands of `expand-trainjobs` (see kpt_fn.cli for the dispatch and the modes).
+"""The click commands of `expand-trainjobs` (see kpt_fn.cli for the dispatch and the command table).
 
 Imported only for the forms kpt_fn.cli does not run directly (options, --help, --version, `rules`,
-usage errors): the KRM mode and plain `render` start without click. The commands call kpt_fn.modes,
-as kpt_fn.cli does; neither module imports the other at import time.
+usage errors): the KRM mode and plain `render` start without click. The commands call
+kpt_fn.cli.modes, as the fast path does; the group has exactly the commands of kpt_fn.cli.COMMANDS.
 """
 
 from __future__ import annotations
 
-import os
-
 import click
 
-from kpt_fn import __version__, modes
+from kpt_fn import __version__
+from kpt_fn.cli import COMMANDS, kustomize_form, modes
 
 
 class _Group(click.Group):
     def parse_args(self, ctx, args):
         # kustomize's legacy plugin protocol calls the executable with the config file as its only
         # argument; accept that form directly, as well as the explicit subcommand.
-        if len(args) == 1 and args[0] not in self.commands and not args[0].startswith("-") and os.path.isfile(args[0]):
+        if kustomize_form(args):
             args = ["kustomize-plugin", *args]
         return super().parse_args(ctx, args)
+
+
+def _command(name: str):
+    """cli.command for a name of the command table; a name outside it fails at import."""
+    if name not in COMMANDS:
+        raise LookupError(f"{name!r} is not in kpt_fn.cli.COMMANDS")
+    return cli.command(name)
 
 
 @click.group(cls=_Group, invoke_without_command=True, context_settings={"help_option_names": ["-h", "--help"]})
@@ -41,7 +47,7 @@ def cli(ctx):
         modes.krm_mode()
 
 
-@cli.command()
+@_command("render")
 @click.argument("paths", nargs=-1, type=click.Path())
 def render(paths):
     """Print the manifests to apply, as a plain YAML stream, from YAML files or directories (default: .).
@@ -56,21 +62,21 @@ def render(paths):
     modes.render_mode(paths)
 
 
-@cli.command()
+@_command("validate")
 @click.argument("paths", nargs=-1, type=click.Path())
 def validate(paths):
     """Run every check on YAML files or directories (default: .) without generating anything."""
     modes.render_mode(paths, "validate")
 
 
-@cli.command()
+@_command("rules")
 @click.option("--format", "fmt", type=click.Choice(["table", "yaml"]), default="table")
 def rules(fmt):
     """List the validation rules this function applies."""
     modes.rules_mode(fmt)
 
 
-@cli.command("kustomize-plugin")
+@_command("kustomize-plugin")
 @click.argument("config", type=click.Path())
 def kustomize_plugin(config):
     """kustomize legacy exec plugin: CONFIG is the plugin config; stdin is empty (generator) or the
@@ -78,35 +84,25 @@ def kustomize_plugin(config):
     modes.kustomize_plugin_mode(config)
 
 
-@cli.command("argocd-kueue-patch")
+@_command("argocd-kueue-patch")
 def argocd_kueue_patch():
     """Print the Argo CD Application fields (ignoreDifferences and RespectIgnoreDifferences=true) that
     let Kueue suspend, resume and place the JobSets of `profile: kueue`; merge them into the
     Application (e.g. as a kustomize patch)."""
-    from kpt_fn import kueue
-    from kpt_fn.yamlio import dump
-
-    modes.finish(dump(kueue.argocd_ignore_differences()), [], 0)
+    modes.argocd_kueue_patch_mode()
 
 
-@cli.command()
+@_command("report")
 @click.argument("paths", nargs=-1, type=click.Path())
 @click.option("--format", "fmt", type=click.Choice(["markdown", "json"]), default="markdown")
 def report(paths, fmt):
     """Summarise every TrainJob's expansion (runtime, nodes, pods, GPUs/CPU/memory, images, gang
     scheduling, queue, generated objects; totals per namespace) from YAML files or directories
     (default: .), read as `render` reads them. Markdown to paste into a pull request, or JSON."""
-    import json
-
-    from kpt_fn import plain, review
-
-    outcome = plain.expand(list(paths), os.getcwd(), dict(os.environ))
-    data = review.report(outcome)
-    text = json.dumps(data, indent=2, sort_keys=True) + "\n" if fmt == "json" else review.report_markdown(data)
-    modes.finish(text, outcome.stderr_lines(), outcome.exit_code)
+    modes.report_mode(paths, fmt)
 
 
-@cli.command()
+@_command("diff")
 @click.argument("old")
 @click.argument("new")
 @click.option("--format", "fmt", type=click.Choice(["markdown", "json"]), default="markdown")
@@ -115,30 +111,9 @@ def diff(old, new, fmt):
     the repository the working directory is in, read at the working directory's place): added,
     removed and changed fields per object, and how many TrainJobs a changed runtime affects.
     Exit status: 0 no change, 1 changes, 2 errors."""
-    import json
-    import shutil
-    import tempfile
+    modes.diff_mode(old, new, fmt)
 
-    from kpt_fn import plain, review
 
-    cwd, env = os.getcwd(), dict(os.environ)
-    scratch = tempfile.mkdtemp(prefix="expand-trainjobs-diff-")
-    try:
-        outcomes = []
-        for spec in (old, new):
-            try:
-                where = review.materialize(spec, cwd, scratch)
-            except review.SourceError as e:
-                modes.finish("", [f"expand-trainjobs: FAILED: {e}"], 2)
-            outcome = plain.expand([], where, env)
-            if outcome.exit_code:
-                lines = outcome.stderr_lines()
-                modes.finish("", [f"expand-trainjobs: FAILED: {spec} does not render", *lines[1:]], 2)
-            outcomes.append(outcome)
-        data = review.diff(*outcomes)
-    finally:
-        shutil.rmtree(scratch, ignore_errors=True)
-    text = json.dumps(data, indent=2, sort_keys=True, default=str) + "\n" if fmt == "json" else review.diff_markdown(data)
-    changes = review.has_changes(data)
-    # Exit 1 means "changes" here: output that could not be written is an error (2).
-    modes.finish(text, [f"expand-trainjobs: {'changes' if changes else 'no changes'}"], 1 if changes else 0, failed_code=2)
+# Every command of the table has its click command (and _command admits no other).
+if set(cli.commands) != set(COMMANDS):
+    raise LookupError(f"commands without a click command: {sorted(set(COMMANDS) - set(cli.commands))}")
