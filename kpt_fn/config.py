@@ -26,6 +26,7 @@ MODES = ("render", "validate")
 OUTPUTS = ("generated", "all")
 SECRET_POLICIES = ("reference", "generate")
 PROFILES = ("controller", "kueue")
+JOBSET_NAMES = ("trainJob", "contentHash")
 REPORTS = ("none", "markdown", "json")
 
 
@@ -102,6 +103,7 @@ OPTIONS = (
     Option("knownPriorityClasses", "list", (), "PriorityClass names that exist in the cluster (for the Volcano plugin's check); when empty, that check is skipped with a warning."),
     Option("profile", "enum", "controller", "`controller`: exactly the objects the Trainer controller creates. `kueue`: a JobSet that Kueue's JobSet integration manages in a cluster without the Trainer controller (queue and priority labels, suspended, MultiKueue `managedBy`; see docs/kueue.md).", PROFILES),
     Option("kueueQueues", "list", (), "`profile: kueue`: LocalQueue for TrainJobs without the `kueue.x-k8s.io/queue-name` label: `QUEUE` for every namespace, `NAMESPACE=QUEUE` for one."),
+    Option("jobSetNames", "enum", "trainJob", "`trainJob`: the JobSet and every object derived from it are named after the TrainJob, as the controller names them. `contentHash`: the TrainJob's name plus a short hash of what is rendered, so that an edit creates a new JobSet (a new run) and the GitOps tool prunes the old one instead of updating a JobSet that cannot change once created (docs/lifecycle.md).", JOBSET_NAMES),
     Option("policy", "policy", (), "Guardrails checked on the rendered pods (`policy/...` rules; see docs/policy.md). In a ConfigMap, one key per setting: `policy.maxGPUsPerTrainJob`."),
     Option("report", "enum", "none", "KRM mode: also write the review report (docs/review.md) among the items, as the local-config ConfigMap `expand-trainjobs-report` in `expand-trainjobs-report.yaml`, replaced on every run.", REPORTS),
     Option("trainJobs", "objects", (), "TrainJobs and runtimes given inline (the kustomize generator form)."),
@@ -126,7 +128,7 @@ class FunctionConfig:
         self, *, mode: str = "render", namespace: str = "", runtimeDirs: tuple = (), builtinRuntimes: bool = True,
         output: str = "generated", mpiSSHSecret: str = "reference", fluxCurveSecret: str = "reference",
         mpiSSHSecretName: str = "{name}-mpi-ssh-auth", fluxCurveSecretName: str = "{name}-flux-curve",
-        secretSeed: str = "", knownPriorityClasses: tuple = (), profile: str = "controller", kueueQueues: tuple = (), policy: tuple = (), report: str = "none", trainJobs: tuple = (), files: tuple = (),
+        secretSeed: str = "", knownPriorityClasses: tuple = (), profile: str = "controller", kueueQueues: tuple = (), jobSetNames: str = "trainJob", policy: tuple = (), report: str = "none", trainJobs: tuple = (), files: tuple = (),
         maxInputBytes: int = DEFAULT_LIMITS.max_bytes, maxDepth: int = DEFAULT_LIMITS.max_depth,
         maxAliasNodes: int = DEFAULT_LIMITS.max_nodes, source: object = None,
     ):
