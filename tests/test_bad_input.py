@@ -42,6 +42,8 @@ import pytest
 from kpt_fn.cli import krm
 from kpt_fn import resource as res
 from kpt_fn import yamlio
+from kpt_fn.yamlio import read as yamlio_read
+from kpt_fn.yamlio.limits import may_nest_deeply
 
 ROOT = Path(__file__).resolve().parent.parent
 CORPUS = ROOT / "fixtures" / "bad"
@@ -304,7 +306,7 @@ def test_debug_flag_shows_tracebacks_only_when_asked(fn: str, tmp_path: Path):
     (broken / "cli").mkdir(parents=True)
     (broken / "__init__.py").write_text("__version__ = '0'\n")
     (broken / "cli" / "krm.py").write_text("raise RuntimeError('boom')\n")
-    for name in ("cli/__init__.py", "cli/modes.py", "stdio.py"):  # the fallback needs no other module
+    for name in ("cli/__init__.py", "cli/dispatch.py", "cli/modes.py", "stdio.py"):  # the fallback needs no other module
         shutil.copy(ROOT / "kpt_fn" / name, broken / name)
     data = b"apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems: []\n"
     code = "import sys; sys.path.insert(0, sys.argv[1]); from kpt_fn.cli import main; sys.argv[1:] = []; main()"
@@ -335,24 +337,24 @@ def test_debug_flag_shows_tracebacks_only_when_asked(fn: str, tmp_path: Path):
 def test_deep_nesting_is_an_error_even_if_libyaml_had_no_limit(text, monkeypatch):
     # With a libyaml that does not stop at 1000 levels, the C composer would recurse once per level;
     # the pre-scan must send such text to the pure-Python loader, whose recursion is bounded.
-    monkeypatch.setattr(yamlio, "_loader_bounds_nesting", lambda: False)
-    assert yamlio._may_nest_deeply(text)
+    monkeypatch.setattr(yamlio_read, "loader_bounds_nesting", lambda: False)
+    assert may_nest_deeply(text)
     with pytest.raises(yamlio.YAMLInputError, match="nesting deeper than"):
         yamlio.load_all(text)
 
 
 def test_prescan_keeps_ordinary_documents_on_the_c_loader():
     text = (ROOT / "fixtures" / "bad" / "runtime-defined-twice" / "input.yaml").read_text()
-    assert not yamlio._may_nest_deeply(text)
+    assert not may_nest_deeply(text)
     script = "- |\n  if [[ -f x ]]; then echo {ok}; fi\n" * 2_000
-    assert not yamlio._may_nest_deeply(script)
+    assert not may_nest_deeply(script)
 
 
 def test_prescan_false_alarm_still_parses(monkeypatch):
     # Brackets in strings are counted too: an unlucky document takes the slow path and still loads.
-    monkeypatch.setattr(yamlio, "_loader_bounds_nesting", lambda: False)
+    monkeypatch.setattr(yamlio_read, "loader_bounds_nesting", lambda: False)
     text = "- echo '[' \n" * 400
-    assert yamlio._may_nest_deeply(text)
+    assert may_nest_deeply(text)
     assert yamlio.load_all(text) == [["echo '['"] * 400]
 
 

@@ -235,3 +235,63 @@ def test_no_upward_imports(files, forbidden):
     bad = {str(p.relative_to(REPO)): sorted(m for m in _imports(p) if m == forbidden or m.startswith(forbidden + "."))
            for p in REPO.glob(files)}
     assert {p: ms for p, ms in bad.items() if ms} == {}
+
+
+def _module_name(path: Path) -> str:
+    parts = list(path.relative_to(REPO).with_suffix("").parts)
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def _package_graph() -> dict[str, set[str]]:
+    """kpt_fn module -> the kpt_fn modules it imports anywhere (at the top or inside a function: a lazy
+    import that closes a circle is still a circle). A package counts only where it is named itself,
+    not as the parent of the submodule imported."""
+    modules = {_module_name(p): p for p in (REPO / "kpt_fn").rglob("*.py")}
+    graph = {}
+    for name, path in modules.items():
+        package = name if path.name == "__init__.py" else name.rsplit(".", 1)[0]
+        out = set()
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Import):
+                out |= {a.name for a in node.names if a.name in modules}
+            elif isinstance(node, ast.ImportFrom):
+                base = node.module or ""
+                if node.level:
+                    up = package.split(".")[: len(package.split(".")) - node.level + 1]
+                    base = ".".join(up + ([node.module] if node.module else []))
+                for a in node.names:
+                    if f"{base}.{a.name}" in modules:
+                        out.add(f"{base}.{a.name}")
+                    elif base in modules:
+                        out.add(base)
+        graph[name] = out - {name}
+    return graph
+
+
+def test_no_import_cycle_in_the_package():
+    graph = _package_graph()
+    cycles = []
+    state: dict[str, int] = {}  # 1: on the path being walked, 2: done
+    for start in sorted(graph):
+        if state.get(start):
+            continue
+        path, stack = [start], [iter(sorted(graph[start]))]
+        state[start] = 1
+        while stack:
+            nxt = next(stack[-1], None)
+            if nxt is None:
+                state[path.pop()] = 2
+                stack.pop()
+            elif state.get(nxt) == 1:
+                cycles.append(path[path.index(nxt):] + [nxt])
+            elif not state.get(nxt):
+                state[nxt] = 1
+                path.append(nxt)
+                stack.append(iter(sorted(graph[nxt])))
+    assert cycles == []
+
+
+def test_no_module_over_900_lines():
+    # One job per module: past this size a module is doing several (kpt_fn/yamlio was six).
+    sizes = {str(p.relative_to(REPO)): len(p.read_text().splitlines()) for p in (REPO / "kpt_fn").rglob("*.py")}
+    assert {p: n for p, n in sizes.items() if n > 900} == {}

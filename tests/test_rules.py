@@ -42,10 +42,10 @@ def test_one_cel_entry_per_distinct_rule():
 
 
 def test_engine_plugin_and_legacy_rules_are_included():
-    from kpt_fn import convert
+    from kpt_fn import convert, engine
     from kpt_fn.engine import framework
 
-    declared = framework.rules() + convert.RULES
+    declared = engine.RULES + framework.rules() + convert.RULES
     ids = {r["id"] for r in rules.rules()}
     assert declared and {r["id"] for r in declared} <= ids
     assert {"trainer-webhook", "legacy", "secret-policy"} <= {r["family"] for r in rules.rules()}

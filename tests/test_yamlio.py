@@ -9,6 +9,8 @@ import yaml
 
 from kpt_fn import yamlio
 from kpt_fn.yamlio import Limits, YAMLInputError
+from kpt_fn.yamlio import read as read_mod
+from kpt_fn.yamlio.write import pyyaml_dump
 
 
 # --- reading with the YAML 1.2 core schema ------------------------------------------------------------
@@ -215,12 +217,12 @@ def test_plain_path_agrees_with_the_careful_path(text):
         except YAMLInputError as e:
             return "error", str(e)
 
-    careful = outcome(lambda: yamlio._load_careful(text, yamlio.DEFAULT_LIMITS))
+    careful = outcome(lambda: read_mod._load_careful(text, yamlio.DEFAULT_LIMITS))
     assert outcome(lambda: yamlio.load_all(text)) == careful
     assert outcome(lambda: yamlio.load_all(text.encode())) == careful
     try:
-        plain = yamlio._load_plain(text.encode(), yamlio.DEFAULT_LIMITS)
-    except yamlio._NotPlain:
+        plain = read_mod._load_plain(text.encode(), yamlio.DEFAULT_LIMITS)
+    except read_mod._NotPlain:
         assert text not in _PLAIN_CASES
     except YAMLInputError as e:  # errors it can word itself (syntax errors, foreign tags) it words alike
         assert text not in _PLAIN_CASES and careful == ("error", str(e))
@@ -268,13 +270,13 @@ FREEZABLE = [
 def test_frozen_items_are_written_exactly_as_the_items_themselves(i):
     item = FREEZABLE[i]
     frozen = yamlio.freeze(item)
-    assert isinstance(frozen, yamlio.Frozen) and frozen.text == yamlio._dump([item])
+    assert isinstance(frozen, yamlio.Frozen) and frozen.text == pyyaml_dump([item])
     for others in ([], [FREEZABLE[0]], FREEZABLE):
         for pos in range(len(others) + 1):
             items = [*others[:pos], item, *others[pos:]]
             data = {"apiVersion": "config.kubernetes.io/v1", "kind": "ResourceList", "items": items, "results": [{"message": "m"}]}
             with_frozen = {**data, "items": [*others[:pos], frozen, *others[pos:]]}
-            assert yamlio.dump(with_frozen) == yamlio._dump(data)
+            assert yamlio.dump(with_frozen) == pyyaml_dump(data)
 
 
 def test_open_ended_scalars_stay_data_and_frozen_items_are_thawed_around_them():
@@ -282,4 +284,4 @@ def test_open_ended_scalars_stay_data_and_frozen_items_are_thawed_around_them():
     assert yamlio.freeze(keep) is keep
     frozen = yamlio.freeze(FREEZABLE[0])
     data = {"items": [frozen, FREEZABLE[1], keep]}
-    assert yamlio.dump(data) == yamlio._dump({"items": [FREEZABLE[0], FREEZABLE[1], keep]})
+    assert yamlio.dump(data) == pyyaml_dump({"items": [FREEZABLE[0], FREEZABLE[1], keep]})

@@ -1,4 +1,4 @@
-"""kpt_fn.yamlwrite writes the same bytes as yamlio's PyYAML Dumper (the reference), on rendered
+"""kpt_fn.yamlio.write writes the same bytes as PyYAML with yamlio's Dumper (the reference), on rendered
 manifests and on generated data with every kind of awkward scalar."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from kpt_fn import yamlio, yamlwrite
+from kpt_fn.yamlio import write
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 
@@ -27,30 +27,30 @@ data = st.recursive(scalars, lambda inner: st.one_of(st.lists(inner, max_size=4)
 @settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.dictionaries(keys, data, min_size=1, max_size=5) | st.lists(data, min_size=1, max_size=5))
 def test_same_bytes_as_pyyaml(value):
-    assert yamlwrite.dump(value) == yamlio._dump(value)
+    assert write.block(value) == write.pyyaml_dump(value)
 
 
 def test_rendered_manifests():
     for path in sorted((ROOT / "fixtures").rglob("expected.yaml")):
         for doc in yaml.safe_load_all(path.read_text()):
             if doc:
-                assert yamlwrite.dump(doc) == yamlio._dump(doc), path
+                assert write.block(doc) == write.pyyaml_dump(doc), path
 
 
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(st.dictionaries(keys, data, min_size=0, max_size=4) | data, min_size=0, max_size=4))
 def test_stream_same_bytes_as_pyyaml(docs):
-    assert yamlwrite.dump_all(docs) == yamlio.dump_all(docs)
+    assert write.dump_all(docs) == write.pyyaml_dump_all(docs)
 
 
 def test_rendered_manifests_as_one_stream():
     for path in sorted((ROOT / "fixtures").rglob("expected.yaml")):
         docs = [doc for doc in yaml.safe_load_all(path.read_text()) if doc]
-        assert yamlwrite.dump_all(docs) == yamlio.dump_all(docs), path
+        assert write.dump_all(docs) == write.pyyaml_dump_all(docs), path
 
 
 @settings(max_examples=500, deadline=None)
 @given(st.from_regex(r"[a-z][a-z0-9-]{0,12}", fullmatch=True) | st.sampled_from(["y", "n", "yes", "no", "on", "off", "true", "false", "null", "nan", "inf", "e", "x-", "a--b"]))
 def test_plain_word_rule_agrees_with_pyyaml(word):
-    assert yamlwrite._is_plain_word(word) == (yamlio._dump({"k": word}) == f"k: {word}\n")
-    assert yamlwrite.dump({"k": word}) == yamlio._dump({"k": word})
+    assert write._is_plain_word(word) == (write.pyyaml_dump({"k": word}) == f"k: {word}\n")
+    assert write.block({"k": word}) == write.pyyaml_dump({"k": word})

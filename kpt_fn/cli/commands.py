@@ -2,7 +2,7 @@
 
 Imported only for the forms kpt_fn.cli does not run directly (options, --help, --version, `rules`,
 usage errors): the KRM mode and plain `render` start without click. The commands call
-kpt_fn.cli.modes, as the fast path does; the group has exactly the commands of kpt_fn.cli.COMMANDS.
+kpt_fn.cli.modes, as the fast path does; the group has exactly the commands of kpt_fn.cli.dispatch.COMMANDS.
 """
 
 from __future__ import annotations
@@ -10,7 +10,8 @@ from __future__ import annotations
 import click
 
 from kpt_fn import __version__
-from kpt_fn.cli import COMMANDS, kustomize_form, modes
+from kpt_fn.cli import modes
+from kpt_fn.cli.dispatch import COMMANDS, kustomize_form
 
 
 class _Group(click.Group):
@@ -25,7 +26,7 @@ class _Group(click.Group):
 def _command(name: str):
     """cli.command for a name of the command table; a name outside it fails at import."""
     if name not in COMMANDS:
-        raise LookupError(f"{name!r} is not in kpt_fn.cli.COMMANDS")
+        raise LookupError(f"{name!r} is not in kpt_fn.cli.dispatch.COMMANDS")
     return cli.command(name)
 
 

@@ -30,11 +30,11 @@ from kpt_fn.yamlio import (
     DEFAULT_LIMITS,
     ItemMarks,
     Limits,
+    PassThrough,
     YAMLInputError,
     check_limits,
     dump,
     dump_pieces,
-    freeze,
     item_source,
     load_all,
     load_json,
@@ -233,50 +233,6 @@ def process_pieces(
         "results": outcome.krm_results(),
     }
     return dump_pieces(out), stderr_lines(outcome), outcome.exit_code
-
-
-class PassThrough:
-    """Input items written back as their own source text (yamlio.ItemSource).
-
-    An output element that *is* an input item (the same object: the function never changes an input
-    item, it replaces or adds) is written as that item's text. Items are told apart by identity, in
-    order (one object may stand at two positions through an alias)."""
-
-    __slots__ = ("_source", "_positions")
-
-    def __init__(self, items: list, source):
-        self._source = source if source is not None and len(source) == len(items) else None
-        if self._source is not None:
-            self._source.pack()
-        # id -> (the item, its positions not written yet): holding the item keeps its id its own
-        self._positions: dict[int, tuple] = {}
-        if self._source is not None:
-            for k, item in enumerate(items):
-                entry = self._positions.setdefault(id(item), (item, []))
-                entry[1].append(k)
-
-    def _take(self, obj):
-        entry = self._positions.get(id(obj))
-        if entry is None or entry[0] is not obj:
-            return None
-        k = entry[1].pop(0)
-        if not entry[1]:
-            del self._positions[id(obj)]
-        return self._source.verbatim(k)
-
-    def freeze(self, obj):
-        """yamlio.freeze for function.run: an input item becomes its own text, anything else is dumped."""
-        written = self._take(obj)
-        return written if written is not None else freeze(obj)
-
-    def output(self, items: list) -> list:
-        if not self._positions:
-            return items
-        out = []
-        for x in items:
-            written = self._take(x)
-            out.append(x if written is None else written)
-        return out
 
 
 def stderr_lines(outcome) -> list[str]:

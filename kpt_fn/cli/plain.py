@@ -17,8 +17,7 @@ from kpt_fn import function, output, sources
 from kpt_fn import resource as res
 from kpt_fn.problems import WARNING, Problem
 from kpt_fn.results import Result, from_problem
-from kpt_fn.yamlio import DEFAULT_LIMITS, YAMLInputError, load_all
-from kpt_fn.yamlwrite import dump_all  # yamlio.dump_all's bytes, without PyYAML's representer
+from kpt_fn.yamlio import DEFAULT_LIMITS, YAMLInputError, dump_all, load_all
 
 CONFIG_FILE = sources.MARKER_FILE
 NOTHING_TO_APPLY = "no objects to apply: refusing to print empty output (Argo CD would prune everything)"

@@ -243,7 +243,5 @@ def order_objects(objects: list[dict]) -> list[dict]:
 
 
 def rules() -> list[dict]:
-    """The engine's own rule catalog entries (registry key, deprecation), then every plugin's."""
-    from kpt_fn import engine
-
-    return [*engine.RULES, *default().rules()]
+    """Every plugin's rule catalog entries, in registry order (kpt_fn.rules puts the engine's first)."""
+    return default().rules()

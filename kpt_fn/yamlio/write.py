@@ -1,4 +1,5 @@
-"""Block YAML for plain data, written directly: the same text as PyYAML with kpt_fn.yamlio's Dumper.
+"""Writing: block YAML for plain data, written directly (block, dump_all): the same text as PyYAML with
+kpt_fn.yamlio.schema's Dumper, which stays the oracle for each scalar and the fallback (pyyaml_dump).
 
 Writing the output was half of a large run, nearly all of it PyYAML's Python representer and emitter
 walking every node. The layout of block YAML is simple (two-space mappings, indentless sequences under
@@ -16,7 +17,9 @@ from __future__ import annotations
 import functools
 import re
 
-from kpt_fn import yamlio
+import yaml
+
+from kpt_fn.yamlio.schema import BOOL, INT, MAP, NULL, SEQ, STR, Dumper
 
 
 class _Unsupported(Exception):
@@ -29,7 +32,7 @@ _OTHER_BREAKS = ("\r", "\x85", "\u2028", "\u2029")
 def _value_text(value) -> tuple:
     """("inline", text) for a scalar written on its key's line, or ("block", header, [lines]) for a
     literal block scalar whose lines are relative to the key's indentation plus two."""
-    text = yamlio._dump({"k": value})
+    text = pyyaml_dump({"k": value})
     if not text.startswith("k: "):
         raise _Unsupported
     body = text[3:]
@@ -65,7 +68,7 @@ def _is_plain_word(value: str) -> bool:
 def _key_text(key) -> str:
     if not isinstance(key, str):
         raise _Unsupported
-    text = yamlio._dump({key: None})
+    text = pyyaml_dump({key: None})
     if any(ch in text for ch in _OTHER_BREAKS):
         raise _Unsupported
     if not text.endswith(": null\n") or text.startswith("? ") or text.count("\n") != 1:
@@ -153,8 +156,8 @@ def _sequence(data: list, out: list, indent: str) -> None:
             _value(x, out, indent, in_mapping=False)
 
 
-def dump(data) -> str:
-    """Block YAML for `data`, byte for byte what yamlio's PyYAML Dumper writes."""
+def block(data) -> str:
+    """Block YAML for `data`, byte for byte what pyyaml_dump writes."""
     try:
         out: list = []
         if type(data) is dict and data:
@@ -165,18 +168,99 @@ def dump(data) -> str:
             raise _Unsupported
         return "".join(out)
     except (_Unsupported, RecursionError):
-        return yamlio._dump(data)
+        return pyyaml_dump(data)
 
 
 def dump_all(docs) -> str:
-    """A stream of documents, each after `---`: byte for byte what yamlio.dump_all writes."""
+    """A stream of documents, each after `---`: byte for byte what pyyaml_dump_all writes."""
     out = []
     for doc in docs:
         if type(doc) is not dict or not doc:
-            return yamlio.dump_all(docs)  # `--- value` on one line: PyYAML's business
-        text = dump(doc)
+            return pyyaml_dump_all(docs)  # `--- value` on one line: PyYAML's business
+        text = block(doc)
         if text.endswith("\n...\n"):
-            return yamlio.dump_all(docs)  # an open-ended scalar ends the document itself
+            return pyyaml_dump_all(docs)  # an open-ended scalar ends the document itself
         out.append("---\n")
         out.append(text)
     return "".join(out)
+
+
+def pyyaml_dump(data) -> str:
+    """Block YAML of `data`, exactly what yaml.dump writes with these options, without the node graph
+    PyYAML's representer builds of all it dumps at once (hundreds of bytes per node: one item holding
+    a list of a million numbers would take gigabytes): events go straight to the emitter, and memory
+    grows with the nesting only."""
+    import io
+    from itertools import chain
+
+    from yaml.events import (
+        DocumentEndEvent,
+        DocumentStartEvent,
+        MappingEndEvent,
+        MappingStartEvent,
+        ScalarEvent,
+        SequenceEndEvent,
+        SequenceStartEvent,
+        StreamEndEvent,
+        StreamStartEvent,
+    )
+
+    out = io.StringIO()
+    dumper = Dumper(out, default_flow_style=False, sort_keys=False, width=1 << 30, allow_unicode=True)
+    emit = dumper.emit
+    resolve = dumper.resolve
+    scalar_kind = yaml.ScalarNode
+    try:
+        emit(StreamStartEvent())
+        emit(DocumentStartEvent(explicit=False))
+        stack: list = [(iter((data,)), None)]
+        while stack:
+            values, end = stack[-1]
+            for value in values:
+                cls = value.__class__
+                if cls is dict or (cls is not str and isinstance(value, dict)):
+                    emit(MappingStartEvent(None, MAP, True, flow_style=False))
+                    stack.append((chain.from_iterable(value.items()), MappingEndEvent))
+                    break
+                if cls is list or (cls is not str and isinstance(value, (list, tuple))):
+                    emit(SequenceStartEvent(None, SEQ, True, flow_style=False))
+                    stack.append((iter(value), SequenceEndEvent))
+                    break
+                style = None
+                if cls is str:
+                    tag, text = STR, value
+                    if "\n" in value:
+                        style = "|"
+                elif cls is bool:
+                    tag, text = BOOL, "true" if value else "false"
+                elif cls is int:
+                    tag, text = INT, str(value)
+                elif value is None:
+                    tag, text = NULL, "null"
+                else:
+                    node = dumper.represent_data(value)
+                    tag, text, style = node.tag, node.value, node.style
+                implicit = (tag == resolve(scalar_kind, text, (True, False)), tag == STR)
+                emit(ScalarEvent(None, tag, implicit, text, style=style))
+            else:
+                stack.pop()
+                if end is not None:
+                    emit(end())
+        emit(DocumentEndEvent(explicit=False))
+        emit(StreamEndEvent())
+    finally:
+        dumper.dispose()
+    return out.getvalue()
+
+
+def pyyaml_dump_all(docs) -> str:
+    """A stream of documents, each after `---`, written by PyYAML (dump_all's oracle and fallback)."""
+    return yaml.dump_all(
+        docs,
+        Dumper=Dumper,
+        sort_keys=False,
+        default_flow_style=False,
+        width=1 << 30,
+        allow_unicode=True,
+        explicit_start=True,
+    )

@@ -1,0 +1,46 @@
+"""YAML that means the same thing to every reader in the pipeline, read with limits on hostile input and
+written back byte for byte where the function leaves an item alone.
+
+One module per job, dependencies running one way (errors under all of them):
+
+    schema       YAML 1.2 / go-yaml scalar resolution: Loader, PyLoader, Dumper
+    limits       Limits and the checks that stop hostile input (schema)
+    read         load_all, load, load_json: the only entry for reading (schema, limits)
+    write        block YAML written directly, PyYAML's Dumper as each scalar's oracle (schema)
+    stream       dump, dump_pieces, freeze, Frozen: the output in pieces (write, read)
+    passthrough  ItemMarks, item_source, ItemSource, Verbatim, PassThrough: untouched items as their
+                 own text (stream, limits)
+
+`from kpt_fn.yamlio import ...` is how the rest of the package reads and writes YAML; the names below
+are that interface.
+"""
+
+from kpt_fn.yamlio.errors import YAMLInputError
+from kpt_fn.yamlio.limits import DEFAULT_LIMITS, Limits, check_limits
+from kpt_fn.yamlio.read import load, load_all, load_json
+from kpt_fn.yamlio.passthrough import ItemMarks, ItemSource, PassThrough, Verbatim, item_source
+from kpt_fn.yamlio.schema import MAX_INT_DIGITS, Dumper
+from kpt_fn.yamlio.stream import Frozen, dump, dump_pieces, freeze
+from kpt_fn.yamlio.write import dump_all
+
+__all__ = [
+    "DEFAULT_LIMITS",
+    "MAX_INT_DIGITS",
+    "Dumper",
+    "Frozen",
+    "ItemMarks",
+    "ItemSource",
+    "Limits",
+    "PassThrough",
+    "Verbatim",
+    "YAMLInputError",
+    "check_limits",
+    "dump",
+    "dump_all",
+    "dump_pieces",
+    "freeze",
+    "item_source",
+    "load",
+    "load_all",
+    "load_json",
+]

@@ -1,0 +1,206 @@
+"""How YAML scalars are read and written so that every reader in the pipeline agrees.
+
+kpt and kustomize speak YAML 1.2, PyYAML speaks 1.1 and Argo CD reads with a 1.1 parser that also takes
+y/n as booleans. Reading with the 1.2 core schema keeps `on`, `yes`, `2024-01-01` and `0755`-style
+scalars that kpt sends unquoted as the strings they are; dumping quotes every string that *any* of
+those readers would take for something else (krm-clients.md §5.4). Loader and PyLoader read, Dumper
+is the writer's oracle for each scalar's text (kpt_fn.yamlio.write).
+"""
+
+from __future__ import annotations
+
+import re
+
+import yaml
+
+_BaseLoader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+_BaseDumper = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
+
+STR = "tag:yaml.org,2002:str"
+MAP = "tag:yaml.org,2002:map"
+SEQ = "tag:yaml.org,2002:seq"
+BOOL = "tag:yaml.org,2002:bool"
+INT = "tag:yaml.org,2002:int"
+FLOAT = "tag:yaml.org,2002:float"
+NULL = "tag:yaml.org,2002:null"
+MERGE = "tag:yaml.org,2002:merge"
+CORE = "tag:yaml.org,2002:"
+# The only tags input may carry: plain, JSON-compatible data.
+CORE_TAGS = frozenset(CORE + t for t in ("str", "int", "float", "bool", "null", "map", "seq", "merge"))
+_1_1_ONLY = {
+    "tag:yaml.org,2002:bool",
+    "tag:yaml.org,2002:int",
+    "tag:yaml.org,2002:float",
+    "tag:yaml.org,2002:timestamp",
+    "tag:yaml.org,2002:value",
+}
+
+
+def _without(resolvers: dict, tags: set) -> dict:
+    return {ch: [(tag, rx) for tag, rx in lst if tag not in tags] for ch, lst in resolvers.items()}
+
+
+def _add(resolvers: dict, tag: str, regexp: re.Pattern, first: str) -> None:
+    for ch in first:
+        resolvers.setdefault(ch, []).append((tag, regexp))
+
+
+_BOOL_1_2 = re.compile(r"^(?:true|True|TRUE|false|False|FALSE)$")
+# Numbers as go-yaml (v2 and v3 alike: kpt, kustomize, kubectl, Argo CD) reads them: a scalar that
+# starts with a sign or a digit is a number if it is one once every "_" is dropped, with Go's prefixes
+# 0x, 0o, 0b and the YAML 1.1 octal 0777 (so `defaultMode: 0400` is 256 to every Go client); one that
+# starts with "." is a float only as written (.5, .5e3). `_*` between the characters is "underscores
+# anywhere".
+_INT_GO = re.compile(
+    r"^(?=[-+0-9])[-+]?_*(?:0_*[xX]_*(?:[0-9a-fA-F]_*)+|0_*[oO]_*(?:[0-7]_*)+|0_*[bB]_*(?:[01]_*)+|(?:[0-9]_*)+)$"
+)
+_FLOAT_GO = re.compile(
+    r"^(?:(?=[-+0-9])[-+]?_*(?:\.(?:[0-9]_*)+|(?:[0-9]_*)+(?:\._*(?:[0-9]_*)*)?)(?:[eE]_*[-+]?_*(?:[0-9]_*)+)?"
+    r"|\.[0-9]+(?:[eE][-+]?[0-9]+)?|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$"
+)
+_DIGITS = "-+0123456789."
+_INT64_MIN, _UINT64_MAX = -(1 << 63), (1 << 64) - 1
+
+
+# Integers longer than this are refused: Python cannot print back a decimal of more than 4300 digits
+# by default, and no Kubernetes field holds one.
+MAX_INT_DIGITS = 1000
+
+
+class Loader(_BaseLoader):
+    """Safe loader with the YAML 1.2 core schema (no 1.1 booleans, sexagesimals or timestamps)."""
+
+    yaml_implicit_resolvers = _without(_BaseLoader.yaml_implicit_resolvers, _1_1_ONLY)
+
+
+class PyLoader(yaml.SafeLoader):
+    """The same loader in pure Python, for text that might nest deeper than the C composer can take."""
+
+    yaml_implicit_resolvers = _without(yaml.SafeLoader.yaml_implicit_resolvers, _1_1_ONLY)
+
+
+def int_1_2(text: str):
+    """The number go-yaml reads from a scalar _INT_GO matches. Raises ValueError (also for more than
+    MAX_INT_DIGITS characters).
+
+    Where Go gives up on an integer, the result follows it too: a prefixed number beyond 64 bits stays
+    the string it is, a 0777-style one beyond 64 bits is read as the decimal float Go falls back to.
+    `08` and `09` (not octal) are the integers 8 and 9 (Go: the floats 8.0 and 9.0, the same number)."""
+    if len(text) > MAX_INT_DIGITS:
+        raise ValueError(f"integer of {len(text)} digits is too large (at most {MAX_INT_DIGITS})")
+    plain = text.replace("_", "")
+    body = plain.lstrip("+-")
+    sign = -1 if plain[0] == "-" else 1
+    prefix = body[:2].lower()
+    if prefix in ("0x", "0o", "0b"):
+        value = sign * int(body[2:], {"x": 16, "o": 8, "b": 2}[prefix[1]])
+        return value if _INT64_MIN <= value <= _UINT64_MAX else text
+    if len(body) > 1 and body[0] == "0" and body.isdigit() and "8" not in body and "9" not in body:
+        value = sign * int(body, 8)
+        return value if _INT64_MIN <= value <= _UINT64_MAX else float(plain)
+    return sign * int(body)
+
+
+def float_1_2(text: str) -> float:
+    low = text.lower()
+    if low.endswith(".inf"):
+        return float("-inf") if low.startswith("-") else float("inf")
+    if low.endswith(".nan"):
+        return float("nan")
+    return float(text.replace("_", ""))
+
+
+def _construct_int_1_2(loader, node):
+    text = loader.construct_scalar(node)
+    if len(text) > MAX_INT_DIGITS:
+        raise yaml.constructor.ConstructorError(
+            None, None, f"integer of {len(text)} digits is too large (at most {MAX_INT_DIGITS})", node.start_mark
+        )
+    return int_1_2(text)
+
+
+def _construct_float_1_2(loader, node):
+    return float_1_2(loader.construct_scalar(node))
+
+
+def _construct_mapping(loader, node, deep=False):
+    """Mappings with string keys only, each key the text it is written as: `True:`, `~:` or `0x1F:`
+    stay "True", "~" and "0x1F", as kpt and kustomize (which keep a key's text) read them.
+
+    Kubernetes objects are JSON, whose keys are strings; a Python int or bool key would also break
+    validation and dumping. Keys that kubectl and Argo CD (go-yaml v2, then JSON) would read as the same
+    key (`true` and `True`) are refused by check_graph before anything is constructed.
+    """
+    if isinstance(node, yaml.MappingNode):
+        loader.flatten_mapping(node)
+    mapping = {}
+    for key_node, value_node in node.value:
+        key = loader.construct_object(key_node, deep=deep)
+        if not isinstance(key, str) or key_node.tag != STR:
+            if not isinstance(key_node, yaml.ScalarNode):
+                raise yaml.constructor.ConstructorError(
+                    "while constructing a mapping", node.start_mark, "found a non-scalar key", key_node.start_mark
+                )
+            key = key_node.value
+        mapping[key] = loader.construct_object(value_node, deep=deep)
+    return mapping
+
+
+KEY_CANON = {
+    "tag:yaml.org,2002:null": lambda text: "null",
+    "tag:yaml.org,2002:bool": lambda text: text.lower(),
+    "tag:yaml.org,2002:int": lambda text: str(int_1_2(text)),
+    "tag:yaml.org,2002:float": lambda text: text,
+}
+
+
+def key_canon(tag: str, text: str) -> str:
+    """The JSON key kubectl and Argo CD make of a scalar key (go-yaml v2 types it, sigs.k8s.io/yaml
+    prints the value): `True` and `true` are both "true", `~` and `null` "null", `0x1F` "31"."""
+    canon = KEY_CANON.get(tag)
+    return text if canon is None else canon(text)
+
+
+
+for _cls in (Loader, PyLoader):
+    _cls.construct_mapping = _construct_mapping
+    _add(_cls.yaml_implicit_resolvers, "tag:yaml.org,2002:bool", _BOOL_1_2, "tTfF")
+    _add(_cls.yaml_implicit_resolvers, "tag:yaml.org,2002:int", _INT_GO, _DIGITS)
+    _add(_cls.yaml_implicit_resolvers, "tag:yaml.org,2002:float", _FLOAT_GO, _DIGITS)
+    _cls.add_constructor("tag:yaml.org,2002:int", _construct_int_1_2)
+    _cls.add_constructor("tag:yaml.org,2002:float", _construct_float_1_2)
+
+
+class Dumper(_BaseDumper):
+    """Safe dumper that quotes any string a YAML 1.1, 1.2 or sigs.k8s.io/yaml reader would retype."""
+
+    yaml_implicit_resolvers = {ch: list(lst) for ch, lst in _BaseDumper.yaml_implicit_resolvers.items()}
+
+    def ignore_aliases(self, data):
+        # Shared sub-objects must be written out in full: kpt, kustomize and Argo CD all read plain
+        # documents, and anchors in rendered manifests only confuse review.
+        return True
+
+
+_add(Dumper.yaml_implicit_resolvers, "tag:yaml.org,2002:bool", re.compile(r"^(?:y|Y|n|N)$"), "yYnN")
+_add(Dumper.yaml_implicit_resolvers, "tag:yaml.org,2002:float", _FLOAT_GO, _DIGITS)
+_add(Dumper.yaml_implicit_resolvers, "tag:yaml.org,2002:int", _INT_GO, _DIGITS)
+_add(Dumper.yaml_implicit_resolvers, "tag:yaml.org,2002:int", re.compile(r"^(?:0o[0-7]+|[-+]?0[0-9]+)$"), "-+0")
+# go-yaml v2 (sigs.k8s.io/yaml, Argo CD) drops every "_" before trying a number, so "0_E0" or "1_0"
+# read as numbers there; quote anything that is a number once its underscores are gone.
+_add(
+    Dumper.yaml_implicit_resolvers,
+    "tag:yaml.org,2002:float",
+    re.compile(r"^[-+]?[0-9._]*_[0-9._]*(?:[eE][-+]?[0-9_]+)?$|^[-+]?0[xXoObB][0-9a-fA-F_]+$"),
+    _DIGITS + "_",
+)
+
+
+def _represent_str(dumper, data):
+    if "\n" in data:
+        return dumper.represent_scalar(STR, data, style="|")
+    return dumper.represent_scalar(STR, data)
+
+
+Dumper.add_representer(str, _represent_str)
+
