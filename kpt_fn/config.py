@@ -105,6 +105,7 @@ OPTIONS = (
     Option("kueueQueues", "list", (), "`profile: kueue`: LocalQueue for TrainJobs without the `kueue.x-k8s.io/queue-name` label: `QUEUE` for every namespace, `NAMESPACE=QUEUE` for one."),
     Option("jobSetNames", "enum", "trainJob", "`trainJob`: the JobSet and every object derived from it are named after the TrainJob, as the controller names them. `contentHash`: the TrainJob's name plus a short hash of what is rendered, so that an edit creates a new JobSet (a new run) and the GitOps tool prunes the old one instead of updating a JobSet that cannot change once created (docs/lifecycle.md).", JOBSET_NAMES),
     Option("policy", "policy", (), "Guardrails checked on the rendered pods (`policy/...` rules; see docs/policy.md). In a ConfigMap, one key per setting: `policy.maxGPUsPerTrainJob`."),
+    Option("strict", "bool", False, "Warnings fail the run: each is reported as an error and the exit status is non-zero. For the routes that drop stderr when the run succeeds (the Argo CD sidecar, kubectl's kustomize exec plugin; docs/clients.md), where a warning is otherwise never seen. The info results that name a Secret to create stay info."),
     Option("report", "enum", "none", "KRM mode: also write the review report (docs/review.md) among the items, as the local-config ConfigMap `expand-trainjobs-report` in `expand-trainjobs-report.yaml`, replaced on every run.", REPORTS),
     Option("trainJobs", "objects", (), "TrainJobs and runtimes given inline (the kustomize generator form)."),
     Option("files", "list", (), "YAML files or directories read for TrainJobs and runtimes (kustomize generator form; relative to the kustomization directory)."),
@@ -128,7 +129,7 @@ class FunctionConfig:
         self, *, mode: str = "render", namespace: str = "", runtimeDirs: tuple = (), builtinRuntimes: bool = True,
         output: str = "generated", mpiSSHSecret: str = "reference", fluxCurveSecret: str = "reference",
         mpiSSHSecretName: str = "{name}-mpi-ssh-auth", fluxCurveSecretName: str = "{name}-flux-curve",
-        secretSeed: str = "", knownPriorityClasses: tuple = (), profile: str = "controller", kueueQueues: tuple = (), jobSetNames: str = "trainJob", policy: tuple = (), report: str = "none", trainJobs: tuple = (), files: tuple = (),
+        secretSeed: str = "", knownPriorityClasses: tuple = (), profile: str = "controller", kueueQueues: tuple = (), jobSetNames: str = "trainJob", policy: tuple = (), strict: bool = False, report: str = "none", trainJobs: tuple = (), files: tuple = (),
         maxInputBytes: int = DEFAULT_LIMITS.max_bytes, maxDepth: int = DEFAULT_LIMITS.max_depth,
         maxAliasNodes: int = DEFAULT_LIMITS.max_nodes, source: object = None,
     ):

@@ -51,12 +51,17 @@ class Outcome:
         self.config = config
 
     @property
+    def final_results(self) -> list:
+        """The results as reported: under `strict`, every warning an error (results.as_errors)."""
+        return results_mod.as_errors(self.results) if self.config.strict else self.results
+
+    @property
     def errors(self) -> int:
-        return sum(r.count for r in self.results if r.severity == ERROR)
+        return sum(r.count for r in self.final_results if r.severity == ERROR)
 
     @property
     def warnings(self) -> int:
-        return sum(r.count for r in self.results if r.severity == WARNING)
+        return sum(r.count for r in self.final_results if r.severity == WARNING)
 
     @property
     def exit_code(self) -> int:
@@ -75,10 +80,10 @@ class Outcome:
 
     def krm_results(self) -> list:
         """The results of the output ResourceList (wire format), the summary last."""
-        return results_mod.krm(self.results + [Result(self.summary(), INFO)])
+        return results_mod.krm(self.final_results + [Result(self.summary(), INFO)])
 
     def stderr_lines(self) -> list:
-        return results_mod.stderr_lines(self.summary(), self.results)
+        return results_mod.stderr_lines(self.summary(), self.final_results)
 
 
 def engine_options(cfg: config_mod.FunctionConfig):

@@ -150,6 +150,23 @@ def about(obj: dict, message: str, severity: str = ERROR, field: str = "", rule:
     return Result(message, severity, res.resource_ref(obj), field, file, res.file_index(obj) if file else 0, rule)
 
 
+STRICT_NOTE = " (an error: strict is set)"
+
+
+def as_errors(results: list) -> list:
+    """`results` with every warning an error, its message saying why (the `strict` option: on the
+    routes that drop stderr when the run succeeds, only a failed run is ever read)."""
+    out = []
+    for r in results:
+        if r.severity != WARNING:
+            out.append(r)
+            continue
+        e = Result(r.message + STRICT_NOTE, ERROR, r.resource, r.field, r.file, r.index, r.rule, r.count)
+        e.like = as_errors([r.like])[0] if r.like is not None else None
+        out.append(e)
+    return out
+
+
 # --- how many of a kind ----------------------------------------------------------------------------
 
 
