@@ -96,3 +96,15 @@ def test_as_errors_keeps_everything_but_the_severity():
         "error", "w" + STRICT_NOTE, w.resource, "spec", "f.yaml", 2, "rule/x", 3)
     assert i is info  # a Secret to create is not a warning: it stays info
     assert m.severity == "error" and m.like.severity == "error"
+
+
+def test_strict_flag_on_the_command_line(fn, tmp_path):
+    import subprocess
+
+    app = _app(tmp_path)
+    for command in ("render", "validate"):
+        plain_run = subprocess.run([fn, command, app], capture_output=True, text=True, timeout=60)
+        strict_run = subprocess.run([fn, command, "--strict", app], capture_output=True, text=True, timeout=60)
+        assert plain_run.returncode == 0, plain_run.stderr
+        assert (strict_run.returncode, strict_run.stdout) == (1, ""), command
+        assert "TrainJobTemplate" in strict_run.stderr and STRICT_NOTE in strict_run.stderr

@@ -48,9 +48,16 @@ def cli(ctx):
         modes.krm_mode()
 
 
+_STRICT = click.option(
+    "--strict", is_flag=True,
+    help="Warnings fail the run (the `strict` option): for callers that show stderr only on failure.",
+)
+
+
 @_command("render")
 @click.argument("paths", nargs=-1, type=click.Path())
-def render(paths):
+@_STRICT
+def render(paths, strict):
     """Print the manifests to apply, as a plain YAML stream, from YAML files or directories (default: .).
 
     For Argo CD's config-management plugin and scripts. `render DIR` renders DIR as the Argo CD app at
@@ -60,14 +67,15 @@ def render(paths):
     config stay inside the app directory (EXPAND_TRAINJOBS_EXTRA_ROOTS adds others). Prints nothing
     and exits 1 on any error and when there would be nothing to apply.
     """
-    modes.render_mode(paths)
+    modes.render_mode(paths, strict=strict)
 
 
 @_command("validate")
 @click.argument("paths", nargs=-1, type=click.Path())
-def validate(paths):
+@_STRICT
+def validate(paths, strict):
     """Run every check on YAML files or directories (default: .) without generating anything."""
-    modes.render_mode(paths, "validate")
+    modes.render_mode(paths, "validate", strict)
 
 
 @_command("rules")

@@ -224,12 +224,11 @@ def guarded(fn, *args, failed_code: int = 1) -> None:
     finish(*result)
 
 
-def render_mode(paths, mode: str | None = None) -> None:
-    """`render [PATH...]` (mode None) and `validate [PATH...]` (mode "validate")."""
+def render_mode(paths, mode: str | None = None, strict: bool = False) -> None:
+    """`render [PATH...]` (mode None) and `validate [PATH...]` (mode "validate"); `--strict`."""
     from kpt_fn.cli import plain
 
-    extra = () if mode is None else (mode,)
-    guarded(plain.render, list(paths), os.getcwd(), dict(os.environ), *extra)
+    guarded(plain.render, list(paths), os.getcwd(), dict(os.environ), mode, strict)
 
 
 def kustomize_plugin_mode(config: str) -> None:

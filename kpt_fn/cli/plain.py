@@ -134,7 +134,7 @@ def app_dir(paths: list[str], cwd: str) -> tuple[str, list[str]]:
     return cwd, paths or ["."]
 
 
-def expand(paths: list[str], cwd: str, env: dict, mode: str | None = None):
+def expand(paths: list[str], cwd: str, env: dict, mode: str | None = None, strict: bool = False):
     """The Outcome of expanding the files under `paths` as `render` does (config marker, Argo CD
     parameters, default namespace), with the problems of reading them first among its results.
     A single directory is the app directory (app_dir)."""
@@ -154,7 +154,9 @@ def expand(paths: list[str], cwd: str, env: dict, mode: str | None = None):
     cfg, _ = config_mod.parse(fc)
     items, read_problems = reader.read_paths(paths, cfg.limits)
     if mode is not None:
-        fc = _with_mode(fc, mode)
+        fc = _with_option(fc, "mode", mode)
+    if strict:  # --strict: the command line can turn it on, never off
+        fc = _with_option(fc, "strict", True)
     outcome = function.run(
         items, fc, base_dir=root, default_namespace=env.get("ARGOCD_APP_NAMESPACE", ""), reader=reader,
         returns_inputs=False,
@@ -163,9 +165,9 @@ def expand(paths: list[str], cwd: str, env: dict, mode: str | None = None):
     return outcome
 
 
-def render(paths: list[str], cwd: str, env: dict, mode: str | None = None) -> tuple[str, list[str], int]:
-    """(stdout, stderr lines, exit code) for `expand-trainjobs render|validate [PATH...]`."""
-    outcome = expand(paths, cwd, env, mode)
+def render(paths: list[str], cwd: str, env: dict, mode: str | None = None, strict: bool = False) -> tuple[str, list[str], int]:
+    """(stdout, stderr lines, exit code) for `expand-trainjobs render|validate [--strict] [PATH...]`."""
+    outcome = expand(paths, cwd, env, mode, strict)
     if outcome.config.mode == "validate":
         return "", outcome.stderr_lines(), outcome.exit_code
     keep = outcome.config.output == "all"
@@ -182,14 +184,16 @@ def _plain_items(outcome) -> list:
     return output.plain_items(outcome.items, outcome.config.output == "all", config_mod.is_config_object, outcome.stale)
 
 
-def _with_mode(fc, mode: str):
+def _with_option(fc, name: str, value):
+    """`fc` with one option set by the command line (a ConfigMap holds it as a string)."""
     if fc is None or config_mod.is_placeholder(fc):
-        return {"apiVersion": config_mod.CONFIG_API_VERSION, "kind": config_mod.CONFIG_KIND, "spec": {"mode": mode}}
+        return {"apiVersion": config_mod.CONFIG_API_VERSION, "kind": config_mod.CONFIG_KIND, "spec": {name: value}}
     fc = dict(fc)
     if fc.get("kind") == "ConfigMap":
-        fc["data"] = {**(fc.get("data") or {}), "mode": mode}
+        text = ("true" if value else "false") if isinstance(value, bool) else value
+        fc["data"] = {**(fc.get("data") or {}), name: text}
     else:
-        fc["spec"] = {**(fc.get("spec") or {}), "mode": mode}
+        fc["spec"] = {**(fc.get("spec") or {}), name: value}
     return fc
 
 
