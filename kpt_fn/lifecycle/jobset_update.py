@@ -1,0 +1,182 @@
+"""Which changes of a created JobSet the cluster refuses.
+
+Two rules decide, and both run on every UPDATE whatever the client:
+
+* JobSet v0.12's validating webhook `ValidateUpdate` (`pkg/webhooks/jobset_webhook.go` :312-405 at
+  v0.12.0): `spec.replicatedJobs` must equal the stored list, compared as Go values, except the pod
+  templates' labels, annotations, nodeSelector, tolerations and schedulingGates of replicated jobs
+  kept by name while the old or the new JobSet is suspended (:375-391, for Kueue); `spec.managedBy`
+  must not change (:396). The ElasticJobSet branch (:324-368) is behind an alpha gate that is off by
+  default (`pkg/features/features.go` :75) and is not modelled.
+* the CRD's transition rules `self == oldSelf` (jobset.x-k8s.io_jobsets.yaml at v0.12.0: failurePolicy,
+  network, replicatedJobs[].dependsOn, startupPolicy, successPolicy, volumeClaimPolicies), compared as
+  plain data. A transition rule runs only when the field exists in both objects; items of the
+  `replicatedJobs` list map are paired by name. The rule list is read from the project's JobSet
+  schema, so it cannot drift from the CRD.
+
+Go comparison (apimachinery `equality.Semantic.DeepEqual`, which treats nil and empty slices and maps
+as equal) is approximated on plain data: null, an absent field, `""`, `[]` and `{}` are the same.
+Pointer fields that hold an empty struct are thereby equal to absent ones, which Go would tell apart;
+no rendered JobSet has such a field.
+"""
+
+from __future__ import annotations
+
+import functools
+
+from kpt_fn.resource import dig
+
+# The pod-template fields ValidateUpdate lets change while suspended (jobset_webhook.go :384-389).
+SUSPENDED_MUTABLE = (("metadata", "annotations"), ("metadata", "labels"), ("spec", "nodeSelector"),
+                     ("spec", "tolerations"), ("spec", "schedulingGates"))
+IMMUTABLE = "field is immutable"
+CEL_IMMUTABLE = "Value is immutable"
+
+
+class Refusal:
+    """One reason the cluster refuses an update: the field path and upstream's message."""
+
+    __slots__ = ("path", "message", "source")
+
+    def __init__(self, path: str, message: str, source: str):
+        self.path, self.message, self.source = path, message, source
+
+    def __repr__(self):
+        return f"Refusal({self.path!r}, {self.message!r}, {self.source!r})"
+
+    def __eq__(self, other):
+        return isinstance(other, Refusal) and (self.path, self.message, self.source) == (other.path, other.message, other.source)
+
+    def to_dict(self) -> dict:
+        return {"path": self.path, "message": self.message, "rule": self.source}
+
+
+def go_value(value):
+    """`value` with what Go cannot tell from absent removed (see the module docstring)."""
+    if isinstance(value, dict):
+        out = {}
+        for k, v in value.items():
+            v = go_value(v)
+            if v is not None:
+                out[k] = v
+        return out or None
+    if isinstance(value, list):
+        return [go_value(v) for v in value] or None
+    if value == "" and isinstance(value, str):
+        return None
+    return value
+
+
+def same(a, b) -> bool:
+    """Equality of plain data that tells booleans from numbers (Python's True == 1 does not)."""
+    if isinstance(a, dict) and isinstance(b, dict):
+        return a.keys() == b.keys() and all(same(a[k], b[k]) for k in a)
+    if isinstance(a, list) and isinstance(b, list):
+        return len(a) == len(b) and all(same(x, y) for x, y in zip(a, b))
+    if isinstance(a, bool) or isinstance(b, bool):
+        return type(a) is type(b) and a == b
+    if isinstance(a, (int, float)) and isinstance(b, (int, float)):
+        return a == b
+    return type(a) is type(b) and a == b
+
+
+def _suspended(jobset: dict) -> bool:
+    return dig(jobset, "spec", "suspend") is True
+
+
+def _munged_rjobs(old: dict, new: dict) -> list:
+    """New's replicatedJobs with the fields ValidateUpdate masks taken from old (jobset_webhook.go :375-391)."""
+    new_rjobs = dig(new, "spec", "replicatedJobs")
+    new_rjobs = [r for r in new_rjobs] if isinstance(new_rjobs, list) else []
+    if not (_suspended(old) or _suspended(new)):
+        return new_rjobs
+    old_by_name = {r.get("name"): r for r in dig(old, "spec", "replicatedJobs") or () if isinstance(r, dict)}
+    out = []
+    for rjob in new_rjobs:
+        before = old_by_name.get(rjob.get("name")) if isinstance(rjob, dict) else None
+        if before is None:
+            out.append(rjob)
+            continue
+        rjob = _with_pod_template_fields(rjob, before)
+        out.append(rjob)
+    return out
+
+
+def _with_pod_template_fields(rjob: dict, source: dict) -> dict:
+    """rjob with the SUSPENDED_MUTABLE fields of its pod template set to `source`'s (absent when absent)."""
+    import copy
+
+    out = copy.deepcopy(rjob)
+    template = out.setdefault("template", {}).setdefault("spec", {}).setdefault("template", {})
+    for part, field in SUSPENDED_MUTABLE:
+        value = dig(source, "template", "spec", "template", part, field)
+        holder = template.setdefault(part, {})
+        if value is None:
+            holder.pop(field, None)
+        else:
+            holder[field] = copy.deepcopy(value)
+    return out
+
+
+def validate_update(old: dict, new: dict) -> list[Refusal]:
+    """JobSet v0.12 ValidateUpdate (ElasticJobSet off) on two stored-form JobSets."""
+    out = []
+    old_rjobs = dig(old, "spec", "replicatedJobs")
+    if not same(go_value(_munged_rjobs(old, new)), go_value(old_rjobs if isinstance(old_rjobs, list) else [])):
+        out.append(Refusal("spec.replicatedJobs", IMMUTABLE, "jobset-webhook/update"))
+    if not same(go_value(dig(new, "spec", "managedBy")), go_value(dig(old, "spec", "managedBy"))):
+        out.append(Refusal("spec.managedBy", IMMUTABLE, "jobset-webhook/update"))
+    return out
+
+
+@functools.cache
+def immutable_paths() -> tuple:
+    """The schema paths (tuples of keys, "[]" for list items) carrying `self == oldSelf`."""
+    from kpt_fn.validation import schemas
+
+    schema = schemas.load(schemas.entries()[("jobset.x-k8s.io/v1alpha2", "JobSet")])
+    found = []
+
+    def walk(node, path):
+        if not isinstance(node, dict):
+            return
+        for rule in node.get("x-kubernetes-validations") or ():
+            if isinstance(rule, dict) and rule.get("rule", "").replace(" ", "") == "self==oldSelf":
+                found.append(path)
+        for key, sub in (node.get("properties") or {}).items():
+            walk(sub, path + (key,))
+        walk(node.get("items"), path + ("[]",))
+
+    walk(schema, ())
+    return tuple(found)
+
+
+def _values(obj, path: tuple, where: str):
+    """(shown path, value) for every value at `path`, list items named by their `name` key."""
+    if not path:
+        yield where, obj
+        return
+    head, rest = path[0], path[1:]
+    if head == "[]":
+        for item in obj if isinstance(obj, list) else ():
+            key = item.get("name") if isinstance(item, dict) else None
+            yield from _values(item, rest, f"{where}[name={key}]" if key is not None else where + "[?]")
+        return
+    if isinstance(obj, dict) and obj.get(head) is not None:
+        yield from _values(obj[head], rest, f"{where}.{head}" if where else head)
+
+
+def cel_immutables(old: dict, new: dict) -> list[Refusal]:
+    """The CRD's `self == oldSelf` rules on two stored-form (CRD-defaulted) JobSets."""
+    out = []
+    for path in immutable_paths():
+        before = dict(_values(old, path, ""))
+        for where, value in _values(new, path, ""):
+            if where in before and not same(value, before[where]):
+                out.append(Refusal(where, CEL_IMMUTABLE, "cel/jobset/" + where.split("[")[0].split(".")[-1]))
+    return out
+
+
+def refusals(old: dict, new: dict) -> list[Refusal]:
+    """Every reason the cluster refuses to turn stored JobSet `old` into `new` (both stored forms)."""
+    return cel_immutables(old, new) + validate_update(old, new)
