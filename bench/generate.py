@@ -17,11 +17,9 @@ from __future__ import annotations
 
 import argparse
 import copy
-import json
 import os
 import random
 import sys
-from importlib import resources as importlib_resources
 
 import yaml
 
@@ -53,9 +51,10 @@ PATCHES_SHARE = 0.25
 
 
 def shipped_runtimes() -> dict:
-    """name -> ClusterTrainingRuntime, from the function's built-in catalog (the v2.3.0 manifests)."""
-    text = importlib_resources.files("kpt_fn.catalog").joinpath("runtimes.json").read_text()
-    return {r["metadata"]["name"]: r for r in json.loads(text)}
+    """name -> ClusterTrainingRuntime, from the function's built-in catalog (the default release's)."""
+    from kpt_fn import upstream
+
+    return {r["metadata"]["name"]: r for r in upstream.bundle().catalog()}
 
 
 def _family(runtime: dict) -> str:

@@ -351,12 +351,12 @@ def measure_startup(repeat: int, workdir: str, clock: str = "cpu") -> dict:
 def image_like_install(workdir: str) -> list:
     """Install the package as the image has it and return the console-script command.
 
-    The image pip-installs the project (a regular, non-editable install: kpt_fn and its schemas in
+    The image pip-installs the project (a regular, non-editable install: kpt_fn and its data bundles in
     site-packages, compiled to bytecode at install time) and runs with PYTHONDONTWRITEBYTECODE=1. A
     development checkout is usually an editable install (an import hook loaded on every start-up, and
     no bytecode for kpt_fn when that variable is set, so every run compiles the package again: about
     twice the image's start-up). Here: a venv without pip whose site-packages hold a copy of kpt_fn laid
-    out as pyproject.toml installs it (schemas/ as kpt_fn/schemas), compiled, plus a .pth line pointing at
+    out as pyproject.toml installs it (the release bundles inside kpt_fn), compiled, plus a .pth line pointing at
     this interpreter's site-packages for the dependencies (its own .pth files, such as the editable hook,
     are not run from there).
     """
@@ -370,7 +370,6 @@ def image_like_install(workdir: str) -> list:
                           check=True, capture_output=True, text=True).stdout.strip()
     ignore = shutil.ignore_patterns("__pycache__", "*.pyc")
     shutil.copytree(ROOT / "kpt_fn", os.path.join(site, "kpt_fn"), ignore=ignore)
-    shutil.copytree(ROOT / "schemas", os.path.join(site, "kpt_fn", "schemas"), ignore=ignore)
     deps = {sysconfig.get_paths()[k] for k in ("purelib", "platlib")}
     with open(os.path.join(site, "_bench_deps.pth"), "w") as f:
         f.write("".join(d + "\n" for d in sorted(deps)))

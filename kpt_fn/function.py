@@ -14,7 +14,7 @@ import json
 import os
 
 from kpt_fn import config as config_mod
-from kpt_fn import engine, kueue, kustomize_names, convert, numbers, output, policy, resolve, sources, validation
+from kpt_fn import engine, kueue, kustomize_names, convert, numbers, output, policy, resolve, sources, upstream, validation
 from kpt_fn import resource as res
 from kpt_fn import results as results_mod
 from kpt_fn.problems import ERROR, INFO, WARNING, Problem, has_errors
@@ -119,7 +119,7 @@ def _structure_problems(item, i: int) -> list:
         near = near or difflib.get_close_matches(kind, _TRAINER_KINDS, n=1, cutoff=0.8)
         if near:
             return [Problem(f'unknown kind "{kind}" (did you mean "{near[0]}"?); it is passed through unchanged', "kind", subject=item)]
-        return [Problem(f'kind "{kind}" is not a Kubeflow Trainer v2.3.0 kind; it is passed through unchanged', "kind", severity=WARNING, subject=item)]
+        return [Problem(f'kind "{kind}" is not a Kubeflow Trainer {upstream.bundle().release} kind; it is passed through unchanged', "kind", severity=WARNING, subject=item)]
     if kind in _TRAINER_KINDS and group in (res.TRAINER_GROUP, "kubeflow.org"):
         # Another version would be read as v1alpha1 field by field, and silently rendered wrong.
         if item["apiVersion"] not in (res.TRAINER_API_VERSION, *convert.LEGACY_API_VERSIONS):
@@ -127,7 +127,7 @@ def _structure_problems(item, i: int) -> list:
             return [
                 Problem(
                     f'unsupported apiVersion "{item["apiVersion"]}" for {kind}: this function reads '
-                    f"{res.TRAINER_API_VERSION} of Kubeflow Trainer v2.3.0{also}; it is passed through unchanged",
+                    f"{res.TRAINER_API_VERSION} of Kubeflow Trainer {upstream.bundle().release}{also}; it is passed through unchanged",
                     "apiVersion",
                     subject=item,
                 )

@@ -10,7 +10,7 @@ validation to reject with the API server's message.
 
 from __future__ import annotations
 
-from kpt_fn.validation.schemas import entry_for, load
+from kpt_fn import upstream
 
 
 def _integer(node: dict) -> bool:
@@ -52,9 +52,9 @@ def _walk(value, node: dict):
     return value
 
 
-def whole_numbers(obj: dict) -> dict:
+def whole_numbers(obj: dict, bundle: upstream.Bundle | None = None) -> dict:
     """The object with every whole-number float in an integer field of its schema made an int."""
-    entry = entry_for(obj) if isinstance(obj, dict) else None
+    entry = (bundle or upstream.bundle()).entry_for(obj) if isinstance(obj, dict) else None
     if entry is None:
         return obj
-    return _walk(obj, load(entry))
+    return _walk(obj, upstream.schema(entry))

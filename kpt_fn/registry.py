@@ -2,19 +2,17 @@
 
 Upstream keys its runtime registry by `<kind>.<apiGroup>` of `spec.runtimeRef` after the CRD
 defaults (trainer-semantics.md §0); only the two runtime kinds of trainer.kubeflow.org are
-registered. This module is a leaf (no imports from the package) so that kpt_fn.resolve and
-kpt_fn.engine both read it without one depending on the other.
+registered. This module imports only the release bundles (kpt_fn.upstream) so that kpt_fn.resolve
+and kpt_fn.engine both read it without one depending on the other.
 """
 
 from __future__ import annotations
 
+from kpt_fn import upstream
+
 API_GROUP = "trainer.kubeflow.org"
 TRAINING_RUNTIME = "TrainingRuntime"
 CLUSTER_TRAINING_RUNTIME = "ClusterTrainingRuntime"
-
-# The `default:` values of spec.runtimeRef in the v2.3.0 TrainJob CRD (a test checks them against
-# engine.defaults, which reads the CRD schema).
-RUNTIME_REF_DEFAULTS = {"apiGroup": API_GROUP, "kind": CLUSTER_TRAINING_RUNTIME}
 
 SUPPORTED_RUNTIMES = (f"{TRAINING_RUNTIME}.{API_GROUP}", f"{CLUSTER_TRAINING_RUNTIME}.{API_GROUP}")
 
@@ -32,11 +30,13 @@ def _key(ref: dict) -> str:
     return f"{kind}.{group}" if group else kind
 
 
-def registry_key(trainjob: dict) -> str:
+def registry_key(trainjob: dict, bundle: upstream.Bundle | None = None) -> str:
     """The registry key of a TrainJob after the CRD defaults: structural defaulting fills an absent
     or null field only, so an explicit "" stays "" (and gives an unsupported key)."""
     ref = runtime_ref(trainjob)
-    defaulted = {k: (v if ref.get(k) is None else ref[k]) for k, v in RUNTIME_REF_DEFAULTS.items()}
+    # The `default:` values of spec.runtimeRef in the release's TrainJob CRD.
+    ref_defaults = (bundle or upstream.bundle()).runtime_ref_defaults()
+    defaulted = {k: (v if ref.get(k) is None else ref[k]) for k, v in ref_defaults.items()}
     return _key(defaulted)
 
 

@@ -1,31 +1,19 @@
 """Finding the runtime a TrainJob refers to, as the controller's runtime registry would.
 
 Sources are searched in order: the ResourceList items, the configured runtime directories, the
-built-in catalog of runtimes shipped with Trainer v2.3.0. A namespaced TrainingRuntime only serves
+built-in catalog of runtimes shipped with the selected Trainer release (its bundle's runtimes.json). A namespaced TrainingRuntime only serves
 TrainJobs of its own namespace; a ClusterTrainingRuntime is matched by name.
 """
 
 from __future__ import annotations
 
-import functools
-import json
-import os
-
-from kpt_fn import kustomize_names
+from kpt_fn import kustomize_names, upstream
 from kpt_fn import resource as res
 from kpt_fn.registry import registered_kind, registry_key, runtime_ref
 from kpt_fn.problems import WARNING, Problem
 
 ITEMS = "the ResourceList items"
 CATALOG = "the built-in catalog"
-
-
-@functools.lru_cache(maxsize=1)
-def builtin_catalog() -> tuple:
-    # A plain file next to this module (setuptools installs package data as files); importlib.resources
-    # would cost more start-up than reading the catalog itself.
-    with open(os.path.join(os.path.dirname(__file__), "catalog", "runtimes.json"), encoding="utf-8") as f:
-        return tuple(json.load(f))
 
 
 # Plain classes: creating dataclasses cost a noticeable part of start-up.
@@ -77,7 +65,8 @@ def _add(source: Source, obj: dict, default_namespace: str, problems: list) -> N
     )
 
 
-def build_index(items: list, dir_runtimes: list, default_namespace: str, use_catalog: bool) -> RuntimeIndex:
+def build_index(items: list, dir_runtimes: list, default_namespace: str, use_catalog: bool,
+                bundle: upstream.Bundle | None = None) -> RuntimeIndex:
     """Index runtimes by source. `dir_runtimes` is [(dir label, [runtime dicts])] in search order."""
     problems: list = []
     sources = [Source(ITEMS)]
@@ -90,7 +79,7 @@ def build_index(items: list, dir_runtimes: list, default_namespace: str, use_cat
             _add(src, obj, default_namespace, problems)
         sources.append(src)
     if use_catalog:
-        sources.append(Source(CATALOG, {_key(o, ""): o for o in builtin_catalog()}))
+        sources.append(Source(CATALOG, {_key(o, ""): o for o in (bundle or upstream.bundle()).catalog()}))
     # A runtime defined both in the package and in a runtime directory with different content is a
     # conflict worth saying: the package copy wins, and the user may not expect that.
     for i, src in enumerate(sources[:-1]):

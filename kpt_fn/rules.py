@@ -5,7 +5,7 @@ declare in their `RULES` lists. It sits above all of them, so that none of them 
 from __future__ import annotations
 
 from kpt_fn.validation import jobset_webhook, names, runtime_webhook, schema_check, structural
-from kpt_fn.validation.schemas import entries
+from kpt_fn import upstream
 
 _META_KINDS = "TrainJob, TrainingRuntime, ClusterTrainingRuntime, JobSet, PodGroup, ConfigMap, Secret"
 _TEMPLATE_KINDS = "TrainJob, TrainingRuntime, ClusterTrainingRuntime, JobSet"
@@ -38,7 +38,9 @@ def _engine_rules() -> list[dict]:
     return [*engine.RULES, *framework.rules(), *convert.RULES, *kueue.RULES, *policy.RULES]
 
 
-def rules() -> list[dict]:
+def rules(bundle: upstream.Bundle | None = None) -> list[dict]:
+    bundle = bundle or upstream.bundle()
+    entries = bundle.schema_entries
     out = []
     for entry in sorted(entries().values(), key=lambda e: (e.group, e.kind, e.api_version)):
         out.append(_rule(schema_check.rule_id(entry), "schema", entry.kind,

@@ -6,7 +6,12 @@ from __future__ import annotations
 import copy
 
 from kpt_fn.validation import structural
-from kpt_fn.validation.schemas import entries, load
+from kpt_fn import upstream
+from kpt_fn.upstream import schema as load
+
+
+def entries():
+    return upstream.bundle().schema_entries()
 
 
 def test_every_cel_rule_of_the_schemas_has_a_listed_slug():

@@ -132,8 +132,7 @@ def test_torchtune_runtimes_take_both_initializers(runtime):
 
 
 def test_builtin_catalog_matches_upstream_with_overlay():
-    catalog = Path(__file__).resolve().parent.parent / "kpt_fn" / "catalog" / "runtimes.json"
-    if not catalog.exists():
-        pytest.skip("no built-in catalog")
-    builtin = {rt["metadata"]["name"]: rt for rt in json.loads(catalog.read_text())}
+    from kpt_fn import upstream
+
+    builtin = {rt["metadata"]["name"]: rt for rt in upstream.bundle("v2.3.0").catalog()}
     assert builtin == shipped_runtimes()

@@ -12,7 +12,9 @@ from pathlib import Path
 import pytest
 import yaml
 
+from kpt_fn import upstream
 from kpt_fn.engine import apply, defaults, framework, roundtrip
+from kpt_fn.upstream import defaults as default_trees
 from kpt_fn.engine.info import Container, Info, PodSet, RuntimePolicy, Scheduler
 from kpt_fn.plugins import jobset
 
@@ -45,29 +47,23 @@ def _crd_defaults(filename: str) -> set:
 def _tree_defaults(tree, path="") -> set:
     out = set()
     for key, sub in tree.items():
-        if isinstance(sub, defaults._Default):
+        if isinstance(sub, default_trees._Default):
             out.add((f"{path}.{key}", repr(sub.value)))
             out |= _tree_defaults(sub.tree, f"{path}.{key}")
-        elif defaults.ITEMS in sub:
-            out |= _tree_defaults(sub[defaults.ITEMS], f"{path}.{key}[]")
+        elif default_trees.ITEMS in sub:
+            out |= _tree_defaults(sub[default_trees.ITEMS], f"{path}.{key}[]")
         else:
             out |= _tree_defaults(sub, f"{path}.{key}")
     return out
 
 
-@pytest.mark.parametrize("crd,tree", [
-    ("trainer.kubeflow.org_trainingruntimes.yaml", defaults.runtime_defaults),
-    ("trainer.kubeflow.org_clustertrainingruntimes.yaml", defaults.runtime_defaults),
-    ("trainer.kubeflow.org_trainjobs.yaml", defaults.trainjob_defaults),
+@pytest.mark.parametrize("crd,kind", [
+    ("trainer.kubeflow.org_trainingruntimes.yaml", "TrainingRuntime"),
+    ("trainer.kubeflow.org_clustertrainingruntimes.yaml", "ClusterTrainingRuntime"),
+    ("trainer.kubeflow.org_trainjobs.yaml", "TrainJob"),
 ])
-def test_default_trees_read_from_the_schemas_are_the_crds_defaults(crd, tree):
-    assert _tree_defaults(tree()) == _crd_defaults(crd)
-
-
-def test_crd_defaults_file_is_generated_from_the_schemas(tmp_path):
-    out = tmp_path / "crd_defaults.json"
-    subprocess.run([sys.executable, str(REPO / "scripts" / "gen_crd_defaults.py"), str(out)], check=True)
-    assert out.read_bytes() == Path(defaults.CRD_DEFAULTS_FILE).read_bytes()
+def test_default_trees_read_from_the_schemas_are_the_crds_defaults(crd, kind):
+    assert _tree_defaults(upstream.bundle().defaults(kind)) == _crd_defaults(crd)
 
 
 def test_schema_defaults_below_a_defaulted_field_and_in_maps_are_filled_too():
@@ -76,7 +72,7 @@ def test_schema_defaults_below_a_defaulted_field_and_in_maps_are_filled_too():
         "labels": {"additionalProperties": {"properties": {"weight": {"default": 1}}}},
         "steps": {"items": {"properties": {"retries": {"default": 0}}}}}}
     obj = {"labels": {"a": {}, "b": {"weight": 5}}, "steps": [{}, {"retries": None}]}
-    defaults.apply_defaults(obj, defaults.defaults_tree(schema))
+    default_trees.apply_defaults(obj, default_trees.defaults_tree(schema))
     assert obj == {"labels": {"a": {"weight": 1}, "b": {"weight": 5}}, "steps": [{"retries": 0}, {"retries": 0}],
                    "policy": {"mode": "hard"}}
 

@@ -73,10 +73,12 @@ def test_catalog_is_last_and_can_be_switched_off():
 
 
 def test_builtin_catalog_holds_the_v2_3_0_runtimes():
-    names = {r["metadata"]["name"] for r in resolve.builtin_catalog()}
+    from kpt_fn import upstream
+
+    names = {r["metadata"]["name"] for r in upstream.bundle("v2.3.0").catalog()}
     assert {"torch-distributed", "deepspeed-distributed", "jax-distributed", "mlx-distributed", "xgboost-distributed"} <= names
     assert len(names) == 9
-    assert all(r["kind"] == "ClusterTrainingRuntime" for r in resolve.builtin_catalog())
+    assert all(r["kind"] == "ClusterTrainingRuntime" for r in upstream.bundle("v2.3.0").catalog())
 
 
 def test_missing_runtime_names_every_searched_source():
@@ -169,11 +171,10 @@ def test_resolve_does_not_import_the_engine():
 
 def test_registry_key_is_the_engines():
     from kpt_fn import engine, registry
-    from kpt_fn.engine import defaults
+    from kpt_fn import upstream
 
     assert engine.registry_key is registry.registry_key and engine.SUPPORTED_RUNTIMES is registry.SUPPORTED_RUNTIMES
-    tree = defaults.trainjob_defaults()["spec"]["runtimeRef"]
-    assert {k: d.value for k, d in tree.items()} == registry.RUNTIME_REF_DEFAULTS
+    assert upstream.bundle().runtime_ref_defaults() == {"apiGroup": registry.API_GROUP, "kind": registry.CLUSTER_TRAINING_RUNTIME}
     assert registry.registry_key({"spec": {"runtimeRef": {"name": "x", "kind": None, "apiGroup": ""}}}) == "ClusterTrainingRuntime"
     assert registry.registry_key({"spec": []}) == "ClusterTrainingRuntime.trainer.kubeflow.org"
 

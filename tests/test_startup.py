@@ -14,7 +14,7 @@ import yaml
 REPO = Path(__file__).resolve().parent.parent
 EXAMPLE = REPO / "fixtures" / "examples" / "torch-job"
 
-# celpy/lark: the CRDs' CEL rules come precompiled (kpt_fn/validation/cel_trees.json); click: KRM mode
+# celpy/lark: the CRDs' CEL rules come precompiled (each release bundle's cel_trees.json); click: KRM mode
 # has no command line; jinja2 and cryptography: only Flux and generated Secrets need them;
 # importlib.resources: package data is read as plain files; jsonschema_rs: valid objects pass the
 # pure-Python precheck (kpt_fn.validation.precheck). Standard-library modules such as typing or

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 import yaml
 
+from kpt_fn import upstream
 from kpt_fn import validation
 from kpt_fn.validation import cel, structural
 
@@ -95,7 +96,7 @@ def test_transition_rules_are_skipped():
     # runtimeRef, trainer, initializer, runtimePatches[].manager ... carry `self == oldSelf`: not for creates.
     tj = fixture("trainjob_runtimepatches.yaml")
     assert cel_problems(tj) == []
-    entry = validation.schemas.entry_for(tj)
+    entry = upstream.bundle().entry_for(tj)
     assert all("oldSelf" not in r.rule for r in structural.cel_rules(entry))
 
 
@@ -149,9 +150,8 @@ def test_env_injection_must_not_name_node():
 
 def _shipped(name):
     # The built-in catalog holds the shipped runtimes, so this does not need ../shared beside the checkout.
-    from kpt_fn.resolve import builtin_catalog
 
-    return copy.deepcopy(next(r for r in builtin_catalog() if r["metadata"]["name"] == name))
+    return copy.deepcopy(next(r for r in upstream.bundle().catalog() if r["metadata"]["name"] == name))
 
 
 def test_runtime_startup_policy_and_depends_on():

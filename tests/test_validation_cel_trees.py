@@ -1,5 +1,6 @@
-"""The precompiled CEL parse trees (kpt_fn/validation/cel_trees.json): current, faithful to
-cel-python's parser, and enough for the common path to run without importing celpy or lark."""
+"""The precompiled CEL parse trees (a bundle's cel_trees.json; tests/test_generated.py keeps them
+current): faithful to cel-python's parser, and enough for the common path to run without importing
+celpy or lark."""
 
 from __future__ import annotations
 
@@ -10,22 +11,16 @@ from pathlib import Path
 
 import pytest
 
-from kpt_fn.validation import cel, schemas, structural
+from kpt_fn import upstream
+from kpt_fn.validation import cel, structural
 
 REPO = Path(__file__).resolve().parent.parent
-TREES = REPO / "kpt_fn" / "validation" / "cel_trees.json"
-
-
-def test_trees_file_is_current(tmp_path):
-    out = tmp_path / "cel_trees.json"
-    subprocess.run([sys.executable, str(REPO / "scripts" / "gen_cel_trees.py"), str(out)], check=True)
-    assert out.read_bytes() == TREES.read_bytes(), "run scripts/gen_cel_trees.py"
 
 
 def _rules():
     """(text, schema) for every rule text and messageExpression the validator compiles."""
     seen = {}
-    for entry in schemas.entries().values():
+    for entry in upstream.bundle().schema_entries().values():
         for rule in structural.cel_rules(entry):
             seen.setdefault(rule.rule, rule.schema)
             if rule.message_expression:
@@ -38,7 +33,7 @@ RULES = _rules()
 
 def test_every_schema_rule_is_precompiled():
     assert RULES
-    assert set(cel._precompiled()) == {text for text, _ in RULES}
+    assert set(upstream.bundle().cel_trees()) == {text for text, _ in RULES}
 
 
 def _shape(node):
@@ -115,7 +110,7 @@ def _fits(value, schema) -> bool:
 
 
 def test_unknown_texts_still_parse_with_celpy():
-    assert "1 + 2 == 3" not in cel._precompiled()
+    assert cel._precompiled("1 + 2 == 3") is None
     assert cel.compile_rule("1 + 2 == 3", None).evaluate(None) is True
     broken = cel.compile_rule("self.(", None)
     assert broken.compile_error
@@ -142,8 +137,8 @@ def test_validating_every_kind_imports_neither_celpy_nor_lark():
     script = """
 import json, sys
 from kpt_fn import validation
-from kpt_fn.validation import schemas
-for (api, kind), entry in schemas.entries().items():
+from kpt_fn import upstream
+for (api, kind), entry in upstream.bundle().schema_entries().items():
     for meta in ({"name": "ok", "namespace": "ns"}, {"name": "Bad_Name" * 10, "namespace": "ns"}):
         validation.check_object({"apiVersion": api, "kind": kind, "metadata": meta, "spec": {}})
 print(json.dumps(sorted(m for m in ("celpy", "lark") if m in sys.modules)))

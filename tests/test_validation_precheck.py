@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from kpt_fn.validation import precheck, schemas
+from kpt_fn import upstream
+from kpt_fn.validation import precheck
 from kpt_fn.yamlio import load_all
 
 REPO = Path(__file__).resolve().parent.parent
@@ -25,7 +26,7 @@ def _fixture_objects() -> list:
                 docs = load_all(path.read_bytes())
             except Exception:  # noqa: BLE001 - bad-input fixtures are not ours to judge here
                 continue
-            out += [d for d in docs if isinstance(d, dict) and schemas.entry_for(d) is not None]
+            out += [d for d in docs if isinstance(d, dict) and upstream.bundle().entry_for(d) is not None]
     return out
 
 
@@ -58,8 +59,8 @@ def test_precheck_valid_implies_jsonschema_rs_valid(chunk):
     rng = random.Random(chunk)
     accepted = 0
     for obj in OBJECTS[chunk::4]:
-        entry = schemas.entry_for(obj)
-        validator, schema = schemas.validator(entry), schemas.load(entry)
+        entry = upstream.bundle().entry_for(obj)
+        validator, schema = upstream.validator(entry), upstream.schema(entry)
         for candidate in [obj, *_mutations(obj, rng, 12)]:
             if precheck.is_valid(candidate, schema):
                 accepted += 1

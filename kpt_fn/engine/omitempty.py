@@ -8,27 +8,15 @@ whose value is its Go zero value, so e.g. a runtime env `value: ""`, `replicas: 
 and a patch's `tolerations: []`, env `value: ""` or `readOnly: false` are gone before anything else
 sees them. Pointer fields keep their zero values (they are only left out when nil).
 
-Which fields those are comes from omitempty.json, generated from the Go type declarations by
-scripts/gen_omitempty.py (tests/test_engine_omitempty.py checks it against Trainer's swagger.json).
+Which fields those are comes from the release bundle's omitempty.json, generated from the Go type
+declarations by `scripts/generate.py omitempty` (tests/test_engine_omitempty.py checks it against
+Trainer's swagger.json).
 """
 
 from __future__ import annotations
 
-import json
-import os
-
+from kpt_fn import upstream
 from kpt_fn.resource import dig
-
-_TABLE = os.path.join(os.path.dirname(__file__), "omitempty.json")  # os.path: no pathlib at start-up
-_cache: dict = {}
-
-
-def _table() -> dict:
-    if not _cache:
-        with open(_TABLE, encoding="utf-8") as f:
-            data = json.loads(f.read())
-        _cache.update(data)
-    return _cache
 
 
 def _is_zero(kind: str, value) -> bool:
@@ -45,11 +33,11 @@ def _is_zero(kind: str, value) -> bool:
     return False
 
 
-def strip(value, root: str):
+def strip(value, root: str, bundle: upstream.Bundle | None = None):
     """Remove, in place, every omitempty zero value from `value` read as Go type `root`
     ("JobSetSpec" for a runtime template spec, "JobSetSpecPatch" for a runtimePatch's spec).
     Returns `value`. Values of an unexpected JSON kind are left alone (schema validation reports them)."""
-    table = _table()
+    table = (bundle or upstream.bundle()).omitempty()
     _strip(value, table["roots"][root], table["types"])
     return value
 
@@ -79,19 +67,19 @@ def _strip(value, type_name: str, types: dict) -> None:
                 _strip(item, child, types)
 
 
-def typed_runtime(runtime: dict) -> dict:
+def typed_runtime(runtime: dict, bundle: upstream.Bundle | None = None) -> dict:
     """The runtime's JobSet template spec as the controller holds it (in place; returns `runtime`)."""
     spec = dig(runtime, "spec", "template", "spec")
     if isinstance(spec, dict):
-        strip(spec, "JobSetSpec")
+        strip(spec, "JobSetSpec", bundle)
     return runtime
 
 
-def typed_trainjob(trainjob: dict) -> dict:
+def typed_trainjob(trainjob: dict, bundle: upstream.Bundle | None = None) -> dict:
     """Every runtimePatch's template spec as json.Marshal writes it (in place; returns `trainjob`)."""
     patches = dig(trainjob, "spec", "runtimePatches")
     for patch in patches if isinstance(patches, list) else ():
         spec = dig(patch, "trainingRuntimeSpec", "template", "spec")
         if isinstance(spec, dict):
-            strip(spec, "JobSetSpecPatch")
+            strip(spec, "JobSetSpecPatch", bundle)
     return trainjob

@@ -16,8 +16,8 @@ ones are appended; then items named in the patch are ordered as in the patch, th
 original, and both sequences are interleaved the way upstream does it, which puts new items before
 the remaining original-only items. Lists of scalars (finalizers) are unions.
 
-The per-field metadata (child types, strategies, merge keys) comes from patch_meta.json, generated
-from Trainer's swagger.json by scripts/gen_patch_meta.py.
+The per-field metadata (child types, strategies, merge keys) comes from the release bundle's
+patch_meta.json, generated from Trainer's swagger.json by `scripts/generate.py patch-meta`.
 
 Results are new dicts; unchanged sub-objects are shared with the inputs (not copied), so treat the
 result as read-only or copy what you mutate.
@@ -25,10 +25,9 @@ result as read-only or copy what you mutate.
 
 from __future__ import annotations
 
-import json
-import os
 import re
-from functools import cache
+
+from kpt_fn import upstream
 
 _DIRECTIVE = "$patch"
 _RETAIN_KEYS = "$retainKeys"
@@ -58,13 +57,13 @@ class _FieldMeta:
 _NO_META = _FieldMeta(None, False, None)
 
 
-@cache
-def _metadata() -> tuple[dict, dict]:
-    """(roots, {type: {field: _FieldMeta}}), loaded once."""
-    # A plain file next to this module (package data is installed as files): importlib.resources
-    # would cost more start-up than the whole merge.
-    with open(os.path.join(os.path.dirname(__file__), "patch_meta.json"), encoding="utf-8") as f:
-        raw = json.load(f)
+def _metadata(bundle: upstream.Bundle | None = None) -> tuple[dict, dict]:
+    """(roots, {type: {field: _FieldMeta}}) of a release bundle's patch_meta.json, built once per bundle."""
+    bundle = bundle or upstream.bundle()
+    return bundle.derived("smp.fields", lambda: _fields(bundle.patch_meta()))
+
+
+def _fields(raw: dict) -> tuple[dict, dict]:
     types = {}
     for name, fields in raw["types"].items():
         table = {}
@@ -79,17 +78,17 @@ def _metadata() -> tuple[dict, dict]:
     return raw["roots"], types
 
 
-def _lookup(schema: str | None, key: str) -> _FieldMeta:
+def _lookup(types: dict, schema: str | None, key: str) -> _FieldMeta:
     if schema is None:
         return _NO_META
     if schema.startswith("map:"):
         return _FieldMeta(schema[4:], False, None)
-    return _metadata()[1].get(schema, {}).get(key, _NO_META)
+    return types.get(schema, {}).get(key, _NO_META)
 
 
-def resolve_type(type_name: str) -> str:
+def resolve_type(type_name: str, bundle: upstream.Bundle | None = None) -> str:
     """Full schema name for a short root name ("PodSpec") or a full swagger name."""
-    roots, types = _metadata()
+    roots, types = _metadata(bundle)
     if type_name in roots:
         return roots[type_name]
     if type_name in types:
@@ -230,7 +229,7 @@ def _discard_nulls(value):
 # The merge
 
 
-def strategic_merge(original: dict, patch: dict, type_name: str) -> dict:
+def strategic_merge(original: dict, patch: dict, type_name: str, bundle: upstream.Bundle | None = None) -> dict:
     """Apply `patch` to `original` (both JSON-like dicts of schema type `type_name`).
 
     `type_name` is a root short name (JobSetSpec, PodTemplateSpec, PodSpec, Container,
@@ -238,20 +237,20 @@ def strategic_merge(original: dict, patch: dict, type_name: str) -> dict:
     Raises MergeError (message + field path) where upstream's merge fails, e.g. a list item without
     its merge key.
     """
-    schema = resolve_type(type_name)
+    schema = resolve_type(type_name, bundle)
     patch = patch or {}
     directives = find_directive_keys(patch)
     if directives:
         raise MergeError("strategic merge directives are not supported", directives[0])
-    return _merge_map(original or {}, patch, schema, "")
+    return _merge_map(original or {}, patch, schema, "", _metadata(bundle)[1])
 
 
-def merge_jobset_spec(original: dict, patch: dict) -> dict:
+def merge_jobset_spec(original: dict, patch: dict, bundle: upstream.Bundle | None = None) -> dict:
     """strategic_merge on a JobSet spec (`JobSetSpec` schema)."""
-    return strategic_merge(original, patch, "JobSetSpec")
+    return strategic_merge(original, patch, "JobSetSpec", bundle)
 
 
-def _merge_map(original: dict, patch: dict, schema: str | None, path) -> dict:
+def _merge_map(original: dict, patch: dict, schema: str | None, path, types: dict) -> dict:
     result = dict(original)
     for key, patch_value in patch.items():
         if patch_value is None:
@@ -266,12 +265,12 @@ def _merge_map(original: dict, patch: dict, schema: str | None, path) -> dict:
             continue
         kind = _json_kind(current)
         if kind == "map":
-            meta = _lookup(schema, key)
-            result[key] = _merge_map(current, patch_value, meta.child, (path, key))
+            meta = _lookup(types, schema, key)
+            result[key] = _merge_map(current, patch_value, meta.child, (path, key), types)
         elif kind == "slice":
-            meta = _lookup(schema, key)
+            meta = _lookup(types, schema, key)
             if meta.merge:
-                result[key] = _merge_list(current, patch_value, meta, (path, key))
+                result[key] = _merge_list(current, patch_value, meta, (path, key), types)
             else:
                 result[key] = patch_value
         else:
@@ -299,7 +298,7 @@ def _check_kind(kind, item, path):
     return kind
 
 
-def _merge_list(original: list, patch: list, meta: _FieldMeta, path) -> list:
+def _merge_list(original: list, patch: list, meta: _FieldMeta, path, types: dict) -> list:
     if not original and not patch:
         return original
     kind = _element_kind(original, patch, path)
@@ -337,7 +336,7 @@ def _merge_list(original: list, patch: list, meta: _FieldMeta, path) -> list:
                 position[token] = len(merged)
                 merged.append(item)
             else:
-                merged[hit] = _merge_map(merged[hit], item, meta.child, (path, hit))
+                merged[hit] = _merge_map(merged[hit], item, meta.child, (path, hit), types)
 
     # Order: patch items by patch position, original-only items by original position, interleaved.
     patch_order = {}
@@ -374,4 +373,4 @@ def merge_list_by_key(original: list, patch: list, merge_key: str, path: str = "
     """Upstream's list merge for a field declared `patchStrategy:"merge" patchMergeKey:<merge_key>`
     whose items are plain maps (no nested metadata), e.g. Trainer's own ResourceRequirements.claims.
     """
-    return _merge_list(original, patch, _FieldMeta(None, True, merge_key), path)
+    return _merge_list(original, patch, _FieldMeta(None, True, merge_key), path, {})

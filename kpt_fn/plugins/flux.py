@@ -23,6 +23,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
+from kpt_fn import upstream
 from kpt_fn.engine import secrets
 from kpt_fn.engine.apply import upsert_volume_mounts, upsert_volumes
 from kpt_fn.engine.framework import RenderError
@@ -140,8 +141,8 @@ def original_command(info, trainjob: dict) -> str:
 def _trainer(trainjob: dict) -> dict:
     trainer = (trainjob.get("spec") or {}).get("trainer")
     if trainer is None:
-        raise RenderError("a Flux runtime needs spec.trainer with numNodes set (Trainer v2.3.0's controller "
-                          "crashes on this TrainJob and creates nothing)", path="spec.trainer",
+        raise RenderError(f"a Flux runtime needs spec.trainer with numNodes set (Trainer {upstream.bundle().release}'s "
+                          "controller crashes on this TrainJob and creates nothing)", path="spec.trainer",
                           rule=RULE_TRAINER_REQUIRED)
     return trainer
 
@@ -193,8 +194,8 @@ def render_scripts(info, trainjob: dict) -> dict:
     """The ConfigMap data: entrypoint.sh for the node container, init.sh for the installer (§5.5)."""
     trainer = _trainer(trainjob)
     if trainer.get("numNodes") is None:
-        raise RenderError("a Flux runtime needs spec.trainer.numNodes (Trainer v2.3.0's controller crashes on "
-                          "this TrainJob and creates nothing)", path="spec.trainer.numNodes",
+        raise RenderError(f"a Flux runtime needs spec.trainer.numNodes (Trainer {upstream.bundle().release}'s controller "
+                          "crashes on this TrainJob and creates nothing)", path="spec.trainer.numNodes",
                           rule=RULE_TRAINER_REQUIRED)
     md = trainjob.get("metadata") or {}
     name = md.get("name") or ""

@@ -7,7 +7,7 @@ Public API (pure functions; nothing raises for bad input, everything is reported
         What the API server checks on create, for TrainJob, TrainingRuntime, ClusterTrainingRuntime
         (trainer.kubeflow.org/v1alpha1), JobSet (jobset.x-k8s.io/v1alpha2), PodGroup
         (scheduling.x-k8s.io/v1alpha1, scheduling.volcano.sh/v1beta1), ConfigMap and Secret (v1):
-        ObjectMeta names/labels/annotations, the strict JSON Schema (schemas/), list-type
+        ObjectMeta names/labels/annotations, the strict JSON Schema (the release bundle's schemas/), list-type
         uniqueness, non-transition CEL rules, label syntax of embedded templates, ConfigMap/Secret
         keys. [] for other kinds. The object is validated as written; where the API server would
         fill a default first, the default counts (CEL, list-map keys, required fields), and a
@@ -38,7 +38,7 @@ from kpt_fn.validation import names as _names
 from kpt_fn.validation import runtime_webhook as _runtime_webhook
 from kpt_fn.validation import schema_check as _schema_check
 from kpt_fn.validation import structural as _structural
-from kpt_fn.validation.schemas import entry_for
+from kpt_fn import upstream
 
 __all__ = ["check_object", "check_runtime_webhook", "check_jobset_webhook", "rules", "Problem"]
 
@@ -49,10 +49,10 @@ _KIND_CHECKS = {
 }
 
 
-def check_object(obj: dict) -> list[Problem]:
+def check_object(obj: dict, bundle: upstream.Bundle | None = None) -> list[Problem]:
     if not isinstance(obj, dict):
         return []
-    entry = entry_for(obj)
+    entry = (bundle or upstream.bundle()).entry_for(obj)
     if entry is None:
         return []
     problems = _names.check_object_meta(obj, entry.namespaced)

@@ -1,8 +1,8 @@
 """Offline evaluation of CRD `x-kubernetes-validations` CEL rules.
 
 Rules are parsed with cel-python's (`celpy`) grammar. Building that parser costs about a third of a
-second, so the trees of the CRDs' rules are parsed at build time (scripts/gen_cel_trees.py writes
-cel_trees.json next to this file) and celpy and lark are imported only for other rule texts and for
+second, so the trees of the CRDs' rules are parsed at build time (`scripts/generate.py cel` writes
+each release bundle's cel_trees.json) and celpy and lark are imported only for other rule texts and for
 the interpreter fallback. cel-python's own interpreter needs about a millisecond
 per evaluation, which alone would halve validation throughput, so the parse tree is compiled here
 into nested Python closures for the subset of CEL the Kubernetes CRDs use (literals, field
@@ -57,10 +57,6 @@ class Program:
 # ----------------------------------------------------------------------------------------------
 # Parsing: precompiled trees first, cel-python's parser for anything else
 
-_TREES_FILE = os.path.join(os.path.dirname(os.path.realpath(__file__)), "cel_trees.json")  # os.path: no pathlib at start-up
-_TREES_FORMAT = 1
-
-
 class Tree:
     """A node of a precompiled parse tree, shaped like the lark Tree cel-python's parser returns."""
 
@@ -92,17 +88,18 @@ class Token(str):
         return f"Token({self.type!r}, {str(self)!r})"
 
 
-@functools.cache
-def _precompiled() -> dict:
-    """Rule text -> plain tree (see scripts/gen_cel_trees.py); {} if the file is missing or foreign."""
-    try:
-        with open(_TREES_FILE, encoding="utf-8") as f:
-            doc = json.loads(f.read())
-    except (OSError, ValueError):
-        return {}
-    if not isinstance(doc, dict) or doc.get("format") != _TREES_FORMAT:
-        return {}
-    return doc.get("trees") or {}
+def _precompiled(text: str):
+    """The plain tree of a rule text from the release bundles (a rule's tree is the same in every
+    release, so the default release is asked first and the others only for a text it lacks)."""
+    from kpt_fn import upstream
+
+    plain = upstream.bundle().cel_trees().get(text)
+    if plain is None:
+        for release in upstream.RELEASES:
+            plain = upstream.bundle(release).cel_trees().get(text)
+            if plain is not None:
+                break
+    return plain
 
 
 def _from_plain(node):
@@ -129,7 +126,7 @@ def celpy_parse(text: str):
 
 def parse(text: str):
     """The parse tree of `text`: precompiled when known, else from cel-python (raising its errors)."""
-    plain = _precompiled().get(text)
+    plain = _precompiled(text)
     if plain is not None:
         return _from_plain(plain)
     return celpy_parse(text)
@@ -719,7 +716,7 @@ def _celpy_fallback(text: str, schema):
     """celpy's interpreter for `text` (parsed by celpy: its interpreter needs lark's trees)."""
     import celpy
 
-    from kpt_fn.engine.defaults import defaults_tree
+    from kpt_fn.upstream.defaults import defaults_tree
 
     env = celpy.Environment()
     runner = env.program(celpy_parse(text))
@@ -760,8 +757,8 @@ def _from_cel(value):
 
 def apply_defaults(value, schema, tree=None):
     """A copy of `value` with schema defaults filled in and nulls dropped, as the API server stores it.
-    The defaults are the engine's (kpt_fn.engine.defaults); `tree`: defaults_tree(schema), if known."""
-    from kpt_fn.engine import defaults
+    The defaults are the bundle's service (kpt_fn.upstream.defaults); `tree`: defaults_tree(schema), if known."""
+    from kpt_fn.upstream import defaults
 
     out = _without_nulls(value, schema)
     defaults.apply_defaults(out, defaults.defaults_tree(schema) if tree is None else tree)

@@ -18,7 +18,7 @@ import re
 
 # Keywords this walk implements exactly, plus annotations jsonschema-rs ignores.
 _KNOWN = frozenset({
-    "$schema", "type", "properties", "additionalProperties", "required", "items", "enum", "pattern",
+    "$schema", "$comment", "type", "properties", "additionalProperties", "required", "items", "enum", "pattern",
     "minLength", "maxLength", "minItems", "maxItems", "minProperties", "minimum", "maximum", "format",
     "default", "x-kubernetes-list-type", "x-kubernetes-list-map-keys", "x-kubernetes-map-type",
     "x-kubernetes-validations", "x-kubernetes-preserve-unknown-fields", "x-kubernetes-embedded-resource",

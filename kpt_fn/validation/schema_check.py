@@ -25,7 +25,7 @@ from kpt_fn.validation.fielderr import (
     index,
     key,
 )
-from kpt_fn.validation.schemas import SchemaEntry, load, validator
+from kpt_fn.upstream import SchemaEntry, schema as load, validator
 
 UNKNOWN_FIELD = "field not declared in schema"
 

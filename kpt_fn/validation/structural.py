@@ -15,7 +15,7 @@ import re
 from kpt_fn.problems import Problem
 from kpt_fn.validation import cel, names
 from kpt_fn.validation.fielderr import DUPLICATE, INVALID, body, child, go_json, index, key
-from kpt_fn.validation.schemas import SchemaEntry, load
+from kpt_fn.upstream import SchemaEntry, schema as load
 
 LIST_TYPE_RULE = "schema/list-type"
 _MISSING = object()
@@ -189,6 +189,15 @@ def tree(entry: SchemaEntry) -> Node:
 
 
 def cel_rules(entry: SchemaEntry) -> list[CelRule]:
+    return _rules_below(tree(entry))
+
+
+def cel_rules_of(schema: dict, kind: str) -> list[CelRule]:
+    """The CEL rules of a root schema not (yet) in a bundle (the generator's view)."""
+    return _rules_below(build_tree(schema, kind))
+
+
+def _rules_below(root: Node) -> list[CelRule]:
     out = []
 
     def visit(node):
@@ -200,7 +209,7 @@ def cel_rules(entry: SchemaEntry) -> list[CelRule]:
         visit(node.items)
         visit(node.additional)
 
-    visit(tree(entry))
+    visit(root)
     return out
 
 

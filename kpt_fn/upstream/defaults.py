@@ -1,0 +1,107 @@
+"""Structural defaults as a tree: the `default:` values of a CRD's OpenAPI schema, and filling them in.
+
+The API server defaults every object from its CRD's structural schema before anything else sees it;
+raw YAML from Git has not been through it, so both the engine (kpt_fn.engine.defaults, on its private
+copies) and the validator (kpt_fn.validation.cel, where a rule selects a defaulted field) fill the
+same defaults. Structural defaulting fills a field only when it is absent (or null) and its parent
+object is present; an explicitly written value, even "" or 0, is kept.
+
+A bundle keeps the trees of the TrainJob and runtime specs in crd_defaults.json (scripts/generate.py
+defaults), so a run reads a few hundred bytes instead of parsing both schemas.
+"""
+
+from __future__ import annotations
+
+import copy
+
+ITEMS = "[]"  # key of the subtree that applies to every element of a list
+VALUES = "{}"  # key of the subtree that applies to every value of a map (additionalProperties)
+
+
+class _Default:
+    """A defaulted field: its value, and the defaults below it (filled into the value too)."""
+
+    __slots__ = ("value", "tree")
+
+    def __init__(self, value, tree: dict | None = None):
+        self.value = value
+        self.tree = tree or {}
+
+    def __repr__(self):
+        return f"D({self.value!r})"
+
+
+def defaults_tree(schema) -> dict:
+    """The `default:` values below an OpenAPI schema node, keyed by property (ITEMS: list items,
+    VALUES: map values); only paths that lead to a default are present."""
+    if not isinstance(schema, dict):
+        return {}
+    tree: dict = {}
+    for key, sub in (schema.get("properties") or {}).items():
+        if not isinstance(sub, dict):
+            continue
+        below = defaults_tree(sub)
+        if "default" in sub:
+            tree[key] = _Default(sub["default"], below)
+        elif below:
+            tree[key] = below
+    for key, sub in ((ITEMS, schema.get("items")), (VALUES, schema.get("additionalProperties"))):
+        below = defaults_tree(sub)
+        if below:
+            tree[key] = below
+    return tree
+
+
+# In crd_defaults.json a defaulted field is {"=": value, <the defaults below it>}: no property is "=".
+_VALUE = "="
+# The kinds crd_defaults.json holds the spec defaults of (trainer.kubeflow.org/v1alpha1).
+CRD_DEFAULTS_KINDS = ("TrainJob", "TrainingRuntime")
+
+
+def tree_to_json(tree: dict) -> dict:
+    out = {}
+    for key, sub in tree.items():
+        out[key] = {_VALUE: sub.value, **tree_to_json(sub.tree)} if isinstance(sub, _Default) else tree_to_json(sub)
+    return out
+
+
+def tree_from_json(data: dict) -> dict:
+    out = {}
+    for key, sub in data.items():
+        if _VALUE in sub:
+            below = {k: v for k, v in sub.items() if k != _VALUE}
+            out[key] = _Default(sub[_VALUE], tree_from_json(below))
+        else:
+            out[key] = tree_from_json(sub)
+    return out
+
+
+def apply_defaults(obj, tree) -> None:
+    """Fill absent fields of `obj` in place from `tree`, descending only into present objects."""
+    if isinstance(obj, list):
+        for item in obj:
+            apply_defaults(item, tree)
+        return
+    if not isinstance(obj, dict):
+        return
+    for key, sub in tree.items():
+        if key == VALUES:
+            for value in obj.values():
+                apply_defaults(value, sub)
+            continue
+        if isinstance(sub, _Default):
+            value = obj.get(key)
+            if value is None:
+                value = obj[key] = copy.copy(sub.value)
+            sub = sub.tree
+            if not sub:
+                continue
+        else:
+            value = obj.get(key)
+            if value is None:
+                continue
+        if ITEMS in sub:
+            if isinstance(value, list):
+                apply_defaults(value, sub[ITEMS])
+        else:
+            apply_defaults(value, sub)
