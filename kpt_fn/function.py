@@ -334,7 +334,7 @@ def _render_one(entry: Rendered, step: _Step) -> list:
             entry.name = res.name(rendered_tj)
         expansion = engine.expand(kueue.engine_view(rendered_tj, profile), runtime, step.opts)
         problems += kueue.engine_problems(expansion.problems, profile)
-        generated, profile_problems = kueue.prepare(rendered_tj, expansion.objects, profile, step.queues)
+        generated, profile_problems = kueue.prepare(rendered_tj, expansion.objects, profile, step.queues, step.quotas)
         problems += profile_problems
         problems += _generated_problems(trainjob, runtime, generated, step)
         if renamer is not None:
@@ -362,7 +362,7 @@ def _generated_problems(trainjob: dict, runtime: dict, objects: list, step: _Ste
             problems += validation.check_jobset_webhook(obj)
             problems += kueue.check_tas(obj)
             if step.quotas:
-                queue, _ = kueue.queue_for(trainjob, step.queues)
+                queue, _ = kueue.queue_for(trainjob, step.queues, step.quotas)
                 problems += kueue.quota_problems(trainjob, obj, step.quotas, queue or "")
         other = step.owners.get(res.identity(obj))
         if other is not None and other[1] != step.same(obj):

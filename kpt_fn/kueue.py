@@ -21,10 +21,10 @@ TrainJob must be on the JobSet instead (kubernetes-sigs/kueue v0.19, read for ev
   integer) deactivates a workload after that much *admitted* time, the nearest thing to Trainer's
   `activeDeadlineSeconds` (which fails the TrainJob that long after creation or the last resume).
 
-Checks Kueue makes at admission are rules here: the Topology-Aware-Scheduling pod-set annotations
-(`jobframework.ValidateTASPodSetRequest`, `ValidateSliceSizeAnnotationUpperBound`,
-`ValidatePodSetGroupingTopology` in jobframework/tas_validation.go), and a quota fit: a workload whose
-requests can never fit its ClusterQueue stays Inadmissible forever.
+Checks Kueue makes when the JobSet is created are rules here: the Topology-Aware-Scheduling pod-set
+annotations (kpt_fn/kueue_tas.py), the max-exec-time label and the elastic-job annotation
+(`jobframework.ValidateJobOnCreate`); and what would leave the JobSet suspended for ever: more pod
+sets than a Workload holds, and requests that can never fit the ClusterQueue (the quota fit).
 """
 
 from __future__ import annotations
@@ -32,10 +32,11 @@ from __future__ import annotations
 import json
 
 from kpt_fn.engine import RULE_DEADLINE as _CONTROLLER_DEADLINE_RULE
-from kpt_fn import workload
+from kpt_fn import kueue_tas as tas, workload
 from kpt_fn.resource import dig
 from kpt_fn import quantity
 from kpt_fn.problems import INFO, WARNING, Problem
+from kpt_fn.kueue_tas import RULE_TAS, check_tas, go_parse_int  # noqa: F401 (check_tas: the pipeline's entry point)
 
 PROFILES = ("controller", "kueue")
 KUEUE = "kueue"
@@ -44,42 +45,51 @@ QUEUE_LABEL = "kueue.x-k8s.io/queue-name"
 PRIORITY_LABEL = "kueue.x-k8s.io/priority-class"
 MAX_EXEC_TIME_LABEL = "kueue.x-k8s.io/max-exec-time-seconds"
 MULTIKUEUE = "kueue.x-k8s.io/multikueue"
+DEFAULT_LOCAL_QUEUE = "default"  # pkg/controller/constants/constants.go DefaultLocalQueueName
+# pkg/constants/constants.go ElasticJobAnnotation; workloadslicing.Enabled matches the value "true"
+ELASTIC_JOB_ANNOTATION = "kueue.x-k8s.io/elastic-job"
+# apis/kueue/v1beta2/workload_types.go: Workload spec.podSets has MaxItems=18 (jobframework.MaxPodSets)
+MAX_POD_SETS = 18
+INT32_MAX = 2**31 - 1
 RUNTIME_PATCH_MANAGER = "kueue.x-k8s.io/manager"
 
-REQUIRED_TOPOLOGY = "kueue.x-k8s.io/podset-required-topology"
-PREFERRED_TOPOLOGY = "kueue.x-k8s.io/podset-preferred-topology"
-UNCONSTRAINED_TOPOLOGY = "kueue.x-k8s.io/podset-unconstrained-topology"
-SLICE_REQUIRED_TOPOLOGY = "kueue.x-k8s.io/podset-slice-required-topology"
-SLICE_SIZE = "kueue.x-k8s.io/podset-slice-size"
-GROUP_NAME = "kueue.x-k8s.io/podset-group-name"
 
 RULE_QUEUE = "kueue/queue-name"
 RULE_LABEL_LOST = "kueue/labels-not-on-jobset"
 RULE_MAX_EXEC = "kueue/max-exec-time"
 RULE_STALE_PATCH = "kueue/runtime-patch-in-git"
 RULE_DOUBLE_GANG = "kueue/double-gang-scheduling"
-RULE_TAS = "kueue/tas-annotations"
 RULE_REQUESTS = "kueue/container-requests"
 RULE_QUOTA = "kueue/quota-fit"
+RULE_CREATE = "kueue/jobset-webhook"
 
 RULES = [
     {"id": RULE_QUEUE, "family": "kueue", "applies_to": "TrainJob",
-     "description": "kueue profile: the JobSet gets a LocalQueue (TrainJob label kueue.x-k8s.io/queue-name or kueueQueues); "
-                    "the name is a DNS-1123 subdomain (jobframework.ValidateQueueName)"},
+     "description": "kueue profile: the JobSet gets a LocalQueue (TrainJob label kueue.x-k8s.io/queue-name, kueueQueues, or "
+                    "the namespace's LocalQueue `default` among the inputs, which Kueue's webhook assigns); the name is a "
+                    "DNS-1123 subdomain (jobframework.ValidateQueueName)"},
     {"id": RULE_LABEL_LOST, "family": "kueue", "applies_to": "TrainJob",
      "description": "warning: controller profile and a TrainJob with Kueue labels: the JobSet does not carry them"},
     {"id": RULE_MAX_EXEC, "family": "kueue", "applies_to": "TrainJob",
-     "description": "kueue profile: activeDeadlineSeconds becomes kueue.x-k8s.io/max-exec-time-seconds (different semantics: warning)"},
+     "description": "kueue profile: activeDeadlineSeconds becomes kueue.x-k8s.io/max-exec-time-seconds (different semantics: "
+                    "warning); the label is a positive integer (validateCreateForMaxExecTime); above 2147483647 Kueue's "
+                    "reconciler ignores it (warning)"},
     {"id": RULE_STALE_PATCH, "family": "kueue", "applies_to": "TrainJob",
      "description": "warning: a runtimePatches entry of manager kueue.x-k8s.io/manager is written by Kueue at admission, not kept in Git"},
     {"id": RULE_DOUBLE_GANG, "family": "kueue", "applies_to": "TrainJob",
      "description": "warning: kueue profile and a coscheduling/Volcano PodGroup gate the same pods twice"},
     {"id": RULE_TAS, "family": "kueue", "applies_to": "JobSet",
-     "description": "Topology-Aware-Scheduling pod-set annotations are consistent (jobframework tas_validation.go)"},
+     "description": "Topology-Aware-Scheduling pod-set annotations, the multi-layer slice constraints included, parse "
+                    "(jobframework/tas.go) and are consistent (jobframework/tas_validation.go)"},
+    {"id": RULE_CREATE, "family": "kueue", "applies_to": "JobSet",
+     "description": "kueue profile: no kueue.x-k8s.io/elastic-job annotation on a JobSet (ValidateElasticJobAnnotation); at most "
+                    "18 replicated jobs, the pod sets of one Workload"},
     {"id": RULE_REQUESTS, "family": "kueue", "applies_to": "JobSet",
-     "description": "warning: kueue profile: every container requests cpu and memory (or sets limits), so that quota counts it"},
+     "description": "warning: kueue profile: every container requests cpu and memory (or sets limits, or a LimitRange among "
+                    "the inputs sets defaults), so that quota counts it"},
     {"id": RULE_QUOTA, "family": "kueue", "applies_to": "TrainJob",
-     "description": "the TrainJob's total requests can fit its ClusterQueue (nominal quota plus borrowing limit)"},
+     "description": "the TrainJob's requests can fit its ClusterQueue: each pod set in one flavor per resource group, and "
+                    "the whole workload (nominal quota plus borrowing limit)"},
 ]
 
 def _labels(obj: dict) -> dict:
@@ -106,8 +116,12 @@ def parse_queues(entries) -> tuple[dict, list[str]]:
     return queues, bad
 
 
-def queue_for(trainjob: dict, queues: dict) -> tuple[str | None, str]:
-    """(LocalQueue name, where it came from)."""
+def queue_for(trainjob: dict, queues: dict, quotas: Quotas | None = None) -> tuple[str | None, str]:
+    """(LocalQueue name, where it came from): the TrainJob's label, else a kueueQueues entry, else a
+    LocalQueue named `default` among the items in the TrainJob's namespace. That last is what Kueue's
+    webhook assigns a JobSet that names no queue (`ApplyDefaultLocalQueueWithManagedJobsNamespaceSelector`,
+    jobframework/defaults.go: the label is set to `constants.DefaultLocalQueueName` when that LocalQueue
+    exists), so rendering it makes Git equal what the API server stores."""
     label = _labels(trainjob).get(QUEUE_LABEL)
     if label:
         return label, f"label {QUEUE_LABEL}"
@@ -116,6 +130,9 @@ def queue_for(trainjob: dict, queues: dict) -> tuple[str | None, str]:
         return queues[namespace], f"kueueQueues entry for namespace {namespace}"
     if "" in queues:
         return queues[""], "kueueQueues default"
+    if quotas is not None and (namespace, DEFAULT_LOCAL_QUEUE) in quotas.local_queues:
+        return DEFAULT_LOCAL_QUEUE, (f"LocalQueue {DEFAULT_LOCAL_QUEUE} in namespace {namespace or '(none)'}, which Kueue's "
+                                     "webhook assigns to a JobSet that names no queue")
     return None, ""
 
 
@@ -142,7 +159,7 @@ def engine_problems(problems: list, profile: str) -> list:
 
 
 
-def prepare(trainjob: dict, objects: list, profile: str, queues: dict) -> tuple[list, list]:
+def prepare(trainjob: dict, objects: list, profile: str, queues: dict, quotas: Quotas | None = None) -> tuple[list, list]:
     """(objects, problems): the generated objects as the profile wants them, and what the user must know."""
     problems = _stale_runtime_patches(trainjob)
     if profile != KUEUE:
@@ -155,10 +172,11 @@ def prepare(trainjob: dict, objects: list, profile: str, queues: dict) -> tuple[
         return objects, problems
     if not objects:
         return objects, problems
-    queue, origin = queue_for(trainjob, queues)
+    queue, origin = queue_for(trainjob, queues, quotas)
     if not queue:
         problems.append(Problem(
-            f"profile kueue: no LocalQueue for this TrainJob: set the label {QUEUE_LABEL} or a kueueQueues entry "
+            f"profile kueue: no LocalQueue for this TrainJob: set the label {QUEUE_LABEL} or a kueueQueues entry, or "
+            f"add the namespace's LocalQueue {DEFAULT_LOCAL_QUEUE} to the inputs "
             "(the JobSet is rendered suspended, and without a queue nothing would ever resume it)",
             "metadata.labels", rule=RULE_QUEUE))
         return objects, problems
@@ -181,12 +199,14 @@ def prepare(trainjob: dict, objects: list, profile: str, queues: dict) -> tuple[
             "(evicts, not fails) the workload after that much admitted time, counted across admissions; the Trainer "
             "controller failed the TrainJob that long after creation or its last resume",
             "spec.activeDeadlineSeconds", severity=WARNING, rule=RULE_MAX_EXEC))
+
     managed_by = dig(trainjob, "spec", "managedBy")
     out = []
     for obj in objects:
         if obj.get("kind") == "JobSet":
             obj = _kueue_jobset(obj, labels, managed_by == MULTIKUEUE)
-            problems += _request_problems(obj)
+            problems += create_problems(obj, deadline_label=MAX_EXEC_TIME_LABEL in labels)
+            problems += _request_problems(obj, quotas.limit_ranges(obj) if quotas is not None else None)
         elif obj.get("kind") == "PodGroup":
             problems.append(Problem(
                 f"PodGroup {dig(obj, 'metadata', 'name')} ({obj.get('apiVersion')}) and Kueue both gate these pods: "
@@ -221,113 +241,71 @@ def _stale_runtime_patches(trainjob: dict) -> list:
     return out
 
 
-def _request_problems(jobset: dict) -> list:
+def create_problems(jobset: dict, deadline_label: bool = False) -> list:
+    """What Kueue's JobSet webhook rejects on create (`jobframework.ValidateJobOnCreate`,
+    jobframework/validation.go), beyond the queue name and the TAS annotations, and what makes the
+    JobSet wait for ever: the labels and annotations come from the runtime's template metadata and the
+    runtimePatches. `deadline_label`: the max-exec-time label is the profile's, from activeDeadlineSeconds."""
     out = []
+    labels = _labels(jobset)
+    if MAX_EXEC_TIME_LABEL in labels:
+        value = str(labels[MAX_EXEC_TIME_LABEL])
+        path, subject = f"metadata.labels[{MAX_EXEC_TIME_LABEL}]", jobset
+        if deadline_label:
+            path, subject = "spec.activeDeadlineSeconds", None
+        # validateCreateForMaxExecTime: strconv.Atoi (64-bit), then a positive value
+        number, error = go_parse_int(value, 64, "Atoi")
+        if number is None:
+            out.append(Problem(f"Invalid value: {json.dumps(value)}: {error}", path, subject=subject, rule=RULE_MAX_EXEC))
+        elif number <= 0:
+            out.append(Problem(f"Invalid value: {number}: should be greater than 0", path, subject=subject, rule=RULE_MAX_EXEC))
+        elif number > INT32_MAX:
+            # MaximumExecutionTimeSecondsForObject (jobframework/utils.go) parses it with bitSize 32 and
+            # returns no limit on error: the webhook admits what the reconciler then ignores.
+            out.append(Problem(
+                f"{MAX_EXEC_TIME_LABEL} {number} is above {INT32_MAX}: Kueue's webhook accepts it, but its reconciler "
+                "reads the label as a 32-bit number and ignores it, so no maximum execution time applies",
+                path, severity=WARNING, subject=subject, rule=RULE_MAX_EXEC))
+    annotations = dig(jobset, "metadata", "annotations")
+    if isinstance(annotations, dict) and annotations.get(ELASTIC_JOB_ANNOTATION) == "true":
+        # ValidateElasticJobAnnotation: only batch Jobs and Ray kinds may be elastic
+        out.append(Problem(
+            'Forbidden: elastic job is not supported for "jobset.x-k8s.io/v1alpha2, Kind=JobSet"',
+            f"metadata.annotations[{ELASTIC_JOB_ANNOTATION}]", subject=jobset, rule=RULE_CREATE))
+    replicated = dig(jobset, "spec", "replicatedJobs")
+    if isinstance(replicated, list) and len(replicated) > MAX_POD_SETS:
+        # The webhook admits it; the Workload Kueue then creates (one pod set per replicated job) fails
+        # the Workload CRD's MaxItems, so the JobSet is never admitted and stays suspended.
+        out.append(Problem(
+            f"Too many: {len(replicated)}: must have at most {MAX_POD_SETS} items: Kueue's Workload for this JobSet has one "
+            f"pod set per replicated job and holds at most {MAX_POD_SETS} (spec.podSets); creating it fails, so the "
+            "JobSet stays suspended for ever", "spec.replicatedJobs", subject=jobset, rule=RULE_CREATE))
+    return out
+
+
+def _request_problems(jobset: dict, limit_range: dict | None) -> list:
+    """Containers that ask Kueue's quota for no cpu or memory. Kueue fills a missing request from the
+    container's limit and, before that, from the namespace's LimitRange defaults
+    (`workload.AdjustResources`, pkg/workload/resources.go). `limit_range`: the container defaults
+    of the namespace's LimitRanges among the items (None when none is there)."""
+    out = []
+    defaults = set((limit_range or {}).get("default") or ()) | set((limit_range or {}).get("defaultRequest") or ())
     for ps in workload.pod_sets(jobset):
         if isinstance(dig(ps.pod, "resources", "requests"), dict):
             continue  # pod-level resources cover every container
         for field, j, c in ps.containers():
             res = c.get("resources") or {}
-            have = set(res.get("requests") or {}) | set(res.get("limits") or {})
+            have = set(res.get("requests") or {}) | set(res.get("limits") or {}) | defaults
             missing = [r for r in ("cpu", "memory") if r not in have]
             if missing:
+                namespace = dig(jobset, "metadata", "namespace") or "(none)"
+                unless = ("unless a LimitRange sets a default" if limit_range is None
+                          else "the namespace's LimitRange sets no default for it")
                 out.append(Problem(
-                    f"container {c.get('name')} of replicated job {ps.name} requests no {' or '.join(missing)}: "
-                    "Kueue counts it as 0 against the quota",
+                    f"container {c.get('name')} of replicated job {ps.name} requests no {' or '.join(missing)}: Kueue "
+                    f"counts it as 0 against the quota ({unless}; Kueue fills missing requests from a LimitRange in "
+                    f"namespace {namespace}, then from limits)",
                     f"{ps.path}.{field}[{j}].resources", severity=WARNING, subject=jobset, rule=RULE_REQUESTS))
-    return out
-
-
-# --- TAS annotations (jobframework/tas_validation.go) -----------------------------------------
-
-
-def _go_parse_int32(text: str) -> int | None:
-    t = text[1:] if text[:1] in "+-" else text
-    if not t.isdigit() or not t.isascii():
-        return None
-    value = int(text)
-    return value if -(2**31) <= value < 2**31 else None
-
-
-def check_tas(jobset: dict) -> list:
-    """Kueue's admission checks of the TAS pod-set annotations on a JobSet's pod templates."""
-    problems: list = []
-    groups: dict[str, list] = {}
-    for i, rj in enumerate(dig(jobset, "spec", "replicatedJobs") or ()):
-        notes = dig(rj, *workload.POD_META, "annotations") or {}
-        base = f"spec.replicatedJobs[{i}].template.spec.template.metadata.annotations"
-
-        def err(key, message, _base=base):
-            problems.append(Problem(message, f"{_base}[{key}]" if key else _base, subject=jobset, rule=RULE_TAS))
-
-        required, preferred = notes.get(REQUIRED_TOPOLOGY), notes.get(PREFERRED_TOPOLOGY)
-        found = [k for k in (REQUIRED_TOPOLOGY, PREFERRED_TOPOLOGY, UNCONSTRAINED_TOPOLOGY) if k in notes]
-        if len(found) > 1:
-            err("", f'must not contain more than one topology annotation: ["{REQUIRED_TOPOLOGY}", '
-                    f'"{PREFERRED_TOPOLOGY}", "{UNCONSTRAINED_TOPOLOGY}"]')
-        from kpt_fn.validation.names import is_qualified_name
-
-        for key in (REQUIRED_TOPOLOGY, PREFERRED_TOPOLOGY, SLICE_REQUIRED_TOPOLOGY):
-            if key in notes:
-                for message in is_qualified_name(str(notes[key])):
-                    err(key, f"Invalid value: {json.dumps(notes[key])}: {message}")
-        slice_required, slice_size = SLICE_REQUIRED_TOPOLOGY in notes, SLICE_SIZE in notes
-        if GROUP_NAME in notes:
-            group = str(notes[GROUP_NAME])
-            if group.isdigit() and group.isascii() and int(group) < 2**64:
-                err(GROUP_NAME, f"Invalid value: {json.dumps(group)}: must not be a number")
-            if slice_size:
-                err(GROUP_NAME, f"Forbidden: may not be set when '{SLICE_SIZE}' is specified")
-            if slice_required:
-                err(GROUP_NAME, f"Forbidden: may not be set when '{SLICE_REQUIRED_TOPOLOGY}' is specified")
-            if required is None and preferred is None:
-                err(GROUP_NAME, f"Forbidden: may not be set when neither '{PREFERRED_TOPOLOGY}' nor '{REQUIRED_TOPOLOGY}' is specified")
-            groups.setdefault(group, []).append((i, rj, required, preferred))
-        if UNCONSTRAINED_TOPOLOGY in notes and str(notes[UNCONSTRAINED_TOPOLOGY]) not in _GO_BOOLS:
-            err(UNCONSTRAINED_TOPOLOGY, f"Invalid value: {json.dumps(notes[UNCONSTRAINED_TOPOLOGY])}: must be a boolean value")
-        if slice_size:
-            size = _go_parse_int32(str(notes[SLICE_SIZE]))
-            if size is None:
-                err(SLICE_SIZE, f"Invalid value: {json.dumps(notes[SLICE_SIZE])}: must be a numeric value")
-            elif size < 1:
-                err(SLICE_SIZE, f"Invalid value: {json.dumps(notes[SLICE_SIZE])}: must be greater than or equal to 1")
-            elif size > workload.pod_count(rj):
-                err(SLICE_SIZE, f"Invalid value: {json.dumps(notes[SLICE_SIZE])}: must not be greater than pod set count {workload.pod_count(rj)}")
-        if slice_required and not slice_size:
-            err(SLICE_SIZE, f"Required value: must be set when '{SLICE_REQUIRED_TOPOLOGY}' is specified")
-        if slice_size and not slice_required:
-            err(SLICE_SIZE, f"Forbidden: may not be set when '{SLICE_REQUIRED_TOPOLOGY}' is not specified")
-    for group, members in groups.items():
-        problems += _group_problems(jobset, group, members)
-    return problems
-
-
-# strconv.ParseBool
-_GO_BOOLS = {"1", "t", "T", "TRUE", "true", "True", "0", "f", "F", "FALSE", "false", "False"}
-
-
-def _group_problems(jobset: dict, group: str, members: list) -> list:
-    def path(i):
-        return f"spec.replicatedJobs[{i}].template.spec.template.metadata.annotations[{GROUP_NAME}]"
-
-    if len(members) != 2:
-        return [Problem(f"Invalid value: {json.dumps(group)}: can only define groups of exactly 2 pod sets, got: "
-                        f"{len(members)} pod set(s)", path(i), subject=jobset, rule=RULE_TAS) for i, *_ in members]
-    (i1, rj1, req1, pref1), (i2, rj2, req2, pref2) = members
-    out = []
-    c1, c2 = workload.pod_count(rj1), workload.pod_count(rj2)
-    if c1 != 1 and c2 != 1:
-        message = (f"Invalid value: {json.dumps(group)}: can only define groups where at least one pod set has only 1 "
-                   f"replica, got: {c1} replica(s) and {c2} replica(s) in the group")
-        out += [Problem(message, path(i1), subject=jobset, rule=RULE_TAS), Problem(message, path(i2), subject=jobset, rule=RULE_TAS)]
-    consistent = (req1 is not None or pref1 is not None) and (req2 is not None or pref2 is not None) \
-        and req1 == req2 and pref1 == pref2
-    if not consistent:
-        for i, other in ((i1, i2), (i2, i1)):
-            out.append(Problem(
-                f"must specify '{REQUIRED_TOPOLOGY}' or '{PREFERRED_TOPOLOGY}' topology consistent with "
-                f"'spec.replicatedJobs[{other}].template.spec.template.metadata.annotations' in group '{group}'",
-                f"spec.replicatedJobs[{i}].template.spec.template.metadata.annotations", subject=jobset, rule=RULE_TAS))
     return out
 
 
@@ -342,13 +320,14 @@ def is_kueue_object(obj: dict, kind: str) -> bool:
 
 
 class Quotas:
-    """ClusterQueues and LocalQueues found among the items, for the quota-fit check."""
+    """ClusterQueues, LocalQueues and LimitRanges found among the items, for the quota-fit check."""
 
-    __slots__ = ("cluster_queues", "local_queues")
+    __slots__ = ("cluster_queues", "local_queues", "_limit_ranges")
 
     def __init__(self, items):
         self.cluster_queues: dict[str, dict] = {}
         self.local_queues: dict[tuple, str] = {}
+        self._limit_ranges: dict[str, list] = {}  # namespace -> [spec.limits entries], in item order
         for obj in items:
             if not isinstance(obj, dict):
                 continue
@@ -358,65 +337,156 @@ class Quotas:
                 cq = dig(obj, "spec", "clusterQueue")
                 if isinstance(cq, str):
                     self.local_queues[(dig(obj, "metadata", "namespace") or "", dig(obj, "metadata", "name"))] = cq
+            elif obj.get("kind") == "LimitRange" and obj.get("apiVersion") == "v1":
+                limits = dig(obj, "spec", "limits")
+                entries = self._limit_ranges.setdefault(dig(obj, "metadata", "namespace") or "", [])
+                entries += [item for item in limits if isinstance(item, dict)] if isinstance(limits, list) else []
 
     def __bool__(self):
         return bool(self.cluster_queues)
 
+    def limit_ranges(self, obj: dict) -> dict | None:
+        """The Container-type defaults of the LimitRanges in `obj`'s namespace, as Kueue summarises
+        them (`limitrange.Summarize`, pkg/util/limitrange/limitrange.go: the first value of each
+        resource wins): {"default": {...}, "defaultRequest": {...}}; None when no LimitRange of the
+        namespace is among the items (the cluster may still have one)."""
+        items = self._limit_ranges.get(dig(obj, "metadata", "namespace") or "")
+        if items is None:
+            return None
+        out: dict = {"default": {}, "defaultRequest": {}}
+        for item in items:
+            if item.get("type") == "Container":
+                for key in out:
+                    for name, value in (item.get(key) or {}).items():
+                        out[key].setdefault(name, value)
+        return out
 
-def _flavor_capacity(cq: dict) -> dict:
-    """{resource: [(flavor, capacity or None when borrowing is unbounded)]}."""
-    in_cohort = bool(dig(cq, "spec", "cohort") or dig(cq, "spec", "cohortName"))
-    out: dict = {}
-    for group in dig(cq, "spec", "resourceGroups") or ():
-        for flavor in group.get("flavors") or ():
-            for r in flavor.get("resources") or ():
-                nominal = quantity.parse(r.get("nominalQuota", 0))
-                borrow = r.get("borrowingLimit")
-                if borrow is None:
-                    cap = None if in_cohort else nominal
-                else:
-                    cap = nominal + quantity.parse(borrow)
-                out.setdefault(r.get("name"), []).append((flavor.get("name"), cap))
-    return out
+
+def _with_limit_range(pod: dict, limit_range: dict | None) -> dict:
+    """The pod as Kueue counts it: each container's missing limits and requests filled from the
+    LimitRange's `default` and `defaultRequest` (pkg/workload/resources.go handlePodLimitRange)."""
+    if not limit_range or (not limit_range["default"] and not limit_range["defaultRequest"]):
+        return pod
+
+    def fill(c):
+        if not isinstance(c, dict):
+            return c
+        res = dict(c.get("resources") or {})
+        res["limits"] = {**limit_range["default"], **(res.get("limits") or {})}
+        res["requests"] = {**limit_range["defaultRequest"], **(res.get("requests") or {})}
+        return {**c, "resources": res}
+
+    return {**pod, **{f: [fill(c) for c in pod.get(f) or ()] for f in ("containers", "initContainers")}}
+
+
+class _ClusterQueue:
+    """What can ever be admitted: per resource group its covered resources and, per flavor, the most
+    of each it can give (nominal quota plus borrowing limit; None when borrowing from a cohort is
+    unbounded: without the other ClusterQueues of the cohort nothing bounds it)."""
+
+    def __init__(self, cq: dict):
+        in_cohort = bool(dig(cq, "spec", "cohort") or dig(cq, "spec", "cohortName"))
+        self.groups: list[tuple[set, list]] = []  # (covered resources, [(flavor, {resource: capacity})])
+        self.group_of: dict[str, int] = {}
+        for group in dig(cq, "spec", "resourceGroups") or ():
+            if not isinstance(group, dict):
+                continue
+            flavors = []
+            covered = set(group.get("coveredResources") or ())
+            for flavor in group.get("flavors") or ():
+                caps = {}
+                for r in flavor.get("resources") or ():
+                    nominal = quantity.parse(r.get("nominalQuota", 0))
+                    borrow = r.get("borrowingLimit")
+                    if not in_cohort:
+                        caps[r.get("name")] = nominal  # nothing to borrow from
+                    else:
+                        caps[r.get("name")] = None if borrow is None else nominal + quantity.parse(borrow)
+                    covered.add(r.get("name"))
+                flavors.append((flavor.get("name"), caps))
+            for name in covered:
+                self.group_of.setdefault(name, len(self.groups))
+            self.groups.append((covered, flavors))
+
+
+def _pod_set_groups(jobset: dict, limit_range: dict | None, count_pods: bool) -> list[tuple[str, dict, list]]:
+    """[(pod set or TAS group name, {resource: total request}, [(pod count, {resource: per-pod request})])]. Kueue assigns flavors to a TAS pod-set
+    group (podset-group-name beside a required or preferred topology) as one, with the requests of
+    its pod sets added up (flavorassigner.go assignFlavors); `pods` is requested when the
+    ClusterQueue has a quota for it."""
+    groups: dict[str, tuple[str, dict, list]] = {}
+    for ps in workload.pod_sets(jobset):
+        notes = dig(jobset, "spec", "replicatedJobs", ps.index, *workload.POD_META, "annotations") or {}
+        key, label = f"#{ps.index}", f"pod set {ps.name}"
+        if tas.GROUP_NAME in notes and (tas.REQUIRED_TOPOLOGY in notes or tas.PREFERRED_TOPOLOGY in notes):
+            key, label = str(notes[tas.GROUP_NAME]), f"pod-set group {notes[tas.GROUP_NAME]}"
+        per_pod = workload.pod_requests(_with_limit_range(ps.pod, limit_range))
+        if count_pods:
+            per_pod["pods"] = quantity.parse(1)
+        _, total, members = groups.setdefault(key, (label, {}, []))
+        members.append((ps.count, per_pod))
+        for resource, q in per_pod.items():
+            total[resource] = total.get(resource, quantity.Quantity()) + q * ps.count
+    return list(groups.values())
 
 
 def quota_problems(trainjob: dict, jobset: dict, quotas: Quotas, queue: str) -> list:
     """Whether the TrainJob's workload can ever be admitted by its ClusterQueue (only when the
-    LocalQueue and ClusterQueue are among the items; otherwise nothing is known and nothing said)."""
+    LocalQueue and ClusterQueue are among the items; otherwise nothing is known and nothing said).
+
+    As Kueue's flavor assigner does (pkg/scheduler/flavorassigner/flavorassigner.go
+    `findFlavorForPodSets`), a pod set (or TAS group) takes one flavor per resource group for all
+    the resources of that group it requests: a flavor fits only if every one of them fits in it."""
     namespace = dig(trainjob, "metadata", "namespace") or ""
     cq_name = quotas.local_queues.get((namespace, queue))
-    cq = quotas.cluster_queues.get(cq_name) if cq_name else None
-    if cq is None:
+    cq_obj = quotas.cluster_queues.get(cq_name) if cq_name else None
+    if cq_obj is None:
         return []
-    capacity = _flavor_capacity(cq)
+    cq = _ClusterQueue(cq_obj)
+    where = f"ClusterQueue {cq_name} (LocalQueue {namespace}/{queue})" if namespace else f"ClusterQueue {cq_name}"
     problems = []
     totals: dict = {}
     reported = set()
-    for ps in workload.pod_sets(jobset):
-        name, count, per_pod = ps.name, ps.count, ps.requests()
-        for resource, q in per_pod.items():
-            if not q:
-                continue
-            need = q * count
+    for label, requests, members in _pod_set_groups(jobset, quotas.limit_ranges(jobset), "pods" in cq.group_of):
+        by_group: dict[int, dict] = {}
+        for resource, need in requests.items():
+            if not need:
+                continue  # a zero request needs no quota, declared or not
             totals[resource] = totals.get(resource, quantity.Quantity()) + need
-            flavors = capacity.get(resource)
-            if not flavors:
+            if resource not in cq.group_of:
                 problems.append(Problem(
-                    f"pod set {name} requests {resource}, which ClusterQueue {cq_name} (LocalQueue {namespace}/{queue}) "
-                    "does not cover: the workload can never be admitted", "spec", rule=RULE_QUOTA))
+                    f"{label} requests {resource}, which {where} does not cover (Kueue: resource {resource} unavailable "
+                    "in ClusterQueue): the workload can never be admitted", "spec", rule=RULE_QUOTA))
                 continue
-            caps = [c for _, c in flavors]
-            if None not in caps and all(need > c for c in caps):
+            by_group.setdefault(cq.group_of[resource], {})[resource] = need
+        for g, needs in by_group.items():
+            flavors = cq.groups[g][1]
+            if any(all(_fits(need, caps.get(r, quantity.Quantity())) for r, need in needs.items()) for _, caps in flavors):
+                continue
+            alone = [r for r, need in needs.items() if not any(_fits(need, caps.get(r, quantity.Quantity())) for _, caps in flavors)]
+            for resource in alone:  # more than any flavor has: say so resource by resource
                 reported.add(resource)
-                best = max(caps)
+                best = max((caps.get(resource, quantity.Quantity()) for _, caps in flavors), default=quantity.Quantity())
                 problems.append(Problem(
-                    f"pod set {name} needs {quantity.canonical(need)} {resource} ({count} pod(s) x "
-                    f"{quantity.canonical(q)}), more than any flavor of ClusterQueue {cq_name} can ever give "
-                    f"(at most {quantity.canonical(best)} with borrowing): the workload stays Inadmissible",
-                    "spec", rule=RULE_QUOTA))
+                    f"{label} needs {_describe(resource, needs[resource], members)}, more than any flavor of "
+                    f"ClusterQueue {cq_name} can ever give (at most {quantity.canonical(best)} with borrowing): the "
+                    "workload stays Inadmissible", "spec", rule=RULE_QUOTA))
+            if alone:
+                continue
+            short = "; ".join(
+                f"flavor {name}: " + ", ".join(f"{r} {quantity.canonical(needs[r])} > {quantity.canonical(caps.get(r, quantity.Quantity()))}"
+                                               for r in sorted(needs) if not _fits(needs[r], caps.get(r, quantity.Quantity())))
+                for name, caps in flavors)
+            wanted = ", ".join(f"{quantity.canonical(needs[r])} {r}" for r in sorted(needs))
+            problems.append(Problem(
+                f"{label} needs {wanted} from one flavor of ClusterQueue {cq_name} (Kueue gives a pod set one flavor "
+                f"per resource group for all its resources), and no flavor can ever give all of it ({short or 'no flavors'}): "
+                "the workload stays Inadmissible", "spec", rule=RULE_QUOTA))
     for resource, need in totals.items():
-        caps = [c for _, c in capacity.get(resource) or ()]
-        if caps and None not in caps and resource not in reported:
+        if resource in reported or resource not in cq.group_of:
+            continue
+        caps = [flavor_caps.get(resource, quantity.Quantity()) for _, flavor_caps in cq.groups[cq.group_of[resource]][1]]
+        if caps and None not in caps:
             whole = sum(caps[1:], caps[0])
             if need > whole:
                 problems.append(Problem(
@@ -424,6 +494,18 @@ def quota_problems(trainjob: dict, jobset: dict, quotas: Quotas, queue: str) -> 
                     f"{cq_name} can ever give ({quantity.canonical(whole)} over all flavors, with borrowing): "
                     "it stays Inadmissible", "spec", rule=RULE_QUOTA))
     return _unique(problems)
+
+
+def _fits(need, capacity) -> bool:
+    return capacity is None or need <= capacity
+
+
+def _describe(resource: str, need, members: list) -> str:
+    """`4 nvidia.com/gpu (2 pod(s) x 2)` for a single pod set, the total for a group."""
+    if len(members) == 1:
+        count, per_pod = members[0]
+        return f"{quantity.canonical(need)} {resource} ({count} pod(s) x {quantity.canonical(per_pod[resource])})"
+    return f"{quantity.canonical(need)} {resource}"
 
 
 def _unique(problems: list) -> list:

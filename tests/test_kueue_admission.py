@@ -1,0 +1,359 @@
+"""Kueue v0.19's create-time checks in the `kueue` profile (kpt_fn/kueue.py, kpt_fn/kueue_tas.py), each
+case from the Kueue test table it names where one exists, beside valid unusual controls that must
+keep rendering."""
+
+from __future__ import annotations
+
+import copy
+
+import pytest
+
+from kpt_fn import function, kueue, kueue_tas
+from kpt_fn.problems import ERROR, WARNING
+
+TAS = kueue_tas
+RACK, BLOCK, HOST = "cloud.com/rack", "cloud.com/block", "kubernetes.io/hostname"
+
+
+def _run(items, spec):
+    fc = {"apiVersion": "fn.kpt.dev/v1alpha1", "kind": "ExpandTrainJobs", "metadata": {"name": "x"}, "spec": spec}
+    return function.run(copy.deepcopy(items), fc)
+
+
+def _jobsets(outcome):
+    return [o for r in outcome.rendered for o in r.objects if o.get("kind") == "JobSet"]
+
+
+def _found(outcome, rule):
+    return [(r["severity"], r["message"]) for r in outcome.results if (r.get("tags") or {}).get("rule") == rule]
+
+
+def _runtime(labels=None, annotations=None, jobs=1, container=None):
+    """A namespaced TrainingRuntime of `jobs` replicated jobs; the first is the trainer."""
+    container = container or {"name": "node", "image": "img", "resources": {"requests": {"cpu": "1", "memory": "1Gi"}}}
+    replicated = []
+    for i in range(jobs):
+        step = {"trainer.kubeflow.org/trainjob-ancestor-step": "trainer"} if i == 0 else {}
+        replicated.append({"name": "node" if i == 0 else f"aux-{i}", "template": {
+            "metadata": {"labels": step},
+            "spec": {"template": {"spec": {"containers": [copy.deepcopy(container) if i == 0 else
+                                                          {"name": "aux", "image": "img", "resources": {"requests": {"cpu": "1", "memory": "1Gi"}}}]}}}}})
+    metadata = {}
+    if labels:
+        metadata["labels"] = labels
+    if annotations:
+        metadata["annotations"] = annotations
+    return {"apiVersion": "trainer.kubeflow.org/v1alpha1", "kind": "TrainingRuntime",
+            "metadata": {"name": "rt", "namespace": "ns"},
+            "spec": {"mlPolicy": {"numNodes": 1}, "template": {"metadata": metadata, "spec": {"replicatedJobs": replicated}}}}
+
+
+def _trainjob(**spec):
+    return {"apiVersion": "trainer.kubeflow.org/v1alpha1", "kind": "TrainJob", "metadata": {"name": "job", "namespace": "ns"},
+            "spec": {"runtimeRef": {"name": "rt", "kind": "TrainingRuntime"}, **spec}}
+
+
+KUEUE = {"profile": "kueue", "kueueQueues": ["q"]}
+
+
+# --- the multi-layer topology annotation ------------------------------------------------------------
+
+
+def _tas(*pod_sets):
+    """pod_sets: (annotations, pod count); one replicated job of that many pods each."""
+    jobset = {"apiVersion": "jobset.x-k8s.io/v1alpha2", "kind": "JobSet", "metadata": {"name": "j"}, "spec": {"replicatedJobs": [
+        {"name": f"rj{i}", "replicas": count, "template": {"spec": {"parallelism": 1, "completions": 1, "template": {
+            "metadata": {"annotations": notes}, "spec": {"containers": []}}}}}
+        for i, (notes, count) in enumerate(pod_sets)]}}
+    return [(p.path, p.message) for p in kueue_tas.check_tas(jobset)]
+
+
+def _layers(*entries):
+    return "[" + ",".join(f'{{"topology":"{t}","size":{s}}}' for t, s in entries) + "]"
+
+
+# jobframework/tas_validation_test.go TestValidateSliceRequiredTopologyConstraintsAnnotation: the number
+# of errors per case (the feature-gate-off case is left out: TASMultiLayerTopology is on by default
+# in v0.19). Kueue counts ValidateTASPodSetRequest's errors; the webhook answers the three cases the
+# builder cannot parse (invalid JSON, no entries, four entries) with the builder's one error instead.
+@pytest.mark.parametrize("notes, errors", [
+    ({TAS.REQUIRED_TOPOLOGY: BLOCK, TAS.SLICE_CONSTRAINTS: _layers((RACK, 16))}, 0),
+    ({TAS.REQUIRED_TOPOLOGY: BLOCK, TAS.SLICE_CONSTRAINTS: _layers((RACK, 16), (HOST, 4))}, 0),
+    ({TAS.REQUIRED_TOPOLOGY: BLOCK, TAS.SLICE_CONSTRAINTS: _layers((RACK, 16), ("cloud.com/sub-rack", 4), (HOST, 2))}, 0),
+    ({TAS.REQUIRED_TOPOLOGY: BLOCK, TAS.SLICE_CONSTRAINTS: "invalid-json"}, 1),
+    ({TAS.REQUIRED_TOPOLOGY: BLOCK, TAS.SLICE_CONSTRAINTS: "[]"}, 1),
+    ({TAS.REQUIRED_TOPOLOGY: BLOCK, TAS.SLICE_CONSTRAINTS: _layers(("a", 64), ("b", 16), ("c", 4), ("d", 1))}, 1),
+    ({TAS.REQUIRED_TOPOLOGY: BLOCK, TAS.SLICE_CONSTRAINTS: _layers((RACK, 0))}, 1),
+    ({TAS.REQUIRED_TOPOLOGY: BLOCK, TAS.SLICE_CONSTRAINTS: _layers((RACK, 16), (HOST, 5))}, 1),
+    ({TAS.REQUIRED_TOPOLOGY: BLOCK, TAS.SLICE_REQUIRED_TOPOLOGY: RACK, TAS.SLICE_SIZE: "16",
+      TAS.SLICE_CONSTRAINTS: _layers((RACK, 16))}, 2),
+    # Kueue's case counts 1 (the Forbidden group name); the webhook also groups the pod set, alone.
+    ({TAS.REQUIRED_TOPOLOGY: BLOCK, TAS.SLICE_CONSTRAINTS: _layers((RACK, 16)), TAS.GROUP_NAME: "group1"}, 2),
+    ({TAS.REQUIRED_TOPOLOGY: BLOCK, TAS.SLICE_CONSTRAINTS: _layers((RACK, 16), (RACK, 4))}, 1),
+    ({TAS.REQUIRED_TOPOLOGY: BLOCK, TAS.SLICE_CONSTRAINTS: _layers((RACK, 16), (HOST, 4), (RACK, 2))}, 1),
+])
+def test_multi_layer_constraints_kueue_table(notes, errors):
+    assert len(_tas((notes, 64))) == errors
+
+
+def test_multi_layer_constraint_messages_and_paths():
+    base = "spec.replicatedJobs[0].template.spec.template.metadata.annotations"
+    key = f"{base}[{TAS.SLICE_CONSTRAINTS}]"
+    assert _tas(({TAS.REQUIRED_TOPOLOGY: BLOCK, TAS.SLICE_CONSTRAINTS: _layers((RACK, 16), (HOST, 5))}, 64)) == [
+        (f"{key}[1].size", "Invalid value: 5: must evenly divide the parent layer size 16")]
+    assert _tas(({TAS.REQUIRED_TOPOLOGY: BLOCK, TAS.SLICE_CONSTRAINTS: _layers((RACK, 16), (HOST, 4), (RACK, 2))}, 64)) == [
+        (f"{key}[2].topology", 'Duplicate value: "cloud.com/rack (also at index 0)"')]
+    assert _tas(({TAS.REQUIRED_TOPOLOGY: BLOCK, TAS.SLICE_CONSTRAINTS: _layers((RACK, 0))}, 64)) == [
+        (f"{key}[0].size", "Invalid value: 0: must be greater than or equal to 1")]
+    [(path, message)] = _tas(({TAS.SLICE_CONSTRAINTS: _layers(("Bad Label", 4))}, 8))
+    assert path == f"{key}[0].topology" and message.startswith('Invalid value: "Bad Label": name part must consist of')
+    # What the builder cannot parse is the webhook's whole answer (jobframework/tas.go Build).
+    assert _tas(({TAS.SLICE_CONSTRAINTS: "[]"}, 8)) == [(key, "topology constraints must contain between 1 and 3 entries: got 0")]
+    assert _tas(({TAS.SLICE_CONSTRAINTS: "null"}, 8)) == [(key, "topology constraints must contain between 1 and 3 entries: got 0")]
+    assert _tas(({TAS.SLICE_CONSTRAINTS: '{"topology": "r", "size": 4}'}, 8)) == [(key, (
+        "failed to parse multi-layer topology constraints annotation: json: cannot unmarshal object into Go value of "
+        "type []v1beta2.PodsetSliceRequiredTopologyConstraint"))]
+    assert _tas(({TAS.SLICE_CONSTRAINTS: '[{"topology": "r", "size": 1.5}]'}, 8)) == [(key, (
+        "failed to parse multi-layer topology constraints annotation: json: cannot unmarshal number 1.5 into Go struct "
+        "field PodsetSliceRequiredTopologyConstraint.size of type int32"))]
+    assert _tas(({TAS.SLICE_CONSTRAINTS: '[{"topology": "r", "size": "4"}]'}, 8))[0][1].endswith(
+        "cannot unmarshal string into Go struct field PodsetSliceRequiredTopologyConstraint.size of type int32")
+    assert _tas(({TAS.SLICE_CONSTRAINTS: '[{"topology": "r"'}, 8)) == [(key, (
+        "failed to parse multi-layer topology constraints annotation: unexpected end of JSON input"))]
+    # The builder stops at the first pod set it cannot parse; nothing else is reported.
+    assert len(_tas(({TAS.SLICE_SIZE: "1"}, 1), ({TAS.SLICE_CONSTRAINTS: "[]"}, 8))) == 1
+
+
+def test_multi_layer_outermost_size_upper_bound_kueue_table():
+    """jobframework/tas_validation_test.go TestValidateSliceSizeAnnotationUpperBound."""
+    two = _layers((RACK, 16), (HOST, 4))
+    assert _tas(({TAS.REQUIRED_TOPOLOGY: BLOCK, TAS.SLICE_REQUIRED_TOPOLOGY: RACK, TAS.SLICE_SIZE: "16"}, 20)) == []
+    assert len(_tas(({TAS.REQUIRED_TOPOLOGY: BLOCK, TAS.SLICE_REQUIRED_TOPOLOGY: RACK, TAS.SLICE_SIZE: "20"}, 16))) == 1
+    assert _tas(({TAS.REQUIRED_TOPOLOGY: BLOCK, TAS.SLICE_CONSTRAINTS: two}, 20)) == []
+    assert _tas(({TAS.REQUIRED_TOPOLOGY: BLOCK, TAS.SLICE_CONSTRAINTS: two}, 10)) == [(
+        f"spec.replicatedJobs[0].template.spec.template.metadata.annotations[{TAS.SLICE_CONSTRAINTS}]",
+        "Invalid value: 16: must not be greater than pod set count 10")]
+
+
+@pytest.mark.parametrize("value", [
+    _layers((RACK, 8)),
+    '[{"Topology": "cloud.com/rack", "SIZE": 8, "comment": "keys match case-insensitively; others are ignored"}]',
+    '[{"topology": "cloud.com/rack", "size": 8}, {"topology": "kubernetes.io/hostname", "size": 8}]',  # 8 divides 8
+    ' [ {"size": 4, "topology": "cloud.com/rack"} ] ',
+])
+def test_valid_unusual_multi_layer_annotations_pass(value):
+    assert _tas(({TAS.PREFERRED_TOPOLOGY: BLOCK, TAS.SLICE_CONSTRAINTS: value}, 8)) == []
+    assert _tas(({TAS.SLICE_CONSTRAINTS: value}, 8)) == []  # without a required or preferred topology
+
+
+def test_pod_set_groups_count_only_pod_sets_with_a_topology():
+    """The builder keeps a group name only beside a required or preferred topology
+    (jobframework/tas.go), and ValidatePodSetGroupingTopology groups only those pod sets."""
+    got = _tas(({TAS.REQUIRED_TOPOLOGY: BLOCK, TAS.GROUP_NAME: "g"}, 1), ({TAS.GROUP_NAME: "g"}, 4))
+    base = "spec.replicatedJobs[{}].template.spec.template.metadata.annotations[" + TAS.GROUP_NAME + "]"
+    assert got == [
+        (base.format(1), f"Forbidden: may not be set when neither '{TAS.PREFERRED_TOPOLOGY}' nor '{TAS.REQUIRED_TOPOLOGY}' is specified"),
+        (base.format(0), 'Invalid value: "g": can only define groups of exactly 2 pod sets, got: 1 pod set(s)'),
+    ]
+    # An unconstrained pod set is no member either.
+    assert len(_tas(({TAS.REQUIRED_TOPOLOGY: BLOCK, TAS.GROUP_NAME: "g"}, 1), ({TAS.REQUIRED_TOPOLOGY: BLOCK, TAS.GROUP_NAME: "g"}, 4),
+                    ({TAS.UNCONSTRAINED_TOPOLOGY: "true", TAS.GROUP_NAME: "g"}, 2))) == 1
+
+
+# pkg/controller/jobs/jobset/jobset_webhook_test.go TestValidateCreate, the topology cases.
+def test_jobset_webhook_topology_cases():
+    assert _tas(({TAS.REQUIRED_TOPOLOGY: BLOCK}, 1), ({TAS.REQUIRED_TOPOLOGY: BLOCK}, 1)) == []
+    assert [m for _, m in _tas(({TAS.REQUIRED_TOPOLOGY: BLOCK}, 1), ({TAS.PREFERRED_TOPOLOGY: BLOCK, TAS.REQUIRED_TOPOLOGY: BLOCK}, 1))] == [
+        f'Invalid value: must not contain more than one topology annotation: ["{TAS.REQUIRED_TOPOLOGY}", '
+        f'"{TAS.PREFERRED_TOPOLOGY}", "{TAS.UNCONSTRAINED_TOPOLOGY}"]']
+    assert [m for _, m in _tas(({TAS.REQUIRED_TOPOLOGY: BLOCK, TAS.SLICE_REQUIRED_TOPOLOGY: BLOCK, TAS.SLICE_SIZE: "20"}, 2))] == [
+        'Invalid value: "20": must not be greater than pod set count 2']
+    grouped = {TAS.REQUIRED_TOPOLOGY: BLOCK, TAS.GROUP_NAME: "groupname"}
+    assert _tas((grouped, 1), (grouped, 2)) == []
+    assert len(_tas((grouped, 1), (grouped, 1), (dict(grouped, **{TAS.GROUP_NAME: "other"}), 2),
+                    (dict(grouped, **{TAS.GROUP_NAME: "other"}), 2))) == 2  # "no leader in group", both named
+    rack = dict(grouped, **{TAS.REQUIRED_TOPOLOGY: RACK})
+    assert [m.split(":")[0] for _, m in _tas((rack, 1), (grouped, 2))] == ["Invalid value", "Invalid value"]
+
+
+# --- the JobSet's labels and annotations (jobframework/validation.go ValidateJobOnCreate) -------------
+
+
+@pytest.mark.parametrize("value, message", [
+    ("abc", 'Invalid value: "abc": strconv.Atoi: parsing "abc": invalid syntax'),
+    ("1.5", 'Invalid value: "1.5": strconv.Atoi: parsing "1.5": invalid syntax'),
+    ("", 'Invalid value: "": strconv.Atoi: parsing "": invalid syntax'),
+    ("99999999999999999999", 'Invalid value: "99999999999999999999": strconv.Atoi: parsing "99999999999999999999": value out of range'),
+    ("0", "Invalid value: 0: should be greater than 0"),  # jobframework/base_webhook_test.go "invalid request"
+])
+def test_max_exec_time_label_must_be_a_positive_integer(value, message):
+    outcome = _run([_runtime(labels={kueue.MAX_EXEC_TIME_LABEL: value}), _trainjob()], KUEUE)
+    assert outcome.exit_code == 1 and not _jobsets(outcome)
+    assert [(s, m) for s, m in _found(outcome, kueue.RULE_MAX_EXEC)] == [(ERROR, message)]
+    [result] = [r for r in outcome.results if (r.get("tags") or {}).get("rule") == kueue.RULE_MAX_EXEC]
+    assert result["field"]["path"] == f"metadata.labels[{kueue.MAX_EXEC_TIME_LABEL}]"
+
+
+@pytest.mark.parametrize("value", ["1", "007", "2147483647"])
+def test_valid_unusual_max_exec_time_labels_pass(value):
+    outcome = _run([_runtime(labels={kueue.MAX_EXEC_TIME_LABEL: value}), _trainjob()], KUEUE)
+    assert outcome.exit_code == 0 and _found(outcome, kueue.RULE_MAX_EXEC) == []
+
+
+def test_max_exec_time_above_int32_is_ignored_by_kueues_reconciler():
+    """The webhook's strconv.Atoi is 64-bit; MaximumExecutionTimeSecondsForObject parses 32 bits and
+    drops the limit on error (jobframework/utils.go)."""
+    outcome = _run([_runtime(labels={kueue.MAX_EXEC_TIME_LABEL: "2147483648"}), _trainjob()], KUEUE)
+    assert outcome.exit_code == 0
+    [(severity, message)] = _found(outcome, kueue.RULE_MAX_EXEC)
+    assert severity == WARNING and "ignores it" in message
+    outcome = _run([_runtime(), _trainjob(activeDeadlineSeconds=2**31)], KUEUE)
+    assert outcome.exit_code == 0
+    [js] = _jobsets(outcome)
+    assert js["metadata"]["labels"][kueue.MAX_EXEC_TIME_LABEL] == str(2**31)
+    found = _found(outcome, kueue.RULE_MAX_EXEC)
+    assert [s for s, _ in found] == [WARNING, WARNING] and "ignores it" in found[1][1]
+    [result] = [r for r in outcome.results if "ignores it" in r["message"]]
+    assert result["field"]["path"] == "spec.activeDeadlineSeconds"
+
+
+def test_elastic_job_annotation_is_rejected_on_a_jobset():
+    """jobframework/validation_test.go TestValidateJobOnCreate "elastic annotation on unsupported
+    framework is rejected": a Forbidden error on metadata.annotations[kueue.x-k8s.io/elastic-job]."""
+    outcome = _run([_runtime(annotations={kueue.ELASTIC_JOB_ANNOTATION: "true"}), _trainjob()], KUEUE)
+    assert outcome.exit_code == 1
+    [result] = [r for r in outcome.results if (r.get("tags") or {}).get("rule") == kueue.RULE_CREATE]
+    assert result["message"].startswith('Forbidden: elastic job is not supported for "jobset.x-k8s.io/v1alpha2, Kind=JobSet"')
+    assert result["field"]["path"] == f"metadata.annotations[{kueue.ELASTIC_JOB_ANNOTATION}]"
+    # workloadslicing.Enabled matches the value "true" only.
+    for value in ("false", "True", ""):
+        assert _run([_runtime(annotations={kueue.ELASTIC_JOB_ANNOTATION: value}), _trainjob()], KUEUE).exit_code == 0
+
+
+def test_a_workload_holds_at_most_18_pod_sets():
+    assert _run([_runtime(jobs=18), _trainjob()], KUEUE).exit_code == 0
+    outcome = _run([_runtime(jobs=19), _trainjob()], KUEUE)
+    assert outcome.exit_code == 1
+    [(severity, message)] = _found(outcome, kueue.RULE_CREATE)
+    assert message.startswith("Too many: 19: must have at most 18 items") and "suspended for ever" in message
+    # The controller profile renders it: without Kueue nothing is wrong with 19 replicated jobs.
+    assert _run([_runtime(jobs=19), _trainjob()], {}).exit_code == 0
+
+
+# --- the queue ------------------------------------------------------------------------------------
+
+
+def _local_queue(name, namespace="ns", cq="cq"):
+    return {"apiVersion": "kueue.x-k8s.io/v1beta2", "kind": "LocalQueue", "metadata": {"name": name, "namespace": namespace},
+            "spec": {"clusterQueue": cq}}
+
+
+def test_the_namespaces_default_local_queue_is_what_kueue_assigns():
+    """jobframework/defaults.go: with no queue named, the webhook sets the label to the LocalQueue
+    `default` of the namespace when it exists (jobset_webhook_test.go "default lq is created, job
+    doesn't have queue label")."""
+    outcome = _run([_runtime(), _trainjob(), _local_queue("default")], {"profile": "kueue"})
+    assert outcome.exit_code == 0
+    [js] = _jobsets(outcome)
+    assert js["metadata"]["labels"][kueue.QUEUE_LABEL] == "default"
+    assert any("webhook assigns" in r["message"] for r in outcome.results if r["severity"] == "info")
+    # "default lq isn't created": another namespace's, or another name, is no default.
+    for other in (_local_queue("default", namespace="other"), _local_queue("team")):
+        outcome = _run([_runtime(), _trainjob(), other], {"profile": "kueue"})
+        assert outcome.exit_code == 1 and "no LocalQueue" in _found(outcome, kueue.RULE_QUEUE)[0][1]
+    # "default lq is created, job has queue label": the named queue stays.
+    job = _trainjob()
+    job["metadata"]["labels"] = {kueue.QUEUE_LABEL: "team"}
+    [js] = _jobsets(_run([_runtime(), job, _local_queue("default")], {"profile": "kueue"}))
+    assert js["metadata"]["labels"][kueue.QUEUE_LABEL] == "team"
+    [js] = _jobsets(_run([_runtime(), _trainjob(), _local_queue("default")], KUEUE))
+    assert js["metadata"]["labels"][kueue.QUEUE_LABEL] == "q"
+
+
+# --- quota fit: one flavor per resource group -----------------------------------------------------
+
+
+def _cluster_queue(*groups, cohort=None):
+    """groups: [(covered resources, [(flavor, {resource: nominal})])]."""
+    spec = {"resourceGroups": [
+        {"coveredResources": list(covered), "flavors": [
+            {"name": name, "resources": [{"name": r, "nominalQuota": q} for r, q in quotas.items()]} for name, quotas in flavors]}
+        for covered, flavors in groups]}
+    if cohort:
+        spec["cohortName"] = cohort
+    return {"apiVersion": "kueue.x-k8s.io/v1beta2", "kind": "ClusterQueue", "metadata": {"name": "cq"}, "spec": spec}
+
+
+def _gpu_job(cpu="64", gpu="8", nodes=1):
+    runtime = _runtime(container={"name": "node", "image": "img",
+                                  "resources": {"requests": {"cpu": cpu, "memory": "1Gi"}, "limits": {"nvidia.com/gpu": gpu}}})
+    runtime["spec"]["mlPolicy"]["numNodes"] = nodes
+    return [runtime, _trainjob(), _local_queue("q")]
+
+
+MIXED = (("cpu", "memory", "nvidia.com/gpu"), [("a100", {"cpu": 16, "memory": "1Ti", "nvidia.com/gpu": 8}),
+                                                ("cpu-only", {"cpu": 128, "memory": "1Ti", "nvidia.com/gpu": 0})])
+
+
+def test_a_pod_set_takes_one_flavor_for_all_resources_of_a_group():
+    """flavorassigner.go findFlavorForPodSets: a flavor fits only if every resource of its group the pod
+    set requests fits; 64 CPUs fit cpu-only and 8 GPUs fit a100, but no flavor gives both."""
+    outcome = _run([*_gpu_job(), _cluster_queue(MIXED)], KUEUE)
+    assert outcome.exit_code == 1
+    [(severity, message)] = _found(outcome, kueue.RULE_QUOTA)
+    assert "pod set node needs 64 cpu, 1Gi memory, 8 nvidia.com/gpu from one flavor" in message
+    assert "flavor a100: cpu 64 > 16" in message and "flavor cpu-only: nvidia.com/gpu 8 > 0" in message
+
+
+def test_valid_flavor_layouts_pass():
+    # Everything in one flavor of the group.
+    assert _run([*_gpu_job(cpu="16"), _cluster_queue(MIXED)], KUEUE).exit_code == 0
+    # GPUs and CPUs in separate resource groups: each group picks its own flavor.
+    split = [(("nvidia.com/gpu",), [("a100", {"nvidia.com/gpu": 8})]),
+             (("cpu", "memory"), [("small", {"cpu": 16, "memory": "1Ti"}), ("big", {"cpu": 128, "memory": "1Ti"})])]
+    assert _run([*_gpu_job(), _cluster_queue(*split)], KUEUE).exit_code == 0
+    # In a cohort with no borrowing limit nothing bounds a flavor.
+    assert _run([*_gpu_job(), _cluster_queue(MIXED, cohort="all")], KUEUE).exit_code == 0
+
+
+def test_pods_quota_counts_pods():
+    """assignFlavors requests `pods` (the pod count) when the ClusterQueue has a quota for it."""
+    group = (("cpu", "memory", "nvidia.com/gpu", "pods"), [("f", {"cpu": 256, "memory": "1Ti", "nvidia.com/gpu": 64, "pods": 2})])
+    assert _run([*_gpu_job(cpu="1", gpu="1", nodes=2), _cluster_queue(group)], KUEUE).exit_code == 0
+    outcome = _run([*_gpu_job(cpu="1", gpu="1", nodes=3), _cluster_queue(group)], KUEUE)
+    assert outcome.exit_code == 1
+    assert "needs 3 pods (3 pod(s) x 1)" in _found(outcome, kueue.RULE_QUOTA)[0][1]
+
+
+# --- LimitRange -----------------------------------------------------------------------------------
+
+
+def _limit_range(**defaults):
+    return {"apiVersion": "v1", "kind": "LimitRange", "metadata": {"name": "lr", "namespace": "ns"},
+            "spec": {"limits": [{"type": "Container", **defaults}]}}
+
+
+BARE = {"name": "node", "image": "img", "resources": {"limits": {"nvidia.com/gpu": "1"}}}
+
+
+def test_missing_requests_warning_names_the_limit_range():
+    outcome = _run([_runtime(container=BARE), _trainjob()], KUEUE)
+    [(severity, message)] = _found(outcome, kueue.RULE_REQUESTS)
+    assert severity == WARNING and "unless a LimitRange sets a default" in message and "namespace ns" in message
+    # A LimitRange among the inputs that sets both defaults: Kueue fills them, nothing to say.
+    lr = _limit_range(defaultRequest={"cpu": "1"}, default={"memory": "1Gi"})
+    outcome = _run([_runtime(container=BARE), _trainjob(), lr], KUEUE)
+    assert outcome.exit_code == 0 and _found(outcome, kueue.RULE_REQUESTS) == []
+    # One that sets only cpu: memory is still 0.
+    outcome = _run([_runtime(container=BARE), _trainjob(), _limit_range(defaultRequest={"cpu": "1"})], KUEUE)
+    [(_, message)] = _found(outcome, kueue.RULE_REQUESTS)
+    assert "requests no memory" in message and "sets no default for it" in message
+
+
+def test_quota_fit_counts_limit_range_defaults():
+    group = (("cpu", "memory", "nvidia.com/gpu"), [("f", {"cpu": 4, "memory": "1Ti", "nvidia.com/gpu": 8})])
+    items = [_runtime(container=BARE), _trainjob(), _local_queue("q"), _cluster_queue(group)]
+    assert _run(items, KUEUE).exit_code == 0
+    outcome = _run([*items, _limit_range(defaultRequest={"cpu": "8", "memory": "1Gi"})], KUEUE)
+    assert outcome.exit_code == 1
+    assert "needs 8 cpu (1 pod(s) x 8)" in _found(outcome, kueue.RULE_QUOTA)[0][1]
