@@ -14,6 +14,8 @@ import pytest
 from kpt_fn import upstream
 from kpt_fn.validation import cel, structural
 
+from celpy_oracle import celpy_parsing, interpreter, lark_parse, literal, plain_tree  # noqa: F401 (a fixture)
+
 REPO = Path(__file__).resolve().parent.parent
 
 
@@ -41,14 +43,14 @@ def _shape(node):
     if isinstance(node, str):
         kind = node.type
         if kind in ("STRING_LIT", "MLSTRING_LIT", "BYTES_LIT"):
-            return (kind, str(node), cel._literal(node))
+            return (kind, str(node), cel._literal(node) if isinstance(node, cel.Token) else literal(node))
         return (kind, str(node))
     return (str(node.data), [_shape(c) for c in node.children])
 
 
 @pytest.mark.parametrize("text", [t for t, _ in RULES])
 def test_precompiled_tree_equals_celpys_parse(text):
-    assert _shape(cel.parse(text)) == _shape(cel.celpy_parse(text))
+    assert _shape(cel.parse(text)) == _shape(lark_parse(text))
 
 
 # Values that drive the CRDs' rules down their different branches (and into type errors).
@@ -79,8 +81,8 @@ def _outcome(program, value):
 def test_precompiled_and_celpy_trees_compile_to_the_same_program(text, schema):
     precompiled = cel.compile_rule(text, schema)
     assert not precompiled.compile_error
-    from_celpy, _ = cel._Compiler().expr(cel.celpy_parse(text), {"self": schema})
-    interpreted = cel._celpy_fallback(text, schema)
+    from_celpy, _ = cel._Compiler().expr(cel._from_plain(plain_tree(text)), {"self": schema})
+    interpreted = interpreter(text, schema)
     for value in VALUES:
         got = _outcome(precompiled.evaluate, value)
         assert got == _outcome(lambda v: from_celpy({"self": v}), value), value
@@ -109,8 +111,14 @@ def _fits(value, schema) -> bool:
     return True
 
 
-def test_unknown_texts_still_parse_with_celpy():
+def test_a_text_no_bundle_holds_is_a_compile_error():
     assert cel._precompiled("1 + 2 == 3") is None
+    program = cel.compile_rule("1 + 2 == 3", None)
+    assert "no precompiled parse tree" in program.compile_error
+
+
+@pytest.mark.usefixtures("celpy_parsing")
+def test_texts_of_the_tests_parse_with_celpy():
     assert cel.compile_rule("1 + 2 == 3", None).evaluate(None) is True
     broken = cel.compile_rule("self.(", None)
     assert broken.compile_error
@@ -121,9 +129,9 @@ def test_string_and_bytes_literals_decode_like_celpy():
     assert cel._literal(cel._from_plain(plain).children[0]) == "a\\tb"
     plain = {"type": "BYTES_LIT", "value": "b'\\\\x00'", "bytes": "00"}
     assert cel._literal(cel._from_plain(plain)) == b"\x00"
-    tree = cel.celpy_parse(r"'a\tb' + b'\x00'.string()")
+    tree = lark_parse(r"'a\tb' + b'\x00'.string()")
     tokens = [t for t in _walk(tree) if isinstance(t, str)]
-    assert [cel._literal(t) for t in tokens if t.type.endswith("_LIT")] == ["a\tb", b"\x00"]
+    assert [literal(t) for t in tokens if t.type.endswith("_LIT")] == ["a\tb", b"\x00"]
 
 
 def _walk(node):

@@ -1,14 +1,15 @@
 """Offline evaluation of CRD `x-kubernetes-validations` CEL rules.
 
-Rules are parsed with cel-python's (`celpy`) grammar. Building that parser costs about a third of a
-second, so the trees of the CRDs' rules are parsed at build time (`scripts/generate.py cel` writes
-each release bundle's cel_trees.json) and celpy and lark are imported only for other rule texts and for
-the interpreter fallback. cel-python's own interpreter needs about a millisecond
-per evaluation, which alone would halve validation throughput, so the parse tree is compiled here
-into nested Python closures for the subset of CEL the Kubernetes CRDs use (literals, field
-selection, `has`, logic with CEL's error absorption, comparisons, arithmetic, `in`, `size`,
-`matches`/`startsWith`/`endsWith`/`contains`, the macros all/exists/exists_one/filter/map,
-indexing, `?:`). Anything else falls back to celpy's interpreter.
+Rules are parsed with cel-python's (`celpy`) grammar at build time: `scripts/generate.py cel` writes
+each release bundle's cel_trees.json (building that parser costs about a third of a second, and
+cel-python is a test dependency, not one of the function's). cel-python's own interpreter needs about
+a millisecond per evaluation, which alone would halve validation throughput, so the parse tree is
+compiled here into nested Python closures for the subset of CEL the Kubernetes CRDs use (literals,
+field selection, `has`, logic with CEL's error absorption, comparisons, arithmetic, `in`, `size`,
+`matches`/`startsWith`/`endsWith`/`contains`, the macros all/exists/exists_one/filter/map, indexing,
+`?:`). The generator fails on a shipped rule this compiler does not handle, so every rule the function
+meets has a tree and compiles; any other text is a compile error (tests/celpy_oracle.py parses other
+texts with cel-python and keeps its interpreter as the oracle the compiled rules are checked against).
 
 Two things make the evaluation match the API server rather than plain CEL over YAML:
 - The API server evaluates rules on the defaulted object. The compiler knows the schema node of
@@ -36,7 +37,7 @@ class CelError(Exception):
 
 
 class Unsupported(Exception):
-    """The compiler does not handle this construct; use celpy's interpreter instead."""
+    """The compiler does not handle this construct (scripts/generate.py cel refuses such a rule)."""
 
 
 class Program:
@@ -112,24 +113,16 @@ def _from_plain(node):
     return Token(node["type"], node["value"])
 
 
-@functools.cache
-def _parser():
-    import celpy
-
-    return celpy.CELParser()
-
-
-def celpy_parse(text: str):
-    """cel-python's own parse (a lark Tree); raises its parse errors."""
-    return _parser().parse(text)
+class NotPrecompiled(Exception):
+    """A rule text no release bundle has a parse tree for."""
 
 
 def parse(text: str):
-    """The parse tree of `text`: precompiled when known, else from cel-python (raising its errors)."""
+    """The precompiled parse tree of `text`; NotPrecompiled for a text no bundle holds."""
     plain = _precompiled(text)
-    if plain is not None:
-        return _from_plain(plain)
-    return celpy_parse(text)
+    if plain is None:
+        raise NotPrecompiled("no precompiled parse tree for this rule (scripts/generate.py cel makes them)")
+    return _from_plain(plain)
 
 
 _OLD_SELF = re.compile(r"\boldSelf\b")
@@ -155,11 +148,12 @@ def uses_old_self(tree) -> bool:
 def compile_rule(text: str, schema: dict | None) -> Program:
     """Compile `text` with `self` described by `schema` (the JSON Schema node the rule sits on).
 
-    A rule cel-python cannot parse yields a Program with `compile_error` set; evaluating it raises.
+    A rule without a parse tree, or one the compiler does not handle, yields a Program with
+    `compile_error` set; evaluating it raises.
     """
     try:
         tree = parse(text)
-    except Exception as exc:  # celpy raises its own parse errors and lark's
+    except Exception as exc:  # NotPrecompiled, or a parser's error where tests parse (celpy_oracle)
         message = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
 
         def broken(_vars):
@@ -170,11 +164,8 @@ def compile_rule(text: str, schema: dict | None) -> Program:
     if old:
         return Program(text, _raise_unsupported, True)
     try:
-        try:
-            fn, _ = _Compiler().expr(tree, {"self": schema})
-        except Unsupported:
-            fn = _celpy_fallback(text, schema)
-    except Exception as exc:  # a construct neither compiler handles must not crash validation
+        fn, _ = _Compiler().expr(tree, {"self": schema})
+    except Exception as exc:  # Unsupported, or a compiler bug: neither may crash validation
         message = f"{type(exc).__name__}: {exc}"
 
         def broken(_vars):
@@ -696,85 +687,10 @@ def _literal(token):
     if kind == "FLOAT_LIT":
         return float(text)
     if kind in ("STRING_LIT", "MLSTRING_LIT", "BYTES_LIT"):
-        decoded = getattr(token, "decoded", None)
-        if decoded is not None:
-            return decoded
-        from celpy.evaluation import celbytes, celstr
-
-        return str(celstr(token)) if kind != "BYTES_LIT" else bytes(celbytes(token))
+        # Decoded at build time (scripts/generators/cel.py): the function decodes no escapes itself.
+        return token.decoded
     if kind == "BOOL_LIT":
         return text == "true"
     if kind == "NULL_LIT":
         return None
     raise Unsupported(kind)
-
-
-# ----------------------------------------------------------------------------------------------
-# Fallback: celpy's interpreter on the defaulted value
-
-def _celpy_fallback(text: str, schema):
-    """celpy's interpreter for `text` (parsed by celpy: its interpreter needs lark's trees)."""
-    import celpy
-
-    from kpt_fn.upstream.defaults import defaults_tree
-
-    env = celpy.Environment()
-    runner = env.program(celpy_parse(text))
-    tree = defaults_tree(schema)
-
-    def fn(v):
-        value = apply_defaults(v["self"], schema, tree)
-        try:
-            result = runner.evaluate({"self": celpy.json_to_cel(value)})
-        except celpy.CELEvalError as exc:
-            raise CelError(str(exc.args[0]) if exc.args else "evaluation error") from None
-        except Exception as exc:  # cel-python bugs must not escape as crashes
-            raise CelError(f"evaluation error: {exc}") from None
-        if isinstance(result, celpy.CELEvalError):
-            raise CelError(str(result.args[0]) if result.args else "evaluation error")
-        return _from_cel(result)
-
-    return fn
-
-
-def _from_cel(value):
-    from celpy import celtypes
-
-    if isinstance(value, celtypes.BoolType):
-        return bool(value)
-    if isinstance(value, (celtypes.IntType, celtypes.UintType)):
-        return int(value)
-    if isinstance(value, celtypes.DoubleType):
-        return float(value)
-    if isinstance(value, celtypes.StringType):
-        return str(value)
-    if isinstance(value, celtypes.ListType):
-        return [_from_cel(x) for x in value]
-    if isinstance(value, celtypes.MapType):
-        return {_from_cel(k): _from_cel(x) for k, x in value.items()}
-    return value
-
-
-def apply_defaults(value, schema, tree=None):
-    """A copy of `value` with schema defaults filled in and nulls dropped, as the API server stores it.
-    The defaults are the bundle's service (kpt_fn.upstream.defaults); `tree`: defaults_tree(schema), if known."""
-    from kpt_fn.upstream import defaults
-
-    out = _without_nulls(value, schema)
-    defaults.apply_defaults(out, defaults.defaults_tree(schema) if tree is None else tree)
-    return out
-
-
-def _without_nulls(value, schema):
-    """A copy of `value` without the null map values wherever `schema` describes them."""
-    if not isinstance(schema, dict):
-        return value
-    if isinstance(value, dict):
-        props = schema.get("properties") or {}
-        addl = schema.get("additionalProperties")
-        return {k: _without_nulls(x, props.get(k, addl if isinstance(addl, dict) else None))
-                for k, x in value.items() if x is not None}
-    if isinstance(value, list):
-        sub = schema.get("items")
-        return [_without_nulls(x, sub) for x in value]
-    return value
