@@ -18,6 +18,7 @@ import time
 from pathlib import Path
 
 import pytest
+import upstream_data
 from build_inputs import file_lock, source_files
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -27,6 +28,32 @@ KUSTOMIZE_CACHE = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache
 
 def pytest_configure(config):
     config.addinivalue_line("markers", "clients: runs a real client (kpt, kubectl, kustomize, setpriv); deselect with -m 'not clients'")
+    config.addinivalue_line("markers", f"upstream: reads upstream data from ../shared/upstream; skipped when it is absent, "
+                                       f"a failure then if {upstream_data.REQUIRE_ENV}=1 (tests/upstream_data.py)")
+
+
+# --- upstream data in ../shared: the one switch (tests/upstream_data.py) ----------------------------
+
+
+def pytest_collection_modifyitems(items):
+    # The fixture implies the marker, so that `-m upstream` selects every test that reads ../shared.
+    for item in items:
+        if "upstream_dir" in getattr(item, "fixturenames", ()) and item.get_closest_marker("upstream") is None:
+            item.add_marker(pytest.mark.upstream)
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtest_setup(item):
+    marked = item.get_closest_marker("upstream") is not None
+    upstream_data.set_marked(marked)
+    if marked:
+        upstream_data.require()
+
+
+@pytest.fixture
+def upstream_dir() -> Path:
+    """../shared/upstream for a test marked `upstream` (skipped or failed by the marker when absent)."""
+    return upstream_data.require()
 
 
 def need(tool: str) -> str:

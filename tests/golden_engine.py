@@ -61,6 +61,18 @@ def case_dirs(root: Path) -> list[Path]:
     return sorted(p for p in root.iterdir() if (p / "case.yaml").is_file())
 
 
+def uses_upstream(case: Path) -> bool:
+    """Whether the case's runtime is `shipped: <name>` (read from ../shared: marker `upstream`)."""
+    path = case / "runtime.yaml"
+    doc = load_one(path) if path.is_file() else None
+    return isinstance(doc, dict) and set(doc) == {"shipped"}
+
+
+def params(cases: list[Path], ids) -> list:
+    """pytest parameters of case directories, those with a shipped runtime marked `upstream`."""
+    return [pytest.param(c, id=ids(c), marks=[pytest.mark.upstream] if uses_upstream(c) else []) for c in cases]
+
+
 def load_one(path: Path):
     docs = [d for d in yamlio.load_all(path.read_text()) if d is not None]
     assert len(docs) <= 1, f"{path}: one document expected"

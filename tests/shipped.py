@@ -10,13 +10,12 @@ from __future__ import annotations
 
 import copy
 import functools
-from pathlib import Path
 
-import pytest
+import upstream_data
 
 from kpt_fn import yamlio
 
-SHIPPED_DIR = Path(__file__).resolve().parent.parent.parent / "shared" / "upstream" / "trainer" / "manifests" / "base" / "runtimes"
+SHIPPED_DIR = upstream_data.TRAINER / "manifests" / "base" / "runtimes"
 RELEASE_TAG = "v2.3.0"
 RETAGGED_IMAGES = (
     "ghcr.io/kubeflow/trainer/torchtune-trainer",
@@ -28,14 +27,10 @@ RETAGGED_IMAGES = (
 )
 
 
-def available() -> bool:
-    return SHIPPED_DIR.is_dir()
-
-
 def shipped_runtimes() -> dict:
-    """name -> ClusterTrainingRuntime dict (a private copy); fails the test when upstream is absent."""
-    if not available():
-        pytest.fail("../shared/upstream runtimes are not beside the checkout (tests read shared data from ../shared)")
+    """name -> ClusterTrainingRuntime dict (a private copy), for tests marked `upstream`
+    (tests/upstream_data.py: skipped or failed when ../shared is absent)."""
+    upstream_data.require()
     return copy.deepcopy(_shipped_runtimes())
 
 

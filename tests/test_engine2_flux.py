@@ -11,13 +11,13 @@ import tomllib
 from pathlib import Path
 
 import pytest
+import upstream_data
 
 from kpt_fn.engine.info import Container, Info, PodSet, RuntimePolicy, Scheduler
 from kpt_fn.plugins import flux
 
 # Upstream v2.3.0's templates, copied into the shared data (relative to the checkout, like all shared data).
-UPSTREAM_TEMPLATES = (Path(__file__).resolve().parent.parent.parent / "shared" / "upstream" / "trainer" / "pkg"
-                      / "runtime" / "framework" / "plugins" / "flux" / "templates")
+UPSTREAM_TEMPLATES = upstream_data.TRAINER / "pkg" / "runtime" / "framework" / "plugins" / "flux" / "templates"
 
 
 def _info(pod_sets=(), flux_policy=None, ml=True) -> Info:
@@ -174,6 +174,7 @@ def _sprintf(template: str, *args: str) -> str:
     return parts[0] + "".join(a + p for a, p in zip(args, parts[1:]))
 
 
+@pytest.mark.upstream
 def test_scripts_behave_like_upstream_templates():
     """Same commands, heredoc bodies and messages as upstream's rendering; only comments differ."""
     b, i, e = EXAMPLE["broker"], EXAMPLE["init"], EXAMPLE["entrypoint"]

@@ -16,6 +16,8 @@ from kpt_fn.problems import has_errors
 from golden_engine import engine_options
 from shipped import shipped_runtimes
 
+pytestmark = pytest.mark.upstream  # every test reads the shipped runtimes from ../shared
+
 SHIPPED = [
     "deepspeed-distributed",
     "jax-distributed",

@@ -44,21 +44,24 @@ def _id(case: Path) -> str:
     return f"{case.parent.name}/{case.name}"
 
 
-@pytest.mark.parametrize("case", CASES, ids=_id)
+PARAMS = golden_engine.params(CASES, _id)
+
+
+@pytest.mark.parametrize("case", PARAMS)
 def test_golden(case: Path):
     golden_engine.check_golden(case)
 
 
-@pytest.mark.parametrize("case", CASES, ids=_id)
+@pytest.mark.parametrize("case", PARAMS)
 def test_golden_is_deterministic(case: Path):
     golden_engine.check_deterministic(case)
 
 
-@pytest.mark.parametrize("case", CASES, ids=_id)
+@pytest.mark.parametrize("case", PARAMS)
 def test_golden_outputs_match_crd_schemas(case: Path):
     golden_engine.check_outputs_valid(case, KNOWN_JOBSET_WEBHOOK_ERRORS.get(case.name))
 
 
-@pytest.mark.parametrize("case", CASES, ids=_id)
+@pytest.mark.parametrize("case", PARAMS)
 def test_golden_inputs_match_crd_schemas(case: Path):
     golden_engine.check_inputs_valid(case)

@@ -23,6 +23,7 @@ import json
 from pathlib import Path
 
 import pytest
+import upstream_data
 
 from kpt_fn.engine import omitempty
 
@@ -30,7 +31,7 @@ REPO = Path(__file__).resolve().parent.parent
 BUNDLE = REPO / "kpt_fn" / "upstream" / "v2_3_0"
 TABLE = json.loads((BUNDLE / "omitempty.json").read_text())
 SOURCES = json.loads((BUNDLE / "manifest.json").read_text())["sources"]["omitempty"]
-SWAGGER_PATH = REPO.parent / "shared" / "upstream" / "trainer" / "api" / "openapi-spec" / "swagger.json"
+SWAGGER_PATH = upstream_data.TRAINER / "api" / "openapi-spec" / "swagger.json"
 REF = "#/components/schemas/"
 JSON_TYPES = {"string": {"string"}, "number": {"integer", "number"}, "bool": {"boolean"}, "list": {"array"},
               "map": {"object"}}
@@ -98,6 +99,7 @@ def test_sources_are_the_pinned_versions():
         assert len(source["blob"]) == 40 and len(source["sha256"]) == 64, source
 
 
+@pytest.mark.upstream
 def test_every_entry_matches_swagger(swagger):
     reachable = _reachable(swagger)
     for name, fields in TABLE["types"].items():
@@ -115,6 +117,7 @@ def test_every_entry_matches_swagger(swagger):
                 assert value == meta["values"], (name, field)
 
 
+@pytest.mark.upstream
 def test_every_optional_list_and_map_is_listed(swagger):
     """Lists and maps are never pointers here, so each optional one is dropped when empty."""
     missing = []

@@ -59,6 +59,7 @@ def test_function_renders_with_an_unvalidated_runtime():
     assert code == 0, results
 
 
+@pytest.mark.upstream  # a case with a shipped runtime
 def test_external_manager_valid_trainjob_renders_nothing_with_a_warning():
     case = Case(FIXTURES / "admission-managed-by-external-still-checked")
     trainjob = copy.deepcopy(case.trainjob)
@@ -68,6 +69,7 @@ def test_external_manager_valid_trainjob_renders_nothing_with_a_warning():
     assert [(p.severity, p.path) for p in result.problems] == [("warning", "spec.managedBy")]
 
 
+@pytest.mark.upstream  # a case with a shipped runtime
 def test_external_manager_invalid_trainjob_fails_the_function():
     case = Case(FIXTURES / "admission-managed-by-external-still-checked")
     code, _ = _run([case.trainjob])
@@ -76,17 +78,20 @@ def test_external_manager_invalid_trainjob_fails_the_function():
 
 # Negative numNodes (issue #12 point 3): nothing in upstream's admission checks the sign, so the
 # outcome is whatever the builders make of it -- every runtime follows upstream's code path.
+@pytest.mark.upstream  # a case with a shipped runtime
 def test_negative_num_nodes_torch_fails_like_the_job_api():
     code, results = _run([Case(FIXTURES / "numnodes-negative-torch").trainjob])
     assert code != 0
     assert any("must be greater than or equal to 0" in str(r) for r in results)
 
 
+@pytest.mark.upstream  # a case with a shipped runtime
 def test_negative_num_nodes_mpi_launcher_as_node_renders_one_node():
     code, results = _run([Case(FIXTURES / "numnodes-negative-mpi-launcher-as-node").trainjob])
     assert code == 0, results
 
 
+@pytest.mark.upstream  # a case with a shipped runtime
 def test_negative_num_nodes_mpi_without_launcher_as_node_fails_like_the_job_api():
     case = Case(FIXTURES / "numnodes-negative-mpi-launcher-as-node")
     runtime = copy.deepcopy(case.runtime)
@@ -99,6 +104,7 @@ def test_negative_num_nodes_mpi_without_launcher_as_node_fails_like_the_job_api(
     assert any("must be greater than or equal to 0" in str(r) for r in results)
 
 
+@pytest.mark.upstream  # a case with a shipped runtime
 def test_zero_num_nodes_renders():
     code, results = _run([Case(FIXTURES / "numnodes-zero-torch").trainjob])
     assert code == 0, results
@@ -128,7 +134,7 @@ def test_volcano_priority_class_checked_when_the_critical_class_comes_later():
 
 @pytest.mark.parametrize("case_dir", [
     "engine2/flux-integration", "engine2/jax-integration", "engine2/xgboost-integration",
-    "engine/plainml-numnodes-from-trainjob", "engine/numnodes-negative-torch"])
+    "engine/plainml-numnodes-from-trainjob", pytest.param("engine/numnodes-negative-torch", marks=pytest.mark.upstream)])
 def test_negative_num_nodes_on_the_trainer_job_is_a_job_api_error_for_every_runtime(case_dir):
     case = Case(FIXTURES.parent / case_dir)
     trainjob = copy.deepcopy(case.trainjob)

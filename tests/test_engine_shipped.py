@@ -11,9 +11,9 @@ import pytest
 
 from kpt_fn.engine import expand, framework
 from kpt_fn.problems import has_errors
-from shipped import SHIPPED_DIR, shipped_runtimes
+from shipped import shipped_runtimes
 
-pytestmark = pytest.mark.skipif(not SHIPPED_DIR.is_dir(), reason="shipped runtimes not available")
+pytestmark = pytest.mark.upstream
 
 # Runtime -> (plugins it needs beyond this engine's own, TrainJob trainer section).
 TORCHTUNE_TRAINER = {"command": ["tune", "run"], "args": ["epochs=1"],

@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 
 import pytest
+import upstream_data
 import yaml
 
 from kpt_fn import upstream
@@ -20,7 +21,7 @@ from kpt_fn.plugins import jobset
 
 REPO = Path(__file__).resolve().parent.parent
 # ../shared beside the checkout (the project's data), never a path of this machine.
-CRDS = REPO.parent / "shared" / "upstream" / "trainer" / "manifests" / "base" / "crds"
+CRDS = upstream_data.TRAINER / "manifests" / "base" / "crds"
 
 
 # --- defaults ----------------------------------------------------------------------------------
@@ -62,6 +63,7 @@ def _tree_defaults(tree, path="") -> set:
     ("trainer.kubeflow.org_clustertrainingruntimes.yaml", "ClusterTrainingRuntime"),
     ("trainer.kubeflow.org_trainjobs.yaml", "TrainJob"),
 ])
+@pytest.mark.upstream
 def test_default_trees_read_from_the_schemas_are_the_crds_defaults(crd, kind):
     assert _tree_defaults(upstream.bundle().defaults(kind)) == _crd_defaults(crd)
 

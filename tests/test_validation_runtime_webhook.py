@@ -7,15 +7,14 @@ import copy
 from pathlib import Path
 
 import pytest
+import upstream_data
 import yaml
 
 from kpt_fn import validation
 from kpt_fn.problems import WARNING
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "validation"
-RUNTIMES = Path(__file__).resolve().parent.parent.parent / "shared" / "upstream" / "trainer" / "manifests" \
-    / "base" / "runtimes"
-SHIPPED = sorted(p for p in RUNTIMES.rglob("*.yaml") if p.name != "kustomization.yaml")
+RUNTIMES = upstream_data.TRAINER / "manifests" / "base" / "runtimes"
 
 RJOBS = "spec.template.spec.replicatedJobs"
 DEPRECATED = ('ClusterTrainingRuntime "test-runtime" is deprecated and will be removed in a future release of '
@@ -141,16 +140,21 @@ def test_errors_and_warning_together():
 # ---------------------------------------------------------------------------------------------
 # The shipped runtimes
 
-@pytest.mark.skipif(not SHIPPED, reason="shared/upstream is not beside the repository")
+def _shipped() -> list[Path]:
+    return sorted(p for p in RUNTIMES.rglob("*.yaml") if p.name != "kustomization.yaml")
+
+
+@pytest.mark.upstream
 def test_nine_shipped_runtimes():
-    assert len(SHIPPED) == 9
+    assert len(_shipped()) == 9
 
 
-@pytest.mark.parametrize("path", SHIPPED, ids=lambda p: p.name)
-def test_shipped_runtime_validates_with_zero_problems(path):
-    rt = yaml.safe_load(path.read_text())
-    assert rt["kind"] == "ClusterTrainingRuntime"
-    before = copy.deepcopy(rt)
-    assert validation.check_object(rt) == []
-    assert validation.check_runtime_webhook(rt) == []
-    assert rt == before  # never mutated
+@pytest.mark.upstream
+def test_shipped_runtimes_validate_with_zero_problems():
+    for path in _shipped():
+        rt = yaml.safe_load(path.read_text())
+        assert rt["kind"] == "ClusterTrainingRuntime", path.name
+        before = copy.deepcopy(rt)
+        assert validation.check_object(rt) == [], path.name
+        assert validation.check_runtime_webhook(rt) == [], path.name
+        assert rt == before, path.name  # never mutated
