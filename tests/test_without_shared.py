@@ -48,7 +48,7 @@ def test_marked_tests_skip_with_one_reason_in_a_clone_alone(clone):
 
 
 def test_marked_tests_fail_loudly_where_required(clone):
-    p = _pytest(clone, "-m", "upstream", "tests/test_schemas.py", require=True)
+    p = _pytest(clone, "-m", "upstream", "-x", require=True)
     out = p.stdout + p.stderr
     assert p.returncode == 1, out[-3000:]
     assert f"{upstream_data.REQUIRE_ENV}=1 but" in out and "is missing" in out, out[-3000:]

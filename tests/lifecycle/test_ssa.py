@@ -7,9 +7,9 @@ schemas there: `list` a list map keyed by `name`, `struct` a granular struct.
 
 from __future__ import annotations
 
-from pathlib import Path
 
 import pytest
+import upstream_data
 import yaml
 
 from lifecycle import ssa
@@ -93,12 +93,11 @@ def test_forced_apply_takes_a_field_over():
     assert obj == {"struct": {"f": "a"}} and managed.owners(("struct", "f")) == [("applier", "Apply")]
 
 
-CRD = Path(__file__).resolve().parents[2].parent / "shared" / "upstream" / "jobset" / "jobset.x-k8s.io_jobsets.yaml"
+CRD = upstream_data.UPSTREAM / "jobset" / "jobset.x-k8s.io_jobsets.yaml"
 
 
+@pytest.mark.upstream
 def test_the_list_types_are_the_jobset_crds():
-    if not CRD.is_file():
-        pytest.skip("../shared/upstream (the JobSet v0.12.0 CRD) is not beside the checkout")
     schema = yaml.safe_load(CRD.read_text())["spec"]["versions"][0]["schema"]["openAPIV3Schema"]
     for path, kind in ssa.LIST_TYPES.items():
         node = schema
