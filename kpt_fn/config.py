@@ -15,6 +15,7 @@ generated from the same list, so the two cannot drift.
 from __future__ import annotations
 
 import re
+from collections import namedtuple
 
 from kpt_fn.problems import Problem
 from kpt_fn.yamlio import DEFAULT_LIMITS, Limits
@@ -237,8 +238,20 @@ def _coerce(opt: Option, value, path: str, from_configmap: bool):
     raise AssertionError(opt.type)
 
 
-def parse(fc) -> tuple[FunctionConfig, list[Problem]]:
+# What config.parse gives: the options and what is wrong with them, one value handed from the door
+# (kpt_fn.cli) to function.run. `config.source` is the functionConfig object itself (None for none).
+Parsed = namedtuple("Parsed", "config problems")
+
+
+def parse(fc) -> Parsed:
     """The FunctionConfig described by a functionConfig object, and what is wrong with it."""
+    cfg, problems = _parse(fc)
+    if cfg.source is None and isinstance(fc, dict) and not is_placeholder(fc):
+        cfg = FunctionConfig(source=fc)  # unusable: the defaults, still naming the object they came from
+    return Parsed(cfg, problems)
+
+
+def _parse(fc) -> tuple[FunctionConfig, list[Problem]]:
     if is_placeholder(fc):
         return FunctionConfig(), []
     if not isinstance(fc, dict):

@@ -14,7 +14,7 @@ import json
 import os
 
 from kpt_fn import config as config_mod
-from kpt_fn import engine, kueue, kustomize_names, convert, numbers, output, policy, resolve, sources, upstream, validation
+from kpt_fn import engine, kustomize_names, convert, numbers, output, policy, profiles, resolve, sources, upstream, validation
 from kpt_fn import resource as res
 from kpt_fn import results as results_mod
 from kpt_fn.problems import ERROR, INFO, WARNING, Problem, has_errors
@@ -270,15 +270,13 @@ def _fingerprint(obj: dict) -> tuple:
 class _Step:
     """What rendering one TrainJob needs from the whole run, and what it leaves for the next ones."""
 
-    def __init__(self, cfg, index, namespace: str, opts, queues, renames, items: list, placement: output.Placement,
-                 freeze):
+    def __init__(self, cfg, index, namespace: str, opts, profile, renames, placement: output.Placement, freeze):
         self.cfg = cfg
         self.index = index
         self.namespace = namespace
         self.opts = opts
-        self.queues = queues  # kueue profile: the queue settings
+        self.profile = profile  # the output profile (kpt_fn.profiles), chosen once per run
         self.renames = renames  # kustomize generator: how its kustomization renames what is emitted
-        self.quotas = kueue.Quotas(items) if cfg.profile == kueue.KUEUE else None  # before items are frozen
         self.placement = placement
         self.freeze = freeze
         self.checks = _Checks()
@@ -327,14 +325,12 @@ def _render_one(entry: Rendered, step: _Step) -> list:
     if runtime is not None and not has_errors(problems):
         # expand runs the admission checks itself and stops on their errors. validate mode
         # expands too, so that what would be generated is checked, but places nothing.
-        profile = step.cfg.profile
         renamer = step.renames if position is None else None  # kustomize renames what a generator emits
         rendered_tj = trainjob if renamer is None else renamer.trainjob(trainjob)
         if renamer is not None:
             entry.name = res.name(rendered_tj)
-        expansion = engine.expand(kueue.engine_view(rendered_tj, profile), runtime, step.opts)
-        problems += kueue.engine_problems(expansion.problems, profile)
-        generated, profile_problems = kueue.prepare(rendered_tj, expansion.objects, profile, step.queues, step.quotas)
+        expansion = engine.expand(step.profile.before_engine(rendered_tj), runtime, step.opts)
+        generated, profile_problems = step.profile.after_engine(rendered_tj, expansion.objects, expansion.problems)
         problems += profile_problems
         problems += _generated_problems(trainjob, runtime, generated, step)
         if renamer is not None:
@@ -353,17 +349,14 @@ def _render_one(entry: Rendered, step: _Step) -> list:
 
 
 def _generated_problems(trainjob: dict, runtime: dict, objects: list, step: _Step) -> list:
-    """What is wrong with one TrainJob's generated objects: their own checks (and the Kueue
+    """What is wrong with one TrainJob's generated objects: their own checks (and the output
     profile's), an object another TrainJob renders differently, the platform's policy."""
     problems = []
     for obj in objects:
         problems += step.checks.object(obj)
         if obj.get("kind") == "JobSet":
             problems += validation.check_jobset_webhook(obj)
-            problems += kueue.check_tas(obj)
-            if step.quotas:
-                queue, _ = kueue.queue_for(trainjob, step.queues, step.quotas)
-                problems += kueue.quota_problems(trainjob, obj, step.quotas, queue or "")
+            problems += step.profile.check(trainjob, obj)
         other = step.owners.get(res.identity(obj))
         if other is not None and other[1] != step.same(obj):
             problems.append(
@@ -435,6 +428,9 @@ def run(
 ) -> Outcome:
     """Expand the TrainJobs among `items` (and the config's) into the output items and results.
 
+    `function_config`: the functionConfig as parsed at the door (config.parse's Parsed), or the object
+    itself (parsed here: in-process callers and tests).
+
     `freeze` (e.g. yamlio.freeze), when given, is applied to every output object as soon as nothing
     needs it as data any more -- each generated object right after its TrainJob is placed, and each
     TrainJob item of `items` once processed (replaced *in* `items`) -- so that a caller that only
@@ -445,10 +441,10 @@ def run(
     (kpt_fn.kustomize_names). `returns_inputs`: the caller gives the input items back (KRM mode,
     kustomize transformer), so TrainJobs and runtimes not marked local-config would reach the
     cluster (a warning each)."""
-    cfg, config_problems = config_mod.parse(function_config)
+    cfg, config_problems = function_config if isinstance(function_config, config_mod.Parsed) else config_mod.parse(function_config)
     namespace = cfg.namespace or default_namespace
     inputs, unusable, item_problems = _survey(items)
-    item_problems += _unused_configs(items, unusable, function_config, returns_inputs)
+    item_problems += _unused_configs(items, unusable, cfg.source, returns_inputs)
     if reader is None:
         reader = sources.Reader.from_env(base_dir, os.environ)
     extra, extra_problems = reader.read_files(cfg.files, cfg.limits)
@@ -469,16 +465,15 @@ def run(
     index = resolve.build_index(index_items, dir_runtimes, namespace, cfg.builtinRuntimes)
     del index_items  # the index keeps the runtimes; the TrainJobs must be free to go once processed
     opts = engine_options(cfg)
-    queues, queue_problems = kueue.parse_queues(cfg.kueueQueues)
+    profile, option_problems = profiles.select(cfg, items)  # before items are frozen
     from kpt_fn.engine import secrets  # the secret policy owns what its options may be
 
-    option_problems = [Problem(m, "spec.kueueQueues", subject=cfg.source) for m in queue_problems]
     option_problems += [Problem(m, "spec", subject=cfg.source) for m in secrets.check_options(opts)]
     results = [from_problem(p) for p in config_problems + item_problems + extra_problems + dir_problems
                + index.problems + option_problems]
 
     placement = output.Placement(items, namespace)  # validate mode asks it about conflicts only
-    step = _Step(cfg, index, namespace, opts, queues, renames, items, placement, freeze)
+    step = _Step(cfg, index, namespace, opts, profile, renames, placement, freeze)
     rendered: list[Rendered] = []
     place_results: list = []  # "updated ..." results, after every TrainJob's own
     # Before the loop: the TrainJob items may be frozen (no longer dicts) once processed.

@@ -16,7 +16,7 @@ import pytest
 import kpt_fn.plugins
 from kpt_fn.engine import expand, framework
 from kpt_fn.engine.info import RuntimePolicy
-from kpt_fn.problems import ERROR, has_errors
+from kpt_fn.problems import ERROR, WARNING, has_errors
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -295,3 +295,62 @@ def test_no_module_over_900_lines():
     # One job per module: past this size a module is doing several (kpt_fn/yamlio was six).
     sizes = {str(p.relative_to(REPO)): len(p.read_text().splitlines()) for p in (REPO / "kpt_fn").rglob("*.py")}
     assert {p: n for p, n in sizes.items() if n > 900} == {}
+
+
+# --- a toy output profile: one module and one registry line (kpt_fn/profiles) ------------------------
+
+TOY_PROFILE = '''
+from kpt_fn.problems import WARNING, Problem
+from kpt_fn.profiles.base import Profile
+
+
+class Toy(Profile):
+    name = "toy"
+
+    def before_engine(self, trainjob):
+        trainer = {**trainjob["spec"]["trainer"], "image": "toy-cluster.example.com/toy:1"}
+        return {**trainjob, "spec": {**trainjob["spec"], "trainer": trainer}}
+
+    def after_engine(self, trainjob, objects, problems):
+        for obj in objects:
+            obj["metadata"].setdefault("annotations", {})["toy.example.com/profile"] = self.name
+        return objects, problems + [Problem("rendered for the toy cluster", "", severity=WARNING, rule="toy/note")]
+
+    def check(self, trainjob, jobset):
+        return [Problem("toy JobSets run one node", "spec.trainer.numNodes", rule="toy/one-node")] \\
+            if trainjob["spec"]["trainer"].get("numNodes", 1) > 1 else []
+'''
+
+
+def test_the_profile_option_offers_every_registered_profile():
+    from kpt_fn import config, profiles
+
+    assert config.PROFILES == tuple(profiles.REGISTRY)
+
+
+def test_a_toy_profile_is_one_module_and_one_registry_line(tmp_path, monkeypatch):
+    import importlib
+
+    import kpt_fn.profiles
+    from kpt_fn import config, function
+
+    (tmp_path / "toy_profile.py").write_text(TOY_PROFILE)
+    monkeypatch.setattr(kpt_fn.profiles, "__path__", [*kpt_fn.profiles.__path__, str(tmp_path)])
+    try:
+        toy = importlib.import_module("kpt_fn.profiles.toy_profile")
+        monkeypatch.setitem(kpt_fn.profiles.REGISTRY, "toy", toy.Toy)
+        parsed = config.Parsed(config.FunctionConfig(profile="toy"), [])
+        one = _trainjob()
+        one["spec"]["trainer"]["numNodes"] = 1
+        outcome = function.run([_runtime({"torch": {}}), one], parsed)
+        assert [(r.severity, r.rule) for r in outcome.results if (r.rule or "").startswith("toy/")] == [(WARNING, "toy/note")]
+        (jobset,) = [o for r in outcome.rendered for o in r.objects if o["kind"] == "JobSet"]
+        assert jobset["metadata"]["annotations"]["toy.example.com/profile"] == "toy"
+        containers = jobset["spec"]["replicatedJobs"][0]["template"]["spec"]["template"]["spec"]["containers"]
+        assert containers[0]["image"] == "toy-cluster.example.com/toy:1"  # the engine saw before_engine's TrainJob
+
+        refused = function.run([_runtime({"torch": {}}), _trainjob()], parsed)
+        assert ("toy/one-node", ERROR) in {(r.rule, r.severity) for r in refused.results}
+        assert refused.rendered[0].objects == []
+    finally:
+        sys.modules.pop("kpt_fn.profiles.toy_profile", None)

@@ -146,8 +146,9 @@ def error_resource_list(message: str, items=None, api_version: str = RESOURCE_LI
     }
 
 
-def _config_limit_problem(size: int, rl: dict, used: Limits) -> Problem | None:
-    """What breaks a limit the functionConfig sets below the ones stdin was parsed with, if anything."""
+def _config_limit_problem(size: int, rl: dict, used: Limits, cfg: config_mod.FunctionConfig) -> Problem | None:
+    """What breaks a limit the functionConfig (`cfg`, parsed) sets below the ones stdin was parsed
+    with, if anything."""
     fc = rl.get("functionConfig")
     if not isinstance(fc, dict):
         return None
@@ -155,7 +156,7 @@ def _config_limit_problem(size: int, rl: dict, used: Limits) -> Problem | None:
     values = fc.get(prefix)
     if not isinstance(values, dict) or not any(o in values for _, o in LIMIT_SETTINGS.values() if o):
         return None  # only limits the functionConfig sets count, not its defaults
-    cfg, _ = config_mod.parse(fc)  # its own problems (a limit that is not a number) are reported by function.run
+    # cfg's own problems (a limit that is not a number) are reported by function.run
     wanted = used.replace(**{f: getattr(cfg.limits, f) for f, (_, o) in LIMIT_SETTINGS.items() if o in values})
     subject = fc
     if wanted.max_bytes < used.max_bytes and size > wanted.max_bytes:
@@ -209,16 +210,17 @@ def process_pieces(
     if fallback is not None:
         fallback["apiVersion"], fallback["items"] = api_version, rl["items"]
         fallback.pop("data", None)
-    problem = _config_limit_problem(size, rl, limits)
+    parsed = config_mod.parse(rl.get("functionConfig"))  # once, for this door and the function
+    problem = _config_limit_problem(size, rl, limits, parsed.config)
     if problem is not None:
         result = from_problem(problem)
         out = {"apiVersion": api_version, "kind": "ResourceList", "items": passing.output(rl["items"]), "results": [result.krm()]}
         return dump_pieces(out), [escape(f"expand-trainjobs: FAILED: {result.message}")], 1
     generator = kustomize_names.is_kustomize_generator_call(rl["items"], rl.get("functionConfig"))
     # The review report reads the rendered objects after the run: they stay data for it.
-    report = config_mod.parse(rl.get("functionConfig"))[0].report
+    report = parsed.config.report
     outcome = function.run(
-        rl["items"], rl.get("functionConfig"), base_dir=base_dir, freeze=passing.freeze if report == "none" else None,
+        rl["items"], parsed, base_dir=base_dir, freeze=passing.freeze if report == "none" else None,
         kustomization_root=base_dir if generator else None,
     )
     if report != "none" and outcome.config.mode != "validate":

@@ -151,14 +151,14 @@ def expand(paths: list[str], cwd: str, env: dict, mode: str | None = None, stric
     elif not config_mod.is_placeholder(fc):
         ignored = _ignored_parameters(env)
         problems += [ignored] if ignored else []
-    cfg, _ = config_mod.parse(fc)
-    items, read_problems = reader.read_paths(paths, cfg.limits)
     if mode is not None:
         fc = _with_option(fc, "mode", mode)
     if strict:  # --strict: the command line can turn it on, never off
         fc = _with_option(fc, "strict", True)
+    parsed = config_mod.parse(fc)  # once: the files' limits, then the function
+    items, read_problems = reader.read_paths(paths, parsed.config.limits)
     outcome = function.run(
-        items, fc, base_dir=root, default_namespace=env.get("ARGOCD_APP_NAMESPACE", ""), reader=reader,
+        items, parsed, base_dir=root, default_namespace=env.get("ARGOCD_APP_NAMESPACE", ""), reader=reader,
         returns_inputs=False,
     )
     outcome.results[:0] = [from_problem(p) for p in problems + read_problems]
@@ -201,7 +201,8 @@ def kustomize_plugin(config_path: str, stdin: bytes, env: dict, cwd: str) -> tup
     """Legacy exec plugin: argv[1] is the config file; stdin is empty (generator) or a YAML stream."""
     fc, problems = load_config_file(config_path)
     base = env.get("KUSTOMIZE_PLUGIN_CONFIG_ROOT") or cwd
-    cfg, _ = config_mod.parse(fc)
+    parsed = config_mod.parse(fc)  # once: stdin's and the files' limits, then the function
+    cfg = parsed.config
     items: list = []
     if stdin.strip():
         try:
@@ -216,7 +217,7 @@ def kustomize_plugin(config_path: str, stdin: bytes, env: dict, cwd: str) -> tup
     generator = not items
     reader = sources.Reader.from_env(base, env, label=sources.KUSTOMIZATION_DIR, limits=cfg.limits)
     outcome = function.run(
-        items, fc, base_dir=base, default_namespace="", reader=reader, kustomization_root=base if generator else None
+        items, parsed, base_dir=base, default_namespace="", reader=reader, kustomization_root=base if generator else None
     )
     outcome.results[:0] = [from_problem(p) for p in problems]
     if not generator:

@@ -1,0 +1,31 @@
+"""The profile interface: what happens around the engine for the cluster the output is meant for.
+
+The engine renders what the Trainer controller would create; a profile may change the TrainJob the
+engine sees (before_engine), the objects and problems it gives back (after_engine), and add checks of
+a generated JobSet (check). One profile is chosen per run (kpt_fn.profiles.select); each hook here is
+the controller's behaviour, so a profile overrides only what it changes.
+"""
+
+from __future__ import annotations
+
+
+class Profile:
+    """Hooks of an output profile. `cfg` is the run's FunctionConfig, `items` its input items (read
+    before any is frozen), `queues` the parsed kueueQueues option ({namespace or "": queue})."""
+
+    name = ""
+
+    def __init__(self, cfg, items: list, queues: dict):
+        self.cfg = cfg
+
+    def before_engine(self, trainjob: dict) -> dict:
+        """The TrainJob as the engine should see it."""
+        return trainjob
+
+    def after_engine(self, trainjob: dict, objects: list, problems: list) -> tuple[list, list]:
+        """(objects, problems) from what the engine made of `trainjob` and the problems it reported."""
+        return objects, problems
+
+    def check(self, trainjob: dict, jobset: dict) -> list:
+        """Problems of a generated JobSet."""
+        return []
