@@ -30,7 +30,8 @@ from __future__ import annotations
 
 import functools
 
-from kpt_fn.engine import defaults as crd
+from kpt_fn.engine.defaults import private_copy
+from kpt_fn.upstream import defaults as crd
 
 INDEXED = "Indexed"
 ON_FAILURE = "OnFailure"
@@ -41,10 +42,10 @@ RULE_NAME = "failurePolicyRule{}"
 def _spec_tree() -> dict:
     """The `default:` values below the JobSet CRD's spec (the project's schema is made from the
     v0.12.0 CRD; metadata defaults of the strict schema are not the API server's)."""
-    from kpt_fn.validation import schemas
+    from kpt_fn import upstream
 
-    entry = schemas.entries()[("jobset.x-k8s.io/v1alpha2", "JobSet")]
-    schema = schemas.load(entry)
+    bundle = upstream.bundle()
+    schema = bundle.schema(bundle.schema_entries()[("jobset.x-k8s.io/v1alpha2", "JobSet")])
     return crd.defaults_tree((schema.get("properties") or {}).get("spec") or {})
 
 
@@ -99,7 +100,7 @@ def webhook_round_trip(spec: dict) -> None:
 
 def create_defaults(jobset: dict) -> dict:
     """The JobSet as the API server stores it after the create: a defaulted deep copy."""
-    out = crd.private_copy(jobset)
+    out = private_copy(jobset)
     spec = out.get("spec")
     if not isinstance(spec, dict):
         return out
@@ -111,7 +112,7 @@ def create_defaults(jobset: dict) -> dict:
 
 def crd_defaults(jobset: dict) -> dict:
     """The JobSet after the API server's structural defaulting alone (what an UPDATE request gets)."""
-    out = crd.private_copy(jobset)
+    out = private_copy(jobset)
     if isinstance(out.get("spec"), dict):
         crd.apply_defaults(out["spec"], _spec_tree())
     return out

@@ -132,9 +132,10 @@ def validate_update(old: dict, new: dict) -> list[Refusal]:
 @functools.cache
 def immutable_paths() -> tuple:
     """The schema paths (tuples of keys, "[]" for list items) carrying `self == oldSelf`."""
-    from kpt_fn.validation import schemas
+    from kpt_fn import upstream
 
-    schema = schemas.load(schemas.entries()[("jobset.x-k8s.io/v1alpha2", "JobSet")])
+    bundle = upstream.bundle()
+    schema = bundle.schema(bundle.schema_entries()[("jobset.x-k8s.io/v1alpha2", "JobSet")])
     found = []
 
     def walk(node, path):
