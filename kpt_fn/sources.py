@@ -57,6 +57,7 @@ MAX_FILE_PROBLEMS = 50
 APP_DIR = "app directory"
 KUSTOMIZATION_DIR = "kustomization directory"
 WORKING_DIR = "working directory"
+REPOSITORY_ROOT = "repository root"  # the Argo CD sidecar's (kpt_fn.argocd.repository_root)
 
 
 def extra_roots_from_env(env) -> tuple:
@@ -81,12 +82,18 @@ class _Stop(Exception):
 class Reader:
     """Reads for one run: the root, the permitted roots, and what has been read so far."""
 
-    def __init__(self, root: str, *, label: str = WORKING_DIR, extra_roots=(), limits: Limits = DEFAULT_LIMITS):
+    def __init__(self, root: str, *, label: str = WORKING_DIR, extra_roots=(), limits: Limits = DEFAULT_LIMITS,
+                 confine_to: tuple[str, str] | None = None):
+        # `root`: what relative paths are relative to. `confine_to` (path, label): the root paths are
+        # confined to when it is an ancestor of `root` (the Argo CD repository root), else `root`.
         self.root = os.path.abspath(root)
         self.label = label
         self.limits = limits
         self.extra_roots = tuple(os.path.abspath(r) for r in extra_roots)
-        self._allowed = [os.path.realpath(self.root)] + [os.path.realpath(r) for r in self.extra_roots]
+        self.confine_root, self.confine_label = self.root, label
+        if confine_to is not None and _inside(self.root, os.path.abspath(confine_to[0])):
+            self.confine_root, self.confine_label = os.path.abspath(confine_to[0]), confine_to[1]
+        self._allowed = [os.path.realpath(self.confine_root)] + [os.path.realpath(r) for r in self.extra_roots]
         self.bytes_read = 0
         self.documents = 0
         self.entries = 0
@@ -95,8 +102,9 @@ class Reader:
         self._dirs: set = set()  # real paths of directories already walked
 
     @classmethod
-    def from_env(cls, root: str, env, *, label: str = WORKING_DIR, limits: Limits = DEFAULT_LIMITS) -> Reader:
-        return cls(root, label=label, extra_roots=extra_roots_from_env(env), limits=limits)
+    def from_env(cls, root: str, env, *, label: str = WORKING_DIR, limits: Limits = DEFAULT_LIMITS,
+                 confine_to: tuple[str, str] | None = None) -> Reader:
+        return cls(root, label=label, extra_roots=extra_roots_from_env(env), limits=limits, confine_to=confine_to)
 
     # --- what callers use -------------------------------------------------------------------------
 
@@ -157,16 +165,16 @@ class Reader:
             problems.add(Problem(f"{what}: expected a non-empty path", option))
             return None
         full = os.path.normpath(os.path.join(self.root, p))
-        lexical = [self.root, *self.extra_roots]
+        lexical = [self.confine_root, *self.extra_roots]
         if not any(_inside(full, r) for r in lexical):
-            problems.add(Problem(f"{what} is outside the {self.label}: paths are confined to it{self._opt_in()}", option))
+            problems.add(Problem(f"{what} is outside the {self.confine_label}: paths are confined to it{self._opt_in()}", option))
             return None
         if not os.path.lexists(full):
             tried = full if os.path.isabs(p) else f"{full} (relative to {self._relative_to()})"
             problems.add(Problem(f"{what} not found: tried {tried}", option))
             return None
         if not any(_inside(os.path.realpath(full), r) for r in self._allowed):
-            problems.add(Problem(f"{what} is a symbolic link (or lies under one) that leads outside the {self.label}; not read{self._opt_in()}", option))
+            problems.add(Problem(f"{what} is a symbolic link (or lies under one) that leads outside the {self.confine_label}; not read{self._opt_in()}", option))
             return None
         return full
 
@@ -183,6 +191,10 @@ class Reader:
             rel = full[len(prefix):]
         elif full == self.root:
             rel = "."
+        elif self.confine_root != self.root and _inside(full, self.confine_root):
+            # Above the app directory but in the repository: ../../platform/runtimes/..., never the
+            # sidecar's random work directory.
+            rel = os.path.relpath(full, self.root)
         else:
             rel = full
         return rel if os.sep == "/" else rel.replace(os.sep, "/")
@@ -239,7 +251,7 @@ class Reader:
             entry_real = os.path.realpath(path) if is_link else os.path.join(real, name)
             if is_link and not any(_inside(entry_real, r) for r in allowed):
                 problems.add(Problem(
-                    f"{self._display(path)}: symbolic link that leads outside the {self.label}; not read{self._opt_in()}",
+                    f"{self._display(path)}: symbolic link that leads outside the {self.confine_label}; not read{self._opt_in()}",
                     option,
                 ))
                 continue

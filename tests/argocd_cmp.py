@@ -222,6 +222,35 @@ def copy_repo(src, dst, preserve_file_mode: bool = False, owner: int | None = No
         os.lchown(dst, owner, owner)
 
 
+def application_root_path(app_path: str, manifest_generate_paths: str = "") -> str:
+    """What the repo-server streams, relative to the repository root: with its
+    `--plugin-use-manifest-generate-paths`, the common root of the app path and the paths of the
+    `argocd.argoproj.io/manifest-generate-paths` annotation (`;`-separated; relative ones are relative
+    to the app path, absolute ones to the repository), else the whole repository ("").
+    (argo-cd v3.5 reposerver/repository/utils.go getApplicationRootPath and getPaths)"""
+    paths = []
+    for p in manifest_generate_paths.split(";"):
+        if not p:
+            continue
+        joined = os.path.normpath(p.lstrip("/") if p.startswith("/") else os.path.join(app_path, p))
+        # securejoin keeps the path inside the repository: a leading `..` stays at its root.
+        parts = [x for x in joined.split("/") if x not in ("", ".", "..")]
+        paths.append(parts)
+    if not paths:
+        return ""
+    common = [x for x in os.path.normpath(app_path).split("/") if x not in ("", ".")]
+    disjoint = False  # upstream's flag: once set, a later shorter path no longer shortens the root
+    for parts in paths:
+        shortest = min(len(common), len(parts))
+        for i in range(shortest):
+            if common[i] != parts[i]:
+                common, disjoint = common[:i], True
+                break
+        if not disjoint and shortest < len(common):
+            common = common[:shortest]
+    return "/".join(common)
+
+
 def resolve_app_dir(work_dir: str, app_path: str) -> str:
     app_dir = os.path.normpath(os.path.join(work_dir, app_path))
     if not app_dir.startswith(work_dir):
@@ -422,20 +451,26 @@ def generate(
     unshare_net: bool = False,
     timeout: float = 60,
     require_discovery: bool = True,
+    manifest_generate_paths: str | None = None,
 ) -> CMPResult:
     """Generate manifests for the app at `app_path` of `repo_dir`, as Argo CD would.
 
     `command_map` replaces command[0] of plugin.yaml (e.g. the image path /opt/fn/bin/...) by a
     local executable. `run_as` is the uid for init/generate (None: the current user).
+    `manifest_generate_paths`: the Application's annotation, with the repo-server's
+    `--plugin-use-manifest-generate-paths` on (only their common root is streamed); None: off.
+    ARGOCD_APP_SOURCE_PATH is always `app_path`, as the repo-server sets it from the same source.
     """
     cfg = load_plugin(plugin_yaml)
     spec = cfg["spec"]
     work_dir = os.path.join(str(work_root), "_cmp_server", str(uuid.uuid4()))
     os.makedirs(work_dir)
     try:
-        copy_repo(repo_dir, work_dir, preserve_file_mode=bool(spec.get("preserveFileMode")), owner=run_as)
-        app_dir = resolve_app_dir(work_dir, app_path)
-        added = plugin_env(build_env or build_env_for_app(), list(env_entries), list(parameters), drop_empty)
+        root = application_root_path(app_path, manifest_generate_paths) if manifest_generate_paths is not None else ""
+        copy_repo(os.path.join(repo_dir, root), work_dir, preserve_file_mode=bool(spec.get("preserveFileMode")), owner=run_as)
+        app_dir = resolve_app_dir(work_dir, os.path.relpath(os.path.normpath(app_path), root or "."))
+        build = {**(build_env or build_env_for_app()), "ARGOCD_APP_SOURCE_PATH": app_path}
+        added = plugin_env(build, list(env_entries), list(parameters), drop_empty)
         env = {**(sidecar_env or SIDECAR_ENV), **added}
 
         def mapped(command: dict) -> dict:
@@ -449,7 +484,9 @@ def generate(
 
         discovered = discover(cfg, app_dir, env, runner)
         if require_discovery and not discovered:
-            raise CMPError(f"plugin {plugin_name(cfg)} does not match the application (discover)")
+            # A named plugin with discovery configured must still match (argo-cd v3.5
+            # util/app/discovery/discovery.go cmpSupports); the error DetectConfigManagementPlugin gives.
+            raise CMPError(f"could not find cmp-server plugin with name {plugin_name(cfg)!r} supporting the given repository")
         if (spec.get("init") or {}).get("command"):
             runner(spec["init"], app_dir, env)
         stdout, stderr = runner(spec["generate"], app_dir, env)

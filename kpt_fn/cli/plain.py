@@ -13,7 +13,7 @@ import os
 import re
 
 from kpt_fn import config as config_mod
-from kpt_fn import function, output, sources
+from kpt_fn import argocd, function, output, sources
 from kpt_fn import resource as res
 from kpt_fn.problems import WARNING, Problem
 from kpt_fn.results import Result, from_problem
@@ -139,7 +139,11 @@ def expand(paths: list[str], cwd: str, env: dict, mode: str | None = None, stric
     parameters, default namespace), with the problems of reading them first among its results.
     A single directory is the app directory (app_dir)."""
     root, paths = app_dir(paths, cwd)
-    reader = sources.Reader.from_env(root, env, label=sources.APP_DIR)
+    # Under the Argo CD sidecar, configured paths may reach the whole repository (a monorepo's shared
+    # runtimes), not only the app directory; anywhere else, the app directory is the root.
+    repository = argocd.repository_root(root, env)
+    confine = (repository, sources.REPOSITORY_ROOT) if repository is not None else None
+    reader = sources.Reader.from_env(root, env, label=sources.APP_DIR, confine_to=confine)
     fc, problems = None, []
     if os.path.isfile(os.path.join(root, CONFIG_FILE)):
         # A marker that links out of the app would make another file the functionConfig.

@@ -123,12 +123,15 @@ def test_render_dir_from_elsewhere_equals_the_cmp(sidecar, repo, work_root, fn, 
     kit.assert_same_objects(kit.normalize(result.manifests), demo_objects, "Argo CD CMP, runtimes in a runtime directory")
 
 
-def test_a_parameter_cannot_leave_the_app_dir(sidecar, repo, work_root):
+def test_a_parameter_cannot_leave_the_repository(sidecar, repo, work_root):
+    # Under the sidecar the root is the repository (kpt_fn/argocd.py): a sibling app's directory is
+    # inside it, an absolute path or one above the repository is not.
     with pytest.raises(cmp.CMPError) as e:
-        _generate(sidecar, repo, work_root, "apps/open", parameters=[{"name": "runtimeDirs", "array": ["../train/.runtimes", "/"]}])
+        _generate(sidecar, repo, work_root, "apps/open", parameters=[{"name": "runtimeDirs", "array": ["../train/.runtimes", "../../..", "/"]}])
     message = str(e.value)
-    assert "runtimeDirs: runtime directory '../train/.runtimes' is outside the app directory: paths are confined to it" in message
-    assert "runtimeDirs: runtime directory '/' is outside the app directory" in message
+    assert "'../train/.runtimes' is outside" not in message
+    assert "runtimeDirs: runtime directory '../../..' is outside the repository root: paths are confined to it" in message
+    assert "runtimeDirs: runtime directory '/' is outside the repository root" in message
 
 
 def test_ignored_parameters_are_a_warning(sidecar, repo, work_root):

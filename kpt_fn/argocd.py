@@ -1,0 +1,42 @@
+"""What the function knows of the Argo CD sidecar it runs in: where the repository root is.
+
+The repo-server streams the repository to the config-management-plugin sidecar, which unpacks it in a
+fresh work directory and runs `generate` in the app's directory below it (argo-cd v3.5
+`cmpserver/plugin/plugin.go` GenerateManifest: `appPath = workDir + metadata.AppRelPath`, the command's
+`Dir` is appPath). The app's path in the repository reaches the command as ARGOCD_APP_SOURCE_PATH (the
+Application's `spec.source.path`; `reposerver/repository/repository.go` getPluginEnvs). So the
+repository root is the working directory with that path taken off its end.
+
+With the repo-server's `--plugin-use-manifest-generate-paths`, only the common root of the app path and
+its `argocd.argoproj.io/manifest-generate-paths` is streamed (`reposerver/repository/utils.go`
+getApplicationRootPath), and AppRelPath is the app's path below that root: a tail of the source path.
+Taking off the longest tail of the source path that the working directory ends with finds the
+unpacked root in both cases (the work directory itself is a random name, never a repository path).
+"""
+
+from __future__ import annotations
+
+import os
+
+SOURCE_PATH_ENV = "ARGOCD_APP_SOURCE_PATH"
+
+
+def repository_root(app_dir: str, env) -> str | None:
+    """The root of the tree the sidecar unpacked, for a run in `app_dir`; None outside Argo CD (no
+    ARGOCD_APP_SOURCE_PATH) or when the source path cannot be a path inside a repository."""
+    source = (env or {}).get(SOURCE_PATH_ENV)
+    if source is None:
+        return None
+    app_dir = os.path.normpath(os.path.abspath(app_dir))
+    if source in ("", "."):
+        return app_dir  # the app is the repository root
+    if os.path.isabs(source):
+        return None
+    parts = [p for p in os.path.normpath(source).split(os.sep) if p not in ("", ".")]
+    if not parts or ".." in parts:
+        return None
+    tail = app_dir.split(os.sep)
+    for k in range(len(parts), 0, -1):
+        if len(tail) > k and tail[-k:] == parts[-k:]:
+            return os.sep.join(tail[:-k]) or os.sep
+    return app_dir
