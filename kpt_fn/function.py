@@ -14,7 +14,7 @@ import json
 import os
 
 from kpt_fn import config as config_mod
-from kpt_fn import engine, kustomize_names, convert, numbers, output, policy, profiles, resolve, sources, upstream, validation
+from kpt_fn import engine, kustomize_names, convert, numbers, output, policy, profiles, rerun, resolve, sources, upstream, validation
 from kpt_fn import resource as res
 from kpt_fn import results as results_mod
 from kpt_fn.problems import ERROR, INFO, WARNING, Problem, has_errors
@@ -356,6 +356,7 @@ def _generated_problems(trainjob: dict, runtime: dict, objects: list, step: _Ste
         problems += step.checks.object(obj)
         if obj.get("kind") == "JobSet":
             problems += validation.check_jobset_webhook(obj)
+            problems += rerun.check(obj, trainjob, runtime, step.cfg.mode)
             problems += step.profile.check(trainjob, obj)
         other = step.owners.get(res.identity(obj))
         if other is not None and other[1] != step.same(obj):

@@ -32,10 +32,10 @@ def _rule(rule_id: str, family: str, applies_to: str, description: str) -> dict:
 def _engine_rules() -> list[dict]:
     """What the engine declares: its own checks and every plugin's (framework.rules), and the
     legacy conversions."""
-    from kpt_fn import convert, engine, kueue, policy
+    from kpt_fn import convert, engine, kueue, policy, rerun
     from kpt_fn.engine import framework
 
-    return [*engine.RULES, *framework.rules(), *convert.RULES, *kueue.RULES, *policy.RULES]
+    return [*engine.RULES, *framework.rules(), *convert.RULES, *kueue.RULES, *policy.RULES, *rerun.RULES]
 
 
 def rules(bundle: upstream.Bundle | None = None) -> list[dict]:
