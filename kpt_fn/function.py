@@ -17,6 +17,7 @@ from kpt_fn import config as config_mod
 from kpt_fn import engine, kustomize_names, convert, numbers, output, policy, profiles, rerun, resolve, sources, upstream, validation
 from kpt_fn import resource as res
 from kpt_fn import results as results_mod
+from kpt_fn.lifecycle import render as lifecycle
 from kpt_fn.problems import ERROR, INFO, WARNING, Problem, has_errors
 from kpt_fn.results import Result, from_problem
 
@@ -326,11 +327,14 @@ def _render_one(entry: Rendered, step: _Step) -> list:
         # expand runs the admission checks itself and stops on their errors. validate mode
         # expands too, so that what would be generated is checked, but places nothing.
         renamer = step.renames if position is None else None  # kustomize renames what a generator emits
-        rendered_tj = trainjob if renamer is None else renamer.trainjob(trainjob)
+        rename = (lambda tj: tj) if renamer is None else renamer.trainjob  # noqa: E731
         if renamer is not None:
-            entry.name = res.name(rendered_tj)
-        expansion = engine.expand(step.profile.before_engine(rendered_tj), runtime, step.opts)
+            entry.name = res.name(rename(trainjob))
+        rendered_tj, expansion = lifecycle.expand(  # jobSetNames: contentHash renames it (kpt_fn/lifecycle)
+            trainjob, rename, step.cfg.jobSetNames,
+            lambda tj: engine.expand(step.profile.before_engine(tj), runtime, step.opts))
         generated, profile_problems = step.profile.after_engine(rendered_tj, expansion.objects, expansion.problems)
+        generated = lifecycle.finish(generated, step.profile.name)  # JobSets in their created form (docs/lifecycle.md)
         problems += profile_problems
         problems += _generated_problems(trainjob, runtime, generated, step)
         if renamer is not None:

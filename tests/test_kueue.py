@@ -52,6 +52,7 @@ def test_golden_profile_delta(case):
     [base] = _generated(controller_run)
     want = copy.deepcopy(base)
     want["metadata"].setdefault("labels", {}).update(expected["metadata"]["labels"])
+    want["metadata"].setdefault("annotations", {}).update(expected["metadata"].get("annotations") or {})
     want["spec"].update(expected["spec"])
     assert got == want
 

@@ -28,25 +28,30 @@ result changes nothing (the cluster's create of an already defaulted JobSet is t
 
 from __future__ import annotations
 
-import functools
-
+from kpt_fn import upstream
 from kpt_fn.engine.defaults import private_copy
-from kpt_fn.upstream import defaults as crd
+from kpt_fn.upstream.defaults import apply_defaults, defaults_tree
 
 INDEXED = "Indexed"
 ON_FAILURE = "OnFailure"
 RULE_NAME = "failurePolicyRule{}"
 
 
-@functools.cache
-def _spec_tree() -> dict:
-    """The `default:` values below the JobSet CRD's spec (the project's schema is made from the
-    v0.12.0 CRD; metadata defaults of the strict schema are not the API server's)."""
-    from kpt_fn import upstream
+JOBSET = ("jobset.x-k8s.io/v1alpha2", "JobSet")
 
-    bundle = upstream.bundle()
-    schema = bundle.schema(bundle.schema_entries()[("jobset.x-k8s.io/v1alpha2", "JobSet")])
-    return crd.defaults_tree((schema.get("properties") or {}).get("spec") or {})
+
+def jobset_schema() -> dict:
+    """The JobSet schema of the release's bundle (made from the JobSet v0.12.0 CRD)."""
+    b = upstream.bundle()
+    return b.schema(b.schema_entries()[JOBSET])
+
+
+def _spec_tree() -> dict:
+    """The `default:` values below the JobSet CRD's spec (metadata defaults of the strict schema are
+    not the API server's)."""
+    return upstream.bundle().derived(
+        "lifecycle.jobset_spec_defaults",
+        lambda: defaults_tree((jobset_schema().get("properties") or {}).get("spec") or {}))
 
 
 def _obj(parent: dict, key: str) -> dict:
@@ -106,7 +111,7 @@ def create_defaults(jobset: dict) -> dict:
         return out
     webhook_default(spec)
     webhook_round_trip(spec)
-    crd.apply_defaults(spec, _spec_tree())
+    apply_defaults(spec, _spec_tree())
     return out
 
 
@@ -114,5 +119,5 @@ def crd_defaults(jobset: dict) -> dict:
     """The JobSet after the API server's structural defaulting alone (what an UPDATE request gets)."""
     out = private_copy(jobset)
     if isinstance(out.get("spec"), dict):
-        crd.apply_defaults(out["spec"], _spec_tree())
+        apply_defaults(out["spec"], _spec_tree())
     return out

@@ -22,8 +22,7 @@ no rendered JobSet has such a field.
 
 from __future__ import annotations
 
-import functools
-
+from kpt_fn import upstream
 from kpt_fn.resource import dig
 
 # The pod-template fields ValidateUpdate lets change while suspended (jobset_webhook.go :384-389).
@@ -129,13 +128,15 @@ def validate_update(old: dict, new: dict) -> list[Refusal]:
     return out
 
 
-@functools.cache
 def immutable_paths() -> tuple:
     """The schema paths (tuples of keys, "[]" for list items) carrying `self == oldSelf`."""
-    from kpt_fn import upstream
+    return upstream.bundle().derived("lifecycle.jobset_immutable_paths", _immutable_paths)
 
-    bundle = upstream.bundle()
-    schema = bundle.schema(bundle.schema_entries()[("jobset.x-k8s.io/v1alpha2", "JobSet")])
+
+def _immutable_paths() -> tuple:
+    from kpt_fn.lifecycle.jobset_defaults import jobset_schema
+
+    schema = jobset_schema()
     found = []
 
     def walk(node, path):

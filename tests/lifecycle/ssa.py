@@ -73,8 +73,14 @@ def _child(schema_path: str, key: str) -> str:
     return f"{schema_path}.{key}" if schema_path else key
 
 
+# A list-map key the item leaves out is read with its schema default (smd `typed/helpers.go` :187-220
+# getAssociativeKeyDefault: a port without a protocol is keyed as TCP, the CRD's default).
+KEY_DEFAULTS = {"protocol": "TCP"}
+
+
 def _item_key(item, keys: tuple):
-    return tuple((k, item.get(k) if isinstance(item, dict) else None) for k in keys)
+    item = item if isinstance(item, dict) else {}
+    return tuple((k, item.get(k, KEY_DEFAULTS.get(k))) for k in keys)
 
 
 def leaves(value, schema_path: str = "", path: tuple = (), types: dict = LIST_TYPES) -> dict:

@@ -1,0 +1,39 @@
+"""`jobSetNames: contentHash`: an edit starts a new run instead of changing a JobSet that cannot change.
+
+A created JobSet's `spec.replicatedJobs` cannot be changed (jobset_update), so an edited TrainJob
+(image, args, numNodes) cannot be applied over the JobSet it rendered before. In this mode the
+TrainJob is rendered under the name `<name>-<hash>`, the hash taken from what it renders under its own
+name: an edit that changes any rendered object gives a new name, the GitOps tool creates a new JobSet
+(a new run) and prunes the old one with everything else named after it; an unchanged TrainJob keeps
+its name, so re-syncs change nothing.
+
+The renaming is done to the TrainJob before the expansion, as for kustomize's namePrefix
+(kpt_fn/kustomize_names.py, Renames.trainjob): every name the engine derives from the TrainJob's (the
+JobSet, PodGroup, ConfigMaps and Secrets, MASTER_ADDR / PET_MASTER_ADDR, the MPI hostfile, the
+PodGroup label, the network subdomain) is derived from the new name, so they stay consistent. Objects
+whose names do not derive from the TrainJob's (a Secret named without `{name}`) keep theirs.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+
+from kpt_fn import resource as res
+
+TRAINJOB_NAMES = "trainJob"
+CONTENT_HASH = "contentHash"
+HASH_LENGTH = 8
+
+
+def content_hash(objects: list) -> str:
+    """A short hash of the rendered objects (key order and YAML layout do not matter)."""
+    text = json.dumps(objects, sort_keys=True, separators=(",", ":"), ensure_ascii=False, default=str)
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:HASH_LENGTH]
+
+
+def renamed(trainjob: dict, digest: str) -> dict:
+    """The TrainJob as it is rendered in this mode."""
+    md = dict(res.metadata(trainjob))
+    md["name"] = f"{md.get('name') or ''}-{digest}"
+    return {**trainjob, "metadata": md}

@@ -1,0 +1,51 @@
+"""What the function renders for a JobSet's life after the first sync (docs/lifecycle.md).
+
+* `finish`: every generated JobSet carries the values the cluster adds when it creates one
+  (jobset_defaults.create_defaults), so that what is applied again equals what is live and no client
+  sends a change the JobSet webhook refuses. Under `profile: kueue` the JobSet also asks Argo CD for a
+  server-side apply (`argocd.argoproj.io/sync-options: ServerSideApply=true`, Argo CD's per-resource
+  sync option): Kueue's admission changes the pod templates of a running JobSet, which a client-side
+  apply's JSON merge patch would take back (refused), while a server-side apply leaves fields it does
+  not set to their owner.
+* `expand`: the `jobSetNames: contentHash` naming mode (naming.py).
+"""
+
+from __future__ import annotations
+
+from kpt_fn import resource as res
+from kpt_fn.lifecycle import jobset_defaults, naming
+
+SYNC_OPTIONS = "argocd.argoproj.io/sync-options"
+SERVER_SIDE_APPLY = "ServerSideApply=true"
+
+
+def with_sync_option(obj: dict, option: str) -> dict:
+    """obj with `option` among its Argo CD sync options (a comma-separated list; others kept)."""
+    current = res.annotations(obj).get(SYNC_OPTIONS)
+    options = [o.strip() for o in current.split(",") if o.strip()] if isinstance(current, str) else []
+    name = option.split("=")[0]
+    options = [o for o in options if o.split("=")[0] != name] + [option]
+    return res.with_annotations(obj, {SYNC_OPTIONS: ",".join(options)})
+
+
+def finish(objects: list, profile: str) -> list:
+    """The generated objects as the function writes them: JobSets in their created form."""
+    out = []
+    for obj in objects:
+        if isinstance(obj, dict) and obj.get("kind") == "JobSet" and res.api_group(obj) == "jobset.x-k8s.io":
+            obj = jobset_defaults.create_defaults(obj)
+            if profile == "kueue":
+                obj = with_sync_option(obj, SERVER_SIDE_APPLY)
+        out.append(obj)
+    return out
+
+
+def expand(trainjob: dict, rename, names: str, expand_one):
+    """(the TrainJob as rendered, its expansion). `rename` is what a kustomize generator's
+    kustomization does to the name (identity otherwise); `expand_one(trainjob)` runs the engine."""
+    rendered = rename(trainjob)
+    expansion = expand_one(rendered)
+    if names != naming.CONTENT_HASH or any(p.severity == "error" for p in expansion.problems):
+        return rendered, expansion
+    hashed = rename(naming.renamed(trainjob, naming.content_hash(expansion.objects)))
+    return hashed, expand_one(hashed)
