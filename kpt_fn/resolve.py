@@ -117,21 +117,27 @@ def resolve(trainjob: dict, index: RuntimeIndex, default_namespace: str) -> tupl
             runtime, problem = kustomize_names.select_renamed(trainjob, renamed, ref_name)
             return runtime, src.label, [] if problem is None else [problem]
     tj_ns = res.namespace(trainjob) or default_namespace
-    return None, "", [Problem(_not_found(kind, ref_name, ns, index, tj_ns), "spec.runtimeRef")]
+    return None, "", [Problem(_not_found(kind, ref_name, ns, index, tj_ns), _UPSTREAM_NOT_FOUND[kind][1])]
 
 
-# What the controller says when the runtime is missing (pkg/runtime/core, Trainer v2.3.0), followed
-# by the API server's NotFound text it wraps.
+# What a user applying the TrainJob is told when its runtime is missing: the TrainJob admission
+# webhook's error (Trainer v2.3.0 pkg/runtime/core/trainingruntime.go and clustertrainingruntime.go
+# ValidateObjects: the field path, written `spec.RuntimeRef` for a ClusterTrainingRuntime, and the
+# detail). It wraps the NotFound error of the webhook's cached client, which names the Kind, not the
+# resource (controller-runtime's cache reader): `TrainingRuntime.trainer.kubeflow.org "x" not found`.
+# The field error's value, the RuntimeRef struct printed with %#v (pointer addresses included), is
+# left out.
 _UPSTREAM_NOT_FOUND = {
-    res.TRAINING_RUNTIME: ("TrainingRuntime specified in TrainJob is not found", "trainingruntimes"),
-    res.CLUSTER_TRAINING_RUNTIME: ("not found ClusterTrainingRuntime specified in TrainJob", "clustertrainingruntimes"),
+    res.TRAINING_RUNTIME: ("specified trainingRuntime must be created before the TrainJob is created", "spec.runtimeRef"),
+    res.CLUSTER_TRAINING_RUNTIME: ("specified clusterTrainingRuntime must be created before the TrainJob is created",
+                                   "spec.RuntimeRef"),
 }
 
 
 def _not_found(kind: str, name, ns: str, index: RuntimeIndex, trainjob_ns: str) -> str:
-    text, resource = _UPSTREAM_NOT_FOUND[kind]
+    text = _UPSTREAM_NOT_FOUND[kind][0]
     where = f' in namespace "{ns}"' if kind == res.TRAINING_RUNTIME else ""
-    message = f'{text}: {resource}.{res.TRAINER_GROUP} "{name}" not found; no {kind} "{name}"{where} in {index.describe()}'
+    message = f'{kind}.{res.TRAINER_GROUP} "{name}" not found: {text}; no {kind} "{name}"{where} in {index.describe()}'
     known = [(k, n, nm, obj) for src in index.sources for (k, n, nm), obj in src.runtimes.items()]
     hints = []
     # The right name in the wrong namespace, or under the other kind.

@@ -12,8 +12,11 @@ API = "trainer.kubeflow.org/v1alpha1"
 PATH = "internal.config.kubernetes.io/path"
 # Upstream's texts, verbatim (pkg/runtime/core/{clustertrainingruntime,trainingruntime}.go, v2.3.0), then
 # the API server's NotFound error they wrap.
-CTR_NOT_FOUND = "not found ClusterTrainingRuntime specified in TrainJob: clustertrainingruntimes.trainer.kubeflow.org"
-TR_NOT_FOUND = "TrainingRuntime specified in TrainJob is not found: trainingruntimes.trainer.kubeflow.org"
+# The TrainJob admission webhook's error (Trainer v2.3.0 pkg/runtime/core/*trainingruntime.go ValidateObjects).
+CTR_NOT_FOUND = "ClusterTrainingRuntime.trainer.kubeflow.org"
+CTR_NOT_FOUND_DETAIL = "not found: specified clusterTrainingRuntime must be created before the TrainJob is created"
+TR_NOT_FOUND = "TrainingRuntime.trainer.kubeflow.org"
+TR_NOT_FOUND_DETAIL = "not found: specified trainingRuntime must be created before the TrainJob is created"
 
 
 def runtime(kind, name, ns=None, marker="items", path=None):
@@ -68,7 +71,7 @@ def test_catalog_is_last_and_can_be_switched_off():
     (found, _, (p,)), _ = find(trainjob("torch-distributed"), catalog=False)
     assert found is None
     assert p.message == (
-        f'{CTR_NOT_FOUND} "torch-distributed" not found; no ClusterTrainingRuntime "torch-distributed" in the ResourceList items'
+        f'{CTR_NOT_FOUND} "torch-distributed" {CTR_NOT_FOUND_DETAIL}; no ClusterTrainingRuntime "torch-distributed" in the ResourceList items'
     )
 
 
@@ -83,9 +86,10 @@ def test_builtin_catalog_holds_the_v2_3_0_runtimes():
 
 def test_missing_runtime_names_every_searched_source():
     (found, _, (p,)), _ = find(trainjob("nope"), [], [("rt", [])])
-    assert found is None and p.path == "spec.runtimeRef" and p.severity == "error"
+    # The ClusterTrainingRuntime webhook writes its path `spec.RuntimeRef` (clustertrainingruntime.go ValidateObjects).
+    assert found is None and p.path == "spec.RuntimeRef" and p.severity == "error"
     assert p.message == (
-        f'{CTR_NOT_FOUND} "nope" not found; no ClusterTrainingRuntime "nope" in the ResourceList items, runtime directory rt, the built-in catalog'
+        f'{CTR_NOT_FOUND} "nope" {CTR_NOT_FOUND_DETAIL}; no ClusterTrainingRuntime "nope" in the ResourceList items, runtime directory rt, the built-in catalog'
     )
 
 
@@ -96,7 +100,7 @@ def test_training_runtime_serves_its_own_namespace_only():
     (found, _, (p,)), _ = find(trainjob("local", ns="team-b", kind="TrainingRuntime"), [rt])
     assert found is None
     assert p.message == (
-        f'{TR_NOT_FOUND} "local" not found; no TrainingRuntime "local" in namespace "team-b" in the ResourceList items, '
+        f'{TR_NOT_FOUND} "local" {TR_NOT_FOUND_DETAIL}; no TrainingRuntime "local" in namespace "team-b" in the ResourceList items, '
         'the built-in catalog; a TrainingRuntime of that name exists in namespace "team-a", but a TrainingRuntime is only '
         "used by TrainJobs in its own namespace"
     )
@@ -231,7 +235,7 @@ def test_a_renamed_training_runtime_serves_its_current_namespace_only():
 
 def test_misspelt_runtime_name_gets_did_you_mean():
     (_, _, (p,)), _ = find(trainjob("torch-distributd"))
-    assert p.message.startswith(f'{CTR_NOT_FOUND} "torch-distributd" not found; ')
+    assert p.message.startswith(f'{CTR_NOT_FOUND} "torch-distributd" {CTR_NOT_FOUND_DETAIL}; ')
     assert p.message.endswith('; did you mean "torch-distributed"?')
     (_, _, (p,)), _ = find(trainjob("deepspeed"))
     assert p.message.endswith('; did you mean "deepspeed-distributed"?')
@@ -244,7 +248,7 @@ def test_a_runtime_of_the_other_kind_is_named():
     (_, _, (p,)), _ = find(trainjob("local"), [tr("local", "team-a")])
     assert p.message.endswith('; a TrainingRuntime "local" in namespace "team-a" exists: set spec.runtimeRef.kind to TrainingRuntime')
     (_, _, (p,)), _ = find(trainjob("torch-distributed", kind="TrainingRuntime"))
-    assert p.message.startswith(f'{TR_NOT_FOUND} "torch-distributed" not found; ')
+    assert p.message.startswith(f'{TR_NOT_FOUND} "torch-distributed" {TR_NOT_FOUND_DETAIL}; ')
     assert p.message.endswith('; a ClusterTrainingRuntime "torch-distributed" exists: set spec.runtimeRef.kind to ClusterTrainingRuntime')
 
 

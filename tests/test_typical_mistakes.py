@@ -33,7 +33,8 @@ def test_typical_mistakes_end_to_end():
                         tj("c", "team-a", name="mine", kind="TrainingRuntimes"), tj("d", "team-a", name="mine")], None)
     errors = {r["resourceRef"]["name"]: r["message"] for r in out.results if r.get("severity") == "error"}
     assert errors["a"].endswith('; did you mean "torch-distributed"?')
-    assert errors["b"].startswith('TrainingRuntime specified in TrainJob is not found: trainingruntimes.trainer.kubeflow.org "mine" not found; ')
+    assert errors["b"].startswith('TrainingRuntime.trainer.kubeflow.org "mine" not found: specified trainingRuntime must be created '
+                                  'before the TrainJob is created; ')
     assert 'exists in namespace "team-a" (rt.yaml)' in errors["b"]
     assert errors["c"].startswith("unsupported runtime: TrainingRuntimes.trainer.kubeflow.org; ")
     assert errors["c"].endswith('did you mean "TrainingRuntime"?')

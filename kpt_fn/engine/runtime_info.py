@@ -51,7 +51,7 @@ def merge_runtime_patches(spec: dict, trainjob: dict) -> dict:
     ]
     if not patches:
         return spec
-    from kpt_fn.engine import smp
+    from kpt_fn.engine import omitempty, smp
 
     order = {rj.get("name"): i for i, rj in enumerate(spec.get("replicatedJobs") or ())}
     merged = spec
@@ -64,6 +64,11 @@ def merge_runtime_patches(spec: dict, trainjob: dict) -> dict:
         except smp.MergeError as exc:
             where = f"spec.runtimePatches[{index}].trainingRuntimeSpec.template.spec"
             raise RenderError(exc.message, path=f"{where}.{exc.path}" if exc.path else where) from exc
+        # Upstream decodes each merge result into a typed JobSetSpec and encodes it again for the
+        # next (pkg/runtime/core/trainingruntime.go mergeRuntimePatches): a zero value a patch's
+        # pointer field wrote into a plain omitempty field is gone, so `serviceAccountName: ""`
+        # removes the runtime's service account.
+        omitempty.strip(merged, "JobSetSpec")
     if merged.get("replicatedJobs"):
         merged["replicatedJobs"] = sorted(merged["replicatedJobs"], key=lambda rj: order.get(rj.get("name"), 0))
     return merged

@@ -224,7 +224,7 @@ def test_parameters_reach_the_function(generate):
     result = generate("apps/params", parameters=[{"name": "namespace", "string": "ml"}, {"name": "output", "string": "all"}])
     assert _jobsets(result) == [("params", "ml")]
     assert [m["metadata"]["name"] for m in result.manifests if m["kind"] == "TrainJob"] == ["params"]
-    with pytest.raises(cmp.CMPError, match='clustertrainingruntimes.trainer.kubeflow.org "torch-distributed" not found'):
+    with pytest.raises(cmp.CMPError, match='ClusterTrainingRuntime.trainer.kubeflow.org "torch-distributed" not found: specified clusterTrainingRuntime must be created before the TrainJob is created'):
         generate("apps/params", parameters=[{"name": "builtinRuntimes", "string": "false"}])
 
 

@@ -74,7 +74,8 @@ def test_route_a_failure(kubectl, tmp_path, env_a):
     r = build_a(kubectl, app, env_a).failed()
     assert r.rc == 1 and r.stdout == ""
     assert "expand-trainjobs: FAILED: 1 error(s)" in r.stderr
-    assert 'not found ClusterTrainingRuntime specified in TrainJob: clustertrainingruntimes.trainer.kubeflow.org "no-such-runtime" not found' in r.stderr
+    assert ('ClusterTrainingRuntime.trainer.kubeflow.org "no-such-runtime" not found: specified clusterTrainingRuntime must be '
+            'created before the TrainJob is created') in r.stderr
     assert "failure in plugin configured via" in r.stderr
 
 

@@ -73,7 +73,9 @@ def test_error_result_fails_the_build(kubectl, image, tmp_path, cenv):
     r = build(kubectl, app, cenv).failed()
     assert r.stdout == ""
     assert "couldn't execute function: exit status 1" in r.stderr
-    assert '"no-such-runtime" not found' in r.stderr
+    # The TrainJob admission webhook's error for a missing runtime (Trainer v2.3.0 clustertrainingruntime.go ValidateObjects).
+    assert ('ClusterTrainingRuntime.trainer.kubeflow.org "no-such-runtime" not found: specified clusterTrainingRuntime must be '
+            'created before the TrainJob is created') in r.stderr
 
 
 def test_transformer_renamed_equals_exec_route(kubectl, image, tmp_path, cenv, env_a):
