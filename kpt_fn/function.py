@@ -256,9 +256,22 @@ class _Checks:
             problems += validation.check_runtime_webhook(converted)
         problems = [p if p.subject is not None else p.replace(subject=runtime) for p in problems]
         invalid = any(p.severity == ERROR for p in problems)
+        # Sound: its only errors are replicated jobs without their ancestor's container, which the
+        # TrainJob webhook's plugins can still read (the admission check below).
+        sound = invalid and all(p.rule == validation.runtime_webhook.RULE_CONTAINER for p in problems if p.severity == ERROR)
         # The runtime itself is kept in the memo so that its id() cannot be reused while memoised.
-        self._runtime_memo[id(runtime)] = (converted, runtime, invalid)
+        self._runtime_memo[id(runtime)] = (converted, runtime, invalid, sound)
         return converted, problems, invalid
+
+    def admission_of_invalid(self, trainjob: dict, runtime: dict, opts) -> list:
+        """What the TrainJob webhook says about `trainjob` when its runtime is invalid only for a
+        missing ancestor container: upstream runs the TrainJob's validation plugins on whatever
+        runtime exists (pkg/runtime/core/trainingruntime.go ValidateObjects ignores the Info's
+        errors), so the JobSet plugin's own message reaches the TrainJob too."""
+        memo = self._runtime_memo.get(id(runtime))
+        if memo is None or not memo[3]:
+            return []
+        return [p for p in engine.admission(trainjob, memo[0], opts) if p.severity == ERROR and p.subject is None]
 
 
 def _fingerprint(obj: dict) -> tuple:
@@ -321,6 +334,7 @@ def _render_one(entry: Rendered, step: _Step) -> list:
             results += [from_problem(p, original) for p in runtime_problems]
             if invalid:
                 problems.append(Problem(f"{res.display(found)} is invalid (see its errors); TrainJob not rendered", "spec.runtimeRef"))
+                problems += step.checks.admission_of_invalid(trainjob, found, step.opts)
                 runtime = None
     objects: list = []
     if runtime is not None and not has_errors(problems):

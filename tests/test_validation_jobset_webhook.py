@@ -304,24 +304,26 @@ def test_volume_claim_policies_valid():
     assert problems(with_claims(jobset(rjob("job-1")), "test-volume", mounts=["test-volume"])) == []
 
 
+# The template errors carry JobSet's own path, `template[j].name` (v0.12.0 jobset_webhook.go
+# validateVolumeClaimPolicies), not the field's location `templates[j].metadata.name`.
 def test_volume_claim_template_names_must_be_unique():
     js = jobset(rjob("job-1"))
     with_claims(js, "test-volume", mounts=["test-volume"])
     js["spec"]["volumeClaimPolicies"].append(
         {"templates": [{"metadata": {"name": "test-volume"}, "spec": {}}]})
-    assert problems(js) == [("spec.volumeClaimPolicies[1].templates[0].metadata.name",
+    assert problems(js) == [("spec.volumeClaimPolicies[1].template[0].name",
                              "names must be unique for VolumeClaimPolicies template")]
 
 
 def test_volume_claim_template_name_syntax():
     js = with_claims(jobset(rjob("job-1")), "InvalidVolumeName", mounts=["InvalidVolumeName"])
-    assert problems(js) == [("spec.volumeClaimPolicies[0].templates[0].metadata.name",
+    assert problems(js) == [("spec.volumeClaimPolicies[0].template[0].name",
                              validation.names.is_dns1123_subdomain("InvalidVolumeName")[0])]
 
 
 def test_volume_claim_template_name_too_long():
     js = with_claims(jobset(rjob("job-1")), "a" * 64, mounts=["a" * 64])
-    assert problems(js) == [("spec.volumeClaimPolicies[0].templates[0].metadata.name",
+    assert problems(js) == [("spec.volumeClaimPolicies[0].template[0].name",
                              "VolumeClaimPolicies template name is too long")]
 
 

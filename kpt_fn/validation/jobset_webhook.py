@@ -314,7 +314,10 @@ def _volume_claim_policies(js_name, policies, rjobs, add):
     for i, policy in enumerate(policies):
         templates = dig(policy, "templates")
         for j, template in enumerate(templates if isinstance(templates, list) else []):
-            path = f"spec.volumeClaimPolicies[{i}].templates[{j}].metadata.name"
+            # JobSet's own path for the template's metadata.name, as its webhook writes it
+            # (v0.12.0 pkg/webhooks/jobset_webhook.go validateVolumeClaimPolicies: "template", the
+            # index, then "name"), so that the message matches what kubectl prints.
+            path = f"spec.volumeClaimPolicies[{i}].template[{j}].name"
             name = _str(dig(template, "metadata", "name"))
             if name in claim_names:
                 add("names must be unique for VolumeClaimPolicies template", path, "volume-claim-policies")
