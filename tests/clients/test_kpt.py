@@ -189,8 +189,11 @@ def test_invalid_trainjob_fails_and_leaves_the_tree_alone(kpt, fn, env, tmp_path
     assert "[FAIL]" in r.stderr and "Exit code: 1" in r.stderr
     # kpt prints namespaced resources as apiVersion/Kind/namespace/name.
     line = next((ln.strip() for ln in r.stderr.splitlines() if "TrainJob/team-a/broken" in ln), "")
-    assert line.startswith("[error] trainer.kubeflow.org/v1alpha1/TrainJob/team-a/broken spec.runtimeRef: "), r.stderr
-    assert "no-such-runtime" in line
+    # The TrainJob admission webhook's path and message for a missing ClusterTrainingRuntime
+    # (Trainer v2.3.0 pkg/runtime/core/clustertrainingruntime.go ValidateObjects).
+    assert line.startswith(
+        '[error] trainer.kubeflow.org/v1alpha1/TrainJob/team-a/broken spec.RuntimeRef: ClusterTrainingRuntime.trainer.kubeflow.org '
+        '"no-such-runtime" not found: specified clusterTrainingRuntime must be created before the TrainJob is created; '), r.stderr
     stderr_block = r.stderr.split("Stderr:", 1)[1].splitlines()
     assert stderr_block[1].strip().startswith('"expand-trainjobs: FAILED:'), r.stderr
     assert kit.snapshot(pkg) == before
@@ -202,7 +205,7 @@ def test_invalid_trainjob_fails_and_leaves_the_tree_alone(kpt, fn, env, tmp_path
     errors = [x for x in item["results"] if x.get("severity") == "error"]
     assert errors and all(x["resourceRef"]["name"] == "broken" for x in errors)
     assert errors[0]["file"]["path"] == "trainjobs.yaml"
-    assert errors[0]["field"]["path"] == "spec.runtimeRef"
+    assert errors[0]["field"]["path"] == "spec.RuntimeRef"
 
     # The same through `render`: all or nothing.
     _with_pipeline(pkg, {"exec": fn})
