@@ -62,7 +62,7 @@ class Result:
     dict (apiVersion, kind, name, namespace) or None; `file` is "" when the resource has none.
     `count` is how many findings it stands for: more than one for "... and K more like this"."""
 
-    __slots__ = ("message", "severity", "resource", "field", "file", "index", "rule", "count", "like")
+    __slots__ = ("message", "severity", "resource", "field", "file", "index", "rule", "count", "like", "lineno")
 
     def __init__(self, message: str, severity: str = ERROR, resource: dict | None = None, field: str = "",
                  file: str = "", index: int = 0, rule: str = "", count: int = 1):
@@ -75,6 +75,8 @@ class Result:
         self.file = file
         self.index = index
         self.rule = rule
+        # 1-based line of `field` in `file`, when someone looked it up (kpt_fn.lines.locate); 0: unknown.
+        self.lineno = 0
 
     def __repr__(self):
         return f"Result({self.severity}: {self.message!r}, resource={self.resource!r}, field={self.field!r})"
@@ -116,7 +118,10 @@ class Result:
             ns = f"{ref['namespace']}/" if ref.get("namespace") else ""
             who = f"{ref.get('kind')} {ns}{ref.get('name')} "
         field = f"{self.field}: " if self.field else ""
-        return escape(f"  [{self.severity}] {who}{field}{self.message}")
+        message = self.message
+        if self.lineno and self.file and message.endswith(f" (in {self.file})"):
+            message = f"{message[:-1]}:{self.lineno})"
+        return escape(f"  [{self.severity}] {who}{field}{message}")
 
     @property
     def shown(self) -> bool:
@@ -233,7 +238,7 @@ def merge_per_secret(results: list) -> list:
             out.append(r)
             continue
         # The message is suffixed with the TrainJob's file: the Secret is the same without it.
-        key = (r.rule, r.severity, _without_file(r))
+        key = (r.rule, r.severity, without_file(r))
         at = firsts.get(key)
         if at is None:
             firsts[key] = len(out)
@@ -246,7 +251,7 @@ def merge_per_secret(results: list) -> list:
             first = rs[0]
             names = [res_name(x) for x in rs]
             shown = ", ".join(names[:3]) + (f" and {len(names) - 3} more" if len(names) > 3 else "")
-            out[at] = Result(f"{_without_file(first)} (needed by {len(rs)} TrainJobs: {shown})", first.severity,
+            out[at] = Result(f"{without_file(first)} (needed by {len(rs)} TrainJobs: {shown})", first.severity,
                              first.resource, first.field, first.file, first.index, first.rule)
     return out
 
@@ -256,7 +261,7 @@ def res_name(r: Result) -> str:
     return f"{ref.get('namespace') + '/' if ref.get('namespace') else ''}{ref.get('name', '')}"
 
 
-def _without_file(r: Result) -> str:
+def without_file(r: Result) -> str:
     suffix = f" (in {r.file})"
     return r.message[: -len(suffix)] if r.file and r.message.endswith(suffix) else r.message
 

@@ -12,6 +12,7 @@ import click
 from kpt_fn import __version__
 from kpt_fn.cli import modes
 from kpt_fn.cli.dispatch import COMMANDS, kustomize_form
+from kpt_fn.formats import NAMES as FORMAT_NAMES
 
 
 class _Group(click.Group):
@@ -73,9 +74,14 @@ def render(paths, strict):
 @_command("validate")
 @click.argument("paths", nargs=-1, type=click.Path())
 @_STRICT
-def validate(paths, strict):
-    """Run every check on YAML files or directories (default: .) without generating anything."""
-    modes.render_mode(paths, "validate", strict)
+@click.option("--format", "fmt", type=click.Choice(FORMAT_NAMES), default="text", show_default=True,
+              help="text: the findings on stderr, each with file:line; json, sarif (SARIF 2.1.0 for code "
+                   "scanning), junit (a test case per TrainJob) or github (workflow annotations): on stdout.")
+def validate(paths, strict, fmt):
+    """Run every check on YAML files or directories (default: .) without generating anything.
+
+    Exit status: 0 no error, 1 errors (whatever the format)."""
+    modes.render_mode(paths, "validate", strict, fmt=fmt)
 
 
 @_command("rules")

@@ -224,11 +224,12 @@ def guarded(fn, *args, failed_code: int = 1) -> None:
     finish(*result)
 
 
-def render_mode(paths, mode: str | None = None, strict: bool = False) -> None:
-    """`render [PATH...]` (mode None) and `validate [PATH...]` (mode "validate"); `--strict`."""
+def render_mode(paths, mode: str | None = None, strict: bool = False, fmt: str = "text") -> None:
+    """`render [PATH...]` (mode None) and `validate [PATH...]` (mode "validate", output format `fmt`);
+    `--strict`."""
     from kpt_fn.cli import plain
 
-    guarded(plain.render, list(paths), os.getcwd(), dict(os.environ), mode, strict)
+    guarded(plain.render, list(paths), os.getcwd(), dict(os.environ), mode, strict, fmt)
 
 
 def kustomize_plugin_mode(config: str) -> None:

@@ -169,11 +169,13 @@ def expand(paths: list[str], cwd: str, env: dict, mode: str | None = None, stric
     return outcome
 
 
-def render(paths: list[str], cwd: str, env: dict, mode: str | None = None, strict: bool = False) -> tuple[str, list[str], int]:
-    """(stdout, stderr lines, exit code) for `expand-trainjobs render|validate [--strict] [PATH...]`."""
+def render(paths: list[str], cwd: str, env: dict, mode: str | None = None, strict: bool = False,
+           fmt: str = "text") -> tuple[str, list[str], int]:
+    """(stdout, stderr lines, exit code) for `expand-trainjobs render|validate [--strict] [PATH...]`;
+    `fmt` is validate's output format (kpt_fn.formats)."""
     outcome = expand(paths, cwd, env, mode, strict)
     if outcome.config.mode == "validate":
-        return "", outcome.stderr_lines(), outcome.exit_code
+        return _validated(outcome, app_dir(paths, cwd)[0], cwd, fmt)
     keep = outcome.config.output == "all"
     namespace = outcome.config.namespace or env.get("ARGOCD_APP_NAMESPACE", "")
     outcome.results += output.duplicates(outcome.items, namespace, keep, config_mod.is_config_object)
@@ -182,6 +184,19 @@ def render(paths: list[str], cwd: str, env: dict, mode: str | None = None, stric
     # break of a literal block ending the last document with it. A closing `---` line absorbs the
     # trim; every reader skips the empty document it opens.
     return (out + "---\n" if out else out), lines, code
+
+
+def _validated(outcome, root: str, cwd: str, fmt: str) -> tuple[str, list[str], int]:
+    """validate's output: the findings with their lines, on stderr (text) or stdout (the others)."""
+    from kpt_fn import findings, lines
+
+    if fmt == "text":
+        lines.locate([r for r in outcome.results if r.shown], root)
+        return "", outcome.stderr_lines(), outcome.exit_code
+    from kpt_fn import formats, rules
+
+    report = findings.collect(outcome, root, cwd)
+    return formats.write(fmt, report, rules.rules()), outcome.stderr_lines(), outcome.exit_code
 
 
 def _plain_items(outcome) -> list:

@@ -1,0 +1,73 @@
+"""`--format sarif`: SARIF 2.1.0 (OASIS), as GitHub code scanning reads it.
+
+One run; the tool's rules are the catalogue entries the findings name (id, short description, help);
+each result has its ruleId, level, message and, for a finding from a file, a physical location with
+`artifactLocation.uri` (relative to the directory the command ran in, `%SRCROOT%`) and
+`region.startLine`. Checked against the OASIS schema in tests/test_formats.py.
+"""
+
+from __future__ import annotations
+
+import json
+
+from kpt_fn import __version__
+
+_LEVEL = {"error": "error", "warning": "warning", "info": "note"}
+SCHEMA = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
+
+
+def _rules(report: dict, catalogue: list) -> list:
+    known = {r["id"]: r for r in catalogue}
+    ids = []
+    for f in report["findings"]:
+        if f["rule"] and f["rule"] not in ids:
+            ids.append(f["rule"])
+    out = []
+    for rule_id in ids:
+        entry = known.get(rule_id, {})
+        text = entry.get("description") or rule_id
+        family = entry.get("family") or rule_id.split("/", 1)[0]
+        out.append({
+            "id": rule_id,
+            "name": rule_id.replace("/", "-"),
+            "shortDescription": {"text": text},
+            "help": {"text": f"{text} (rule family {family}; `expand-trainjobs rules` lists every rule)"},
+            "properties": {"family": family, "appliesTo": entry.get("applies_to", "")},
+        })
+    return out
+
+
+def _result(f: dict, index: dict) -> dict:
+    ref = f["resource"]
+    who = f"{ref['kind']} {ref['namespace'] + '/' if ref.get('namespace') else ''}{ref['name']}: " if ref.get("kind") else ""
+    field = f"{f['field']}: " if f["field"] else ""
+    out: dict = {"level": _LEVEL.get(f["severity"], "note"), "message": {"text": who + field + f["message"]}}
+    if f["rule"]:
+        out["ruleId"] = f["rule"]
+        out["ruleIndex"] = index[f["rule"]]
+    if f["file"]:
+        location: dict = {"artifactLocation": {"uri": f["file"], "uriBaseId": "%SRCROOT%"}}
+        if f["line"]:
+            location["region"] = {"startLine": f["line"]}
+        out["locations"] = [{"physicalLocation": location}]
+    if ref.get("kind"):
+        out.setdefault("properties", {})["resource"] = ref
+    if f["field"]:
+        out.setdefault("properties", {})["field"] = f["field"]
+    return out
+
+
+def write(report: dict, rules: list) -> str:
+    sarif_rules = _rules(report, rules)
+    index = {r["id"]: i for i, r in enumerate(sarif_rules)}
+    doc = {
+        "$schema": SCHEMA,
+        "version": "2.1.0",
+        "runs": [{
+            "tool": {"driver": {"name": "expand-trainjobs", "version": __version__, "rules": sarif_rules}},
+            "results": [_result(f, index) for f in report["findings"]],
+            # The run itself worked (findings are its results, not its failure).
+            "invocations": [{"executionSuccessful": True}],
+        }],
+    }
+    return json.dumps(doc, indent=2, ensure_ascii=False) + "\n"

@@ -1,0 +1,108 @@
+"""Where a finding sits in its file: the line of a field path in the document a result names.
+
+Results carry a file, a document index and a Kubernetes field path (`spec.trainer.env[2].name`,
+`metadata.labels[app/x]`); reviewers and CI systems (SARIF, GitHub annotations) want a line. The line
+is found after the run and only for results that name a file: the file is composed into YAML nodes,
+which keep the position they were parsed at, and the path is walked as far as it goes. A path into a
+generated object (a JobSet path on a TrainJob's result) does not exist in the TrainJob's document, so
+the walk stops at the longest prefix that does and names that line: the document itself at worst.
+The render path pays nothing for this; only a `validate --format ...` run with findings reads files
+again, under the size bound the run itself read them with.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+
+import yaml
+
+_Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+# A segment of a field path: a name between dots, or a bracketed list index or map key.
+_SEGMENT = re.compile(r"\[([^\]]*)\]|([^.\[\]]+)")
+# Empty documents are not items (sources.read drops them), so they do not count for the index.
+_NULL_VALUES = ("", "~", "null", "Null", "NULL")
+
+
+def segments(path: str) -> list:
+    """`spec.trainer.env[2].name` -> ['spec', 'trainer', 'env', 2, 'name']; a bracketed key stays a string."""
+    out: list = []
+    for m in _SEGMENT.finditer(path or ""):
+        bracket, name = m.groups()
+        if bracket is not None:
+            out.append(int(bracket) if bracket.isdigit() else bracket)
+        else:
+            out.append(name)
+    return out
+
+
+def _documents(text: str) -> list:
+    try:
+        nodes = list(yaml.compose_all(text, Loader=_Loader))
+    except yaml.YAMLError:
+        return []
+    return [n for n in nodes if not (isinstance(n, yaml.ScalarNode) and n.tag.endswith(":null") and n.value in _NULL_VALUES)]
+
+
+def _child(node, segment):
+    """(key-or-item node, value node) for one segment, or None."""
+    if isinstance(node, yaml.MappingNode):
+        for key, value in node.value:
+            if isinstance(key, yaml.ScalarNode) and key.value == str(segment):
+                return key, value
+    elif isinstance(node, yaml.SequenceNode) and isinstance(segment, int) and 0 <= segment < len(node.value):
+        item = node.value[segment]
+        return item, item
+    return None
+
+
+def line_in(text: str, index: int, path: str) -> int | None:
+    """1-based line of `path` in document `index` of `text` (its longest existing prefix; the
+    document's first line when nothing of it exists); None when there is no such document."""
+    return line_of(_documents(text), index, path)
+
+
+def line_of(docs: list, index: int, path: str) -> int | None:
+    """line_in for a file already composed (`documents`)."""
+    if not 0 <= index < len(docs):
+        return None
+    node = docs[index]
+    line = node.start_mark.line + 1
+    for segment in segments(path):
+        found = _child(node, segment)
+        if found is None:
+            break
+        at, node = found
+        line = at.start_mark.line + 1
+    return line
+
+
+def locate(results: list, root: str, documents=None) -> dict:
+    """Set `lineno` on every result that names a file under `root`; returns the composed files
+    (file -> documents), each composed once, to be handed on as `documents`."""
+    documents = {} if documents is None else documents
+    for r in results:
+        if getattr(r, "file", ""):
+            r.lineno = line_of(composed(documents, root, r.file), r.index, r.field) or 0
+    return documents
+
+
+def composed(documents: dict, root: str, file: str) -> list:
+    """The documents of `file` (relative to `root`), composed once and kept in `documents`."""
+    if file not in documents:
+        documents[file] = _documents_of(os.path.join(root, file))
+    return documents[file]
+
+
+def _documents_of(path: str) -> list:
+    """The file's documents as nodes; none for a file the run's own loader refuses (too large, too
+    deep, too many aliases, not YAML): composing it again must not do what the loader guards against."""
+    from kpt_fn.yamlio import YAMLInputError, load_all
+
+    try:
+        with open(path, "rb") as f:
+            data = f.read()
+        load_all(data)
+    except (OSError, ValueError, YAMLInputError):
+        return []
+    return _documents(data.decode("utf-8", "replace"))
