@@ -1,112 +1,74 @@
-"""Running the shipped examples/ and checking them against their checked-in `.expected/` (the kpt
-functions catalog's layout): each example is rendered by its client, through the exec route in the
-default suite (tests/test_examples.py) and through the image in the container suite
-(tests/container/test_examples_image.py); both must produce the same checked-in output.
+"""The shipped examples/ as kpt's function test runner sees them (tests/kpt_runner.py): each example
+is a test case with `.expected/config.yaml`, `.expected/diff.patch` (the `git diff` its route makes)
+and, for the routes that are not kpt, `.expected/exec.sh`. The default suite runs every example
+through the runner (tests/test_examples.py); the container suite runs them with the function image
+(tests/container/test_examples_image.py); both compare with the same checked-in diff.patch.
 
-UPDATE_EXAMPLES=1 rewrites `.expected/` from the exec route and then fails the test, so that an
-update run never passes: review the diff, then run again without it.
+KPT_E2E_UPDATE_EXPECTED=true rewrites diff.patch from the exec route and then fails the test (the
+runner's own switch), so that an update run never passes: review the diff, then run again without it.
 """
 
 from __future__ import annotations
 
-import difflib
-import os
 from pathlib import Path
 
-import pytest
-
 import argocd_cmp as cmp
+import kpt_runner
 from clients import kit
 from kpt_fn import yamlio
 
 EXAMPLES = kit.ROOT / "examples"
 IMAGE_IN_EXAMPLES = "example.com/expand-trainjobs:v0.1.0"
-UPDATE = os.environ.get("UPDATE_EXAMPLES") == "1"
-NAMES = sorted(p.name for p in EXAMPLES.iterdir() if (p / ".expected" / "config.yaml").is_file())
+EXEC_IN_KPTFILE = "- exec: expand-trainjobs\n"
+RENDERED = "rendered.yaml"  # where an exec.sh route writes its client's output
+NAMES = [p.name for p in kpt_runner.scan(EXAMPLES)]
 
 
 def route(name: str) -> str:
-    return yamlio.load((EXAMPLES / name / ".expected" / "config.yaml").read_text())["route"]
+    """kpt, kustomize or argocd: what the example is, by the client's own file in it."""
+    d = EXAMPLES / name
+    for file, kind in (("Kptfile", "kpt"), ("kustomization.yaml", "kustomize"), ("application.yaml", "argocd")):
+        if (d / file).is_file():
+            return kind
+    raise AssertionError(f"examples/{name} has no Kptfile, kustomization.yaml or application.yaml")
 
 
-def expected_file(name: str) -> Path:
-    return EXAMPLES / name / ".expected" / ("diff.patch" if route(name) == "kpt-render" else "output.yaml")
+def uses_image(name: str) -> bool:
+    """Whether the example runs the function image (a kustomize container function)."""
+    return any(IMAGE_IN_EXAMPLES in p.read_text() for p in (EXAMPLES / name).glob("*.yaml"))
 
 
-def check(name: str, actual: str, *, may_update: bool) -> None:
-    path = expected_file(name)
-    if UPDATE and may_update:
-        path.write_text(actual)
-        pytest.fail(f"UPDATE_EXAMPLES=1: rewrote {path}; review the diff and run again without it")
-    assert path.exists(), f"{path} is missing: run with UPDATE_EXAMPLES=1 and review it"
-    expected = path.read_text()
-    if actual != expected:
-        diff = "".join(difflib.unified_diff(expected.splitlines(True), actual.splitlines(True), "expected", "actual"))
-        pytest.fail(f"{path} differs from the output (UPDATE_EXAMPLES=1 rewrites it; review the diff):\n{diff}")
+def expected_output(name: str) -> str:
+    """The client's output an exec.sh route writes, as its diff.patch adds it."""
+    return kpt_runner.added_file((EXAMPLES / name / ".expected" / "diff.patch").read_text(), RENDERED)
 
 
-def copy_example(name: str, tmp_path: Path, image: str | None) -> Path:
-    """A copy of the example; with `image`, the example's image reference replaced by it."""
+def with_image(name: str, tmp_path: Path, image: str) -> Path:
+    """A copy of the example that runs `image`: the Kptfile's exec mutator becomes that image, the
+    kustomize configs' image reference is replaced by it."""
     d = kit.copy_tree(EXAMPLES / name, tmp_path / name)
-    if image is not None:
-        hits = 0
-        for f in d.rglob("*"):
-            if f.is_file() and ".expected" not in f.parts and IMAGE_IN_EXAMPLES in f.read_text():
-                f.write_text(f.read_text().replace(IMAGE_IN_EXAMPLES, image))
-                hits += 1
-        assert hits or route(name) == "argocd", f"examples/{name} does not name {IMAGE_IN_EXAMPLES}"
+    if route(name) == "kpt":
+        kptfile = (d / "Kptfile").read_text()
+        assert EXEC_IN_KPTFILE in kptfile, f"examples/{name}/Kptfile does not say {EXEC_IN_KPTFILE!r}"
+        (d / "Kptfile").write_text(kptfile.replace(EXEC_IN_KPTFILE, f"- image: {image}\n"))
+        return d
+    hits = 0
+    for f in d.glob("*.yaml"):
+        if IMAGE_IN_EXAMPLES in f.read_text():
+            f.write_text(f.read_text().replace(IMAGE_IN_EXAMPLES, image))
+            hits += 1
+    assert hits, f"examples/{name} does not name {IMAGE_IN_EXAMPLES}"
     return d
 
 
-# --- kpt ---------------------------------------------------------------------------------------------
-
-
-def package_diff(before: dict, after: dict) -> str:
-    """A unified diff of a package's files, like `git diff` of the package after rendering."""
-    out = []
-    for f in sorted(set(before) | set(after)):
-        a, b = before.get(f), after.get(f)
-        if a == b:
-            continue
-        a_lines = a.decode().splitlines(True) if a is not None else []
-        b_lines = b.decode().splitlines(True) if b is not None else []
-        out.extend(difflib.unified_diff(a_lines, b_lines, f"a/{f}" if a is not None else "/dev/null", f"b/{f}" if b is not None else "/dev/null"))
-    return "".join(out)
-
-
-def run_kpt_render(kpt: str, pkg: Path, env: dict, *, exec_fn: str | None = None) -> str:
-    """`kpt fn render` of the package in place (as a user runs it); with exec_fn, the Kptfile's image
-    mutator is swapped for that executable first. Returns the diff rendering made."""
-    if exec_fn is not None:  # a text edit: the file must stay as the user wrote it
-        kptfile = (pkg / "Kptfile").read_text()
-        assert f"- image: {IMAGE_IN_EXAMPLES}\n" in kptfile
-        (pkg / "Kptfile").write_text(kptfile.replace(f"- image: {IMAGE_IN_EXAMPLES}\n", f"- exec: {exec_fn}\n"))
-    before = kit.snapshot(pkg)
-    flags = ["--allow-exec"] if exec_fn else []
-    kit.run([kpt, "fn", "render", ".", *flags], cwd=pkg, env=env, timeout=120).ok()
-    after = kit.snapshot(pkg)
-    # A second render changes nothing (kpt does not de-duplicate: the function must be idempotent).
-    kit.run([kpt, "fn", "render", ".", *flags], cwd=pkg, env=env, timeout=120).ok()
-    assert kit.snapshot(pkg) == after, "a second kpt fn render changed the package"
-    return package_diff(before, after)
-
-
-# --- kustomize ---------------------------------------------------------------------------------------
-
-
-def to_legacy_plugin(app: Path) -> None:
-    """The exec route of stock kubectl: the same config without the function annotation runs the
-    legacy exec plugin of kustomize/plugin."""
-    cfg = yamlio.load((app / "expand-trainjobs.yaml").read_text())
-    cfg["metadata"].pop("annotations")
-    (app / "expand-trainjobs.yaml").write_text(yamlio.dump(cfg))
-
-
-def run_kustomize(kubectl: str, app: Path, env: dict) -> str:
-    return kit.run([kubectl, "kustomize", "--enable-alpha-plugins", app], env=env, timeout=120).ok().stdout
-
-
-# --- Argo CD -----------------------------------------------------------------------------------------
+# A `docker` for the default suite: kubectl kustomize runs a container function with `docker run ...
+# IMAGE`; this runs the image's entrypoint (the function, from PATH) without a container, for the
+# image the examples name only. The container suite runs the real image instead.
+DOCKER_WITHOUT_CONTAINERS = f"""#!/bin/sh
+for arg; do last=$arg; done
+if [ "$last" != "{IMAGE_IN_EXAMPLES}" ]; then echo "docker (test stand-in): unexpected: $*" >&2; exit 125; fi
+exec expand-trainjobs
+"""
 
 
 def argocd_request(repo: Path) -> dict:

@@ -1,5 +1,6 @@
-"""examples/: every example rendered by its client through the exec route, compared with its
-checked-in `.expected/` (tests/shipped_examples.py; the image route is in tests/container/)."""
+"""examples/: every example run the way kpt's function test runner runs it (tests/kpt_runner.py) and
+compared with its checked-in `.expected/diff.patch`, through the exec route (the image route is in
+tests/container/); the Argo CD example also through the emulated sidecar (tests/argocd_cmp.py)."""
 
 from __future__ import annotations
 
@@ -10,35 +11,48 @@ import tempfile
 import pytest
 
 import argocd_cmp as cmp
+import kpt_runner
 import shipped_examples as ex
 from clients import kit
 
 pytestmark = pytest.mark.clients
 
 
-def test_one_example_per_route():
-    assert sorted(ex.route(n) for n in ex.NAMES) == ["argocd", "kpt-render", "kustomize", "kustomize"]
+def test_every_client_has_an_example():
+    assert sorted(ex.route(n) for n in ex.NAMES) == ["argocd", "kpt", "kustomize", "kustomize", "kustomize"]
+    # kubectl runs one kustomize example without a container runtime: the legacy exec plugin.
+    assert [n for n in ex.NAMES if ex.route(n) == "kustomize" and not ex.uses_image(n)] == ["kustomize-legacy-plugin"]
 
 
-@pytest.mark.parametrize("name", [n for n in ex.NAMES if ex.route(n) == "kpt-render"])
-def test_kpt_package(name, kpt, fn, tmp_path):
-    pkg = ex.copy_example(name, tmp_path, image=None)
-    diff = ex.run_kpt_render(kpt, pkg, kit.client_env(tmp_path), exec_fn=fn)
-    ex.check(name, diff, may_update=True)
+@pytest.mark.parametrize("name", ex.NAMES)
+def test_example_has_a_readme_and_only_runner_settings(name):
+    assert (ex.EXAMPLES / name / "README.md").is_file()
+    kpt_runner.config(ex.EXAMPLES / name)  # unknown keys fail
+    assert (ex.EXAMPLES / name / ".expected" / "diff.patch").is_file()
+    assert (ex.route(name) == "kpt") != (ex.EXAMPLES / name / ".expected" / "exec.sh").is_file()
 
 
-@pytest.mark.parametrize("name", [n for n in ex.NAMES if ex.route(n) == "kustomize"])
-def test_kustomize(name, kubectl, fn, tmp_path):
-    app = ex.copy_example(name, tmp_path, image=None)
-    ex.to_legacy_plugin(app)
-    env = kit.client_env(tmp_path, KUSTOMIZE_PLUGIN_HOME=kit.PLUGIN_HOME, EXPAND_TRAINJOBS=fn)
-    out = ex.run_kustomize(kubectl, app, env)
-    assert "JobSet" in out
-    ex.check(name, out, may_update=True)
+@pytest.fixture
+def runner_env(tmp_path, fn):
+    """What the runner's commands see: the function on PATH (the README's quick start activates its
+    venv) and, for kustomize's container functions, a docker that runs the function without one."""
+    shim = tmp_path / "docker-bin"
+    shim.mkdir()
+    (shim / "docker").write_text(ex.DOCKER_WITHOUT_CONTAINERS)
+    (shim / "docker").chmod(0o755)
+    env = kit.client_env(tmp_path)
+    env.pop("KUSTOMIZE_PLUGIN_HOME")  # the legacy-plugin example's exec.sh names the checkout's
+    env["PATH"] = os.pathsep.join([str(shim), os.path.dirname(fn), env["PATH"]])
+    return env
+
+
+@pytest.mark.parametrize("name", ex.NAMES)
+def test_example_under_the_kpt_test_runner(name, kpt, runner_env):
+    kpt_runner.run_case(ex.EXAMPLES / name, kpt, runner_env)
 
 
 @pytest.mark.parametrize("name", [n for n in ex.NAMES if ex.route(n) == "argocd"])
-def test_argocd_app(name, fn):
+def test_argocd_app_through_the_sidecar(name, fn):
     work_root = tempfile.mkdtemp(prefix="argocd-cmp-example-")
     try:
         request = ex.argocd_request(ex.EXAMPLES / name)
@@ -49,16 +63,23 @@ def test_argocd_app(name, fn):
     finally:
         shutil.rmtree(work_root, ignore_errors=True)
     assert any(m["kind"] == "JobSet" for m in result.manifests)
-    ex.check(name, result.stdout + "\n", may_update=True)
+    # exec.sh writes the stdout; the sidecar trims its last newline (tests/argocd_cmp.py)
+    assert result.stdout + "\n" == ex.expected_output(name)
 
 
-def test_examples_name_the_documented_image():
-    # The image swap of the container tests relies on this exact reference.
+def test_runner_rejects_unknown_settings(tmp_path):
+    case = tmp_path / "case"
+    (case / ".expected").mkdir(parents=True)
+    (case / ".expected" / "config.yaml").write_text("route: kustomize\n")
+    with pytest.raises(kpt_runner.CaseFailed, match="does not know: route"):
+        kpt_runner.config(case)
+
+
+def test_image_copies_name_the_image(tmp_path):
     for name in ex.NAMES:
-        if ex.route(name) in ("kpt-render", "kustomize"):
-            texts = [p.read_text() for p in (ex.EXAMPLES / name).iterdir() if p.is_file()]
-            assert any(ex.IMAGE_IN_EXAMPLES in t for t in texts), name
-    assert os.path.isfile(ex.EXAMPLES / "argocd-app" / "application.yaml")
+        if ex.route(name) == "kpt" or ex.uses_image(name):
+            d = ex.with_image(name, tmp_path / name, "registry.test/fn:1")
+            assert any("registry.test/fn:1" in p.read_text() for p in d.iterdir() if p.is_file())
 
 
 def test_metadata_yaml_in_the_catalog_format():
@@ -74,17 +95,3 @@ def test_metadata_yaml_in_the_catalog_format():
     import tomllib
 
     assert meta["license"] == tomllib.loads((kit.ROOT / "pyproject.toml").read_text())["project"]["license"]["text"]
-
-
-def test_update_mode_rewrites_and_still_fails(monkeypatch, tmp_path):
-    target = tmp_path / "output.yaml"
-    target.write_text("old\n")
-    monkeypatch.setattr(ex, "expected_file", lambda name: target)
-    monkeypatch.setattr(ex, "UPDATE", True)
-    with pytest.raises(pytest.fail.Exception, match="rewrote"):
-        ex.check("x", "new\n", may_update=True)
-    assert target.read_text() == "new\n"
-    # The image route never rewrites: it compares, and fails on a difference.
-    with pytest.raises(pytest.fail.Exception, match="differs"):
-        ex.check("x", "other\n", may_update=False)
-    ex.check("x", "new\n", may_update=False)
