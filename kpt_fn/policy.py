@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections import namedtuple
 
 from kpt_fn import quantity, workload
+from kpt_fn.blame import Blame
 from kpt_fn.resource import dig
 from kpt_fn.problems import ERROR, WARNING, Problem
 
@@ -102,76 +103,6 @@ def _coerce(kind: str, value, from_configmap: bool):
         except (quantity.QuantityError, TypeError, ValueError) as e:
             return None, f"must be a quantity ({e})"
     raise AssertionError(kind)
-
-
-# --- where a value came from ---------------------------------------------------------------------
-
-
-def _named(items, name):
-    for i, item in enumerate(items if isinstance(items, list) else ()):
-        if isinstance(item, dict) and item.get("name") == name:
-            return i, item
-    return None, None
-
-
-def _pod_of(spec_root: dict, rj_name: str, prefix: str):
-    """(path, pod spec) of replicated job `rj_name` under a runtime spec's `template`."""
-    i, rj = _named(dig(spec_root, "template", "spec", "replicatedJobs"), rj_name)
-    if rj is None:
-        return None, None
-    return f"{prefix}.template.spec.replicatedJobs[{i}].template.spec.template.spec", dig(rj, *workload.POD_SPEC)
-
-
-class Blame:
-    """Finds the field of the TrainJob, its runtimePatches or its runtime that a rendered value came from."""
-
-    def __init__(self, trainjob: dict, runtime: dict | None):
-        self.trainjob, self.runtime = trainjob, runtime
-
-    def _pods(self, rj_name: str):
-        """(path, subject, pod spec), the TrainJob's patches (last wins) before the runtime."""
-        patches = dig(self.trainjob, "spec", "runtimePatches")
-        for i in reversed(range(len(patches) if isinstance(patches, list) else 0)):
-            path, pod = _pod_of(dig(patches[i], "trainingRuntimeSpec") or {}, rj_name, f"spec.runtimePatches[{i}].trainingRuntimeSpec")
-            if pod:
-                yield path, None, pod
-        if self.runtime is not None:
-            path, pod = _pod_of(self.runtime.get("spec") or {}, rj_name, "spec")
-            if pod:
-                yield path, self.runtime, pod
-
-    def container(self, ps: workload.PodSet, field: str, container: dict, attr: tuple):
-        """(path, subject) of attribute `attr` of a rendered container (subject None = the TrainJob)."""
-        trainer = dig(self.trainjob, "spec", "trainer") or {}
-        if ps.step == "trainer":
-            if attr[0] == "image" and trainer.get("image"):
-                return "spec.trainer.image", None
-            if attr[0] == "resources" and trainer.get("resourcesPerNode"):
-                return "spec.trainer.resourcesPerNode", None
-        for path, subject, pod in self._pods(ps.name):
-            i, c = _named(pod.get(field), container.get("name"))
-            if c is not None and dig(c, *attr) is not None:
-                return f"{path}.{field}[{i}].{'.'.join(attr)}", subject
-        return None
-
-    def pod(self, ps: workload.PodSet, attr: tuple, match=None):
-        for path, subject, pod in self._pods(ps.name):
-            value = dig(pod, *attr)
-            if value is None:
-                continue
-            if match is None:
-                return f"{path}.{'.'.join(attr)}", subject
-            for i, item in enumerate(value if isinstance(value, list) else ()):
-                if match(item):
-                    return f"{path}.{'.'.join(attr)}[{i}]", subject
-        return None
-
-    def nodes(self):
-        if dig(self.trainjob, "spec", "trainer", "numNodes") is not None:
-            return "spec.trainer.numNodes", None
-        if self.runtime is not None and dig(self.runtime, "spec", "mlPolicy", "numNodes") is not None:
-            return "spec.mlPolicy.numNodes", self.runtime
-        return None
 
 
 # --- the checks ----------------------------------------------------------------------------------
