@@ -59,7 +59,9 @@ def _container_requests(container: dict) -> dict:
     res = container.get("resources") or {}
     out = {k: quantity.parse(v) for k, v in (res.get("limits") or {}).items()}
     out.update({k: quantity.parse(v) for k, v in (res.get("requests") or {}).items()})
-    return out
+    # A negative quantity is an error of its own (k8s/resources); counted as zero, it cannot cancel
+    # what another container asks for (16 GPUs and -16 GPUs are not "no GPUs").
+    return {k: v if v.nanos >= 0 else quantity.ZERO for k, v in out.items()}
 
 
 def pod_requests(pod: dict) -> dict:

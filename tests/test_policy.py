@@ -74,7 +74,7 @@ CASES = {
     "requests-required": ({**GOOD, "spec": {k: v for k, v in GOOD["spec"].items() if k != "trainer"}},
                           _runtime_edit(lambda pod: pod["containers"][0].update(resources={"requests": {"cpu": "1"}})),
                           "spec.template.spec.replicatedJobs[0].template.spec.template.spec.containers[0].resources", "TrainingRuntime"),
-    "gpu-limits-equal-requests": (_edit(("spec", "trainer", "resourcesPerNode"), {"requests": {"cpu": "1", "memory": "1Gi", "nvidia.com/gpu": "2"}, "limits": {"nvidia.com/gpu": "4"}}), RUNTIME, "spec.trainer.resourcesPerNode", "TrainJob"),
+    "gpu-limits-equal-requests": (_edit(("spec", "trainer", "resourcesPerNode"), {"requests": {"cpu": "1", "memory": "1Gi"}, "limits": {"nvidia.com/gpu": "4"}}), RUNTIME, "spec.trainer.resourcesPerNode", "TrainJob"),
     "active-deadline": (_edit(("spec", "activeDeadlineSeconds"), 90000), RUNTIME, "spec.activeDeadlineSeconds", "TrainJob"),
     "no-privileged": (GOOD, _runtime_edit(lambda pod: pod["containers"][0].update(securityContext={"privileged": True})),
                       "spec.template.spec.replicatedJobs[0].template.spec.template.spec.containers[0].securityContext.privileged", "TrainingRuntime"),
@@ -177,3 +177,17 @@ def test_fixture_repository(tmp_path, fn):
     assert "TrainJob team-a/bad spec.trainer.image" in line and "team-a/bad.yaml" in line
     assert any("tagged latest" in ln for ln in failed.stderr.splitlines())
     assert res.TRAINJOB  # the module under test names TrainJobs the way resource does
+
+
+def test_a_negative_gpu_count_does_not_cancel_another_container():
+    # 16 GPUs in one container and -16 in a sidecar is not "no GPUs": the negative one is the Job
+    # API's error (k8s/resources) and counts as zero here.
+    from kpt_fn import policy as policy_mod
+
+    pod = {"containers": [{"name": "a", "resources": {"limits": {"nvidia.com/gpu": "16"}}},
+                          {"name": "b", "resources": {"limits": {"nvidia.com/gpu": "-16"}}}]}
+    js = {"kind": "JobSet", "metadata": {"name": "j"}, "spec": {"replicatedJobs": [
+        {"name": "node", "template": {"spec": {"template": {"spec": pod}}}}]}}
+    tj = {"kind": "TrainJob", "metadata": {"name": "j"}, "spec": {}}
+    found = policy_mod.check(tj, None, [js], {"maxGPUsPerPod": 8})
+    assert [p.rule for p in found] == ["policy/max-gpus-per-pod"] and "requests 16 GPUs" in found[0].message
