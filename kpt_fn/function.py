@@ -19,6 +19,7 @@ from kpt_fn import resource as res
 from kpt_fn import results as results_mod
 from kpt_fn.lifecycle import render as lifecycle
 from kpt_fn.problems import ERROR, INFO, WARNING, Problem, has_errors
+from kpt_fn.blame import Blame
 from kpt_fn.results import Result, from_problem
 
 # As in kpt_fn.cli.modes: when set, an internal error propagates (and the CLI prints its traceback).
@@ -375,6 +376,7 @@ def _generated_problems(trainjob: dict, runtime: dict, objects: list, step: _Ste
         if obj.get("kind") == "JobSet":
             problems += validation.check_jobset_webhook(obj)
             problems += rerun.check(obj, trainjob, runtime, step.cfg.mode)
+            problems += validation.check_job_templates(obj, Blame(trainjob, runtime))
             problems += step.profile.check(trainjob, obj)
         other = step.owners.get(res.identity(obj))
         if other is not None and other[1] != step.same(obj):

@@ -4,7 +4,7 @@ declare in their `RULES` lists. It sits above all of them, so that none of them 
 
 from __future__ import annotations
 
-from kpt_fn.validation import jobset_webhook, names, runtime_webhook, schema_check, structural
+from kpt_fn.validation import jobset_webhook, k8s, names, runtime_webhook, schema_check, structural
 from kpt_fn import upstream
 
 _META_KINDS = "TrainJob, TrainingRuntime, ClusterTrainingRuntime, JobSet, PodGroup, ConfigMap, Secret"
@@ -62,6 +62,8 @@ def rules(bundle: upstream.Bundle | None = None) -> list[dict]:
         out.append(_rule(rule_id, "runtime-webhook", "TrainingRuntime, ClusterTrainingRuntime", description))
     for rule_id, description in jobset_webhook.RULES:
         out.append(_rule(rule_id, "jobset-webhook", "JobSet", description))
+    for rule_id, description in k8s.RULES:
+        out.append(_rule(rule_id, "k8s", "JobSet (its Jobs and Pods)", description))
     ids = {r["id"] for r in out}
     for r in _engine_rules():
         if r["id"] not in ids:

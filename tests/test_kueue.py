@@ -61,7 +61,8 @@ TORCH_JOB = {
     "apiVersion": "trainer.kubeflow.org/v1alpha1", "kind": "TrainJob",
     "metadata": {"name": "job", "namespace": "ns"},
     "spec": {"runtimeRef": {"name": "torch-distributed"},
-             "trainer": {"numNodes": 2, "resourcesPerNode": {"requests": {"cpu": "4", "memory": "8Gi", "nvidia.com/gpu": "2"}}}},
+             "trainer": {"numNodes": 2, "resourcesPerNode": {"requests": {"cpu": "4", "memory": "8Gi", "nvidia.com/gpu": "2"},
+                                                             "limits": {"nvidia.com/gpu": "2"}}}},
 }
 
 

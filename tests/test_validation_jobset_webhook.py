@@ -41,29 +41,6 @@ def test_only_jobsets_are_checked():
     assert validation.check_jobset_webhook({"kind": "TrainJob", "metadata": {"name": "x" * 80}}) == []
 
 
-def test_job_template_counts_must_not_be_negative():
-    # A TrainJob with numNodes -1 renders parallelism/completions -1: the Job API rejects those Jobs.
-    js = jobset(rjob("node", 1, parallelism=-1, completions=-1, backoffLimit=-2))
-    assert problems(js) == [
-        ("spec.replicatedJobs[0].template.spec.parallelism", "must be greater than or equal to 0"),
-        ("spec.replicatedJobs[0].template.spec.completions", "must be greater than or equal to 0"),
-        ("spec.replicatedJobs[0].template.spec.backoffLimit", "must be greater than or equal to 0"),
-    ]
-
-
-def test_indexed_job_template_needs_completions():
-    assert problems(jobset(rjob("node", 1, parallelism=2))) == [
-        ("spec.replicatedJobs[0].template.spec.completions", "Required value: when completion mode is Indexed")]
-    assert problems(jobset(rjob("node", 1, parallelism=2, completionMode="NonIndexed"))) == []
-    assert problems(jobset(rjob("node", 1, completions=2))) == []  # parallelism defaults to 1
-
-
-def test_indexed_job_parallelism_limit():
-    assert problems(jobset(rjob("node", 1, parallelism=100001, completions=100001))) == [
-        ("spec.replicatedJobs[0].template.spec.parallelism",
-         "must be less than or equal to 100000 when completion mode is Indexed")]
-
-
 def test_number_of_pods_exceeds_the_limit():
     js = jobset(rjob("test-jobset-replicated-job-0", 2**31 - 1, parallelism=2**31 - 1, completions=1),
                 rjob("test-jobset-replicated-job-1", -(2**31), parallelism=-(2**31), completions=1))

@@ -17,8 +17,11 @@ Public API (pure functions; nothing raises for bad input, everything is reported
         deprecation warning for ClusterTrainingRuntimes (severity warning).
     check_jobset_webhook(jobset) -> list[Problem]
         The JobSet v0.12 validating webhook's offline checks (name lengths, groupName, dependsOn,
-        subdomain, managedBy, policies, VolumeClaimPolicies), plus the Job API's checks of each Job
-        template (the JobSet controller's Jobs would be rejected otherwise).
+        subdomain, managedBy, policies, VolumeClaimPolicies).
+    check_job_templates(jobset, blame=None) -> list[Problem]
+        Kubernetes 1.36's validation of the Jobs and Pods the JobSet controller creates from each
+        replicated job (kpt_fn/validation/k8s); with a kpt_fn.blame.Blame, each problem points at
+        the TrainJob / runtimePatch / runtime field the value came from.
     rules() -> list[dict]
         {id, family, applies_to, description} for every rule, including the plugins' RULES.
 
@@ -34,13 +37,14 @@ from __future__ import annotations
 
 from kpt_fn.problems import Problem
 from kpt_fn.validation import jobset_webhook as _jobset_webhook
+from kpt_fn.validation import k8s as _k8s
 from kpt_fn.validation import names as _names
 from kpt_fn.validation import runtime_webhook as _runtime_webhook
 from kpt_fn.validation import schema_check as _schema_check
 from kpt_fn.validation import structural as _structural
 from kpt_fn import upstream
 
-__all__ = ["check_object", "check_runtime_webhook", "check_jobset_webhook", "rules", "Problem"]
+__all__ = ["check_object", "check_runtime_webhook", "check_jobset_webhook", "check_job_templates", "rules", "Problem"]
 
 # TrainJob names must also be RFC 1035 labels, but that is a CEL rule of the CRD, reported as such.
 _KIND_CHECKS = {
@@ -74,3 +78,9 @@ def check_jobset_webhook(jobset: dict) -> list[Problem]:
     if not isinstance(jobset, dict) or jobset.get("kind") != "JobSet":
         return []
     return _jobset_webhook.check(jobset)
+
+
+def check_job_templates(jobset: dict, blame=None) -> list[Problem]:
+    if not isinstance(jobset, dict) or jobset.get("kind") != "JobSet":
+        return []
+    return _k8s.check(jobset, blame)

@@ -47,9 +47,6 @@ RULES = [
     (R + "pod-name",
      "<jobset>-<replicatedJob>-<job>-<pod>-abcde (Pod names of Indexed Jobs) must be a DNS-1035 label"),
     (R + "depends-on-order", "dependsOn may only name earlier replicatedJobs"),
-    (R + "job-template",
-     "the Job API accepts the Jobs made from each template: non-negative counts, completions set for "
-     "Indexed Jobs, parallelism <= 100000 when Indexed, every env valueFrom has a source"),
     (R + "in-place-restart",
      "with InPlaceRestart: backoffLimit MaxInt32, podReplacementPolicy Failed, completions == parallelism"),
     (R + "success-policy-targets", "successPolicy.targetReplicatedJobs must name replicatedJobs"),
@@ -154,8 +151,6 @@ def check(jobset: dict, gates: frozenset = frozenset()) -> list[Problem]:
                 add(f"replicatedJob: {name} cannot depend on replicatedJob: {dep_name}",
                     f"{path}.dependsOn[{j}].name", "depends-on-order")
 
-        _job_template(job_spec, f"{path}.template.spec", add)
-
         if in_place and "InPlaceRestart" in gates:
             _in_place_restart(name, job_spec, f"{path}.template.spec", add)
 
@@ -176,49 +171,6 @@ def check(jobset: dict, gates: frozenset = frozenset()) -> list[Problem]:
     if isinstance(policies, list) and policies:
         _volume_claim_policies(js_name, policies, rjobs, add)
     return out
-
-
-_NON_NEGATIVE_JOB_FIELDS = ("activeDeadlineSeconds", "parallelism", "completions", "backoffLimit",
-                            "ttlSecondsAfterFinished", "backoffLimitPerIndex", "maxFailedIndexes")
-MAX_PARALLELISM_INDEXED = 100000
-
-
-def _job_template(job_spec, path, add):
-    """batch/v1 Job validation of what the JobSet controller will create (Job defaults applied:
-    parallelism 1 when unset; both counts 1 when both unset; completionMode Indexed from JobSet)."""
-    for name in _NON_NEGATIVE_JOB_FIELDS:
-        value = job_spec.get(name)
-        if isinstance(value, int) and not isinstance(value, bool) and value < 0:
-            add("must be greater than or equal to 0", f"{path}.{name}", "job-template")
-    _env_sources(dig(job_spec, "template", "spec"), f"{path}.template.spec", add)
-    if job_spec.get("completionMode", "Indexed") not in (None, "Indexed"):
-        return
-    parallelism, completions = job_spec.get("parallelism"), job_spec.get("completions")
-    if completions is None and parallelism is not None:
-        add(body(REQUIRED, detail="when completion mode is Indexed"), f"{path}.completions", "job-template")
-    if isinstance(parallelism, int) and parallelism > MAX_PARALLELISM_INDEXED:
-        add(f"must be less than or equal to {MAX_PARALLELISM_INDEXED} when completion mode is Indexed",
-            f"{path}.parallelism", "job-template")
-
-
-_ENV_SOURCES = ("fieldRef", "resourceFieldRef", "configMapKeyRef", "secretKeyRef", "fileKeyRef")
-
-
-def _env_sources(pod_spec, path, add):
-    """The pod-template env check of the Job API (k8s pkg/apis/core/validation validateEnvVarValueFrom):
-    a valueFrom needs a source. Upstream's user-env conversion drops fileKeyRef (pkg/apply/apply.go
-    EnvVar), so a TrainJob env var read from a file reaches the JobSet as `valueFrom: {}`."""
-    if not isinstance(pod_spec, dict):
-        return
-    for kind in ("initContainers", "containers"):
-        containers = pod_spec.get(kind)
-        for i, c in enumerate(containers if isinstance(containers, list) else []):
-            env = c.get("env") if isinstance(c, dict) else None
-            for j, e in enumerate(env if isinstance(env, list) else []):
-                source = e.get("valueFrom") if isinstance(e, dict) else None
-                if isinstance(source, dict) and not any(source.get(k) is not None for k in _ENV_SOURCES):
-                    add("must specify one of: `fieldRef`, `resourceFieldRef`, `configMapKeyRef` or `secretKeyRef`",
-                        f"{path}.{kind}[{i}].env[{j}].valueFrom", "job-template")
 
 
 def _in_place_restart(name, job_spec, path, add):

@@ -117,6 +117,22 @@ def _is_dns1123_subdomain_content(value: str) -> list[str]:
     return errs
 
 
+_DNS1123_SUBDOMAIN_UNDERSCORE_FMT = r"_?[a-z0-9]([-_a-z0-9]*[a-z0-9])?(\._?[a-z0-9]([-_a-z0-9]*[a-z0-9])?)*"
+_DNS1123_SUBDOMAIN_UNDERSCORE = re.compile(_DNS1123_SUBDOMAIN_UNDERSCORE_FMT)
+_DNS1123_SUBDOMAIN_UNDERSCORE_MSG = ("a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, "
+                                     "'_', '-' or '.', and must start and end with an alphanumeric character")
+
+
+def is_dns1123_subdomain_with_underscore(value: str) -> tuple[str, ...]:
+    """DNS search domains (pod dnsConfig.searches): a subdomain whose labels may start with '_'."""
+    errs = []
+    if _blen(value) > 253:
+        errs.append(max_len_chars(253))
+    if not _DNS1123_SUBDOMAIN_UNDERSCORE.fullmatch(value):
+        errs.append(regex_error(_DNS1123_SUBDOMAIN_UNDERSCORE_MSG, _DNS1123_SUBDOMAIN_UNDERSCORE_FMT, "example.com"))
+    return tuple(errs)
+
+
 @functools.lru_cache(maxsize=_CACHED_NAMES)
 def is_dns1035_label(value: str) -> tuple[str, ...]:
     errs = []

@@ -1,0 +1,98 @@
+"""Kubernetes v1.36's own checks of the Jobs and Pods a rendered JobSet makes.
+
+The API server does not validate a JobSet's pod templates when the JobSet is created; it validates
+each Job when the JobSet controller creates it, and each Pod when the Job controller does. A JobSet
+that passes its CRD schema and webhook can still never start. This package re-implements, per
+replicated job, what `pkg/apis/batch/validation` (the Job spec) and `pkg/apis/core/validation` (the
+pod template) reject, with upstream's messages and field paths, on the object as the API server sees
+it after the JobSet webhook's and the Job/Pod defaults (so an unset field that gets a valid default is
+never an error). Feature gates are Kubernetes 1.36's defaults.
+
+    check(jobset, blame=None) -> list[Problem]
+
+One walk of each replicated job; every module takes (object, field path, Findings). `blame`, when
+given, maps a JobSet field path to the TrainJob / runtime / runtimePatch field it came from
+(kpt_fn.blame.Blame.locate): the problem then points at that field, with the JobSet path in its
+message.
+"""
+
+from __future__ import annotations
+
+from kpt_fn.problems import Problem
+from kpt_fn.resource import dig
+from kpt_fn.validation.k8s import containers, env, job, pod, ports, probes, resources, scheduling, security, volumes
+from kpt_fn.validation.k8s.findings import Findings
+
+_CORE = "pkg/apis/core/validation/validation.go"
+_BATCH = "pkg/apis/batch/validation/validation.go"
+
+# (rule, upstream file, what it covers) -- the catalog behind `expand-trainjobs rules` and docs/validation.md
+FAMILIES = (
+    (resources.RULE, _CORE, "container, pod-level and overhead resources: names, quantities not negative, "
+     "extended resources whole numbers with a limit equal to the request, requests <= limits, hugepages "
+     "whole pages and with cpu or memory"),
+    (containers.RULE, _CORE, "containers and init containers: names (unique across both), image, "
+     "imagePullPolicy, terminationMessagePolicy, resizePolicy; probes and lifecycle only on regular "
+     "containers and restartable init containers (sidecars)"),
+    (env.RULE, _CORE, "env names (printable ASCII but '='), valueFrom with exactly one of fieldRef, "
+     "resourceFieldRef, configMapKeyRef, secretKeyRef, fileKeyRef and each selector; envFrom sources and prefixes"),
+    (ports.RULE, _CORE, "container ports: names, numbers, protocols, host-port conflicts, hostNetwork ports"),
+    (volumes.RULE, _CORE, "volumes (DNS label names, unique, exactly one source and its fields) and "
+     "volumeMounts / volumeDevices naming a volume, unique mount paths, subPath, propagation"),
+    (probes.RULE, _CORE, "liveness/readiness/startup probes and lifecycle handlers: one handler, ports, "
+     "schemes, headers, non-negative timings, successThreshold 1 where required"),
+    (security.RULE, _CORE, "pod and container securityContext: user and group ids, sysctls, seccomp, "
+     "AppArmor, procMount, policies, privilege escalation"),
+    (scheduling.TOLERATIONS, _CORE, "tolerations: keys, operators, values, effects, tolerationSeconds"),
+    (scheduling.AFFINITY, _CORE, "node, pod and pod anti-affinity terms, selectors and weights"),
+    (scheduling.SPREAD, _CORE, "topologySpreadConstraints: maxSkew, topologyKey, whenUnsatisfiable, "
+     "uniqueness, minDomains, inclusion policies, labelSelector"),
+    (scheduling.NODE_SELECTOR, _CORE, "nodeSelector keys and values"),
+    (pod.RULE, _CORE, "pod-level fields: restartPolicy, dnsPolicy and dnsConfig, hostname, subdomain, "
+     "priorityClassName, serviceAccountName, nodeName, activeDeadlineSeconds, preemptionPolicy, "
+     "runtimeClassName, readiness and scheduling gates, hostAliases, imagePullSecrets, os, resourceClaims, "
+     "no ephemeral containers"),
+    (job.RULE, _BATCH, "Job spec: non-negative counts and durations, completionMode, completions for "
+     "Indexed Jobs, parallelism limit, backoffLimitPerIndex / maxFailedIndexes, podFailurePolicy, "
+     "successPolicy, podReplacementPolicy"),
+    (job.RESTART_RULE, _BATCH, "a Job's pods restart OnFailure or Never (never Always); Never with a podFailurePolicy"),
+)
+
+RULES = [(rule, f"Kubernetes 1.36 {upstream}: {text}") for rule, upstream, text in FAMILIES]
+
+_RJ = "spec.replicatedJobs"
+
+
+def findings(jobset: dict) -> list[tuple]:
+    """(rule, JobSet path, body, hint) for every problem of every replicated job's Job and pod template."""
+    f = Findings()
+    claims = [dig(t, "metadata", "name") for policy in dig(jobset, "spec", "volumeClaimPolicies") or ()
+              for t in (dig(policy, "templates") or ())]
+    claims = [c for c in claims if isinstance(c, str) and c]
+    for i, rj in enumerate(dig(jobset, "spec", "replicatedJobs") or ()):
+        spec = dig(rj, "template", "spec")
+        if not isinstance(spec, dict):
+            continue
+        path = f"{_RJ}[{i}].template.spec"
+        job.check_job_spec(spec, path, f)
+        pod_spec = dig(spec, "template", "spec")
+        if isinstance(pod_spec, dict):
+            pod.check_pod_spec(pod_spec, f"{path}.template.spec", f, claims)
+        job.check_restart_policy(spec, path, f)
+    return f.items
+
+
+def check(jobset: dict, blame=None) -> list[Problem]:
+    out = []
+    who = None
+    for rule, path, text, hint in findings(jobset):
+        where = blame.locate(jobset, hint or path) if blame is not None else None
+        if where is None:
+            out.append(Problem(text, path, subject=jobset, rule=rule))
+            continue
+        if who is None:
+            meta = jobset.get("metadata") or {}
+            who = f"{meta.get('namespace') or ''}/{meta.get('name')}".lstrip("/")
+        source_path, subject = where
+        out.append(Problem(f"JobSet {who} {path}: {text}", source_path, subject=subject, rule=rule))
+    return out

@@ -1,0 +1,198 @@
+"""The pod template of a Job: pod-level fields, then each family's checks.
+
+Kubernetes v1.36 pkg/apis/core/validation/validation.go ValidatePodTemplateSpec and ValidatePodSpec
+(restartPolicy, dnsPolicy, dnsConfig, hostname, subdomain, priorityClassName, serviceAccountName,
+nodeName, activeDeadlineSeconds, preemptionPolicy, runtimeClassName, readinessGates, schedulingGates,
+hostAliases, imagePullSecrets, os, overhead, pod-level resources, resourceClaims; ephemeral containers
+are refused in templates). Pod-template labels and annotations are the names family's
+(names/template-metadata). Defaults applied first: restartPolicy OnFailure (the JobSet webhook),
+dnsPolicy ClusterFirst, terminationGracePeriodSeconds 30.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+
+from kpt_fn.validation import names
+from kpt_fn.validation.fielderr import child, index
+from kpt_fn.validation.k8s import containers, ports, resources, scheduling, security, volumes
+from kpt_fn.validation.k8s.findings import as_dict, as_int, as_list, as_str
+
+RULE = "k8s/pod"
+
+RESTART_POLICIES = ("Always", "OnFailure", "Never")
+DNS_POLICIES = ("ClusterFirstWithHostNet", "ClusterFirst", "Default", "None")
+PREEMPTION_POLICIES = ("PreemptLowerPriority", "Never")
+OS_NAMES = ("linux", "windows")
+DEFAULT_GRACE = 30
+MAX_INT32 = 2**31 - 1
+
+
+class PodContext:
+    """What the container checks need from the pod: valid volumes, declared claims, grace period,
+    restart policy and whether the pod uses the host's user namespace."""
+
+    __slots__ = ("volumes", "claims", "grace", "restart_policy", "host_users")
+
+    def __init__(self, pod: dict, volume_map: dict):
+        self.volumes = volume_map
+        self.claims = {c.get("name") for c in as_list(pod.get("resourceClaims")) if isinstance(c, dict) and c.get("name")}
+        grace = as_int(pod.get("terminationGracePeriodSeconds"))
+        self.grace = DEFAULT_GRACE if grace is None else grace
+        self.restart_policy = as_str(pod.get("restartPolicy")) or "OnFailure"
+        self.host_users = pod.get("hostUsers") is not False
+
+
+def _subdomain(value, path, f):
+    if isinstance(value, str) and value:
+        for msg in names.is_dns1123_subdomain(value):
+            f.invalid(RULE, path, value, msg)
+
+
+def _label(value, path, f):
+    if isinstance(value, str) and value:
+        for msg in names.is_dns1123_label(value):
+            f.invalid(RULE, path, value, msg)
+
+
+def _ip(value, path, f):
+    """apimachinery IsValidIP: a parsable address, written in canonical form."""
+    if not isinstance(value, str):
+        return
+    try:
+        ip = ipaddress.ip_address(value)
+    except ValueError:
+        f.invalid(RULE, path, value, "must be a valid IP address, (e.g. 10.9.8.7 or 2001:db8::ffff)")
+        return
+    if str(ip) != value:
+        f.invalid(RULE, path, value, f"must be in canonical form ({str(ip)!r})".replace("'", '"'))
+
+
+def _dns(pod: dict, path: str, f) -> None:
+    policy = pod.get("dnsPolicy")
+    if isinstance(policy, str) and policy and policy not in DNS_POLICIES:
+        f.unsupported(RULE, child(path, "dnsPolicy"), policy, DNS_POLICIES)
+    config = pod.get("dnsConfig")
+    where = child(path, "dnsConfig")
+    if policy == "None":
+        if not isinstance(config, dict):
+            f.required(RULE, where, "must provide `dnsConfig` when `dnsPolicy` is None")
+            return
+        if not as_list(config.get("nameservers")):
+            f.required(RULE, child(where, "nameservers"), "must provide at least one DNS nameserver when `dnsPolicy` is None")
+            return
+    if not isinstance(config, dict):
+        return
+    servers = as_list(config.get("nameservers"))
+    if len(servers) > 3:
+        f.invalid(RULE, child(where, "nameservers"), servers, "must not have more than 3 nameservers")
+    for i, ns in enumerate(servers):
+        _ip(ns, index(child(where, "nameservers"), i), f)
+    searches = as_list(config.get("searches"))
+    if len(searches) > 32:
+        f.invalid(RULE, child(where, "searches"), searches, "must not have more than 32 search paths")
+    if len(" ".join(s for s in searches if isinstance(s, str))) > 2048:
+        f.invalid(RULE, child(where, "searches"), searches,
+                  "must not have more than 2048 characters (including spaces) in the search list")
+    for i, search in enumerate(searches):
+        # RelaxedDNSSearchValidation is GA: "." alone is fine, underscores are allowed
+        if isinstance(search, str) and search != ".":
+            search = search[:-1] if search.endswith(".") else search
+            for msg in names.is_dns1123_subdomain_with_underscore(search):
+                f.invalid(RULE, index(child(where, "searches"), i), search, msg)
+    for i, option in enumerate(as_list(config.get("options"))):
+        if not as_dict(option).get("name"):
+            f.required(RULE, index(child(where, "options"), i), "must not be empty")
+
+
+def check_pod_spec(pod: dict, path: str, f, claim_volumes=()) -> None:
+    """`claim_volumes`: the JobSet's VolumeClaimPolicies template names; the JobSet controller adds a
+    persistentVolumeClaim volume of that name to each Job that mounts it (jobset v0.12
+    pkg/controllers/volume_claim_policy.go addVolumes), so a mount of it is not a mount of nothing."""
+    volume_map = volumes.check_volumes(pod.get("volumes"), child(path, "volumes"), f)
+    for name in claim_volumes:
+        volume_map.setdefault(name, {"persistentVolumeClaim": {"claimName": name}})
+    ctx = PodContext(pod, volume_map)
+    claims_seen: set = set()
+    for i, claim in enumerate(as_list(pod.get("resourceClaims"))):
+        claim = as_dict(claim)
+        where = index(child(path, "resourceClaims"), i)
+        name = as_str(claim.get("name")) or ""
+        if not name:
+            f.required(RULE, child(where, "name"))
+        elif name in claims_seen:
+            f.duplicate(RULE, child(where, "name"), name)
+        else:
+            _label(name, child(where, "name"), f)
+            claims_seen.add(name)
+        given = [k for k in ("resourceClaimName", "resourceClaimTemplateName") if claim.get(k) is not None]
+        if len(given) == 2:
+            f.invalid(RULE, where, claim, "at most one of `resourceClaimName` or `resourceClaimTemplateName` may be specified")
+        elif not given:
+            f.invalid(RULE, where, claim, "must specify one of: `resourceClaimName`, `resourceClaimTemplateName`")
+        for k in given:
+            _subdomain(claim.get(k), child(where, k), f)
+    containers.check_containers(pod, path, ctx, f)
+    if pod.get("ephemeralContainers"):
+        f.forbidden(RULE, child(path, "ephemeralContainers"), "ephemeral containers not allowed in pod template")
+    pod_resources = pod.get("resources")
+    if isinstance(pod_resources, dict):
+        if pod_resources.get("claims") is not None:
+            f.forbidden(resources.RULE, child(child(path, "resources"), "claims"), "claims cannot be set for Resources at pod-level")
+        resources.check_requirements(pod_resources, child(path, "resources"), f, check_names=False)
+    overhead = pod.get("overhead")
+    if isinstance(overhead, dict):
+        resources.check_requirements({"limits": overhead}, child(path, "overhead"), f)
+    ports.host_network_ports(pod, path, f)
+    restart = pod.get("restartPolicy")
+    if isinstance(restart, str) and restart and restart not in RESTART_POLICIES:
+        f.unsupported(RULE, child(path, "restartPolicy"), restart, RESTART_POLICIES)
+    _dns(pod, path, f)
+    scheduling.check_node_selector(pod.get("nodeSelector"), child(path, "nodeSelector"), f)
+    security.check_pod(pod, path, f)
+    for i, secret in enumerate(as_list(pod.get("imagePullSecrets"))):
+        if isinstance(secret, dict) and set(secret) - {"name"}:
+            f.invalid(RULE, index(child(path, "imagePullSecrets"), i), secret, "only name may be set")
+    scheduling.check_affinity(pod.get("affinity"), child(path, "affinity"), f)
+    for i, gate in enumerate(as_list(pod.get("readinessGates"))):
+        kind = as_dict(gate).get("conditionType")
+        if isinstance(kind, str):
+            for msg in names.is_qualified_name(kind):
+                f.invalid(RULE, child(index(child(path, "readinessGates"), i), "conditionType"), kind, msg)
+    gates_seen: set = set()
+    for i, gate in enumerate(as_list(pod.get("schedulingGates"))):
+        name = as_dict(gate).get("name")
+        if isinstance(name, str):
+            where = index(child(path, "schedulingGates"), i)
+            for msg in names.is_qualified_name(name):
+                f.invalid(RULE, where, name, msg)
+            if name in gates_seen:
+                f.duplicate(RULE, where, name)
+            gates_seen.add(name)
+    scheduling.check_topology_spread(pod.get("topologySpreadConstraints"), child(path, "topologySpreadConstraints"), f)
+    service_account = pod.get("serviceAccountName")
+    _subdomain(service_account, child(path, "serviceAccountName"), f)
+    _subdomain(pod.get("nodeName"), child(path, "nodeName"), f)
+    deadline = as_int(pod.get("activeDeadlineSeconds"))
+    if deadline is not None and not 1 <= deadline <= MAX_INT32:
+        f.invalid(RULE, child(path, "activeDeadlineSeconds"), deadline, f"must be between 1 and {MAX_INT32}, inclusive")
+    _label(pod.get("hostname"), child(path, "hostname"), f)
+    _label(pod.get("subdomain"), child(path, "subdomain"), f)
+    scheduling.check_tolerations(pod.get("tolerations"), child(path, "tolerations"), f)
+    for i, alias in enumerate(as_list(pod.get("hostAliases"))):
+        alias = as_dict(alias)
+        where = index(child(path, "hostAliases"), i)
+        _ip(alias.get("ip", ""), child(where, "ip"), f)
+        for j, host in enumerate(as_list(alias.get("hostnames"))):
+            _subdomain(host, index(child(where, "hostnames"), j), f)
+    _subdomain(pod.get("priorityClassName"), child(path, "priorityClassName"), f)
+    runtime_class = pod.get("runtimeClassName")
+    if isinstance(runtime_class, str):
+        for msg in names.is_dns1123_subdomain(runtime_class):
+            f.invalid(RULE, child(path, "runtimeClassName"), runtime_class, msg)
+    preemption = pod.get("preemptionPolicy")
+    if isinstance(preemption, str) and preemption and preemption not in PREEMPTION_POLICIES:
+        f.unsupported(RULE, child(path, "preemptionPolicy"), preemption, PREEMPTION_POLICIES)
+    os_name = as_dict(pod.get("os")).get("name")
+    if isinstance(os_name, str) and os_name not in OS_NAMES:
+        f.unsupported(RULE, child(child(path, "os"), "name"), os_name, OS_NAMES)

@@ -1,0 +1,138 @@
+"""Pod and container securityContext.
+
+Kubernetes v1.36 pkg/apis/core/validation/validation.go ValidateSecurityContext,
+validatePodSpecSecurityContext, validateSeccompProfileField, ValidateAppArmorProfileField,
+validateSysctls, validateHostUsers; apimachinery v0.36 IsValidUserID / IsValidGroupID. The cluster
+allows privileged containers (the API server's default), so `privileged: true` is not an error here.
+"""
+
+from __future__ import annotations
+
+import re
+
+from kpt_fn.validation.fielderr import child, index
+from kpt_fn.validation.k8s import paths
+from kpt_fn.validation.k8s.findings import as_dict, as_int, as_list, as_str
+
+RULE = "k8s/security-context"
+
+ID_RANGE = "must be between 0 and 2147483647, inclusive"
+SECCOMP_TYPES = ("Localhost", "RuntimeDefault", "Unconfined")
+APPARMOR_TYPES = ("Localhost", "RuntimeDefault", "Unconfined")
+PROC_MOUNTS = ("Default", "Unmasked")
+FS_GROUP_CHANGE = ("Always", "OnRootMismatch")
+SUPPLEMENTAL_GROUPS_POLICIES = ("Merge", "Strict")
+SELINUX_CHANGE = ("MountOption", "Recursive")
+_SYSCTL_SEGMENT = "[a-z0-9]([-_a-z0-9]*[a-z0-9])?"
+_SYSCTL = re.compile("(" + _SYSCTL_SEGMENT + r"[\./])*" + _SYSCTL_SEGMENT)
+_SYSCTL_MSG = f"must have at most 253 characters and match regex ^({_SYSCTL_SEGMENT}[\\./])*{_SYSCTL_SEGMENT}$"
+
+
+def _id(value, path, f):
+    n = as_int(value)
+    if n is not None and not 0 <= n <= 2**31 - 1:
+        f.invalid(RULE, path, n, ID_RANGE)
+
+
+def _seccomp(profile, path, f):
+    if not isinstance(profile, dict):
+        return
+    kind = profile.get("type")
+    if not kind:
+        f.required(RULE, child(path, "type"), "type is required when seccompProfile is set")
+    elif kind not in SECCOMP_TYPES:
+        f.unsupported(RULE, child(path, "type"), kind, SECCOMP_TYPES)
+    local = profile.get("localhostProfile")
+    if kind == "Localhost":
+        if local is None:
+            f.required(RULE, child(path, "localhostProfile"), "must be set when seccomp type is Localhost")
+        elif isinstance(local, str):
+            paths.local_descending(local, child(path, "localhostProfile"), RULE, f)
+    elif local is not None:
+        f.invalid(RULE, child(path, "localhostProfile"), profile, "can only be set when seccomp type is Localhost")
+
+
+def _apparmor(profile, path, f):
+    if not isinstance(profile, dict):
+        return
+    kind = profile.get("type")
+    local = profile.get("localhostProfile")
+    if kind == "Localhost":
+        if local is None:
+            f.required(RULE, child(path, "localhostProfile"), "must be set when AppArmor type is Localhost")
+        elif isinstance(local, str):
+            if local.strip() != local:
+                f.invalid(RULE, child(path, "localhostProfile"), local, "must not be padded with whitespace")
+            elif not local:
+                f.required(RULE, child(path, "localhostProfile"), "must be set when AppArmor type is Localhost")
+            if len(local.encode()) > 4095:
+                f.too_long(RULE, child(path, "localhostProfile"), 4095)
+    elif kind in ("RuntimeDefault", "Unconfined"):
+        if local is not None:
+            f.invalid(RULE, child(path, "localhostProfile"), local, "can only be set when AppArmor type is Localhost")
+    elif not kind:
+        f.required(RULE, child(path, "type"), "type is required when appArmorProfile is set")
+    else:
+        f.unsupported(RULE, child(path, "type"), kind, APPARMOR_TYPES)
+
+
+def check_container(sc, path: str, host_users: bool, f) -> None:
+    if not isinstance(sc, dict):
+        return
+    _id(sc.get("runAsUser"), child(path, "runAsUser"), f)
+    _id(sc.get("runAsGroup"), child(path, "runAsGroup"), f)
+    proc = sc.get("procMount")
+    if isinstance(proc, str):
+        if proc not in PROC_MOUNTS:
+            f.unsupported(RULE, child(path, "procMount"), proc, PROC_MOUNTS)
+        if host_users and proc == "Unmasked":
+            f.invalid(RULE, child(path, "procMount"), proc, "`hostUsers` must be false to use `Unmasked`")
+    _seccomp(sc.get("seccompProfile"), child(path, "seccompProfile"), f)
+    if sc.get("allowPrivilegeEscalation") is False:
+        if sc.get("privileged") is True:
+            f.invalid(RULE, path, sc, "cannot set `allowPrivilegeEscalation` to false and `privileged` to true")
+        for cap in as_list(as_dict(sc.get("capabilities")).get("add")):
+            if cap == "CAP_SYS_ADMIN":
+                f.invalid(RULE, path, sc, "cannot set `allowPrivilegeEscalation` to false and `capabilities.Add` CAP_SYS_ADMIN")
+    _apparmor(sc.get("appArmorProfile"), child(path, "appArmorProfile"), f)
+
+
+def check_pod(pod: dict, path: str, f) -> None:
+    """The pod's securityContext (and hostUsers' limits on host namespaces)."""
+    sc = pod.get("securityContext")
+    if not isinstance(sc, dict):
+        return
+    where = child(path, "securityContext")
+    _id(sc.get("fsGroup"), child(where, "fsGroup"), f)
+    _id(sc.get("runAsUser"), child(where, "runAsUser"), f)
+    _id(sc.get("runAsGroup"), child(where, "runAsGroup"), f)
+    for g, gid in enumerate(as_list(sc.get("supplementalGroups"))):
+        _id(gid, index(child(where, "supplementalGroups"), g), f)
+    if pod.get("shareProcessNamespace") is True and pod.get("hostPID") is True:
+        f.invalid(RULE, child(where, "shareProcessNamespace"), True, "ShareProcessNamespace and HostPID cannot both be enabled")
+    seen: set = set()
+    for i, sysctl in enumerate(as_list(sc.get("sysctls"))):
+        name = as_str(as_dict(sysctl).get("name")) or ""
+        name_path = child(index(child(where, "sysctls"), i), "name")
+        if not name:
+            f.required(RULE, name_path)
+        elif len(name) > 253 or not _SYSCTL.fullmatch(name):
+            f.invalid(RULE, name_path, name, _SYSCTL_MSG)
+        elif name in seen:
+            f.duplicate(RULE, name_path, name)
+        seen.add(name)
+    policy = sc.get("fsGroupChangePolicy")
+    if isinstance(policy, str) and policy not in FS_GROUP_CHANGE:
+        f.unsupported(RULE, child(where, "fsGroupChangePolicy"), policy, FS_GROUP_CHANGE)
+    _seccomp(sc.get("seccompProfile"), child(where, "seccompProfile"), f)
+    _apparmor(sc.get("appArmorProfile"), child(where, "appArmorProfile"), f)
+    policy = sc.get("supplementalGroupsPolicy")
+    if isinstance(policy, str) and policy not in SUPPLEMENTAL_GROUPS_POLICIES:
+        f.unsupported(RULE, child(where, "supplementalGroupsPolicy"), policy, SUPPLEMENTAL_GROUPS_POLICIES)
+    policy = sc.get("seLinuxChangePolicy")
+    if isinstance(policy, str) and policy not in SELINUX_CHANGE:
+        f.unsupported(RULE, child(where, "seLinuxChangePolicy"), policy, SELINUX_CHANGE)
+    if pod.get("hostUsers") is False:
+        for field, shown in (("hostNetwork", "hostNetwork"), ("hostPID", "HostPID"), ("hostIPC", "HostIPC")):
+            if pod.get(field) is True:
+                f.forbidden(RULE, child(path, shown), "when `pod.Spec.HostUsers` is false")

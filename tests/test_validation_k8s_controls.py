@@ -1,0 +1,52 @@
+"""The Kubernetes checks end to end: valid unusual forms keep rendering (no false positives), and each
+mistake of issue 19 is blamed on the field the user wrote (fixtures/k8s/)."""
+
+from __future__ import annotations
+
+import copy
+import pathlib
+
+import pytest
+import yaml
+
+from kpt_fn import function
+
+K8S = pathlib.Path(__file__).resolve().parent.parent / "fixtures" / "k8s"
+RUNTIME = yaml.safe_load((K8S / "runtime.yaml").read_text())
+TRAINJOB = yaml.safe_load((K8S / "trainjob.yaml").read_text())
+CASES = yaml.safe_load((K8S / "blame.yaml").read_text())
+
+
+def _errors(trainjob, runtime):
+    outcome = function.run([copy.deepcopy(runtime), copy.deepcopy(trainjob)], None)
+    return outcome, [r for r in outcome.results if r.get("severity") == "error"]
+
+
+def test_the_controls_render_without_errors():
+    outcome, errors = _errors(TRAINJOB, RUNTIME)
+    assert errors == [] and outcome.exit_code == 0
+    assert any(o.get("kind") == "JobSet" for o in outcome.items)
+
+
+def _edit(objects, target, path, value):
+    node = objects[target]
+    *head, last = path
+    for step in head:
+        node = node[step]
+    if value == "<delete>":
+        del node[last]
+    else:
+        node[last] = value
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c["name"] for c in CASES])
+def test_mistakes_are_blamed_on_what_the_user_wrote(case):
+    objects = {"trainjob": copy.deepcopy(TRAINJOB), "runtime": copy.deepcopy(RUNTIME)}
+    for target, path, value in case["edits"]:
+        _edit(objects, target, path, value)
+    outcome, errors = _errors(objects["trainjob"], objects["runtime"])
+    got = [{"kind": r["resourceRef"]["kind"], "file": r["file"]["path"], "field": r["field"]["path"],
+            "message": r["message"].removesuffix(f" (in {r['file']['path']})")} for r in errors]
+    assert got == case["expected"]
+    assert all(r["tags"]["rule"].startswith("k8s/") for r in errors)
+    assert outcome.exit_code == 1
