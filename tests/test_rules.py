@@ -10,7 +10,7 @@ import yaml
 from kpt_fn import rules, validation
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "validation"
-FAMILIES = {"schema", "cel", "names", "runtime-webhook", "jobset-webhook", "trainer-webhook"}
+FAMILIES = {"schema", "cel", "names", "runtime-webhook", "jobset-webhook", "trainer-webhook", "k8s"}
 
 
 def test_entries_have_the_documented_shape():

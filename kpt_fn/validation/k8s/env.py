@@ -40,12 +40,13 @@ _BYTE_DIVISORS = frozenset({"1", "1k", "1M", "1G", "1T", "1P", "1E", "1Ki", "1Mi
 _BYTE_DIVISORS_TEXT = "1, 1k, 1M, 1G, 1T, 1P, 1E, 1Ki, 1Mi, 1Gi, 1Ti, 1Pi, 1Ei"
 
 
+_RELAXED_NAME = re.compile("[ -<>-~]+")  # printable ASCII (space included) but '='
+
+
 def relaxed_name_problems(value: str) -> list[str]:
     if not value:
         return ["environment variable name must be non-empty"]
-    if any(c == "=" or not " " <= c <= "~" for c in value):
-        return [RELAXED_NAME_MSG]
-    return []
+    return [] if _RELAXED_NAME.fullmatch(value) else [RELAXED_NAME_MSG]
 
 
 def check_env(env, path: str, volumes: dict, f) -> None:

@@ -108,11 +108,23 @@ def _dns(pod: dict, path: str, f) -> None:
 def check_pod_spec(pod: dict, path: str, f, claim_volumes=()) -> None:
     """`claim_volumes`: the JobSet's VolumeClaimPolicies template names; the JobSet controller adds a
     persistentVolumeClaim volume of that name to each Job that mounts it (jobset v0.12
-    pkg/controllers/volume_claim_policy.go addVolumes), so a mount of it is not a mount of nothing."""
+    pkg/controllers/volume_claim_policy.go addVolumes), so a mount of it is not a mount of nothing.
+    Pod-level fields are checked only when present (one dict lookup each), in upstream's order."""
     volume_map = volumes.check_volumes(pod.get("volumes"), child(path, "volumes"), f)
     for name in claim_volumes:
         volume_map.setdefault(name, {"persistentVolumeClaim": {"claimName": name}})
-    ctx = PodContext(pod, volume_map)
+    if "resourceClaims" in pod:
+        _resource_claims(pod, path, f)
+    containers.check_containers(pod, path, PodContext(pod, volume_map), f)
+    for field, check in _POD_FIELDS:
+        if field in pod:
+            check(pod, path, f)
+    if "dnsPolicy" in pod or "dnsConfig" in pod:
+        _dns(pod, path, f)
+    security.check_pod(pod, path, f)
+
+
+def _resource_claims(pod, path, f):
     claims_seen: set = set()
     for i, claim in enumerate(as_list(pod.get("resourceClaims"))):
         claim = as_dict(claim)
@@ -132,33 +144,48 @@ def check_pod_spec(pod: dict, path: str, f, claim_volumes=()) -> None:
             f.invalid(RULE, where, claim, "must specify one of: `resourceClaimName`, `resourceClaimTemplateName`")
         for k in given:
             _subdomain(claim.get(k), child(where, k), f)
-    containers.check_containers(pod, path, ctx, f)
+
+
+def _ephemeral(pod, path, f):
     if pod.get("ephemeralContainers"):
         f.forbidden(RULE, child(path, "ephemeralContainers"), "ephemeral containers not allowed in pod template")
+
+
+def _pod_resources(pod, path, f):
     pod_resources = pod.get("resources")
     if isinstance(pod_resources, dict):
         if pod_resources.get("claims") is not None:
             f.forbidden(resources.RULE, child(child(path, "resources"), "claims"), "claims cannot be set for Resources at pod-level")
         resources.check_requirements(pod_resources, child(path, "resources"), f, check_names=False)
+
+
+def _overhead(pod, path, f):
     overhead = pod.get("overhead")
     if isinstance(overhead, dict):
         resources.check_requirements({"limits": overhead}, child(path, "overhead"), f)
-    ports.host_network_ports(pod, path, f)
+
+
+def _restart_policy(pod, path, f):
     restart = pod.get("restartPolicy")
     if isinstance(restart, str) and restart and restart not in RESTART_POLICIES:
         f.unsupported(RULE, child(path, "restartPolicy"), restart, RESTART_POLICIES)
-    _dns(pod, path, f)
-    scheduling.check_node_selector(pod.get("nodeSelector"), child(path, "nodeSelector"), f)
-    security.check_pod(pod, path, f)
+
+
+def _pull_secrets(pod, path, f):
     for i, secret in enumerate(as_list(pod.get("imagePullSecrets"))):
         if isinstance(secret, dict) and set(secret) - {"name"}:
             f.invalid(RULE, index(child(path, "imagePullSecrets"), i), secret, "only name may be set")
-    scheduling.check_affinity(pod.get("affinity"), child(path, "affinity"), f)
+
+
+def _readiness_gates(pod, path, f):
     for i, gate in enumerate(as_list(pod.get("readinessGates"))):
         kind = as_dict(gate).get("conditionType")
         if isinstance(kind, str):
             for msg in names.is_qualified_name(kind):
                 f.invalid(RULE, child(index(child(path, "readinessGates"), i), "conditionType"), kind, msg)
+
+
+def _scheduling_gates(pod, path, f):
     gates_seen: set = set()
     for i, gate in enumerate(as_list(pod.get("schedulingGates"))):
         name = as_dict(gate).get("name")
@@ -169,30 +196,68 @@ def check_pod_spec(pod: dict, path: str, f, claim_volumes=()) -> None:
             if name in gates_seen:
                 f.duplicate(RULE, where, name)
             gates_seen.add(name)
-    scheduling.check_topology_spread(pod.get("topologySpreadConstraints"), child(path, "topologySpreadConstraints"), f)
-    service_account = pod.get("serviceAccountName")
-    _subdomain(service_account, child(path, "serviceAccountName"), f)
-    _subdomain(pod.get("nodeName"), child(path, "nodeName"), f)
+
+
+def _deadline(pod, path, f):
     deadline = as_int(pod.get("activeDeadlineSeconds"))
     if deadline is not None and not 1 <= deadline <= MAX_INT32:
         f.invalid(RULE, child(path, "activeDeadlineSeconds"), deadline, f"must be between 1 and {MAX_INT32}, inclusive")
-    _label(pod.get("hostname"), child(path, "hostname"), f)
-    _label(pod.get("subdomain"), child(path, "subdomain"), f)
-    scheduling.check_tolerations(pod.get("tolerations"), child(path, "tolerations"), f)
+
+
+def _host_aliases(pod, path, f):
     for i, alias in enumerate(as_list(pod.get("hostAliases"))):
         alias = as_dict(alias)
         where = index(child(path, "hostAliases"), i)
         _ip(alias.get("ip", ""), child(where, "ip"), f)
         for j, host in enumerate(as_list(alias.get("hostnames"))):
             _subdomain(host, index(child(where, "hostnames"), j), f)
-    _subdomain(pod.get("priorityClassName"), child(path, "priorityClassName"), f)
-    runtime_class = pod.get("runtimeClassName")
-    if isinstance(runtime_class, str):
-        for msg in names.is_dns1123_subdomain(runtime_class):
-            f.invalid(RULE, child(path, "runtimeClassName"), runtime_class, msg)
+
+
+def _preemption(pod, path, f):
     preemption = pod.get("preemptionPolicy")
     if isinstance(preemption, str) and preemption and preemption not in PREEMPTION_POLICIES:
         f.unsupported(RULE, child(path, "preemptionPolicy"), preemption, PREEMPTION_POLICIES)
+
+
+def _os(pod, path, f):
     os_name = as_dict(pod.get("os")).get("name")
     if isinstance(os_name, str) and os_name not in OS_NAMES:
         f.unsupported(RULE, child(child(path, "os"), "name"), os_name, OS_NAMES)
+
+
+def _runtime_class(pod, path, f):
+    value = pod.get("runtimeClassName")
+    if isinstance(value, str):  # "" too: ValidateRuntimeClassName has no empty case
+        for msg in names.is_dns1123_subdomain(value):
+            f.invalid(RULE, child(path, "runtimeClassName"), value, msg)
+
+
+def _named_field(field, check):
+    return field, lambda pod, path, f: check(pod.get(field), child(path, field), f)
+
+
+# ValidatePodSpec's order, after the containers
+_POD_FIELDS = (
+    ("ephemeralContainers", _ephemeral),
+    ("resources", _pod_resources),
+    ("overhead", _overhead),
+    ("hostNetwork", ports.host_network_ports),
+    ("restartPolicy", _restart_policy),
+    _named_field("nodeSelector", scheduling.check_node_selector),
+    ("imagePullSecrets", _pull_secrets),
+    _named_field("affinity", scheduling.check_affinity),
+    ("readinessGates", _readiness_gates),
+    ("schedulingGates", _scheduling_gates),
+    _named_field("topologySpreadConstraints", scheduling.check_topology_spread),
+    _named_field("serviceAccountName", _subdomain),
+    _named_field("nodeName", _subdomain),
+    ("activeDeadlineSeconds", _deadline),
+    _named_field("hostname", _label),
+    _named_field("subdomain", _label),
+    _named_field("tolerations", scheduling.check_tolerations),
+    ("hostAliases", _host_aliases),
+    _named_field("priorityClassName", _subdomain),
+    ("runtimeClassName", _runtime_class),
+    ("preemptionPolicy", _preemption),
+    ("os", _os),
+)

@@ -99,6 +99,13 @@ def check_container(sc, path: str, host_users: bool, f) -> None:
 
 def check_pod(pod: dict, path: str, f) -> None:
     """The pod's securityContext (and hostUsers' limits on host namespaces)."""
+    if pod.get("shareProcessNamespace") is True and pod.get("hostPID") is True:
+        f.invalid(RULE, child(child(path, "securityContext"), "shareProcessNamespace"), True,
+                  "ShareProcessNamespace and HostPID cannot both be enabled")
+    if pod.get("hostUsers") is False:
+        for field, shown in (("hostNetwork", "hostNetwork"), ("hostPID", "HostPID"), ("hostIPC", "HostIPC")):
+            if pod.get(field) is True:
+                f.forbidden(RULE, child(path, shown), "when `pod.Spec.HostUsers` is false")
     sc = pod.get("securityContext")
     if not isinstance(sc, dict):
         return
@@ -108,8 +115,6 @@ def check_pod(pod: dict, path: str, f) -> None:
     _id(sc.get("runAsGroup"), child(where, "runAsGroup"), f)
     for g, gid in enumerate(as_list(sc.get("supplementalGroups"))):
         _id(gid, index(child(where, "supplementalGroups"), g), f)
-    if pod.get("shareProcessNamespace") is True and pod.get("hostPID") is True:
-        f.invalid(RULE, child(where, "shareProcessNamespace"), True, "ShareProcessNamespace and HostPID cannot both be enabled")
     seen: set = set()
     for i, sysctl in enumerate(as_list(sc.get("sysctls"))):
         name = as_str(as_dict(sysctl).get("name")) or ""
@@ -132,7 +137,3 @@ def check_pod(pod: dict, path: str, f) -> None:
     policy = sc.get("seLinuxChangePolicy")
     if isinstance(policy, str) and policy not in SELINUX_CHANGE:
         f.unsupported(RULE, child(where, "seLinuxChangePolicy"), policy, SELINUX_CHANGE)
-    if pod.get("hostUsers") is False:
-        for field, shown in (("hostNetwork", "hostNetwork"), ("hostPID", "HostPID"), ("hostIPC", "HostIPC")):
-            if pod.get(field) is True:
-                f.forbidden(RULE, child(path, shown), "when `pod.Spec.HostUsers` is false")
