@@ -23,12 +23,7 @@ INIT_ONLY = "may not be set for init containers without restartPolicy=Always"
 
 
 def _common(c: dict, path: str, ctx, f) -> None:
-    name = as_str(c.get("name")) or ""
-    if not name:
-        f.required(RULE, child(path, "name"))
-    else:
-        for msg in names.is_dns1123_label(name):
-            f.invalid(RULE, child(path, "name"), name, msg)
+    f.named(RULE, child(path, "name"), as_str(c.get("name")), names.is_dns1123_label)
     if not c.get("image"):
         f.required(RULE, child(path, "image"))
     policy = c.get("terminationMessagePolicy")

@@ -54,12 +54,7 @@ def check_env(env, path: str, volumes: dict, f) -> None:
         if not isinstance(var, dict):
             continue
         where = index(path, i)
-        name = as_str(var.get("name"))
-        if not name:
-            f.required(RULE, child(where, "name"))
-        else:
-            for msg in relaxed_name_problems(name):
-                f.invalid(RULE, child(where, "name"), name, msg)
+        f.named(RULE, child(where, "name"), as_str(var.get("name")), relaxed_name_problems)
         source = var.get("valueFrom")
         if isinstance(source, dict):
             _value_from(var, source, child(where, "valueFrom"), volumes, f)
@@ -97,12 +92,7 @@ def _key_selector(selector: dict, path: str, f) -> None:
     if isinstance(name, str):
         for msg in names.is_dns1123_subdomain(name):
             f.invalid(RULE, child(path, "name"), name, msg)
-    k = as_str(selector.get("key"))
-    if not k:
-        f.required(RULE, child(path, "key"))
-    else:
-        for msg in names.is_config_map_key(k):
-            f.invalid(RULE, child(path, "key"), k, msg)
+    f.named(RULE, child(path, "key"), as_str(selector.get("key")), names.is_config_map_key)
 
 
 def _file_key_ref(selector: dict, path: str, volumes: dict, f) -> None:
@@ -116,12 +106,7 @@ def _file_key_ref(selector: dict, path: str, volumes: dict, f) -> None:
         f.required(RULE, child(path, "path"))
     else:
         local_paths.local_descending(file_path, child(path, "path"), RULE, f)
-    k = as_str(selector.get("key"))
-    if not k:
-        f.required(RULE, child(path, "key"))
-    else:
-        for msg in relaxed_name_problems(k):
-            f.invalid(RULE, child(path, "key"), k, msg)
+    f.named(RULE, child(path, "key"), as_str(selector.get("key")), relaxed_name_problems)
 
 
 def check_field_ref(selector: dict, path: str, allowed: tuple, f) -> None:
@@ -196,13 +181,9 @@ def check_env_from(env_from, path: str, f) -> None:
             if ref is None:
                 continue
             count += 1
-            name = as_str(as_dict(ref).get("name"))
-            if not name:
-                f.required(RULE, child(child(where, kind), "name"))
-            else:
-                # ValidateConfigMapName / ValidateSecretName with prefix=true
-                for msg in names.is_dns1123_subdomain(names.mask_trailing_dash(name)):
-                    f.invalid(RULE, child(child(where, kind), "name"), name, msg)
+            # ValidateConfigMapName / ValidateSecretName with prefix=true
+            f.named(RULE, child(child(where, kind), "name"), as_str(as_dict(ref).get("name")),
+                    lambda name: names.is_dns1123_subdomain(names.mask_trailing_dash(name)))
         # upstream reports these two at `envFrom`, not at the entry
         if count == 0:
             f.invalid(RULE, path, "", "must specify one of: `configMapRef` or `secretRef`")

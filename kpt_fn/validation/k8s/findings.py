@@ -12,6 +12,11 @@ from kpt_fn.validation.fielderr import (DUPLICATE, FORBIDDEN, INVALID, NOT_FOUND
                                         TOO_MANY, UNSUPPORTED, body, go_quote)
 
 
+def valid_values(values) -> str:
+    """The detail of a Required enum field: fmt %q of a []string."""
+    return "valid values: [" + " ".join(go_quote(v) for v in values) + "]"
+
+
 def supported(values) -> str:
     """field.NotSupported's detail: the valid values quoted, comma separated, in the given order."""
     return "supported values: " + ", ".join(go_quote(v) for v in values)
@@ -28,6 +33,14 @@ class Findings:
 
     def required(self, rule, path, detail="", hint=None):
         self.add(rule, path, body(REQUIRED, detail=detail), hint)
+
+    def named(self, rule, path, value, problems) -> None:
+        """The common shape: Required when empty, else each of `problems(value)` as Invalid."""
+        if not value:
+            self.required(rule, path)
+        else:
+            for msg in problems(value):
+                self.invalid(rule, path, value, msg)
 
     def invalid(self, rule, path, value, detail, hint=None):
         self.add(rule, path, body(INVALID, value, detail), hint)

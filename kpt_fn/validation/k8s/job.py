@@ -13,7 +13,7 @@ import re
 
 from kpt_fn.validation import names
 from kpt_fn.validation.fielderr import OMIT, child, index
-from kpt_fn.validation.k8s.findings import as_dict, as_int, as_list, as_str
+from kpt_fn.validation.k8s.findings import as_dict, as_int, as_list, as_str, valid_values
 
 RULE = "k8s/job"
 RESTART_RULE = "k8s/job-restart-policy"
@@ -101,7 +101,7 @@ def _pod_failure_policy(policy: dict, spec: dict, pod: dict, path: str, f) -> No
         where = index(rules_path, i)
         action = rule.get("action")
         if not action:
-            f.required(RULE, child(where, "action"), "valid values: [" + " ".join(f'"{a}"' for a in ACTIONS) + "]")
+            f.required(RULE, child(where, "action"), valid_values(ACTIONS))
         elif action == "FailIndex":
             if spec.get("backoffLimitPerIndex") is None:
                 f.invalid(RULE, child(where, "action"), action, "requires the backoffLimitPerIndex to be set")
@@ -153,15 +153,10 @@ def _on_pod_conditions(conditions: list, path: str, f) -> None:
         where = index(path, i)
         status = pattern.get("status")
         if not status:
-            f.required(RULE, child(where, "status"), "valid values: [" + " ".join(f'"{s}"' for s in CONDITION_STATUSES) + "]")
+            f.required(RULE, child(where, "status"), valid_values(CONDITION_STATUSES))
         elif status not in CONDITION_STATUSES:
             f.unsupported(RULE, child(where, "status"), status, CONDITION_STATUSES)
-        kind = as_str(pattern.get("type"))
-        if not kind:
-            f.required(RULE, child(where, "type"))
-        else:
-            for msg in names.is_qualified_name(kind):
-                f.invalid(RULE, child(where, "type"), kind, msg)
+        f.named(RULE, child(where, "type"), as_str(pattern.get("type")), names.is_qualified_name)
 
 
 def _indexes(text: str, completions: int | None) -> tuple[int | None, str | None]:

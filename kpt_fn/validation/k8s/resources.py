@@ -101,6 +101,19 @@ def _value(name: str, q, path: str, f) -> None:
         f.invalid(RULE, path, quantity.canonical(q), "must be an integer")
 
 
+def _one(name: str, q, where: str, check_names: bool, f) -> bool:
+    """The checks of one listed quantity, limit or request; whether it is hugepages."""
+    if check_names:
+        _name_problems(name, where, f)
+    _value(name, q, where, f)
+    if not is_hugepages(name):
+        return False
+    problem = _hugepage_problem(name, q)
+    if problem:
+        f.invalid(RULE, where, quantity.canonical(q), problem)
+    return True
+
+
 def check_requirements(resources, path: str, f, check_names: bool = True) -> None:
     """One ResourceRequirements (a container's, the pod's, or overhead as limits)."""
     resources = as_dict(resources)
@@ -109,21 +122,11 @@ def check_requirements(resources, path: str, f, check_names: bool = True) -> Non
     requests = _quantities(as_dict(resources.get("requests")), req_path, f)
     lim_qos = req_qos = lim_huge = req_huge = False
     for name, q in limits.items():
-        where = key(lim_path, name)
-        if check_names:
-            _name_problems(name, where, f)
-        _value(name, q, where, f)
-        if is_hugepages(name):
-            lim_huge = True
-            problem = _hugepage_problem(name, q)
-            if problem:
-                f.invalid(RULE, where, quantity.canonical(q), problem)
+        lim_huge = _one(name, q, key(lim_path, name), check_names, f) or lim_huge
         lim_qos = lim_qos or name in _QOS
     for name, q in requests.items():
         where = key(req_path, name)
-        if check_names:
-            _name_problems(name, where, f)
-        _value(name, q, where, f)
+        req_huge = _one(name, q, where, check_names, f) or req_huge
         limit = limits.get(name)
         if limit is not None:
             # upstream reports both at `requests` (not `requests[<name>]`)
@@ -135,11 +138,6 @@ def check_requirements(resources, path: str, f, check_names: bool = True) -> Non
                           f"must be less than or equal to {name} limit of {quantity.canonical(limit)}", hint=where)
         elif not overcommit_allowed(name):
             f.required(RULE, lim_path, "Limit must be set for non overcommitable resources", hint=where)
-        if is_hugepages(name):
-            req_huge = True
-            problem = _hugepage_problem(name, q)
-            if problem:
-                f.invalid(RULE, where, quantity.canonical(q), problem)
         req_qos = req_qos or name in _QOS
     if not lim_qos and not req_qos and (req_huge or lim_huge):
         f.forbidden(RULE, path, "HugePages require cpu or memory")

@@ -39,6 +39,22 @@ def labels(mapping, path: str, rule: str, f) -> None:
                 f.invalid(rule, path, v, msg)
 
 
+def _operator(op, values: list, path: str, rule: str, f, numeric: bool) -> None:
+    """A selector requirement's operator and how many values it takes (label selectors have no
+    Gt/Lt; node selectors do)."""
+    if op in ("In", "NotIn"):
+        if not values:
+            f.required(rule, child(path, "values"), "must be specified when `operator` is 'In' or 'NotIn'")
+    elif op in ("Exists", "DoesNotExist"):
+        if values:
+            f.forbidden(rule, child(path, "values"), "may not be specified when `operator` is 'Exists' or 'DoesNotExist'")
+    elif numeric and op in ("Gt", "Lt"):
+        if len(values) != 1:
+            f.required(rule, child(path, "values"), "must be specified single value when `operator` is 'Lt' or 'Gt'")
+    else:
+        f.invalid(rule, child(path, "operator"), op, "not a valid selector operator")
+
+
 def label_selector(selector, path: str, rule: str, f) -> None:
     if not isinstance(selector, dict):
         return
@@ -46,14 +62,7 @@ def label_selector(selector, path: str, rule: str, f) -> None:
         expr = as_dict(expr)
         where = index(child(path, "matchExpressions"), i)
         op, values = expr.get("operator"), as_list(expr.get("values"))
-        if op in ("In", "NotIn"):
-            if not values:
-                f.required(rule, child(where, "values"), "must be specified when `operator` is 'In' or 'NotIn'")
-        elif op in ("Exists", "DoesNotExist"):
-            if values:
-                f.forbidden(rule, child(where, "values"), "may not be specified when `operator` is 'Exists' or 'DoesNotExist'")
-        else:
-            f.invalid(rule, child(where, "operator"), op, "not a valid selector operator")
+        _operator(op, values, where, rule, f, numeric=False)
         k = as_str(expr.get("key"))
         if k is not None:
             label_name(k, child(where, "key"), rule, f)
@@ -95,17 +104,7 @@ def check_tolerations(tolerations, path: str, f) -> None:
 
 def _node_selector_requirement(req: dict, path: str, allow_invalid_values: bool, f) -> None:
     op, values = req.get("operator"), as_list(req.get("values"))
-    if op in ("In", "NotIn"):
-        if not values:
-            f.required(AFFINITY, child(path, "values"), "must be specified when `operator` is 'In' or 'NotIn'")
-    elif op in ("Exists", "DoesNotExist"):
-        if values:
-            f.forbidden(AFFINITY, child(path, "values"), "may not be specified when `operator` is 'Exists' or 'DoesNotExist'")
-    elif op in ("Gt", "Lt"):
-        if len(values) != 1:
-            f.required(AFFINITY, child(path, "values"), "must be specified single value when `operator` is 'Lt' or 'Gt'")
-    else:
-        f.invalid(AFFINITY, child(path, "operator"), op, "not a valid selector operator")
+    _operator(op, values, path, AFFINITY, f, numeric=True)
     label_name(as_str(req.get("key")) or "", child(path, "key"), AFFINITY, f)
     if not allow_invalid_values:
         for j, v in enumerate(values):
