@@ -50,3 +50,20 @@ def test_mistakes_are_blamed_on_what_the_user_wrote(case):
     assert got == case["expected"]
     assert all(r["tags"]["rule"].startswith("k8s/") for r in errors)
     assert outcome.exit_code == 1
+
+
+def _catalog_names():
+    from kpt_fn import upstream
+
+    return [r["metadata"]["name"] for r in upstream.bundle().catalog()]
+
+
+@pytest.mark.parametrize("name", _catalog_names())
+@pytest.mark.parametrize("resources", [None, {"limits": {"nvidia.com/gpu": 4}}])
+def test_every_shipped_runtime_renders_without_job_api_errors(name, resources):
+    trainer = {"numNodes": 2, **({"resourcesPerNode": resources} if resources else {})}
+    tj = {"apiVersion": "trainer.kubeflow.org/v1alpha1", "kind": "TrainJob", "metadata": {"name": "t", "namespace": "ml"},
+          "spec": {"runtimeRef": {"name": name}, "trainer": trainer}}
+    outcome = function.run([tj], None)
+    errors = [r for r in outcome.results if r.get("severity") == "error"]
+    assert errors == [] and any(o.get("kind") == "JobSet" for o in outcome.items)
