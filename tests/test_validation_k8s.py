@@ -153,7 +153,10 @@ def test_pod_failure_policy():
         (".podFailurePolicy.rules[0].onExitCodes.containerName", 'Invalid value: "x": must be one of the container or initContainer names in the pod template'),
         (".podFailurePolicy.rules[0].onExitCodes.values[0]", "Invalid value: 0: must not be 0 for the In operator"),
         (".podFailurePolicy.rules[0].onExitCodes.values[2]", "Duplicate value: 2"),
-        (".podFailurePolicy.rules[0].onExitCodes.values[3]", "Invalid value: 1: must be ordered")]
+        (".podFailurePolicy.rules[0].onExitCodes.values", "Invalid value: [0,2,2,1]: must be ordered")]
+    assert pfp({"action": "FailJob", "onExitCodes": {"values": []}}) == [
+        (".podFailurePolicy.rules[0].onExitCodes.operator", 'Required value: valid values: ["In" "NotIn"]'),
+        (".podFailurePolicy.rules[0].onExitCodes.values", "Invalid value: []: at least one value is required")]
     assert pfp({"action": "FailJob"}) == [
         (".podFailurePolicy.rules[0]", "Invalid value: specifying one of OnExitCodes and OnPodConditions is required")]
     assert pfp({"action": "Ignore", "onPodConditions": [{"type": "DisruptionTarget", "status": "Maybe"}]}) == [
@@ -166,6 +169,11 @@ def test_success_policy_and_pod_replacement_policy():
         (".successPolicy.rules[0]", "Required value: at least one of succeededCount or succeededIndexes must be specified")]
     assert errors(jobset(completions=4, successPolicy={"rules": [{"succeededCount": 5}]})) == [
         (".successPolicy.rules[0].succeededCount", "Invalid value: 5: must be less than or equal to 4 (the number of specified completions)")]
+    assert errors(jobset(completions=4, successPolicy={"rules": [{"succeededIndexes": "0-2,1"}, {"succeededIndexes": "7"}]})) == [
+        (".successPolicy.rules[0].succeededIndexes", 'Invalid value: "0-2,1": error parsing succeededIndexes: non-increasing order, previous: 2, current: 1'),
+        (".successPolicy.rules[1].succeededIndexes", 'Invalid value: "7": error parsing succeededIndexes: too large index: "7"')]
+    assert errors(jobset(completionMode="NonIndexed", successPolicy={"rules": [{"succeededCount": 1}]})) == [
+        (".successPolicy", 'Invalid value: {"rules":[{"succeededCount":1}]}: requires indexed completion mode')]
     assert errors(jobset(podReplacementPolicy="Failed")) == []
     assert errors(jobset(podReplacementPolicy="Never")) == [
         (".podReplacementPolicy", 'Unsupported value: "Never": supported values: "Failed", "TerminatingOrFailed"')]

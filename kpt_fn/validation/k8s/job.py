@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 
 from kpt_fn.validation import names
-from kpt_fn.validation.fielderr import OMIT, child, index
+from kpt_fn.validation.fielderr import OMIT, REQUIRED, body, child, go_quote, index
 from kpt_fn.validation.k8s.findings import as_dict, as_int, as_list, as_str, valid_values
 
 RULE = "k8s/job"
@@ -21,13 +21,18 @@ RESTART_RULE = "k8s/job-restart-policy"
 NEGATIVE = "must be greater than or equal to 0"
 MAX_PARALLELISM_INDEXED = 100_000
 MAX_FAILED_INDEXES = 100_000
+COMPLETIONS_SOFT_LIMIT = 100_000
+PARALLELISM_HIGH_COMPLETIONS = 10_000
+MAX_FAILED_HIGH_COMPLETIONS = 10_000
 MAX_RULES = 20
 MAX_EXIT_CODES = 255
+MAX_MANAGED_BY = 63
+MAX_SUCCEEDED_INDEXES = 64 * 1024
 ACTIONS = ("Count", "FailIndex", "FailJob", "Ignore")
 CONDITION_STATUSES = ("False", "True", "Unknown")
 REPLACEMENT_POLICIES = ("Failed", "TerminatingOrFailed")
 COMPLETION_MODES = ("NonIndexed", "Indexed")
-_INTERVAL = re.compile(r"(\d+)(?:-(\d+))?")
+_INT = re.compile(r"[+-]?\d+")  # strconv.Atoi
 
 
 def check_job_spec(spec: dict, path: str, f) -> None:
@@ -40,6 +45,12 @@ def check_job_spec(spec: dict, path: str, f) -> None:
     per_index, max_failed = as_int(spec.get("backoffLimitPerIndex")), as_int(spec.get("maxFailedIndexes"))
     if spec.get("maxFailedIndexes") is not None and spec.get("backoffLimitPerIndex") is None:
         f.required(RULE, child(path, "backoffLimitPerIndex"), "when maxFailedIndexes is specified")
+    managed_by = spec.get("managedBy")
+    if isinstance(managed_by, str):
+        for etype, value, detail in names.is_domain_prefixed_path(managed_by):
+            f.add(RULE, child(path, "managedBy"), body(etype, value if etype != REQUIRED else OMIT, detail))
+        if len(managed_by.encode()) > MAX_MANAGED_BY:
+            f.too_long(RULE, child(path, "managedBy"), MAX_MANAGED_BY)
     mode = spec.get("completionMode") or "Indexed"
     if mode not in COMPLETION_MODES:
         f.unsupported(RULE, child(path, "completionMode"), mode, COMPLETION_MODES)
@@ -53,6 +64,8 @@ def check_job_spec(spec: dict, path: str, f) -> None:
             f.invalid(RULE, child(path, "maxFailedIndexes"), max_failed, "must be less than or equal to completions")
         if max_failed is not None and max_failed > MAX_FAILED_INDEXES:
             f.invalid(RULE, child(path, "maxFailedIndexes"), max_failed, f"must be less than or equal to {MAX_FAILED_INDEXES}")
+        if completions is not None and completions > COMPLETIONS_SOFT_LIMIT and spec.get("backoffLimitPerIndex") is not None:
+            _high_completions(parallelism, max_failed, spec, path, f)
     else:
         if per_index is not None:
             f.invalid(RULE, child(path, "backoffLimitPerIndex"), per_index, "requires indexed completion mode")
@@ -64,7 +77,10 @@ def check_job_spec(spec: dict, path: str, f) -> None:
         _pod_failure_policy(failure_policy, spec, pod, child(path, "podFailurePolicy"), f)
     success_policy = spec.get("successPolicy")
     if isinstance(success_policy, dict):
-        _success_policy(success_policy, mode, completions, child(path, "successPolicy"), f)
+        if mode != "Indexed":
+            f.invalid(RULE, child(path, "successPolicy"), success_policy, "requires indexed completion mode")
+        else:
+            _success_policy(success_policy, completions, child(path, "successPolicy"), f)
     replacement = spec.get("podReplacementPolicy")
     if isinstance(replacement, str):
         allowed = ("Failed",) if isinstance(failure_policy, dict) else REPLACEMENT_POLICIES
@@ -84,6 +100,17 @@ def check_restart_policy(spec: dict, path: str, f) -> None:
         f.unsupported(RESTART_RULE, where, restart, ("OnFailure", "Never"))
     elif isinstance(failure_policy, dict) and restart != "Never":
         f.invalid(RESTART_RULE, where, restart, 'only "Never" is supported when podFailurePolicy is specified')
+
+
+def _high_completions(parallelism, max_failed, spec, path, f) -> None:
+    """Indexed Jobs above 100000 completions with a backoff limit per index."""
+    if spec.get("maxFailedIndexes") is None:
+        f.required(RULE, child(path, "maxFailedIndexes"), f"must be specified when completions is above {COMPLETIONS_SOFT_LIMIT}")
+    tail = f"when completions are above {COMPLETIONS_SOFT_LIMIT} and used with backoff limit per index"
+    if parallelism is not None and parallelism > PARALLELISM_HIGH_COMPLETIONS:
+        f.invalid(RULE, child(path, "parallelism"), parallelism, f"must be less than or equal to {PARALLELISM_HIGH_COMPLETIONS} {tail}")
+    if max_failed is not None and max_failed > MAX_FAILED_HIGH_COMPLETIONS:
+        f.invalid(RULE, child(path, "maxFailedIndexes"), max_failed, f"must be less than or equal to {MAX_FAILED_HIGH_COMPLETIONS} {tail}")
 
 
 def dig_template(spec: dict):
@@ -119,30 +146,34 @@ def _pod_failure_policy(policy: dict, spec: dict, pod: dict, path: str, f) -> No
 
 
 def _on_exit_codes(requirement: dict, containers: set, path: str, f) -> None:
+    operator = requirement.get("operator")
+    if not operator:
+        f.required(RULE, child(path, "operator"), valid_values(("In", "NotIn")))
+    elif operator not in ("In", "NotIn"):
+        f.unsupported(RULE, child(path, "operator"), operator, ("In", "NotIn"))
     container = requirement.get("containerName")
     if container is not None and container not in containers:
         f.invalid(RULE, child(path, "containerName"), container,
                   "must be one of the container or initContainer names in the pod template")
-    operator = requirement.get("operator")
-    if operator not in ("In", "NotIn"):
-        f.unsupported(RULE, child(path, "operator"), operator, ("In", "NotIn"))
     values = as_list(requirement.get("values"))
     values_path = child(path, "values")
-    if not values or len(values) > MAX_EXIT_CODES:
-        f.invalid(RULE, values_path, values, f"at least one value is required, and at most {MAX_EXIT_CODES} are allowed")
-        return
-    previous = None
+    if not values:
+        f.invalid(RULE, values_path, values, "at least one value is required")
+    elif len(values) > MAX_EXIT_CODES:
+        f.too_many(RULE, values_path, len(values), MAX_EXIT_CODES)
+    ordered, seen = True, set()
     for i, value in enumerate(values):
         if as_int(value) is None:
             continue
-        if value == 0 and operator == "In":
+        if operator == "In" and value == 0:
             f.invalid(RULE, index(values_path, i), value, "must not be 0 for the In operator")
-        if previous is not None:
-            if previous == value:
-                f.duplicate(RULE, index(values_path, i), value)
-            elif previous > value:
-                f.invalid(RULE, index(values_path, i), value, "must be ordered")
-        previous = value
+        if value in seen:
+            f.duplicate(RULE, index(values_path, i), value)
+        seen.add(value)
+        if i > 0 and as_int(values[i - 1]) is not None and values[i - 1] > value:
+            ordered = False
+    if not ordered:
+        f.invalid(RULE, values_path, values, "must be ordered")
 
 
 def _on_pod_conditions(conditions: list, path: str, f) -> None:
@@ -151,60 +182,76 @@ def _on_pod_conditions(conditions: list, path: str, f) -> None:
     for i, pattern in enumerate(conditions):
         pattern = as_dict(pattern)
         where = index(path, i)
+        kind = as_str(pattern.get("type")) or ""
+        for msg in names.is_qualified_name(kind):
+            f.invalid(RULE, child(where, "type"), kind, msg)
         status = pattern.get("status")
         if not status:
             f.required(RULE, child(where, "status"), valid_values(CONDITION_STATUSES))
         elif status not in CONDITION_STATUSES:
             f.unsupported(RULE, child(where, "status"), status, CONDITION_STATUSES)
-        f.named(RULE, child(where, "type"), as_str(pattern.get("type")), names.is_qualified_name)
 
 
-def _indexes(text: str, completions: int | None) -> tuple[int | None, str | None]:
-    """(how many indexes, error) of a succeededIndexes interval list such as "1,3-5"."""
-    total, last = 0, -1
+def _interval(text: str, completions: int):
+    """parseIndexInterval: (first, last) or an error text."""
+    parts = text.split("-")
+    if len(parts) > 2:
+        return None, f"the fragment {go_quote(text)} violates the requirement that an index interval can have at most two parts separated by '-'"
+    bounds = []
+    for part in parts:
+        if not _INT.fullmatch(part):
+            return None, f"cannot convert string to integer for index: {go_quote(part)}"
+        if int(part) >= completions:
+            return None, f"too large index: {go_quote(part)}"
+        bounds.append(int(part))
+    if len(bounds) == 2 and bounds[0] >= bounds[1]:
+        return None, f"non-increasing order, previous: {bounds[0]}, current: {bounds[1]}"
+    return (bounds[0], bounds[-1]), None
+
+
+def _indexes(text: str, completions: int) -> tuple[int, str | None]:
+    """validateIndexesFormat: (how many indexes, error) of an interval list such as "1,3-5"."""
+    if not text:
+        return 0, None
+    total, last = 0, None
     for part in text.split(","):
-        m = _INTERVAL.fullmatch(part)
-        if not m:
-            return None, f"cannot parse integer index: {part!r}"
-        first = int(m.group(1))
-        end = int(m.group(2)) if m.group(2) is not None else first
-        if end < first:
-            return None, f"non-increasing order, previous: {first}, current: {end}"
-        if first <= last:
-            return None, f"non-increasing order, previous: {last}, current: {first}"
-        if completions is not None and end >= completions:
-            return None, f"too large index: {end}"
-        total += end - first + 1
-        last = end
+        bounds, error = _interval(part, completions)
+        if error:
+            return 0, error
+        if last is not None and last >= bounds[0]:
+            return 0, f"non-increasing order, previous: {last}, current: {bounds[0]}"
+        total += bounds[1] - bounds[0] + 1
+        last = bounds[1]
     return total, None
 
 
-def _success_policy(policy: dict, mode: str, completions: int | None, path: str, f) -> None:
-    if mode != "Indexed":
-        f.invalid(RULE, child(path.rsplit(".", 1)[0], "completionMode"), mode, "requires indexed completion mode")
+def _success_policy(policy: dict, completions: int | None, path: str, f) -> None:
     rules_path = child(path, "rules")
     rules = as_list(policy.get("rules"))
     if not rules:
         f.required(RULE, rules_path, "at least one rules must be specified when the successPolicy is specified")
     if len(rules) > MAX_RULES:
         f.too_many(RULE, rules_path, len(rules), MAX_RULES)
+    completions = completions or 0  # an Indexed Job without completions is refused above
     for i, rule in enumerate(rules):
         rule = as_dict(rule)
         where = index(rules_path, i)
         indexes, count = rule.get("succeededIndexes"), as_int(rule.get("succeededCount"))
         if indexes is None and rule.get("succeededCount") is None:
             f.required(RULE, where, "at least one of succeededCount or succeededIndexes must be specified")
-        total = None
+        total = 0
         if isinstance(indexes, str):
+            if len(indexes) > MAX_SUCCEEDED_INDEXES:
+                f.too_long(RULE, child(where, "succeededIndexes"), MAX_SUCCEEDED_INDEXES)
             total, error = _indexes(indexes, completions)
             if error:
                 f.invalid(RULE, child(where, "succeededIndexes"), indexes, f"error parsing succeededIndexes: {error}")
         if count is not None:
             if count < 0:
                 f.invalid(RULE, child(where, "succeededCount"), count, NEGATIVE)
-            if completions is not None and count > completions:
+            if count > completions:
                 f.invalid(RULE, child(where, "succeededCount"), count,
                           f"must be less than or equal to {completions} (the number of specified completions)")
-            if total is not None and count > total:
+            if indexes is not None and count > total:
                 f.invalid(RULE, child(where, "succeededCount"), count,
                           f"must be less than or equal to {total} (the number of indexes in the specified succeededIndexes field)")
