@@ -17,6 +17,7 @@ from __future__ import annotations
 import re
 from collections import namedtuple
 
+from kpt_fn import upstream
 from kpt_fn.problems import Problem
 from kpt_fn.yamlio import DEFAULT_LIMITS, Limits
 
@@ -94,7 +95,8 @@ OPTIONS = (
     Option("mode", "enum", "render", "`render` expands TrainJobs; `validate` runs every check and generates nothing.", MODES),
     Option("namespace", "str", "", "Namespace for TrainJobs and TrainingRuntimes that have none (CMP mode: defaults to `ARGOCD_APP_NAMESPACE`). Empty: leave it unset."),
     Option("runtimeDirs", "list", (), "Directories whose YAML files are searched for runtimes after the ResourceList items and before the built-in catalog. Relative paths are relative to the working directory (kustomize and Argo CD: the kustomization / app directory)."),
-    Option("builtinRuntimes", "bool", True, "Search the built-in catalog of the nine ClusterTrainingRuntimes that Trainer v2.3.0 ships."),
+    Option("trainerVersion", "enum", upstream.DEFAULT_RELEASE, "The Kubeflow Trainer release the cluster runs: its controller's behaviour, its admission checks, the schemas of its CRDs (and of the JobSet release it pins) and its built-in runtimes (docs/fidelity.md lists the differences).", upstream.RELEASES),
+    Option("builtinRuntimes", "bool", True, "Search the built-in catalog of the nine ClusterTrainingRuntimes that the selected Trainer release (`trainerVersion`) ships."),
     Option("output", "enum", "generated", "Plain modes (`render`, `cmp`, kustomize legacy plugin as generator): `generated` prints generated objects plus the non-Trainer input objects; `all` also prints TrainJobs and runtimes. KRM mode never drops inputs.", OUTPUTS),
     Option("mpiSSHSecret", "enum", "reference", "MPI SSH key Secret `<trainjob>-mpi-ssh-auth`: `reference` emits none and reports what must exist in the cluster; `generate` writes a key pair derived from `secretSeed` into the output (with a warning).", SECRET_POLICIES),
     Option("fluxCurveSecret", "enum", "reference", "Flux CURVE certificate Secret `<trainjob>-flux-curve`: `reference` or `generate`, as for `mpiSSHSecret`.", SECRET_POLICIES),
@@ -127,7 +129,8 @@ class FunctionConfig:
     __slots__ = FIELDS + ("source",)
 
     def __init__(
-        self, *, mode: str = "render", namespace: str = "", runtimeDirs: tuple = (), builtinRuntimes: bool = True,
+        self, *, mode: str = "render", namespace: str = "", runtimeDirs: tuple = (), trainerVersion: str = upstream.DEFAULT_RELEASE,
+        builtinRuntimes: bool = True,
         output: str = "generated", mpiSSHSecret: str = "reference", fluxCurveSecret: str = "reference",
         mpiSSHSecretName: str = "{name}-mpi-ssh-auth", fluxCurveSecretName: str = "{name}-flux-curve",
         secretSeed: str = "", knownPriorityClasses: tuple = (), profile: str = "controller", kueueQueues: tuple = (), jobSetNames: str = "trainJob", policy: tuple = (), strict: bool = False, report: str = "none", trainJobs: tuple = (), files: tuple = (),

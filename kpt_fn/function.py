@@ -103,7 +103,7 @@ _TRAINER_KINDS = (res.TRAINJOB, *res.RUNTIME_KINDS)
 _YAML_TYPES = {str: "a string", int: "an integer", float: "a number", bool: "a boolean", list: "a list", type(None): "null"}
 
 
-def _structure_problems(item, i: int) -> list:
+def _structure_problems(item, i: int, release: str) -> list:
     """What makes an item unusable as input (errors: passed through, never read further)."""
     if not isinstance(item, dict):
         found = _YAML_TYPES.get(type(item), type(item).__name__)
@@ -121,7 +121,7 @@ def _structure_problems(item, i: int) -> list:
         near = near or difflib.get_close_matches(kind, _TRAINER_KINDS, n=1, cutoff=0.8)
         if near:
             return [Problem(f'unknown kind "{kind}" (did you mean "{near[0]}"?); it is passed through unchanged', "kind", subject=item)]
-        return [Problem(f'kind "{kind}" is not a Kubeflow Trainer {upstream.bundle().release} kind; it is passed through unchanged', "kind", severity=WARNING, subject=item)]
+        return [Problem(f'kind "{kind}" is not a Kubeflow Trainer {release} kind; it is passed through unchanged', "kind", severity=WARNING, subject=item)]
     if kind in _TRAINER_KINDS and group in (res.TRAINER_GROUP, "kubeflow.org"):
         # Another version would be read as v1alpha1 field by field, and silently rendered wrong.
         if item["apiVersion"] not in (res.TRAINER_API_VERSION, *convert.LEGACY_API_VERSIONS):
@@ -129,7 +129,7 @@ def _structure_problems(item, i: int) -> list:
             return [
                 Problem(
                     f'unsupported apiVersion "{item["apiVersion"]}" for {kind}: this function reads '
-                    f"{res.TRAINER_API_VERSION} of Kubeflow Trainer {upstream.bundle().release}{also}; it is passed through unchanged",
+                    f"{res.TRAINER_API_VERSION} of Kubeflow Trainer {release}{also}; it is passed through unchanged",
                     "apiVersion",
                     subject=item,
                 )
@@ -217,11 +217,11 @@ def _not_emitted(extra: list, items: list) -> list:
     return problems
 
 
-def _survey(items: list) -> tuple[list, set, list]:
+def _survey(items: list, release: str) -> tuple[list, set, list]:
     """(position and TrainJob of each TrainJob item, positions of unusable items, their problems)."""
     inputs, unusable, problems = [], set(), []
     for i, item in enumerate(items):
-        structural = _structure_problems(item, i)
+        structural = _structure_problems(item, i, release)
         problems += structural
         if has_errors(structural):
             unusable.add(i)
@@ -235,12 +235,12 @@ def _survey(items: list) -> tuple[list, set, list]:
 class _Checks:
     """Validation with per-object memo, so a runtime shared by many TrainJobs is checked once."""
 
-    def __init__(self):
+    def __init__(self, bundle: upstream.Bundle):
         self._runtime_memo: dict[int, tuple] = {}
+        self.bundle = bundle
 
-    @staticmethod
-    def object(obj: dict) -> list:
-        return validation.check_object(obj)
+    def object(self, obj: dict) -> list:
+        return validation.check_object(obj, self.bundle)
 
     def runtime(self, runtime: dict, label: str) -> tuple[dict, list, bool]:
         """(converted runtime, problems, invalid) — problems reported once per runtime; `invalid`
@@ -250,11 +250,11 @@ class _Checks:
             return memo[0], [], memo[2]
         problems: list = []
         converted, conv = convert.convert_runtime(runtime)
-        converted = numbers.whole_numbers(converted)  # `2.0` in an integer field is 2, as for the API server
+        converted = numbers.whole_numbers(converted, self.bundle)  # `2.0` in an integer field is 2, as for the API server
         problems += conv
         if label != resolve.CATALOG:
             problems += self.object(converted)
-            problems += validation.check_runtime_webhook(converted)
+            problems += validation.check_runtime_webhook(converted, self.bundle.release)
         problems = [p if p.subject is not None else p.replace(subject=runtime) for p in problems]
         invalid = any(p.severity == ERROR for p in problems)
         # Sound: its only errors are replicated jobs without their ancestor's container, which the
@@ -294,7 +294,7 @@ class _Step:
         self.renames = renames  # kustomize generator: how its kustomization renames what is emitted
         self.placement = placement
         self.freeze = freeze
-        self.checks = _Checks()
+        self.checks = _Checks(upstream.bundle(cfg.trainerVersion))
         # generated identity -> (TrainJob that generated it, the object or, once frozen, its fingerprint)
         self.owners: dict[tuple, tuple] = {}
         self.seen_trainjobs: dict[tuple, str] = {}  # (namespace, name) -> file of the first TrainJob item
@@ -311,7 +311,7 @@ def _render_one(entry: Rendered, step: _Step) -> list:
     results: list = []
     trainjob, problems = convert.convert_trainjob(original)
     problems = list(problems)
-    trainjob = numbers.whole_numbers(trainjob)  # `2.0` in an integer field is 2, as for the API server
+    trainjob = numbers.whole_numbers(trainjob, step.checks.bundle)  # `2.0` in an integer field is 2, as for the API server
     if step.namespace and not res.namespace(trainjob):
         trainjob = {**trainjob, "metadata": {**res.metadata(trainjob), "namespace": step.namespace}}
     key = (res.namespace(trainjob) or "", res.name(trainjob))
@@ -464,7 +464,8 @@ def run(
     cluster (a warning each)."""
     cfg, config_problems = function_config if isinstance(function_config, config_mod.Parsed) else config_mod.parse(function_config)
     namespace = cfg.namespace or default_namespace
-    inputs, unusable, item_problems = _survey(items)
+    bundle = upstream.bundle(cfg.trainerVersion)  # the Trainer release everything below follows
+    inputs, unusable, item_problems = _survey(items, bundle.release)
     item_problems += _unused_configs(items, unusable, cfg.source, returns_inputs)
     if reader is None:
         reader = sources.Reader.from_env(base_dir, os.environ)
@@ -483,7 +484,7 @@ def run(
         extra_problems += [pr.replace(subject=cfg.source) if pr.subject is None else pr for pr in rename_problems]
     dir_runtimes, dir_problems = resolve.read_runtime_dirs(cfg.runtimeDirs, reader, cfg.limits)
     index_items = [it for i, it in enumerate(items) if i not in unusable] + [o for o in extra if isinstance(o, dict)]
-    index = resolve.build_index(index_items, dir_runtimes, namespace, cfg.builtinRuntimes)
+    index = resolve.build_index(index_items, dir_runtimes, namespace, cfg.builtinRuntimes, bundle)
     del index_items  # the index keeps the runtimes; the TrainJobs must be free to go once processed
     opts = engine_options(cfg)
     profile, option_problems = profiles.select(cfg, items)  # before items are frozen

@@ -29,13 +29,13 @@ def _rule(rule_id: str, family: str, applies_to: str, description: str) -> dict:
     return {"id": rule_id, "family": family, "applies_to": applies_to, "description": description}
 
 
-def _engine_rules() -> list[dict]:
-    """What the engine declares: its own checks and every plugin's (framework.rules), and the
-    legacy conversions."""
+def _engine_rules(release: str) -> list[dict]:
+    """What the engine declares: its own checks and every plugin's of the release (framework.rules),
+    and the legacy conversions."""
     from kpt_fn import convert, engine, kueue, policy, rerun
     from kpt_fn.engine import framework
 
-    return [*engine.RULES, *framework.rules(), *convert.RULES, *kueue.RULES, *policy.RULES, *rerun.RULES]
+    return [*engine.RULES, *framework.rules(release), *convert.RULES, *kueue.RULES, *policy.RULES, *rerun.RULES]
 
 
 def rules(bundle: upstream.Bundle | None = None) -> list[dict]:
@@ -65,7 +65,7 @@ def rules(bundle: upstream.Bundle | None = None) -> list[dict]:
     for rule_id, description in k8s.RULES:
         out.append(_rule(rule_id, "k8s", "JobSet (its Jobs and Pods)", description))
     ids = {r["id"] for r in out}
-    for r in _engine_rules():
+    for r in _engine_rules(bundle.release):
         if r["id"] not in ids:
             ids.add(r["id"])
             out.append({k: r.get(k, "") for k in ("id", "family", "applies_to", "description")})

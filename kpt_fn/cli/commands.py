@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import click
 
-from kpt_fn import __version__
+from kpt_fn import __version__, upstream
 from kpt_fn.cli import modes
 from kpt_fn.cli.dispatch import COMMANDS, kustomize_form
 from kpt_fn.formats import NAMES as FORMAT_NAMES
@@ -53,12 +53,18 @@ _STRICT = click.option(
     "--strict", is_flag=True,
     help="Warnings fail the run (the `strict` option): for callers that show stderr only on failure.",
 )
+_TRAINER_VERSION = click.option(
+    "--trainer-version", type=click.Choice(upstream.RELEASES), default=None,
+    help=f"The Kubeflow Trainer release the cluster runs (the `trainerVersion` option; default: the "
+         f"config's, else {upstream.DEFAULT_RELEASE}).",
+)
 
 
 @_command("render")
 @click.argument("paths", nargs=-1, type=click.Path())
 @_STRICT
-def render(paths, strict):
+@_TRAINER_VERSION
+def render(paths, strict, trainer_version):
     """Print the manifests to apply, as a plain YAML stream, from YAML files or directories (default: .).
 
     For Argo CD's config-management plugin and scripts. `render DIR` renders DIR as the Argo CD app at
@@ -68,27 +74,38 @@ def render(paths, strict):
     config stay inside the app directory (EXPAND_TRAINJOBS_EXTRA_ROOTS adds others). Prints nothing
     and exits 1 on any error and when there would be nothing to apply.
     """
-    modes.render_mode(paths, strict=strict)
+    modes.render_mode(paths, strict=strict, trainer_version=trainer_version)
 
 
 @_command("validate")
 @click.argument("paths", nargs=-1, type=click.Path())
 @_STRICT
+@_TRAINER_VERSION
 @click.option("--format", "fmt", type=click.Choice(FORMAT_NAMES), default="text", show_default=True,
               help="text: the findings on stderr, each with file:line; json, sarif (SARIF 2.1.0 for code "
                    "scanning), junit (a test case per TrainJob) or github (workflow annotations): on stdout.")
-def validate(paths, strict, fmt):
+def validate(paths, strict, trainer_version, fmt):
     """Run every check on YAML files or directories (default: .) without generating anything.
 
     Exit status: 0 no error, 1 errors (whatever the format)."""
-    modes.render_mode(paths, "validate", strict, fmt=fmt)
+    modes.render_mode(paths, "validate", strict, trainer_version, fmt=fmt)
 
 
 @_command("rules")
 @click.option("--format", "fmt", type=click.Choice(["table", "yaml"]), default="table")
-def rules(fmt):
-    """List the validation rules this function applies."""
-    modes.rules_mode(fmt)
+@_TRAINER_VERSION
+def rules(fmt, trainer_version):
+    """List the validation rules this function applies (for one Trainer release)."""
+    modes.rules_mode(fmt, trainer_version)
+
+
+@_command("runtimes")
+@click.option("--format", "fmt", type=click.Choice(["table", "yaml"]), default="table")
+@_TRAINER_VERSION
+def runtimes(fmt, trainer_version):
+    """List the built-in ClusterTrainingRuntimes of a Trainer release (the catalog `builtinRuntimes`
+    searches): name, ML policy, replicated jobs and images; `yaml` prints them whole."""
+    modes.runtimes_mode(fmt, trainer_version)
 
 
 @_command("kustomize-plugin")
@@ -110,11 +127,12 @@ def argocd_kueue_patch():
 @_command("report")
 @click.argument("paths", nargs=-1, type=click.Path())
 @click.option("--format", "fmt", type=click.Choice(["markdown", "json"]), default="markdown")
-def report(paths, fmt):
+@_TRAINER_VERSION
+def report(paths, fmt, trainer_version):
     """Summarise every TrainJob's expansion (runtime, nodes, pods, GPUs/CPU/memory, images, gang
     scheduling, queue, generated objects; totals per namespace) from YAML files or directories
     (default: .), read as `render` reads them. Markdown to paste into a pull request, or JSON."""
-    modes.report_mode(paths, fmt)
+    modes.report_mode(paths, fmt, trainer_version)
 
 
 @_command("diff")

@@ -22,6 +22,7 @@ COMMANDS = {
     "render": lambda rest: (modes.render_mode, (rest,)),
     "validate": lambda rest: (modes.render_mode, (rest, "validate")),
     "rules": None,
+    "runtimes": None,
     "kustomize-plugin": _kustomize_plugin,
     "argocd-kueue-patch": None,
     "report": None,

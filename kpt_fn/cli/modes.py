@@ -224,12 +224,13 @@ def guarded(fn, *args, failed_code: int = 1) -> None:
     finish(*result)
 
 
-def render_mode(paths, mode: str | None = None, strict: bool = False, fmt: str = "text") -> None:
+def render_mode(paths, mode: str | None = None, strict: bool = False, trainer_version: str | None = None,
+                fmt: str = "text") -> None:
     """`render [PATH...]` (mode None) and `validate [PATH...]` (mode "validate", output format `fmt`);
-    `--strict`."""
+    `--strict`, `--trainer-version`."""
     from kpt_fn.cli import plain
 
-    guarded(plain.render, list(paths), os.getcwd(), dict(os.environ), mode, strict, fmt)
+    guarded(plain.render, list(paths), os.getcwd(), dict(os.environ), mode, strict, fmt, trainer_version)
 
 
 def kustomize_plugin_mode(config: str) -> None:
@@ -241,16 +242,41 @@ def kustomize_plugin_mode(config: str) -> None:
     guarded(run)
 
 
-def rules_mode(fmt: str) -> None:
+def rules_mode(fmt: str, trainer_version: str | None = None) -> None:
     def run():
-        from kpt_fn import rules
+        from kpt_fn import rules, upstream
 
-        catalog = rules.rules()
+        catalog = rules.rules(upstream.bundle(trainer_version))
         if fmt == "yaml":
             from kpt_fn.yamlio import dump
 
             return dump(catalog), [], 0
         lines = [f"{r['id']}\t{r['family']}\t{r.get('applies_to', '')}\t{r.get('description', '')}" for r in catalog]
+        return "\n".join(lines) + "\n", [], 0
+
+    guarded(run)
+
+
+def runtimes_mode(fmt: str, trainer_version: str | None = None) -> None:
+    def run():
+        from kpt_fn import upstream
+
+        bundle = upstream.bundle(trainer_version)
+        catalog = list(bundle.catalog())
+        if fmt == "yaml":
+            from kpt_fn.yamlio import dump_all
+
+            return dump_all(catalog), [], 0
+        lines = [f"# the ClusterTrainingRuntimes Kubeflow Trainer {bundle.release} ships"]
+        for rt in catalog:
+            spec = rt.get("spec") or {}
+            policy = ",".join(k for k in (spec.get("mlPolicy") or {}) if k != "numNodes") or "-"
+            jobs = (spec.get("template") or {}).get("spec", {}).get("replicatedJobs") or []
+            images = sorted({c.get("image", "") for rj in jobs
+                             for c in ((rj.get("template") or {}).get("spec", {}).get("template", {})
+                                       .get("spec", {}).get("containers") or [])})
+            lines.append(f"{rt['metadata']['name']}\t{policy}\t{','.join(rj.get('name', '') for rj in jobs)}\t"
+                         f"{' '.join(images)}")
         return "\n".join(lines) + "\n", [], 0
 
     guarded(run)
@@ -266,14 +292,14 @@ def argocd_kueue_patch_mode() -> None:
     guarded(run)
 
 
-def report_mode(paths, fmt: str) -> None:
+def report_mode(paths, fmt: str, trainer_version: str | None = None) -> None:
     def run():
         import json
 
         from kpt_fn import review
         from kpt_fn.cli import plain
 
-        outcome = plain.expand(list(paths), os.getcwd(), dict(os.environ))
+        outcome = plain.expand(list(paths), os.getcwd(), dict(os.environ), trainer_version=trainer_version)
         data = review.report(outcome)
         text = json.dumps(data, indent=2, sort_keys=True) + "\n" if fmt == "json" else review.report_markdown(data)
         return text, outcome.stderr_lines(), outcome.exit_code

@@ -134,7 +134,8 @@ def app_dir(paths: list[str], cwd: str) -> tuple[str, list[str]]:
     return cwd, paths or ["."]
 
 
-def expand(paths: list[str], cwd: str, env: dict, mode: str | None = None, strict: bool = False):
+def expand(paths: list[str], cwd: str, env: dict, mode: str | None = None, strict: bool = False,
+           trainer_version: str | None = None):
     """The Outcome of expanding the files under `paths` as `render` does (config marker, Argo CD
     parameters, default namespace), with the problems of reading them first among its results.
     A single directory is the app directory (app_dir)."""
@@ -159,6 +160,8 @@ def expand(paths: list[str], cwd: str, env: dict, mode: str | None = None, stric
         fc = _with_option(fc, "mode", mode)
     if strict:  # --strict: the command line can turn it on, never off
         fc = _with_option(fc, "strict", True)
+    if trainer_version is not None:  # --trainer-version wins over the config's trainerVersion
+        fc = _with_option(fc, "trainerVersion", trainer_version)
     parsed = config_mod.parse(fc)  # once: the files' limits, then the function
     items, read_problems = reader.read_paths(paths, parsed.config.limits)
     outcome = function.run(
@@ -170,10 +173,10 @@ def expand(paths: list[str], cwd: str, env: dict, mode: str | None = None, stric
 
 
 def render(paths: list[str], cwd: str, env: dict, mode: str | None = None, strict: bool = False,
-           fmt: str = "text") -> tuple[str, list[str], int]:
-    """(stdout, stderr lines, exit code) for `expand-trainjobs render|validate [--strict] [PATH...]`;
-    `fmt` is validate's output format (kpt_fn.formats)."""
-    outcome = expand(paths, cwd, env, mode, strict)
+           fmt: str = "text", trainer_version: str | None = None) -> tuple[str, list[str], int]:
+    """(stdout, stderr lines, exit code) for `expand-trainjobs render|validate [--strict]
+    [--trainer-version V] [PATH...]`; `fmt` is validate's output format (kpt_fn.formats)."""
+    outcome = expand(paths, cwd, env, mode, strict, trainer_version)
     if outcome.config.mode == "validate":
         return _validated(outcome, app_dir(paths, cwd)[0], cwd, fmt)
     keep = outcome.config.output == "all"

@@ -48,7 +48,7 @@ from __future__ import annotations
 
 import gc
 
-from kpt_fn import quantity
+from kpt_fn import quantity, upstream
 from kpt_fn.engine import defaults, framework, omitempty, roundtrip
 from kpt_fn.engine.framework import RenderError
 from kpt_fn.problems import ERROR, INFO, WARNING, Problem, has_errors
@@ -85,12 +85,17 @@ class EngineOptions:
     equal by value (plugin_options aside). A plain class: creating dataclasses cost start-up."""
 
     # Every constructor keyword, in order (what kpt_fn.function fills from the config by name).
-    FIELDS = ("admission", "knownPriorityClasses", "mpiSSHSecret", "fluxCurveSecret", "secretSeed", "plugin_options")
+    FIELDS = ("admission", "knownPriorityClasses", "mpiSSHSecret", "fluxCurveSecret", "secretSeed", "trainerVersion",
+              "plugin_options")
     __slots__ = FIELDS
 
     def __init__(self, admission: bool = True, knownPriorityClasses: tuple = (), mpiSSHSecret: str | None = None,
-                 fluxCurveSecret: str | None = None, secretSeed: str | None = None, plugin_options: dict | None = None):
+                 fluxCurveSecret: str | None = None, secretSeed: str | None = None,
+                 trainerVersion: str = upstream.DEFAULT_RELEASE, plugin_options: dict | None = None):
         setattr_ = object.__setattr__
+        # The Trainer release whose controller is emulated: its bundle (defaults, typed fields, merge
+        # metadata) and its plugin registry (kpt_fn.plugins.REGISTRIES).
+        setattr_(self, "trainerVersion", upstream.bundle(trainerVersion).release)
         # Run the admission checks inside `expand` (errors stop the render). A caller that has already
         # run `admission` passes False so that warnings are not reported twice.
         setattr_(self, "admission", admission)
@@ -107,7 +112,12 @@ class EngineOptions:
         raise AttributeError(f"EngineOptions is immutable: cannot set {name}")
 
     def _key(self) -> tuple:
-        return (self.admission, self.knownPriorityClasses, self.mpiSSHSecret, self.fluxCurveSecret, self.secretSeed)
+        return (self.admission, self.knownPriorityClasses, self.mpiSSHSecret, self.fluxCurveSecret, self.secretSeed,
+                self.trainerVersion)
+
+    @property
+    def bundle(self) -> upstream.Bundle:
+        return upstream.bundle(self.trainerVersion)
 
     def __eq__(self, other):
         return self._key() == other._key() if type(other) is EngineOptions else NotImplemented
@@ -155,30 +165,30 @@ class Expansion:
         return f"Expansion(objects={self.objects!r}, problems={self.problems!r})"
 
 
-def _typed(trainjob: dict, runtime: dict) -> tuple[dict, dict]:
+def _typed(trainjob: dict, runtime: dict, bundle: upstream.Bundle) -> tuple[dict, dict]:
     """Private copies of TrainJob and runtime as the controller holds them: defaulted by the API
     server, then read into Go types, whose omitempty zero values are gone (omitempty.py)."""
-    tj = omitempty.typed_trainjob(defaults.default_trainjob(trainjob))
-    rt = omitempty.typed_runtime(defaults.default_runtime(runtime))
+    tj = omitempty.typed_trainjob(defaults.default_trainjob(trainjob, bundle), bundle)
+    rt = omitempty.typed_runtime(defaults.default_runtime(runtime, bundle), bundle)
     return tj, rt
 
 
-def _build(tj: dict, rt: dict, runtime: dict):
+def _build(tj: dict, rt: dict, runtime: dict, options: EngineOptions):
     """The Info for the defaulted TrainJob `tj` and runtime `rt` (`runtime`: the caller's object)."""
     from kpt_fn.engine import runtime_info
 
     _check_resources_per_node(tj)
     try:
-        return runtime_info.build_info(tj, rt)
+        return runtime_info.build_info(tj, rt, options.bundle)
     except roundtrip.QuantityProblem as exc:
         raise RenderError(str(exc), path=exc.path, subject=runtime) from exc
     except quantity.QuantityError as exc:
         raise RenderError(f"invalid resource quantity: {exc}", path="spec.template.spec", subject=runtime) from exc
 
 
-def _patch_checks(tj: dict, rt: dict) -> list[Problem]:
+def _patch_checks(tj: dict, rt: dict, options: EngineOptions) -> list[Problem]:
     """Admission checks of runtimePatches that need no Info (when building it failed)."""
-    return framework.check_runtime_patches(rt, tj)
+    return framework.check_runtime_patches(rt, tj, options.trainerVersion)
 
 
 def _check_resources_per_node(tj: dict) -> None:
@@ -204,8 +214,8 @@ def _webhook_checks(tj: dict, rt: dict, info, options: EngineOptions) -> list[Pr
     return problems
 
 
-def _key_problem(trainjob: dict) -> Problem | None:
-    key = registry_key(trainjob)
+def _key_problem(trainjob: dict, options: EngineOptions) -> Problem | None:
+    key = registry_key(trainjob, options.bundle)
     if key not in SUPPORTED_RUNTIMES:
         return Problem(f"unsupported runtime: {key}", "spec.runtimeRef", rule=RULE_RUNTIME_KEY)
     return None
@@ -213,16 +223,16 @@ def _key_problem(trainjob: dict) -> Problem | None:
 
 def admission(trainjob: dict, runtime: dict, options: EngineOptions | None = None) -> list[Problem]:
     options = options or EngineOptions()
-    key_problem = _key_problem(trainjob)
+    key_problem = _key_problem(trainjob, options)
     if key_problem is not None:
         return [key_problem]
-    tj, rt = _typed(trainjob, runtime)
+    tj, rt = _typed(trainjob, runtime, options.bundle)
     try:
-        info = _build(tj, rt, runtime)
+        info = _build(tj, rt, runtime, options)
     except RenderError as exc:
         # Upstream ignores Info construction errors at admission (they surface at reconcile); the
         # patch checks still apply.
-        return _patch_checks(tj, rt) + [
+        return _patch_checks(tj, rt, options) + [
             Problem(exc.message, exc.path, severity=WARNING, subject=exc.subject, rule=RULE_RENDER)]
     return _webhook_checks(tj, rt, info, options)
 
@@ -240,7 +250,7 @@ def expand(trainjob: dict, runtime: dict, options: EngineOptions | None = None) 
 
 def _expand(trainjob: dict, runtime: dict, options: EngineOptions | None = None) -> Expansion:
     options = options or EngineOptions()
-    key_problem = _key_problem(trainjob)
+    key_problem = _key_problem(trainjob, options)
     if key_problem is not None:
         return Expansion(problems=[key_problem])
     # The TrainJob webhook has no objectSelector and no managedBy check (pkg/webhooks/trainjob_webhook.go
@@ -256,13 +266,13 @@ def _expand(trainjob: dict, runtime: dict, options: EngineOptions | None = None)
 
     problems: list[Problem] = []
     try:
-        tj, rt = _typed(trainjob, runtime)
+        tj, rt = _typed(trainjob, runtime, options.bundle)
         try:
-            info = _build(tj, rt, runtime)
+            info = _build(tj, rt, runtime, options)
         except RenderError:
             if options.admission:
                 # What the webhook would have rejected is the better report.
-                problems = _patch_checks(tj, rt)
+                problems = _patch_checks(tj, rt, options)
                 if has_errors(problems):
                     return Expansion(problems=problems)
             if not_reconciled is not None:

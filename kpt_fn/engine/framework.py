@@ -118,10 +118,10 @@ class Plugin:
 
     __slots__ = ("name", "policy", "entry", "_qualname", "_module")
 
-    def __init__(self, name: str, switch: str | None, package: str = PLUGIN_PACKAGE):
+    def __init__(self, name: str, switch: str | None, package: str = PLUGIN_PACKAGE, module: str | None = None):
         self.name = name
         self.policy, self.entry = _parse_switch(name, switch)
-        self._qualname = f"{package}.{name}"
+        self._qualname = f"{package}.{module or name}"
         if importlib.util.find_spec(self._qualname) is None:
             raise RegistryError(f"plugin registry of {package} names {name!r}, but there is no module {self._qualname}")
         self._module = None
@@ -157,7 +157,8 @@ class Framework:
     """The plugins of one registry and the phases they make up (upstream's core.Framework)."""
 
     def __init__(self, registry, package: str = PLUGIN_PACKAGE):
-        self.plugins = tuple(Plugin(name, switch, package) for name, switch in registry)
+        # A line is (name, switch) or (name, switch, module) when a release variant replaces the module.
+        self.plugins = tuple(Plugin(*line[:2], package, *line[2:]) for line in registry)
         names = [p.name for p in self.plugins]
         if len(set(names)) != len(names):
             raise RegistryError(f"plugin registry of {package} names a plugin twice: {names}")
@@ -220,21 +221,24 @@ def _phase(mods, function: str) -> list:
 
 
 @cache
-def default() -> Framework:
-    """The framework of kpt_fn.plugins.REGISTRY (built at the first render, then kept)."""
-    return Framework(importlib.import_module(PLUGIN_PACKAGE).REGISTRY)
+def default(release: str | None = None) -> Framework:
+    """The framework of a Trainer release's registry (kpt_fn.plugins.REGISTRIES; None: the default
+    release's), built at its first render, then kept."""
+    from kpt_fn import upstream
+
+    return Framework(importlib.import_module(PLUGIN_PACKAGE).registry(upstream.bundle(release).release))
 
 
 def run(info, trainjob, options) -> list[dict]:
-    return default().run(info, trainjob, options)
+    return default(options.trainerVersion).run(info, trainjob, options)
 
 
 def run_custom_validation(info, trainjob, options) -> list[Problem]:
-    return default().run_custom_validation(info, trainjob, options)
+    return default(options.trainerVersion).run_custom_validation(info, trainjob, options)
 
 
-def check_runtime_patches(runtime: dict, trainjob: dict) -> list[Problem]:
-    return default().check_runtime_patches(runtime, trainjob)
+def check_runtime_patches(runtime: dict, trainjob: dict, release: str | None = None) -> list[Problem]:
+    return default(release).check_runtime_patches(runtime, trainjob)
 
 
 def order_objects(objects: list[dict]) -> list[dict]:
@@ -242,6 +246,6 @@ def order_objects(objects: list[dict]) -> list[dict]:
     return sorted(objects, key=lambda o: _KIND_RANK.get(o.get("kind"), len(_KIND_RANK)))
 
 
-def rules() -> list[dict]:
+def rules(release: str | None = None) -> list[dict]:
     """Every plugin's rule catalog entries, in registry order (kpt_fn.rules puts the engine's first)."""
-    return default().rules()
+    return default(release).rules()

@@ -38,7 +38,7 @@ def propagated_metadata(template: dict, trainjob: dict) -> tuple[dict, dict]:
     return labels, annotations
 
 
-def merge_runtime_patches(spec: dict, trainjob: dict) -> dict:
+def merge_runtime_patches(spec: dict, trainjob: dict, bundle=None) -> dict:
     """Apply every runtimePatch's JobSet spec in list order; returns a new spec (input untouched).
 
     Replicated jobs are then stably re-sorted into the runtime's order; names the runtime does
@@ -60,7 +60,7 @@ def merge_runtime_patches(spec: dict, trainjob: dict) -> dict:
         # fields, so a null never reaches upstream's merge (where it would delete the key).
         patch = _without_nulls(patch)
         try:
-            merged = smp.merge_jobset_spec(merged, patch)
+            merged = smp.merge_jobset_spec(merged, patch, bundle)
         except smp.MergeError as exc:
             where = f"spec.runtimePatches[{index}].trainingRuntimeSpec.template.spec"
             raise RenderError(exc.message, path=f"{where}.{exc.path}" if exc.path else where) from exc
@@ -113,7 +113,7 @@ def _merge_resources_per_node(pod_spec: dict, rpn: dict) -> None:
         return
 
 
-def build_info(trainjob: dict, runtime: dict) -> Info:
+def build_info(trainjob: dict, runtime: dict, bundle=None) -> Info:
     """The Info for `trainjob` (defaulted copy) and `runtime` (defaulted private copy).
 
     The runtime's template spec is used as the base of `obj_apply` without copying when there are
@@ -125,7 +125,7 @@ def build_info(trainjob: dict, runtime: dict) -> Info:
     labels, annotations = propagated_metadata(template, trainjob)
 
     unpatched = template.get("spec") or {}
-    spec = merge_runtime_patches(unpatched, trainjob)
+    spec = merge_runtime_patches(unpatched, trainjob, bundle)
     if spec is not unpatched:
         # Upstream's merge re-encodes the typed spec, so from here on every quantity is in its
         # canonical form; without patches the pod requests below see the quantities as written,

@@ -28,7 +28,7 @@ from collections import namedtuple
 
 DEFAULT_RELEASE = "v2.3.0"
 # Every release a bundle exists for, oldest first.
-RELEASES = ("v2.3.0",)
+RELEASES = ("v2.2.1", "v2.3.0")
 
 _HERE = os.path.dirname(os.path.abspath(__file__))
 _SCHEMA_INDEX = "schemas/index.json"

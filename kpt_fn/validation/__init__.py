@@ -68,10 +68,11 @@ def check_object(obj: dict, bundle: upstream.Bundle | None = None) -> list[Probl
     return problems
 
 
-def check_runtime_webhook(runtime: dict) -> list[Problem]:
+def check_runtime_webhook(runtime: dict, release: str | None = None) -> list[Problem]:
+    """`release`: the Trainer release whose webhook runs (default: kpt_fn.upstream's default)."""
     if not isinstance(runtime, dict):
         return []
-    return _runtime_webhook.check(runtime)
+    return _runtime_webhook.check(runtime, upstream.bundle(release).release)
 
 
 def check_jobset_webhook(jobset: dict) -> list[Problem]:

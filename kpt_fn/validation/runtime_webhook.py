@@ -1,4 +1,4 @@
-"""The Trainer v2.3.0 TrainingRuntime / ClusterTrainingRuntime admission webhooks (trainer-semantics §6.3).
+"""The Trainer TrainingRuntime / ClusterTrainingRuntime admission webhooks (trainer-semantics §6.3).
 
 For every replicated job whose Job template carries the ancestor label with a known value, the job
 must run exactly one replica (an absent `replicas` is the CRD default 1) and must have the container
@@ -10,6 +10,9 @@ Both webhooks carry an objectSelector (manifests/base/webhook/patch_validating.y
 on every shipped runtime, so a runtime labelled `disabled` is not seen by these rules at all (nor
 warned about). The API server's schema and CEL checks still apply to it, and the builders then do
 what they do with any runtime (e.g. jobset/builder.go forces replicas 1 on ancestor jobs).
+
+Trainer v2.2.1's webhooks have no objectSelector (its manifests/base/webhook/patch_validating.yaml
+adds none; v2.3.0 added both), so there every runtime is checked, whatever its labels.
 """
 
 from __future__ import annotations
@@ -48,12 +51,16 @@ RULES = [(rule, description + _SKIPPED) for rule, description in RULES]
 
 
 
-def check(runtime: dict) -> list[Problem]:
+# The releases whose runtime webhooks skip runtimes labelled webhook-validation: disabled.
+_OBJECT_SELECTOR_FROM = ("v2.3.0",)
+
+
+def check(runtime: dict, release: str = "v2.3.0") -> list[Problem]:
     if runtime.get("kind") not in RUNTIME_KINDS:
         return []
     out: list[Problem] = []
     labels = dig(runtime, "metadata", "labels")
-    if isinstance(labels, dict) and labels.get(WEBHOOK_VALIDATION_LABEL) == DISABLED:
+    if release in _OBJECT_SELECTOR_FROM and isinstance(labels, dict) and labels.get(WEBHOOK_VALIDATION_LABEL) == DISABLED:
         return out
     if runtime.get("kind") == "ClusterTrainingRuntime" and isinstance(labels, dict) \
             and labels.get(SUPPORT_LABEL) == DEPRECATED:

@@ -27,7 +27,8 @@ RETAGGED_IMAGES = {
     "ghcr.io/kubeflow/trainer/deepspeed-runtime",
     "ghcr.io/kubeflow/trainer/xgboost-runtime",
 }
-# The labels each release's runtime overlay adds (manifests/overlays/runtimes/kustomization.yaml).
+# The labels each release's runtime overlay adds (manifests/overlays/runtimes/kustomization.yaml; v2.2.1's
+# adds none).
 OVERLAY_LABELS = {
     "v2.3.0": {"trainer.kubeflow.org/webhook-validation": "disabled"},
 }

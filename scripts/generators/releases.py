@@ -20,6 +20,21 @@ _SCHEDULER_PLUGINS = Source("scheduler-plugins", "kubernetes-sigs/scheduler-plug
 _VOLCANO = Source("volcano", "volcano-sh/volcano", "v1.14.0-alpha.0", "config/crd/volcano/bases")
 
 RELEASES = {
+    "v2.2.1": Release(
+        name="v2.2.1",
+        sources={
+            "trainer": Source("trainer-v2.2.1", "kubeflow/trainer", "v2.2.1", ""),
+            "jobset": Source("jobset-v0.11.1", "kubernetes-sigs/jobset", "v0.11.1", "config/components/crd/bases"),
+            # The PodGroup CRDs serve both releases (../shared/upstream/PROVENANCE.md).
+            "scheduler-plugins": _SCHEDULER_PLUGINS,
+            "volcano": _VOLCANO,
+        },
+        # trainer v2.2.1 go.mod (sigs.k8s.io/jobset v0.11.1, k8s.io/api v0.36.0)
+        facts={"release": "v2.2.1", "apiVersion": "trainer.kubeflow.org/v1alpha1", "jobset": "v0.11.1",
+               "kubernetes": "v0.36.0"},
+        go_sources={"kubeflow+trainer": "v2.2.1", "kubernetes-sigs+jobset": "v0.11.1",
+                    "kubernetes+api": "v0.36.0", "kubernetes+apimachinery": "v0.36.0"},
+    ),
     "v2.3.0": Release(
         name="v2.3.0",
         sources={

@@ -1,0 +1,116 @@
+"""`trainerVersion` (issue 24 point 1): the option, its command-line flag and what the selected release
+decides: the schemas and CEL rules of its CRDs, its runtime webhooks, its built-in runtime catalog."""
+
+from __future__ import annotations
+
+import copy
+import subprocess
+import sys
+
+import pytest
+
+from kpt_fn import config, function, upstream, validation
+
+API = "trainer.kubeflow.org/v1alpha1"
+
+
+def _config(**spec) -> dict:
+    return {"apiVersion": config.CONFIG_API_VERSION, "kind": config.CONFIG_KIND, "spec": spec}
+
+
+def _trainjob(name="tj", **spec) -> dict:
+    return {"apiVersion": API, "kind": "TrainJob", "metadata": {"name": name, "namespace": "ml"},
+            "spec": {"runtimeRef": {"name": "torch-distributed"}, **spec}}
+
+
+def _errors(out) -> list[str]:
+    return [r["message"] for r in out.results if r.get("severity") == "error"]
+
+
+def test_default_is_v2_3_0_and_an_unknown_release_lists_the_supported_ones():
+    cfg, problems = config.parse(_config())
+    assert cfg.trainerVersion == "v2.3.0" and not problems
+    _, problems = config.parse(_config(trainerVersion="v2.1.0"))
+    assert [p.message for p in problems] == ['Unsupported value: \'v2.1.0\': supported values: "v2.2.1", "v2.3.0"']
+    with pytest.raises(upstream.UnknownRelease, match='supported releases are "v2.2.1", "v2.3.0"'):
+        upstream.bundle("v2.1.0")
+
+
+def test_the_builtin_catalog_follows_the_release():
+    # manifests/overlays/runtimes/kustomization.yaml: v2.2.1 retags the images and adds no label.
+    def images_and_labels(release):
+        rt = next(r for r in upstream.bundle(release).catalog() if r["metadata"]["name"] == "torchtune-llama3.2-1b")
+        jobs = rt["spec"]["template"]["spec"]["replicatedJobs"]
+        images = {c["image"] for rj in jobs for c in rj["template"]["spec"]["template"]["spec"]["containers"]}
+        return images, rt["metadata"].get("labels") or {}
+
+    images, labels = images_and_labels("v2.2.1")
+    assert "ghcr.io/kubeflow/trainer/torchtune-trainer:v2.2.1" in images
+    assert "trainer.kubeflow.org/webhook-validation" not in labels
+    images, labels = images_and_labels("v2.3.0")
+    assert "ghcr.io/kubeflow/trainer/torchtune-trainer:v2.3.0" in images
+    assert labels["trainer.kubeflow.org/webhook-validation"] == "disabled"
+
+
+def test_rendering_uses_the_releases_catalog():
+    out = function.run([_trainjob()], _config(trainerVersion="v2.2.1"))
+    jobset = next(i for i in out.items if i.get("kind") == "JobSet")
+    node = jobset["spec"]["replicatedJobs"][0]["template"]["spec"]["template"]["spec"]["containers"][0]
+    assert node["image"] == "pytorch/pytorch:2.10.0-cuda12.8-cudnn9-runtime"
+    assert not _errors(out)
+
+
+def test_the_storage_uri_rule_is_new_in_v2_3_0():
+    # pkg/apis/trainer/v1alpha1/trainjob_types.go: the XValidation on storageUri came with v2.3.0.
+    tj = _trainjob(initializer={"model": {"storageUri": "not-a-uri"}})
+    new = validation.check_object(tj, upstream.bundle("v2.3.0"))
+    assert any("storageUri may be empty, or it must be a valid URI" in p.message for p in new)
+    assert validation.check_object(tj, upstream.bundle("v2.2.1")) == []
+
+
+def test_fields_new_in_v2_3_0_are_unknown_to_v2_2_1():
+    tj = _trainjob(runtimePatches=[{"manager": "x", "trainingRuntimeSpec": {"template": {"spec": {"replicatedJobs": [
+        {"name": "node", "template": {"spec": {"template": {"spec": {"terminationGracePeriodSeconds": 5}}}}}]}}}}])
+    assert validation.check_object(tj, upstream.bundle("v2.3.0")) == []
+    old = validation.check_object(tj, upstream.bundle("v2.2.1"))
+    assert [p.path for p in old] == ["spec.runtimePatches[0].trainingRuntimeSpec.template.spec.replicatedJobs[0]"
+                                     ".template.spec.template.spec.terminationGracePeriodSeconds"]
+    runtime = copy.deepcopy(next(r for r in upstream.bundle("v2.3.0").catalog()
+                                 if r["metadata"]["name"] == "torch-distributed"))
+    runtime["spec"]["mlPolicy"]["torch"] = {"envInjection": {"targets": [{"jobName": "node", "containerNames": ["x"]}]}}
+    assert validation.check_object(runtime, upstream.bundle("v2.3.0")) == []
+    assert validation.check_object(runtime, upstream.bundle("v2.2.1"))
+
+
+def test_v2_2_1_runtime_webhooks_have_no_object_selector():
+    # v2.3.0's manifests/base/webhook/patch_validating.yaml adds the objectSelector; v2.2.1's has none.
+    runtime = copy.deepcopy(next(r for r in upstream.bundle("v2.3.0").catalog()
+                                 if r["metadata"]["name"] == "torch-distributed"))
+    runtime["spec"]["template"]["spec"]["replicatedJobs"][0]["replicas"] = 2
+    assert validation.check_runtime_webhook(runtime, "v2.3.0") == []  # labelled disabled: not seen
+    assert [p.message for p in validation.check_runtime_webhook(runtime, "v2.2.1")] == ["always must be 1"]
+
+
+def test_rules_per_release():
+    from kpt_fn import rules
+
+    def texts(release):
+        return {r["description"] for r in rules.rules(upstream.bundle(release))}
+
+    assert any("storageUri" in t for t in texts("v2.3.0"))
+    assert not any("storageUri" in t for t in texts("v2.2.1"))
+
+
+def test_the_command_line_flag(tmp_path):
+    (tmp_path / "tj.yaml").write_text(
+        "apiVersion: trainer.kubeflow.org/v1alpha1\nkind: TrainJob\nmetadata: {name: tj, namespace: ml}\n"
+        "spec: {runtimeRef: {name: torch-distributed}}\n")
+    run = lambda *args: subprocess.run([sys.executable, "-m", "kpt_fn", *args], capture_output=True, text=True,  # noqa: E731
+                                       cwd=tmp_path)
+    old = run("render", "--trainer-version", "v2.2.1", ".")
+    assert old.returncode == 0, old.stderr
+    assert "pytorch/pytorch:2.10.0-cuda12.8-cudnn9-runtime" in old.stdout
+    bad = run("render", "--trainer-version", "v2.1.0", ".")
+    assert bad.returncode == 2 and "'v2.1.0' is not one of 'v2.2.1', 'v2.3.0'" in bad.stderr
+    listing = run("runtimes", "--trainer-version", "v2.2.1")
+    assert listing.stdout.startswith("# the ClusterTrainingRuntimes Kubeflow Trainer v2.2.1 ships\n")
