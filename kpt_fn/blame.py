@@ -174,6 +174,8 @@ class Blame:
             return None
         if rest[2:4] == ["template", "spec"]:
             return self._in_pod(ps, rest[4:])
+        if rest[2:3] == ["template"] and rest[3:4] in (["annotations"], ["labels"]):
+            rest = [*rest[:3], "metadata", *rest[3:]]  # upstream's template paths omit `metadata`
         return self._in_job(ps, dig(rjobs[steps[2]], "template", "spec"), rest[2:])
 
     def _in_job(self, ps, job_spec, steps):

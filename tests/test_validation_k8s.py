@@ -406,3 +406,29 @@ def test_each_replicated_job_is_checked_once():
     js["spec"]["replicatedJobs"].append({"name": "other", "template": {"spec": {"template": {"spec": {"containers": [ctr(imagePullPolicy="x")]}}}}})
     assert [p.path for p in validation.check_job_templates(js)] == [
         "spec.replicatedJobs[1].template.spec.template.spec.containers[0].imagePullPolicy"]
+
+
+def test_pod_template_annotations():
+    def with_annotations(notes, pod=None, containers=None):
+        js = jobset(pod, containers)
+        js["spec"]["replicatedJobs"][0]["template"]["spec"]["template"]["metadata"] = {"annotations": notes}
+        return errors(js)
+
+    tmpl = "spec.replicatedJobs[0].template.spec.template.annotations"
+    assert with_annotations({"controller.kubernetes.io/pod-deletion-cost": "-100",
+                             "seccomp.security.alpha.kubernetes.io/pod": "runtime/default",
+                             "container.apparmor.security.beta.kubernetes.io/c": "runtime/default"}) == []
+    got = [(p.path, p.message) for p in validation.check_job_templates(jobset())]
+    assert got == []
+    js = jobset()
+    js["spec"]["replicatedJobs"][0]["template"]["spec"]["template"]["metadata"] = {"annotations": {
+        "controller.kubernetes.io/pod-deletion-cost": "1e3", "seccomp.security.alpha.kubernetes.io/pod": "strict",
+        "container.apparmor.security.beta.kubernetes.io/x": "enforce"}}
+    assert [(p.path, p.message) for p in validation.check_job_templates(js)] == [
+        (tmpl + "[controller.kubernetes.io/pod-deletion-cost]", 'Invalid value: "1e3": must be a 32bit integer'),
+        (tmpl + ".seccomp.security.alpha.kubernetes.io/pod", 'Invalid value: "strict": must be a valid seccomp profile'),
+        (tmpl + "[container.apparmor.security.beta.kubernetes.io/x]", 'Invalid value: "x": container not found'),
+        (tmpl + "[container.apparmor.security.beta.kubernetes.io/x]", 'Invalid value: "enforce": invalid AppArmor profile name: "enforce"')]
+    assert with_annotations({"container.seccomp.security.alpha.kubernetes.io/c": "unconfined"},
+                            containers=[ctr(securityContext={"seccompProfile": {"type": "RuntimeDefault"}})]) == [
+        (C0 + "securityContext.seccompProfile.type", "Forbidden: seccomp type in annotation and field must match")]

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from kpt_fn.problems import Problem
 from kpt_fn.resource import dig
-from kpt_fn.validation.k8s import containers, env, job, pod, ports, probes, resources, scheduling, security, volumes
+from kpt_fn.validation.k8s import containers, env, job, metadata, pod, ports, probes, resources, scheduling, security, volumes
 from kpt_fn.validation.k8s.findings import Findings
 
 _CORE = "pkg/apis/core/validation/validation.go"
@@ -48,6 +48,8 @@ FAMILIES = (
     (scheduling.SPREAD, _CORE, "topologySpreadConstraints: maxSkew, topologyKey, whenUnsatisfiable, "
      "uniqueness, minDomains, inclusion policies, labelSelector"),
     (scheduling.NODE_SELECTOR, _CORE, "nodeSelector keys and values"),
+    (metadata.RULE, _CORE, "pod-template annotations the API server reads: mirror pod, pod deletion cost "
+     "(a 32-bit integer), seccomp and AppArmor profiles (valid, naming a container, agreeing with securityContext)"),
     (pod.RULE, _CORE, "pod-level fields: restartPolicy, dnsPolicy and dnsConfig, hostname, subdomain, "
      "priorityClassName, serviceAccountName, nodeName, activeDeadlineSeconds, preemptionPolicy, "
      "runtimeClassName, readiness and scheduling gates, hostAliases, imagePullSecrets, os, resourceClaims, "
@@ -77,6 +79,7 @@ def findings(jobset: dict) -> list[tuple]:
         job.check_job_spec(spec, path, f)
         pod_spec = dig(spec, "template", "spec")
         if isinstance(pod_spec, dict):
+            metadata.check_annotations(dig(spec, "template", "metadata", "annotations"), pod_spec, f"{path}.template", f)
             pod.check_pod_spec(pod_spec, f"{path}.template.spec", f, claims)
         job.check_restart_policy(spec, path, f)
     return f.items

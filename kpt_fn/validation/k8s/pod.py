@@ -116,12 +116,9 @@ def check_pod_spec(pod: dict, path: str, f, claim_volumes=()) -> None:
     if "resourceClaims" in pod:
         _resource_claims(pod, path, f)
     containers.check_containers(pod, path, PodContext(pod, volume_map), f)
-    for field, check in _POD_FIELDS:
-        if field in pod:
+    for fields, check in _POD_FIELDS:
+        if any(field in pod for field in fields):
             check(pod, path, f)
-    if "dnsPolicy" in pod or "dnsConfig" in pod:
-        _dns(pod, path, f)
-    security.check_pod(pod, path, f)
 
 
 def _resource_claims(pod, path, f):
@@ -233,31 +230,33 @@ def _runtime_class(pod, path, f):
 
 
 def _named_field(field, check):
-    return field, lambda pod, path, f: check(pod.get(field), child(path, field), f)
+    return (field,), lambda pod, path, f: check(pod.get(field), child(path, field), f)
 
 
-# ValidatePodSpec's order, after the containers
+# ValidatePodSpec's order after the containers: (the fields that trigger a check, the check)
 _POD_FIELDS = (
-    ("ephemeralContainers", _ephemeral),
-    ("resources", _pod_resources),
-    ("overhead", _overhead),
-    ("hostNetwork", ports.host_network_ports),
-    ("restartPolicy", _restart_policy),
+    (("ephemeralContainers",), _ephemeral),
+    (("resources",), _pod_resources),
+    (("hostNetwork",), ports.host_network_ports),
+    (("restartPolicy",), _restart_policy),
+    (("dnsPolicy", "dnsConfig"), _dns),
     _named_field("nodeSelector", scheduling.check_node_selector),
-    ("imagePullSecrets", _pull_secrets),
+    (("securityContext", "shareProcessNamespace", "hostUsers"), security.check_pod),
+    (("imagePullSecrets",), _pull_secrets),
     _named_field("affinity", scheduling.check_affinity),
-    ("readinessGates", _readiness_gates),
-    ("schedulingGates", _scheduling_gates),
+    (("readinessGates",), _readiness_gates),
+    (("schedulingGates",), _scheduling_gates),
     _named_field("topologySpreadConstraints", scheduling.check_topology_spread),
     _named_field("serviceAccountName", _subdomain),
     _named_field("nodeName", _subdomain),
-    ("activeDeadlineSeconds", _deadline),
+    (("activeDeadlineSeconds",), _deadline),
     _named_field("hostname", _label),
     _named_field("subdomain", _label),
     _named_field("tolerations", scheduling.check_tolerations),
-    ("hostAliases", _host_aliases),
+    (("hostAliases",), _host_aliases),
     _named_field("priorityClassName", _subdomain),
-    ("runtimeClassName", _runtime_class),
-    ("preemptionPolicy", _preemption),
-    ("os", _os),
+    (("runtimeClassName",), _runtime_class),
+    (("preemptionPolicy",), _preemption),
+    (("overhead",), _overhead),
+    (("os",), _os),
 )
