@@ -16,8 +16,12 @@ from clients import kit
 from kpt_fn import yamlio
 
 DEPLOY = kit.ROOT / "deploy" / "argocd"
-HEALTH = DEPLOY / "health" / "jobset.x-k8s.io" / "JobSet"
-HEALTH_KEY = "resource.customizations.health.jobset.x-k8s.io_JobSet"
+# Each health check: its directory in Argo CD's resource_customizations layout, and its argocd-cm key.
+HEALTH_CHECKS = {
+    "JobSet": (DEPLOY / "health" / "jobset.x-k8s.io" / "JobSet", "resource.customizations.health.jobset.x-k8s.io_JobSet"),
+    "TrainJob": (DEPLOY / "health" / "trainer.kubeflow.org" / "TrainJob",
+                 "resource.customizations.health.trainer.kubeflow.org_TrainJob"),
+}
 
 # The parts of Argo CD's install.yaml the Component touches, as upstream names them (written for
 # this test, not copied): the repo-server with its init-copied var-files, plugins and tmp volumes.
@@ -104,7 +108,8 @@ def test_sidecar_as_argo_cd_prescribes(built):
 def test_health_check_merged_into_argocd_cm(built):
     cm = built[("ConfigMap", "argocd-cm")]
     assert cm["data"]["url"] == "https://argocd.example.com"
-    assert cm["data"][HEALTH_KEY] == (HEALTH / "health.lua").read_text()
+    for directory, key in HEALTH_CHECKS.values():
+        assert cm["data"][key] == (directory / "health.lua").read_text()
 
 
 def test_plugin_config_is_the_shipped_one():
@@ -140,14 +145,42 @@ def run_health(script: str, obj: dict) -> dict:
     return {k: hs[k] for k in ("status", "message") if hs[k] is not None}
 
 
-CASES = yamlio.load((HEALTH / "health_test.yaml").read_text())["tests"]
+def _cases(kind: str) -> list:
+    directory = HEALTH_CHECKS[kind][0]
+    return [(kind, c) for c in yamlio.load((directory / "health_test.yaml").read_text())["tests"]]
 
 
-@pytest.mark.parametrize("case", CASES, ids=[Path(c["inputPath"]).stem for c in CASES])
-def test_jobset_health(case):
-    obj = yamlio.load((HEALTH / case["inputPath"]).read_text())
-    assert run_health((HEALTH / "health.lua").read_text(), obj) == case["healthStatus"]
+CASES = _cases("JobSet") + _cases("TrainJob")
 
 
-def test_every_testdata_file_has_a_case():
-    assert sorted(p.name for p in (HEALTH / "testdata").iterdir()) == sorted(Path(c["inputPath"]).name for c in CASES)
+@pytest.mark.parametrize("kind, case", CASES, ids=[f"{k}-{Path(c['inputPath']).stem}" for k, c in CASES])
+def test_health(kind, case):
+    directory = HEALTH_CHECKS[kind][0]
+    obj = yamlio.load((directory / case["inputPath"]).read_text())
+    assert obj["kind"] == kind
+    assert run_health((directory / "health.lua").read_text(), obj) == case["healthStatus"]
+
+
+@pytest.mark.parametrize("kind", sorted(HEALTH_CHECKS))
+def test_every_testdata_file_has_a_case_and_names_its_source(kind):
+    directory = HEALTH_CHECKS[kind][0]
+    files = sorted(p.name for p in (directory / "testdata").iterdir())
+    assert files == sorted(Path(c["inputPath"]).name for k, c in CASES if k == kind)
+    # A state with a status is one the controller writes: the file links the code that writes it.
+    source = {"JobSet": "https://github.com/kubernetes-sigs/jobset/blob/v0.12.0/",
+              "TrainJob": "https://github.com/kubeflow/trainer/blob/v2.3.0/"}[kind]
+    for name in files:
+        text = (directory / "testdata" / name).read_text()
+        if "\nstatus:" in text:
+            assert source in text, name
+
+
+@pytest.mark.parametrize("kind", sorted(HEALTH_CHECKS))
+def test_a_queued_object_is_progressing_and_a_paused_one_suspended(kind):
+    # The documented choice (docs/deploy.md): waiting in a Kueue queue must not make the app "Suspended".
+    directory = HEALTH_CHECKS[kind][0]
+    script = (directory / "health.lua").read_text()
+    queued = yamlio.load((directory / "testdata" / "kueue-queued.yaml").read_text())
+    paused = yamlio.load((directory / "testdata" / "suspended.yaml").read_text())
+    assert run_health(script, queued)["status"] == "Progressing"
+    assert run_health(script, paused)["status"] == "Suspended"

@@ -2,8 +2,10 @@
 -- Install as argocd-cm key resource.customizations.health.jobset.x-k8s.io_JobSet (deploy/argocd does).
 --   Failed condition (or terminalState Failed)       -> Degraded
 --   Completed condition (or terminalState Completed) -> Healthy
---   spec.suspend or a Suspended condition            -> Suspended (names the Kueue queue if labelled)
+--   spec.suspend or a Suspended condition            -> Progressing while queued in Kueue (labelled with a
+--                                                       queue), else Suspended
 --   otherwise                                        -> Progressing, with the Jobs' counts
+-- The conditions are those the JobSet v0.12.0 controller writes (each testdata file links its source).
 local hs = {}
 local status = obj.status or {}
 local conditions = status.conditions or {}
@@ -38,14 +40,19 @@ if completed ~= nil or status.terminalState == "Completed" then
   return hs
 end
 
+-- Suspended. A JobSet waiting in a Kueue queue is work about to happen: Progressing, so that the app does
+-- not read "Suspended" (Argo CD takes the app's health from its resources', and Suspended ranks above
+-- Healthy: argo-cd#19126). A JobSet suspended by hand (no queue) is a deliberate pause: Suspended.
 local suspended = condition("Suspended")
 if suspended ~= nil or (obj.spec ~= nil and obj.spec.suspend == true) then
-  hs.status = "Suspended"
-  hs.message = message(suspended, "JobSet is suspended")
   local labels = (obj.metadata or {}).labels or {}
   local queue = labels["kueue.x-k8s.io/queue-name"]
   if queue ~= nil and queue ~= "" then
-    hs.message = hs.message .. " (Kueue queue " .. queue .. ": waiting for admission)"
+    hs.status = "Progressing"
+    hs.message = "Waiting for admission in Kueue queue " .. queue .. " (" .. message(suspended, "JobSet is suspended") .. ")"
+  else
+    hs.status = "Suspended"
+    hs.message = message(suspended, "JobSet is suspended")
   end
   return hs
 end
