@@ -18,7 +18,9 @@ import golden_engine
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
 CASES_DIR = FIXTURES / "engine"
-CASES = golden_engine.case_dirs(CASES_DIR) + golden_engine.case_dirs(FIXTURES / "engine2")
+# fixtures/engine-v2.2.1/: the differences of Trainer v2.2.1, each from v2.2.1's own tests.
+CASES = (golden_engine.case_dirs(CASES_DIR) + golden_engine.case_dirs(FIXTURES / "engine2")
+         + golden_engine.case_dirs(FIXTURES / "engine-v2.2.1"))
 
 # Upstream's integration test puts the launcher (which dependsOn node) before node; its envtest runs
 # no JobSet webhook, a real cluster would reject the JobSet. Ported as is, so the finding is pinned.
@@ -65,3 +67,21 @@ def test_golden_outputs_match_crd_schemas(case: Path):
 @pytest.mark.parametrize("case", PARAMS)
 def test_golden_inputs_match_crd_schemas(case: Path):
     golden_engine.check_inputs_valid(case)
+
+
+# Shared cases: `releases` in case.yaml lists every Trainer release that renders them the same; the
+# tests above check the first, these the others.
+SHARED = [pytest.param(case, release, id=f"{_id(case)}@{release}", marks=p.marks)
+          for p in PARAMS for case in p.values for release in golden_engine.releases(case)[1:]]
+
+
+@pytest.mark.parametrize("case, release", SHARED)
+def test_shared_case_renders_the_same_under_each_release(case: Path, release: str):
+    golden_engine.check_golden(case, release)
+    golden_engine.check_inputs_valid(case, release)
+    golden_engine.check_outputs_valid(case, KNOWN_JOBSET_WEBHOOK_ERRORS.get(case.name), release)
+
+
+def test_both_releases_have_cases():
+    assert len(SHARED) >= 10
+    assert len(golden_engine.case_dirs(FIXTURES / "engine-v2.2.1")) >= 6

@@ -38,7 +38,7 @@ def strip(value, root: str, bundle: upstream.Bundle | None = None):
     ("JobSetSpec" for a runtime template spec, "JobSetSpecPatch" for a runtimePatch's spec).
     Returns `value`. Values of an unexpected JSON kind are left alone (schema validation reports them)."""
     table = (bundle or upstream.bundle()).omitempty()
-    _strip(value, table["roots"][root], table["types"])
+    _strip(value, table["roots"].get(root, root), table["types"])  # a root name or a full type name
     return value
 
 

@@ -125,7 +125,13 @@ def build_info(trainjob: dict, runtime: dict, bundle=None) -> Info:
     labels, annotations = propagated_metadata(template, trainjob)
 
     unpatched = template.get("spec") or {}
-    spec = merge_runtime_patches(unpatched, trainjob, bundle)
+    old = bundle is not None and bundle.release == "v2.2.1"
+    if old:
+        from kpt_fn.engine import v2_2_1
+
+        spec = v2_2_1.merge_runtime_patches(unpatched, trainjob, bundle, _without_nulls)
+    else:
+        spec = merge_runtime_patches(unpatched, trainjob, bundle)
     if spec is not unpatched:
         # Upstream's merge re-encodes the typed spec, so from here on every quantity is in its
         # canonical form; without patches the pod requests below see the quantities as written,
@@ -164,7 +170,10 @@ def build_info(trainjob: dict, runtime: dict, bundle=None) -> Info:
                 count = ml_policy.get("numNodes")
                 count = 1 if count is None else count
         pod_spec = pod_spec_of(rj)
-        if rpn is not None:
+        if old:
+            # v2.2.1 replaces the PodSet's copy only; its JobSet builder writes the JobSet's.
+            pod_spec = v2_2_1.typed_pod_spec(rj, trainjob, ml_policy, ancestor)
+        elif rpn is not None:
             is_trainer = ancestor == TRAINER and ml_policy is not None
             if is_trainer or (launcher_as_node and rj.get("name") == NODE):
                 _merge_resources_per_node(pod_spec, rpn)

@@ -28,6 +28,8 @@ ROOTS = {
     "PodSpec": "io.k8s.api.core.v1.PodSpec",
     "Container": "io.k8s.api.core.v1.Container",
     "ResourceRequirements": "io.k8s.api.core.v1.ResourceRequirements",
+    # Trainer v2.2.1 merges runtimePatches job template by job template (kpt_fn.engine.v2_2_1).
+    "JobTemplateSpec": "io.k8s.api.batch.v1.JobTemplateSpec",
 }
 REF_PREFIX = "#/components/schemas/"
 
