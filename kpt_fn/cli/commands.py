@@ -147,6 +147,16 @@ def diff(old, new, fmt):
     modes.diff_mode(old, new, fmt)
 
 
+@_command("check-generated")
+@click.argument("paths", nargs=-1, type=click.Path())
+def check_generated(paths):
+    """Check that each kpt package's committed <trainjob>.generated.yaml output (DIR, default: .) is
+    what the function renders now: for a pre-commit hook or CI. Reads the package as kpt hands it to
+    the function (its expand-trainjobs.yaml, or the Kptfile step's config). Exit status: 0 current,
+    1 stale, missing or no longer generated objects, or a package that does not render."""
+    modes.check_generated_mode(paths)
+
+
 # Every command of the table has its click command (and _command admits no other).
 if set(cli.commands) != set(COMMANDS):
     raise LookupError(f"commands without a click command: {sorted(set(COMMANDS) - set(cli.commands))}")

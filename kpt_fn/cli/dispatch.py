@@ -27,6 +27,7 @@ COMMANDS = {
     "argocd-kueue-patch": None,
     "report": None,
     "diff": None,
+    "check-generated": None,
 }
 
 

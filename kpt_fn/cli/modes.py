@@ -292,6 +292,26 @@ def argocd_kueue_patch_mode() -> None:
     guarded(run)
 
 
+def check_generated_mode(paths) -> None:
+    def run():
+        from kpt_fn import generated
+        from kpt_fn.cli import plain
+        from kpt_fn.results import escape
+
+        cwd, env = os.getcwd(), dict(os.environ)
+        dirs = list(paths) or ["."]
+        lines = []
+        for d in dirs:
+            root = os.path.normpath(os.path.join(cwd, d))
+            lines += [f"  [error] {d}: {p.message}" for p in generated.check(root, env, plain.load_config_file)]
+        if lines:
+            head = f"expand-trainjobs: FAILED: the generated output of {', '.join(dirs)} is not current ({len(lines)} problem(s))"
+            return "", [escape(x) for x in [head, *lines]], 1
+        return "", [escape(f"expand-trainjobs: ok: the generated output of {', '.join(dirs)} is current")], 0
+
+    guarded(run)
+
+
 def report_mode(paths, fmt: str, trainer_version: str | None = None) -> None:
     def run():
         import json

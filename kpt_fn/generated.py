@@ -1,0 +1,116 @@
+"""Is a package's committed `<trainjob>.generated.yaml` output what the function renders now?
+
+The kpt route (kpt fn render / eval) writes each TrainJob's objects into `<trainjob>.generated.yaml`
+beside it, and the package is committed with them; a TrainJob or runtime edited without rendering
+again leaves them stale, and whatever applies the package (kpt live apply, Argo CD on the directory)
+deploys the old objects. This reads the package as the function sees it under kpt (every YAML file,
+its own earlier output included), runs the function as kpt would, and compares the objects it
+generates with the committed ones, as data: kpt formats the text it writes, so bytes are not the
+contract. For the pre-commit hook and CI (`expand-trainjobs check-generated DIR`).
+"""
+
+from __future__ import annotations
+
+import copy
+import os
+
+from kpt_fn import function, output, sources
+from kpt_fn import resource as res
+from kpt_fn.problems import ERROR, Problem
+
+# Annotations kpt and kustomize keep for their own bookkeeping: not part of what is applied.
+_BOOKKEEPING = ("config.kubernetes.io/index", "internal.config.kubernetes.io/", "config.k8s.io/id",
+                "kustomize.config.k8s.io/")
+KPTFILE = "Kptfile"
+FUNCTION_NAME = "expand-trainjobs"
+
+
+def _key(item: dict) -> tuple:
+    _, kind, ns, name = res.identity(item)
+    return (res.file_path(item) or "", kind, ns, name)
+
+
+def _applied_form(item: dict) -> dict:
+    out = copy.deepcopy(item)
+    ann = (out.get("metadata") or {}).get("annotations")
+    if isinstance(ann, dict):
+        for k in [k for k in ann if k.startswith(_BOOKKEEPING)]:
+            del ann[k]
+        if not ann:
+            del out["metadata"]["annotations"]
+    return out
+
+
+def _differences(old, new, path: str = "", out=None, limit: int = 5) -> list:
+    """Field paths where `old` and `new` differ (at most `limit`)."""
+    out = [] if out is None else out
+    if len(out) >= limit:
+        return out
+    if isinstance(old, dict) and isinstance(new, dict):
+        for k in list(old) + [k for k in new if k not in old]:
+            if old.get(k, None) != new.get(k, None) or (k in old) != (k in new):
+                _differences(old.get(k), new.get(k), f"{path}.{k}" if path else str(k), out, limit)
+    elif isinstance(old, list) and isinstance(new, list) and len(old) == len(new):
+        for i, (a, b) in enumerate(zip(old, new)):
+            if a != b:
+                _differences(a, b, f"{path}[{i}]", out, limit)
+    elif old != new:
+        out.append(path or "(the whole object)")
+    return out
+
+
+def function_config_of(root: str, load) -> tuple[object, list]:
+    """The functionConfig kpt would hand over: the app's marker file, else the config of the
+    Kptfile pipeline step that runs this function (configPath, or configMap as a ConfigMap)."""
+    marker = os.path.join(root, sources.MARKER_FILE)
+    if os.path.isfile(marker):
+        return load(marker)
+    kptfile = os.path.join(root, KPTFILE)
+    if not os.path.isfile(kptfile):
+        return None, []
+    docs, problems = sources.load_file(kptfile)
+    pipeline = (docs[0].get("pipeline") if docs and isinstance(docs[0], dict) else None) or {}
+    for step in (pipeline.get("mutators") or []) + (pipeline.get("validators") or []):
+        if not isinstance(step, dict) or FUNCTION_NAME not in str(step.get("image") or step.get("exec") or ""):
+            continue
+        if isinstance(step.get("configPath"), str):
+            return load(os.path.join(root, step["configPath"]))
+        if isinstance(step.get("configMap"), dict):
+            return {"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "function-input"},
+                    "data": step["configMap"]}, problems
+    return None, problems
+
+
+def check(root: str, env: dict, load) -> list:
+    """Problems (errors) for every generated object of the package at `root` that is missing from,
+    differs from, or is no longer rendered into its committed file; [] when the output is current."""
+    fc, problems = function_config_of(root, load)
+    if problems:
+        return problems
+    reader = sources.Reader.from_env(root, env, label=sources.APP_DIR)
+    items, problems = reader.read_paths(["."])
+    if problems:
+        return problems
+    committed = {_key(i): _applied_form(i) for i in items if output.marker_of(i)}
+    outcome = function.run(items, fc, base_dir=root, reader=reader)
+    if outcome.exit_code:
+        failed = [r for r in outcome.results if r.severity == ERROR]
+        return [Problem(f"the package does not render, so its output cannot be current: {r.message}") for r in failed]
+    # Earlier output that no TrainJob generates any more stays among the items (kpt keeps what a
+    # function does not delete): the run names it in `stale`.
+    stale = {_key(i) for i in outcome.stale}
+    rendered = {_key(i): _applied_form(i) for i in outcome.items if output.marker_of(i) and _key(i) not in stale}
+    out = []
+    for key, obj in rendered.items():
+        file, kind, ns, name = key
+        who = f"{kind} {ns + '/' if ns else ''}{name}"
+        if key not in committed:
+            out.append(Problem(f"{file}: {who} is not committed; render the package (kpt fn render) and commit it"))
+        elif committed[key] != obj:
+            fields = ", ".join(_differences(committed[key], obj))
+            out.append(Problem(f"{file}: {who} is stale (differs at {fields}); render the package and commit it"))
+    for key in committed.keys() - rendered.keys():
+        file, kind, ns, name = key
+        out.append(Problem(f"{file}: {kind} {ns + '/' if ns else ''}{name} is no longer generated by any TrainJob; "
+                           "delete it (kpt keeps earlier output it no longer writes)"))
+    return out
