@@ -84,4 +84,4 @@ def test_shared_case_renders_the_same_under_each_release(case: Path, release: st
 
 def test_both_releases_have_cases():
     assert len(SHARED) >= 10
-    assert len(golden_engine.case_dirs(FIXTURES / "engine-v2.2.1")) >= 6
+    assert len(golden_engine.case_dirs(FIXTURES / "engine-v2.2.1")) >= 10

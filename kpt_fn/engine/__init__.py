@@ -259,7 +259,9 @@ def _expand(trainjob: dict, runtime: dict, options: EngineOptions | None = None)
     # (pkg/controller/trainjob_controller.go Reconcile, IsManagedByExternalController).
     managed_by = (trainjob.get("spec") or {}).get("managedBy")
     not_reconciled = None
-    if managed_by not in (None, CONTROLLER):
+    # Trainer v2.2.1's reconciler has no managedBy check (pkg/controller/trainjob_controller.go Reconcile
+    # at v2.2.1; v2.3.0 added IsManagedByExternalController): it creates the JobSet all the same.
+    if managed_by not in (None, CONTROLLER) and options.trainerVersion != "v2.2.1":
         not_reconciled = Problem(
             f'spec.managedBy is "{managed_by}": the Trainer controller does not reconcile this TrainJob, '
             'so nothing is rendered', "spec.managedBy", severity=WARNING, rule=RULE_MANAGED_BY)

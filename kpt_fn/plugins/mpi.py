@@ -90,6 +90,12 @@ def hostfile_volume(trainjob_name: str) -> dict:
 
 
 def enforce_ml_policy(info, trainjob, options) -> None:
+    enforce_with(info, trainjob, options, ssh_auth_volume)
+
+
+def enforce_with(info, trainjob, options, ssh_volume) -> None:
+    """EnforceMLPolicy with `ssh_volume(secret name)` building the SSH Secret volume (the part that
+    differs in Trainer v2.2.1: kpt_fn.plugins.v2_2_1.mpi)."""
     ml = info.runtime_policy.ml_policy_source
     # Replace rather than mutate: the nested mlPolicy dict may be shared with the runtime copy.
     mpi = dict(ml["mpi"])
@@ -117,7 +123,7 @@ def enforce_ml_policy(info, trainjob, options) -> None:
         if ps.name not in (NODE, LAUNCHER):
             continue
         # Fresh dicts per pod template: output objects never share (alias) sub-trees.
-        upsert_volumes(ps.volumes, [ssh_auth_volume(secret_name)])
+        upsert_volumes(ps.volumes, [ssh_volume(secret_name)])
         if ps.name == LAUNCHER:
             upsert_volumes(ps.volumes, [hostfile_volume(name)])
         for c in ps.containers:

@@ -91,7 +91,7 @@ def enforce_ml_policy(info, trainjob, options) -> None:
         if not torchtune.is_torchtune(trainjob):
             upsert_env_vars(container.env, master())
         else:
-            torchtune.rewrite_command(info, trainjob, num_nodes, nproc, gpu)
+            torchtune.rewrite_command(info, trainjob, num_nodes, nproc, gpu, options.trainerVersion)
         upsert_ports(container.ports, [{"containerPort": PORT}])
 
     # Auxiliary containers always get the master address, torchtune or not.
@@ -117,5 +117,6 @@ def validate(info, trainjob, options) -> list[Problem]:
         problems.append(Problem(f"must not have reserved envs, invalid envs configured: [{' '.join(reserved)}]",
                                 "spec.trainer.env", rule=RULE_RESERVED_ENV))
     if torchtune.is_torchtune(trainjob):
-        problems.extend(torchtune.validate(info, trainjob, num_gpu(resources_per_node(info, trainjob))))
+        problems.extend(torchtune.validate(info, trainjob, num_gpu(resources_per_node(info, trainjob)),
+                                           options.trainerVersion))
     return problems
