@@ -254,6 +254,18 @@ def parse(fc) -> Parsed:
     return Parsed(cfg, problems)
 
 
+def _unknown_option(key) -> str:
+    """The message for an option that does not exist: the one it most likely meant, else all of them."""
+    import difflib  # only on a mistake: difflib costs start-up time
+
+    names = [o.name for o in OPTIONS]
+    text = str(key)
+    close = [n for n in names if n.lower() == text.lower()] or difflib.get_close_matches(text, names, n=1, cutoff=0.7)
+    if close:
+        return f"unknown option {key!r}; did you mean {close[0]!r}? (write `{close[0]}:`)"
+    return f"unknown option {key!r}; known options: {', '.join(names)}"
+
+
 def _parse(fc) -> tuple[FunctionConfig, list[Problem]]:
     if is_placeholder(fc):
         return FunctionConfig(), []
@@ -287,8 +299,7 @@ def _parse(fc) -> tuple[FunctionConfig, list[Problem]]:
         opt = _BY_NAME.get(key)
         path = f"{prefix}.{key}"
         if opt is None:
-            known = ", ".join(o.name for o in OPTIONS)
-            problems.append(Problem(f"unknown option {key!r}; known options: {known}", path, subject=fc))
+            problems.append(Problem(_unknown_option(key), path, subject=fc))
             continue
         coerced, problem = _coerce(opt, value, path, from_cm)
         if problem:

@@ -246,11 +246,19 @@ def _convert_num_proc_per_node(spec: dict, conv: _Conversion) -> None:
         if gpus is None:
             conv.error("num-proc-per-node", 'numProcPerNode "gpu" needs a GPU count in spec.trainer.resourcesPerNode',
                        path)
+            del trainer["numProcPerNode"]  # reported once: the schema check must not add a type error
         else:
             trainer["numProcPerNode"] = gpus
             conv.info("num-proc-per-node", f'numProcPerNode "gpu" -> {gpus} (GPUs in resourcesPerNode)', path)
     else:
-        conv.error("num-proc-per-node", f'numProcPerNode "{value}" must be an integer, "auto", "cpu" or "gpu"', path)
+        # Not a legacy value either: one error saying what to write, not "cannot convert" (the object
+        # may well be v2.3.0), and no second, contradicting type error from the schema check.
+        conv.problems.append(Problem(
+            f'numProcPerNode "{value}" is not a number of processes: write a whole number without quotes '
+            "(numProcPerNode: 4), or leave it out for one process per GPU (per CPU without GPUs); the strings "
+            '"auto", "cpu" and "gpu" of Trainer releases before v2.3.0 are converted', path, ERROR,
+            rule="legacy/num-proc-per-node"))
+        del trainer["numProcPerNode"]
 
 
 def _convert_initializers(spec: dict, conv: _Conversion) -> None:

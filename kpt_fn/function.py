@@ -17,6 +17,7 @@ from kpt_fn import config as config_mod
 from kpt_fn import engine, kustomize_names, convert, numbers, output, policy, profiles, rerun, resolve, sources, upstream, validation
 from kpt_fn import resource as res
 from kpt_fn import results as results_mod
+from kpt_fn.validation import admitted
 from kpt_fn.lifecycle import render as lifecycle
 from kpt_fn.problems import ERROR, INFO, WARNING, Problem, has_errors
 from kpt_fn.blame import Blame
@@ -75,10 +76,13 @@ class Outcome:
         objs = sum(len(r.objects) for r in self.rendered)
         verb = "validated" if self.config.mode == "validate" else f"rendered {done} of"
         state = "FAILED" if self.errors else "ok"
-        return (
-            f"expand-trainjobs: {state}: {self.errors} error(s), {self.warnings} warning(s); "
-            f"{verb} {jobs} TrainJob(s)" + ("" if self.config.mode == "validate" else f" into {objs} object(s)")
-        )
+        counts = f"{self.errors} error(s), {self.warnings} warning(s)"
+        if self.config.mode == "validate":
+            return f"expand-trainjobs: {state}: {counts}; validated {jobs} TrainJob(s)"
+        if self.errors:  # every client drops the whole output of a failed run: say so, not "rendered"
+            return (f"expand-trainjobs: FAILED: {counts}; nothing written: an error fails the whole run "
+                    f"({done} of {jobs} TrainJob(s) rendered into {objs} object(s))")
+        return f"expand-trainjobs: ok: {counts}; {verb} {jobs} TrainJob(s) into {objs} object(s)"
 
     def krm_results(self) -> list:
         """The results of the output ResourceList (wire format), the summary last."""
@@ -324,7 +328,7 @@ def _render_one(entry: Rendered, step: _Step) -> list:
             + "; only the first definition is rendered",
             "metadata.name",
         ))
-    problems += step.checks.object(trainjob)
+    problems += step.checks.object(trainjob) + admitted.trainjob_warnings(trainjob)
     runtime = None
     if not has_errors(problems):
         found, label, resolve_problems = resolve.resolve(trainjob, step.index, step.namespace)
@@ -435,7 +439,8 @@ def _reaching_cluster(items: list, unusable: set) -> list:
         warnings.append(results_mod.about(
             item,
             f'{res.display(item)} is not marked {res.LOCAL_CONFIG}: "true", so kpt and kustomize keep it in their '
-            f"output and it would be applied to the cluster ({why}); mark it local-config unless that is intended",
+            f"output and it would be applied to the cluster ({why}); unless it is meant for the cluster, add "
+            f'{res.LOCAL_CONFIG}: "true" to its metadata.annotations',
             WARNING,
             field=f"metadata.annotations[{res.LOCAL_CONFIG}]",
         ))

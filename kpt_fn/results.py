@@ -121,6 +121,8 @@ class Result:
         message = self.message
         if self.lineno and self.file and message.endswith(f" (in {self.file})"):
             message = f"{message[:-1]}:{self.lineno})"
+        elif self.lineno and self.file and f"(in {self.file}" not in message:
+            message = f"{message} (in {self.file}:{self.lineno})"  # a result about an item (`about`)
         return escape(f"  [{self.severity}] {who}{field}{message}")
 
     @property

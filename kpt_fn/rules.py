@@ -34,8 +34,10 @@ def _engine_rules(release: str) -> list[dict]:
     and the legacy conversions."""
     from kpt_fn import convert, engine, kueue, policy, rerun
     from kpt_fn.engine import framework
+    from kpt_fn.validation import admitted
 
-    return [*engine.RULES, *framework.rules(release), *convert.RULES, *kueue.RULES, *policy.RULES, *rerun.RULES]
+    return [*engine.RULES, *framework.rules(release), *convert.RULES, *kueue.RULES, *policy.RULES, *rerun.RULES,
+            *admitted.RULES]
 
 
 def rules(bundle: upstream.Bundle | None = None) -> list[dict]:

@@ -94,7 +94,12 @@ def test_bad_values_are_problems_naming_the_field(fc, path, message):
 def test_unknown_option(fc, path):
     _, (p,) = parse(fc)
     assert p.path == path
-    assert p.message.startswith("unknown option 'namespcae'; known options: mode, namespace, ")
+    assert p.message == "unknown option 'namespcae'; did you mean 'namespace'? (write `namespace:`)"
+
+
+def test_unknown_option_far_from_any_lists_them():
+    _, (p,) = parse(typed({"colour": "x"}))
+    assert p.message.startswith("unknown option 'colour'; known options: mode, namespace, ")
 
 
 def test_unknown_kind():

@@ -10,6 +10,7 @@ import yaml
 
 from kpt_fn import validation
 from kpt_fn.problems import ERROR
+from kpt_fn.validation import hints
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "validation"
 
@@ -19,7 +20,9 @@ def fixture(name: str) -> dict:
 
 
 def schema_problems(obj: dict) -> list[tuple[str, str]]:
-    return [(p.path, p.message) for p in validation.check_object(obj) if p.rule.startswith("schema/")]
+    """(path, the API server's text): our hint after a type error (kpt_fn.validation.hints, checked in
+    tests/test_messages.py) is cut off, so that the text is compared with kube-openapi's alone."""
+    return [(p.path, p.message.split("; found ")[0]) for p in validation.check_object(obj) if p.rule.startswith("schema/")]
 
 
 @pytest.fixture
@@ -156,9 +159,11 @@ def test_pattern_names_map_keys_like_kube_openapi(jobset):
     container["resources"]["limits"]["cpu"] = "lots"
     ((path, message),) = schema_problems(jobset)
     assert path == "spec.replicatedJobs[2].template.spec.template.spec.containers[0].resources.limits[cpu]"
-    assert message.startswith(
+    # kube-openapi's text names the pattern (should match '^(\+|-)?(([0-9]+...'); a quantity's is
+    # described instead (a deliberate difference: kpt_fn.validation.hints).
+    assert message == (
         'Invalid value: "lots": spec.replicatedJobs[2].template.spec.template.spec.containers[0]'
-        ".resources.limits.cpu in body should match '^(\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))")
+        ".resources.limits.cpu in body " + hints.QUANTITY_SHAPE)
 
 
 def test_int_or_string_accepts_both(jobset):

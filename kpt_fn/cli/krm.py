@@ -99,6 +99,12 @@ def _parse_docs(data: bytes, limits: Limits, marks: ItemMarks | None = None) -> 
         if e.args[0].startswith("input is"):
             raise InputError(str(e)) from None
         language = "JSON" if head in (b"{", b"[") else "YAML"
+        if language == "YAML" and e.line:
+            from kpt_fn.cli import item_at_line  # only on an error
+
+            who = item_at_line.describe(data.decode("utf-8", "replace"), e.line)
+            if who:
+                raise InputError(f"input is not valid YAML: {e} (of the ResourceList on stdin; the item is {who})") from None
         raise InputError(f"input is not valid {language}: {e}") from None
 
 

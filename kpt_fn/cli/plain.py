@@ -15,7 +15,7 @@ import re
 from kpt_fn import config as config_mod
 from kpt_fn import argocd, function, output, sources
 from kpt_fn import resource as res
-from kpt_fn.problems import WARNING, Problem
+from kpt_fn.problems import ERROR, WARNING, Problem
 from kpt_fn.results import Result, from_problem
 from kpt_fn.yamlio import DEFAULT_LIMITS, YAMLInputError, dump_all, load_all
 
@@ -117,9 +117,27 @@ def load_config_file(path: str) -> tuple[object, list]:
     return (docs[0] if docs else None), []
 
 
-def _emit(outcome, plain: list) -> tuple[str, list[str], int]:
+def _in_file(fc, path: str):
+    """The functionConfig marked with the file it came from (the annotation kpt uses), so that its
+    problems name that file and line; objects without metadata are left as they are."""
+    if not isinstance(fc, dict) or config_mod.is_placeholder(fc) or not isinstance(fc.get("metadata", {}), dict):
+        return fc
+    md = dict(fc.get("metadata") or {})
+    ann = md.get("annotations")
+    if ann is not None and not isinstance(ann, dict):
+        return fc
+    md["annotations"] = {**(ann or {}), res.PATH: path}
+    return {**fc, "metadata": md}
+
+
+def _emit(outcome, plain: list, root: str) -> tuple[str, list[str], int]:
     if not outcome.exit_code and not plain:
         outcome.results.append(Result(NOTHING_TO_APPLY))
+    shown = [r for r in outcome.results if r.shown and r.file]
+    if shown:  # only then are files read again: each message names its line (kpt_fn.lines)
+        from kpt_fn import lines as file_lines
+
+        file_lines.locate(shown, root)
     lines = outcome.stderr_lines()
     if outcome.exit_code:
         return "", lines, outcome.exit_code
@@ -151,6 +169,7 @@ def expand(paths: list[str], cwd: str, env: dict, mode: str | None = None, stric
         marker, problems = reader.confined(CONFIG_FILE, CONFIG_FILE)
         if marker is not None:
             fc, problems = load_config_file(marker)
+            fc = _in_file(fc, CONFIG_FILE)
     if fc is None and not problems:
         fc, problems = config_from_argocd_env(env)
     elif not config_mod.is_placeholder(fc):
@@ -166,10 +185,34 @@ def expand(paths: list[str], cwd: str, env: dict, mode: str | None = None, stric
     items, read_problems = reader.read_paths(paths, parsed.config.limits)
     outcome = function.run(
         items, parsed, base_dir=root, default_namespace=env.get("ARGOCD_APP_NAMESPACE", ""), reader=reader,
-        returns_inputs=False,
+        returns_inputs=parsed.config.mode == "validate" and _client_returns_inputs(root),
     )
     outcome.results[:0] = [from_problem(p) for p in problems + read_problems]
     return outcome
+
+
+# Files that make a directory a kustomization or a kpt package: their clients apply the input items
+# along with what is rendered, so `validate` there reports TrainJobs and runtimes not marked local-config.
+CLIENT_FILES = ("kustomization.yaml", "kustomization.yml", "Kustomization", "Kptfile")
+
+
+def _client_returns_inputs(root: str) -> bool:
+    return any(os.path.isfile(os.path.join(root, name)) for name in CLIENT_FILES)
+
+
+def _unmarked_as_errors(outcome) -> None:
+    """On kubectl's legacy exec plugin route the plugin's stderr is seen only when it fails, so a
+    TrainJob or runtime that would reach the cluster unmarked is an error there, unless `output: all`
+    says the inputs are meant for the cluster."""
+    if outcome.config.output == "all":
+        return
+    field = f"metadata.annotations[{res.LOCAL_CONFIG}]"
+    for i, r in enumerate(outcome.results):
+        if r.severity == WARNING and r.field == field:
+            outcome.results[i] = Result(
+                r.message + "; an error on this route (kubectl shows a legacy plugin's messages only when it fails; "
+                "`output: all` in the config keeps the inputs deliberately)",
+                ERROR, r.resource, r.field, r.file, r.index, r.rule, r.count)
 
 
 def render(paths: list[str], cwd: str, env: dict, mode: str | None = None, strict: bool = False,
@@ -182,7 +225,7 @@ def render(paths: list[str], cwd: str, env: dict, mode: str | None = None, stric
     keep = outcome.config.output == "all"
     namespace = outcome.config.namespace or env.get("ARGOCD_APP_NAMESPACE", "")
     outcome.results += output.duplicates(outcome.items, namespace, keep, config_mod.is_config_object)
-    out, lines, code = _emit(outcome, _plain_items(outcome))
+    out, lines, code = _emit(outcome, _plain_items(outcome), app_dir(paths, cwd)[0])
     # Argo CD trims one trailing newline from a plugin's stdout, which would take the final line
     # break of a literal block ending the last document with it. A closing `---` line absorbs the
     # trim; every reader skips the empty document it opens.
@@ -245,8 +288,9 @@ def kustomize_plugin(config_path: str, stdin: bytes, env: dict, cwd: str) -> tup
     if not generator:
         # Transformer: inputs go back as they came (kustomize keeps its identity annotation), with the
         # generated objects after their TrainJobs.
-        return _emit(outcome, outcome.items)
+        _unmarked_as_errors(outcome)
+        return _emit(outcome, outcome.items, base)
     plain = _plain_items(outcome)
     if outcome.config.output == "all":
         plain += [res.without_client_annotations(r.origin) for r in outcome.rendered if r.position is None]
-    return _emit(outcome, plain)
+    return _emit(outcome, plain, base)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 
 from kpt_fn.problems import Problem
-from kpt_fn.validation import precheck
+from kpt_fn.validation import hints, precheck
 from kpt_fn.validation.fielderr import (
     INVALID,
     REQUIRED,
@@ -153,7 +153,8 @@ def _describe(err, node: dict, path: str, name: str):
     elif what == "Type":
         message = _type_error(node, value, name)
         if message:
-            yield path, message
+            wanted = [node["format"]] if node.get("format") and not isinstance(value, (str, list)) else _types(node)
+            yield path, message + hints.type_hint(value, wanted, name.rsplit(".", 1)[-1])
     elif what == "Enum":
         allowed = ", ".join(go_quote(o if isinstance(o, str) else go_json(o)) for o in kind.options)
         yield path, body(UNSUPPORTED, value, f"supported values: {allowed}")
@@ -178,7 +179,10 @@ def _describe(err, node: dict, path: str, name: str):
         yield path, body(INVALID, value,
                          f"{name} in body should be {relation[(bound, exclusive)]} {go_number(kind.limit)}")
     elif what == "Pattern":
-        yield path, body(INVALID, value, f"{name} in body should match '{kind.pattern}'")
+        if hints.is_quantity_pattern(kind.pattern):  # no regular expression for a person to decode
+            yield path, body(INVALID, value, f"{name} in body {hints.QUANTITY_SHAPE}")
+        else:
+            yield path, body(INVALID, value, f"{name} in body should match '{kind.pattern}'")
     elif what == "Format":
         yield path, body(INVALID, value, f"{name} in body must be of type {kind.format}: {go_quote(str(value))}")
     elif what == "UniqueItems":

@@ -77,14 +77,19 @@ def test_canary_name_prefix_renames_runtimes_before_a_transformer(kubectl, fn, t
 def test_canary_kustomize_outputs_trainjobs_not_marked_local_config(kubectl, fn, tmp_path):
     # Why the README asks for `config.kubernetes.io/local-config: "true"` on TrainJobs and runtimes:
     # kustomize drops only marked objects, so unmarked ones would be applied next to their JobSets.
+    # The legacy plugin's stderr is seen only when it fails, so there the function fails the build on
+    # them unless `output: all` says they are meant for the cluster (tests/test_messages.py).
     env = kit.client_env(tmp_path, KUSTOMIZE_PLUGIN_HOME=kit.PLUGIN_HOME, EXPAND_TRAINJOBS=fn)
-    app = kit.make_app(tmp_path, "app", "transformers")
-    for f in ("trainjobs.yaml", "runtimes.yaml"):
-        docs = yamlio.load_all((app / f).read_text())
-        for d in docs:
-            d["metadata"].pop("annotations")
-        (app / f).write_text(yamlio.dump_all(docs))
-    r = kit.run([kubectl, "kustomize", "--enable-alpha-plugins", app], env=env).ok()
+    for name, spec in (("app", None), ("kept", {**kit._spec(), "output": "all"})):
+        app = kit.make_app(tmp_path, name, "transformers", spec=spec)
+        for f in ("trainjobs.yaml", "runtimes.yaml"):
+            docs = yamlio.load_all((app / f).read_text())
+            for d in docs:
+                d["metadata"].pop("annotations")
+            (app / f).write_text(yamlio.dump_all(docs))
+    failed = kit.run([kubectl, "kustomize", "--enable-alpha-plugins", tmp_path / "app"], env=env)
+    assert failed.rc != 0 and "is not marked config.kubernetes.io/local-config" in failed.stderr
+    r = kit.run([kubectl, "kustomize", "--enable-alpha-plugins", tmp_path / "kept"], env=env).ok()
     kinds = sorted(o["kind"] for o in kit.load_stream(r.stdout))
     assert kinds == ["ClusterTrainingRuntime", "ConfigMap", "JobSet", "JobSet", "TrainJob", "TrainJob"]
 

@@ -1,0 +1,51 @@
+"""Values Trainer v2.3.0 admits that cannot train: warnings, not errors (the API server takes them).
+
+`numNodes` and `numProcPerNode` are `*int32` without a minimum in the v2.3.0 TrainJob API
+(pkg/apis/trainer/v1alpha1/trainjob_types.go, TrainJob Trainer: no +kubebuilder:validation:Minimum on
+either), and the TrainJob webhook (pkg/webhooks/trainjob_webhook.go) checks neither. So `numNodes: 0`
+renders a trainer Job with parallelism and completions 0, which completes without running a pod, and
+`numProcPerNode` below 1 reaches torchrun (PET_NPROC_PER_NODE) or MPI (slots per node) as a count of
+processes no node can run. Negative `numNodes` is already an error (the Job API rejects a negative
+parallelism) and is not repeated here.
+"""
+
+from __future__ import annotations
+
+from kpt_fn.problems import WARNING, Problem
+
+RULE_NUM_NODES = "admitted/num-nodes-zero"
+RULE_NUM_PROC = "admitted/num-proc-per-node-below-one"
+
+RULES = [
+    {"id": RULE_NUM_NODES, "family": "admitted", "applies_to": "TrainJob",
+     "description": "warning: spec.trainer.numNodes is 0 (admitted by Trainer v2.3.0): the trainer Job runs no pod"},
+    {"id": RULE_NUM_PROC, "family": "admitted", "applies_to": "TrainJob",
+     "description": "warning: spec.trainer.numProcPerNode is below 1 (admitted by Trainer v2.3.0): no node can run it"},
+]
+
+
+def _int(value) -> int | None:
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+
+def trainjob_warnings(trainjob: dict) -> list:
+    """Warnings for the TrainJob's admitted-but-useless trainer counts (none for absent or sound ones)."""
+    spec = trainjob.get("spec") if isinstance(trainjob, dict) else None
+    trainer = spec.get("trainer") if isinstance(spec, dict) else None
+    if not isinstance(trainer, dict):
+        return []
+    out = []
+    if _int(trainer.get("numNodes")) == 0:
+        out.append(Problem(
+            "numNodes 0: Trainer v2.3.0 admits it, but the trainer Job gets parallelism and completions 0 and "
+            "completes without running a pod (nothing trains); write the number of nodes to train on (numNodes: 1 "
+            "or more), or leave it out for the runtime's",
+            "spec.trainer.numNodes", WARNING, rule=RULE_NUM_NODES))
+    procs = _int(trainer.get("numProcPerNode"))
+    if procs is not None and procs < 1:
+        out.append(Problem(
+            f"numProcPerNode {procs}: Trainer v2.3.0 admits it, but no node can run fewer than one process "
+            "(torchrun's PET_NPROC_PER_NODE, MPI's slots per node); write 1 or more (numProcPerNode: 1), or leave "
+            "it out for one process per GPU (per CPU without GPUs)",
+            "spec.trainer.numProcPerNode", WARNING, rule=RULE_NUM_PROC))
+    return out
