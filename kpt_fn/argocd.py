@@ -40,3 +40,28 @@ def repository_root(app_dir: str, env) -> str | None:
         if len(tail) > k and tail[-k:] == parts[-k:]:
             return os.sep.join(tail[:-k]) or os.sep
     return app_dir
+
+
+def kueue_patch() -> dict:
+    """The Application fields that let Kueue own `spec.suspend` of the JobSets of `profile: kueue`
+    (`expand-trainjobs argocd-kueue-patch`).
+
+    Kueue unsuspends an admitted JobSet (and suspends a preempted one); a sync that applies Git's
+    `suspend: true` would stop a running training. Ignoring `/spec/suspend` with
+    RespectIgnoreDifferences=true makes the sync apply the live value instead (argo-cd v3.5
+    `controller/sync.go` normalizeTargetResources). Nothing is ignored inside `replicatedJobs`: for a
+    custom resource the live values come back through a JSON merge patch, which carries the whole list,
+    and `restoreNonIgnoredFields` then puts back either Git's whole list (Kueue's node selectors and
+    tolerations dropped) or live's whole list (Git's changes dropped), never a mix. Kueue's fields in
+    the pod templates are kept by the server-side apply the profile's JobSets ask for
+    (`argocd.argoproj.io/sync-options: ServerSideApply=true`, kpt_fn/lifecycle): fields the apply does
+    not set stay with their owner.
+    """
+    return {
+        "spec": {
+            "ignoreDifferences": [
+                {"group": "jobset.x-k8s.io", "kind": "JobSet", "jsonPointers": ["/spec/suspend"]},
+            ],
+            "syncPolicy": {"syncOptions": ["RespectIgnoreDifferences=true"]},
+        }
+    }

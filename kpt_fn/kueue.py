@@ -13,7 +13,7 @@ TrainJob must be on the JobSet instead (kubernetes-sigs/kueue v0.19, read for ev
   jobs/jobset/jobset_controller.go), which also merges node selectors, tolerations, labels,
   annotations and scheduling gates into the pod templates (`podset.Merge`). The profile renders
   `suspend: true` so that Git equals what the webhook stores; Argo CD must be told to leave the fields
-  Kueue owns alone (`argocd_ignore_differences`);
+  Kueue owns alone (kpt_fn.argocd.kueue_patch);
 - MultiKueue: a TrainJob `managedBy: kueue.x-k8s.io/multikueue` becomes the JobSet's
   `spec.managedBy` (jobs/jobset/jobset_multikueue_adapter.go reads it; JobSet v0.12 has the field),
   so worker clusters only need JobSet;
@@ -515,31 +515,3 @@ def _unique(problems: list) -> list:
             seen.add(p)
             out.append(p)
     return out
-
-
-# --- Argo CD ---------------------------------------------------------------------------------------
-
-
-def argocd_ignore_differences() -> dict:
-    """The part of an Argo CD Application that lets Kueue own what it changes on a JobSet: without it,
-    self-heal re-suspends an admitted JobSet and strips the node selectors Kueue injected."""
-    pod = ".spec.replicatedJobs[].template.spec.template"
-    return {
-        "spec": {
-            "ignoreDifferences": [
-                {
-                    "group": "jobset.x-k8s.io",
-                    "kind": "JobSet",
-                    "jsonPointers": ["/spec/suspend"],
-                    "jqPathExpressions": [
-                        f"{pod}.spec.nodeSelector",
-                        f"{pod}.spec.tolerations",
-                        f"{pod}.spec.schedulingGates",
-                        f"{pod}.metadata.labels",
-                        f"{pod}.metadata.annotations",
-                    ],
-                }
-            ],
-            "syncPolicy": {"syncOptions": ["RespectIgnoreDifferences=true"]},
-        }
-    }

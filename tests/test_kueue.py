@@ -284,5 +284,5 @@ def test_argocd_patch_builds_into_an_application(tmp_path, fn):
     assert built["spec"]["syncPolicy"]["syncOptions"] == ["RespectIgnoreDifferences=true"]
     [ignore] = built["spec"]["ignoreDifferences"]
     # Field names of Argo CD's ResourceIgnoreDifferences (pkg/apis/application/v1alpha1/types.go)
-    assert set(ignore) == {"group", "kind", "jsonPointers", "jqPathExpressions"}
+    assert set(ignore) == {"group", "kind", "jsonPointers"}
     assert ignore["jsonPointers"] == ["/spec/suspend"] and (ignore["group"], ignore["kind"]) == ("jobset.x-k8s.io", "JobSet")

@@ -118,9 +118,10 @@ def kustomize_plugin(config):
 
 @_command("argocd-kueue-patch")
 def argocd_kueue_patch():
-    """Print the Argo CD Application fields (ignoreDifferences and RespectIgnoreDifferences=true) that
-    let Kueue suspend, resume and place the JobSets of `profile: kueue`; merge them into the
-    Application (e.g. as a kustomize patch)."""
+    """Print the Argo CD Application fields (ignore /spec/suspend of JobSets, RespectIgnoreDifferences=true)
+    that let Kueue suspend and resume the JobSets of `profile: kueue`; merge them into the Application
+    (e.g. as a kustomize patch). Kueue's placement in the pod templates is kept by the server-side apply
+    those JobSets ask for (docs/kueue.md)."""
     modes.argocd_kueue_patch_mode()
 
 

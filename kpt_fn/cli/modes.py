@@ -284,10 +284,10 @@ def runtimes_mode(fmt: str, trainer_version: str | None = None) -> None:
 
 def argocd_kueue_patch_mode() -> None:
     def run():
-        from kpt_fn import kueue
+        from kpt_fn import argocd
         from kpt_fn.yamlio import dump
 
-        return dump(kueue.argocd_ignore_differences()), [], 0
+        return dump(argocd.kueue_patch()), [], 0
 
     guarded(run)
 
