@@ -14,6 +14,7 @@ import tarfile
 import tempfile
 
 from kpt_fn import quantity, workload
+from kpt_fn.lifecycle import classify
 from kpt_fn import resource as res
 from kpt_fn.resource import dig
 
@@ -220,6 +221,7 @@ def diff(old_outcome, new_outcome) -> dict:
                 if fields:
                     objects.append({"object": key, "change": "changed",
                                     "fields": [{"path": p, "old": o, "new": n} for p, o, n in fields]})
+        objects = classify.annotate(objects, objs_a, objs_b)  # what each change does in the cluster
         if state or objects:
             entry = {"trainJob": name, "change": state or "changed", "objects": objects}
             if b is not None:
@@ -238,7 +240,8 @@ def diff(old_outcome, new_outcome) -> dict:
         runtimes.append({"runtime": key, "change": "added" if key not in old_rt else "removed" if key not in new_rt else "changed",
                          "trainJobs": len(users), "trainJobsChanged": sorted(set(users) & changed_jobs)})
     return {"trainJobs": jobs, "runtimes": runtimes,
-            "summary": {k: sum(1 for j in jobs if j["change"] == k) for k in ("added", "removed", "changed")}}
+            "summary": {**{k: sum(1 for j in jobs if j["change"] == k) for k in ("added", "removed", "changed")},
+                        **classify.summary(jobs)}}
 
 
 def _short(value) -> str:
@@ -256,11 +259,13 @@ def diff_markdown(data: dict) -> str:
                      f"{len(rt['trainJobsChanged'])} existing one(s) render differently")
     if data["runtimes"]:
         lines.append("")
+    lines += classify.markdown_summary(data)
     for j in data["trainJobs"]:
         lines.append(f"### {j['change']}: TrainJob {j['trainJob']}" + (f" (`{j['runtime']}`)" if j.get("runtime") else ""))
         for o in j["objects"]:
             if o["change"] != "changed":
                 lines.append(f"- {o['change']}: {o['object']}")
+                lines += classify.markdown(o)
                 continue
             lines.append(f"- changed: {o['object']}")
             for f in o["fields"]:
@@ -270,6 +275,7 @@ def diff_markdown(data: dict) -> str:
                     lines.append(f"  - `{f['path']}` removed (was `{_short(f['old'])}`)")
                 else:
                     lines.append(f"  - `{f['path']}`: `{_short(f['old'])}` → `{_short(f['new'])}`")
+            lines += classify.markdown(o)
         lines.append("")
     if not data["trainJobs"] and not data["runtimes"]:
         lines.append("No rendered object changes.")

@@ -140,12 +140,16 @@ def report(paths, fmt, trainer_version):
 @click.argument("old")
 @click.argument("new")
 @click.option("--format", "fmt", type=click.Choice(["markdown", "json"]), default="markdown")
-def diff(old, new, fmt):
+@click.option("--fail-on", "fail_on", type=click.Choice(["change", "refused"]), default="change",
+              help="What exit status 1 means: any change (default), or a change the cluster refuses on an "
+                   "existing JobSet (in-place changes then exit 0), to stop such a merge in CI.")
+def diff(old, new, fmt, fail_on):
     """Which TrainJobs' rendered objects change between OLD and NEW (directories, or git revisions of
     the repository the working directory is in, read at the working directory's place): added,
-    removed and changed fields per object, and how many TrainJobs a changed runtime affects.
-    Exit status: 0 no change, 1 changes, 2 errors."""
-    modes.diff_mode(old, new, fmt)
+    removed and changed fields per object, what each change does in the cluster (created, applied in
+    place, refused on an existing JobSet, pruned), and how many TrainJobs a changed runtime affects.
+    Exit status: 0 no change, 1 changes (with --fail-on refused: a change the cluster refuses), 2 errors."""
+    modes.diff_mode(old, new, fmt, fail_on)
 
 
 @_command("check-generated")

@@ -327,12 +327,13 @@ def report_mode(paths, fmt: str, trainer_version: str | None = None) -> None:
     guarded(run)
 
 
-def diff_mode(old: str, new: str, fmt: str) -> None:
-    # Exit 1 means "changes" here: errors, output that could not be written included, are 2.
-    guarded(_diff, old, new, fmt, failed_code=2)
+def diff_mode(old: str, new: str, fmt: str, fail_on: str = "change") -> None:
+    # Exit 1 means "changes" (or, with fail_on "refused", "a change the cluster refuses") here:
+    # errors, output that could not be written included, are 2.
+    guarded(_diff, old, new, fmt, fail_on, failed_code=2)
 
 
-def _diff(old: str, new: str, fmt: str) -> tuple:
+def _diff(old: str, new: str, fmt: str, fail_on: str = "change") -> tuple:
     import json
     import shutil
     import tempfile
@@ -359,4 +360,11 @@ def _diff(old: str, new: str, fmt: str) -> tuple:
         shutil.rmtree(scratch, ignore_errors=True)
     text = json.dumps(data, indent=2, sort_keys=True, default=str) + "\n" if fmt == "json" else review.diff_markdown(data)
     changes = review.has_changes(data)
-    return text, [f"{PREFIX}{'changes' if changes else 'no changes'}"], 1 if changes else 0, 2
+    status = f"{PREFIX}{'changes' if changes else 'no changes'}"
+    if fail_on == "refused":
+        from kpt_fn.lifecycle import classify
+
+        refused = classify.refused(data)
+        status += f"; {data['summary']['refused']} TrainJob(s) with a change the cluster refuses" if refused else ""
+        return text, [status], 1 if refused else 0, 2
+    return text, [status], 1 if changes else 0, 2

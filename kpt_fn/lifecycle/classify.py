@@ -1,0 +1,126 @@
+"""What each change `expand-trainjobs diff` shows will do in the cluster (docs/lifecycle.md, docs/review.md).
+
+Every object of the diff gets an `effect`:
+
+* `created` -- a new object: the next sync creates it;
+* `pruned` -- no longer rendered: deleted by a sync that prunes (Argo CD `prune`, `kpt live apply`'s
+  inventory), left running otherwise;
+* `in-place` -- the cluster accepts the change on the existing object;
+* `refused` -- the object is a JobSet whose change the cluster refuses once it exists (jobset_update:
+  the JobSet webhook's ValidateUpdate and the CRD's `self == oldSelf` rules), with the changed fields
+  it refuses (`refusedFields`), the rules (`refusals`) and what the user can do (`remedy`). When the
+  change would be accepted while the JobSet is suspended (a held or queued TrainJob: pod-template
+  labels, annotations, nodeSelector, tolerations and scheduling gates), `whileSuspended` says so. A
+  JobSet suspended in both renders without a Kueue queue is held in the cluster too: such a change is
+  `in-place`, with `onceRunning: refused`.
+
+Both renders are compared in their created form (jobset_defaults.create_defaults: what the function
+renders anyway, so it changes nothing for output of this version); `suspend` is set alike in both
+(running, then suspended), because an apply client leaves the live `suspend` to Kueue or the
+controller that owns it.
+"""
+
+from __future__ import annotations
+
+from kpt_fn.lifecycle import jobset_defaults, jobset_update
+
+CREATED, PRUNED, IN_PLACE, REFUSED = "created", "pruned", "in-place", "refused"
+
+
+def _suspended(jobset: dict, value: bool) -> dict:
+    return {**jobset, "spec": {**(jobset.get("spec") or {}), "suspend": value}}
+
+
+def _refusals(old: dict, new: dict, suspended: bool) -> list:
+    live = _suspended(jobset_defaults.create_defaults(old), suspended)
+    applied = _suspended(jobset_defaults.create_defaults(new), suspended)
+    return jobset_update.refusals(live, applied)
+
+
+def _prefix(path: str) -> str:
+    """A refusal's path in the diff's notation (list items by name: `spec.replicatedJobs.node.dependsOn`)."""
+    return path.replace("[name=", ".").replace("]", "")
+
+
+def _fields_under(fields: list, refusals: list) -> list:
+    prefixes = [_prefix(r.path) for r in refusals]
+    return [f["path"] for f in fields if any(f["path"] == p or f["path"].startswith(p + ".") for p in prefixes)]
+
+
+def remedy(name: str) -> str:
+    return (f"delete JobSet {name} before the sync, so that it is created anew from the new spec (the run starts "
+            "again), or render with `jobSetNames: contentHash`, so that an edit creates a new JobSet and the sync "
+            "prunes the old one (docs/lifecycle.md)")
+
+
+def effect(key: str, old: dict | None, new: dict | None, fields: list) -> dict:
+    """The effect entry of one object of the diff (`key` is the diff's "Kind namespace/name")."""
+    if old is None:
+        return {"effect": CREATED}
+    if new is None:
+        return {"effect": PRUNED}
+    if new.get("kind") != "JobSet" or not str(new.get("apiVersion", "")).startswith("jobset.x-k8s.io/"):
+        return {"effect": IN_PLACE}
+    running = _refusals(old, new, False)
+    if not running:
+        return {"effect": IN_PLACE}
+    name = key.split(" ", 1)[-1]
+    refused_out = {"refusedFields": _fields_under(fields, running) or [r.path for r in running],
+                   "refusals": [r.to_dict() for r in running], "remedy": remedy(name)}
+    suspended_ok = not _refusals(old, new, True)
+    if suspended_ok and _held(old) and _held(new):
+        # Held by the TrainJob (no Kueue resumes it): suspended in the cluster as in both renders.
+        return {"effect": IN_PLACE, "whileSuspended": IN_PLACE, "onceRunning": REFUSED, **refused_out}
+    return {"effect": REFUSED, **({"whileSuspended": IN_PLACE} if suspended_ok else {}), **refused_out}
+
+
+QUEUE_LABEL = "kueue.x-k8s.io/queue-name"
+
+
+def _held(jobset: dict) -> bool:
+    """Rendered suspended and not Kueue's to resume: suspended in the cluster too."""
+    labels = (jobset.get("metadata") or {}).get("labels") or {}
+    return (jobset.get("spec") or {}).get("suspend") is True and QUEUE_LABEL not in labels
+
+
+def annotate(objects: list, old: dict, new: dict) -> list:
+    """The diff's object entries with their effects; `old` / `new`: the objects by the diff's key."""
+    return [{**o, **effect(o["object"], old.get(o["object"]), new.get(o["object"]), o.get("fields") or [])}
+            for o in objects]
+
+
+def summary(jobs: list) -> dict:
+    """{"refused": TrainJobs with a change the cluster refuses}."""
+    return {"refused": sum(1 for j in jobs if any(o.get("effect") == REFUSED for o in j["objects"]))}
+
+
+def refused(data: dict) -> bool:
+    return any(o.get("effect") == REFUSED for j in data["trainJobs"] for o in j["objects"])
+
+
+def markdown(obj: dict) -> list:
+    """Lines under an object of the Markdown diff saying what the change will do."""
+    if obj.get("effect") == IN_PLACE and obj.get("onceRunning") == REFUSED:
+        fields = ", ".join(f"`{f}`" for f in obj["refusedFields"])
+        return ["  - applied in place while the TrainJob is held (its JobSet is suspended); the same change is "
+                f"refused once the JobSet runs ({fields})"]
+    if obj.get("effect") == IN_PLACE:
+        return ["  - applied in place"]
+    if obj.get("effect") == PRUNED:
+        return ["  - deleted by a sync that prunes (Argo CD `prune`, `kpt live apply`); left running otherwise"]
+    if obj.get("effect") != REFUSED:
+        return []
+    fields = ", ".join(f"`{f}`" for f in obj["refusedFields"])
+    name = obj["object"].split(" ", 1)[-1]
+    lines = [f"  - **refused by the cluster**: JobSet {name} cannot be changed once created ({fields})"]
+    if obj.get("whileSuspended") == IN_PLACE:
+        lines.append("  - accepted while the JobSet is suspended (held or queued), refused once it runs")
+    lines.append(f"  - what to do: {obj['remedy']}")
+    return lines
+
+
+def markdown_summary(data: dict) -> list:
+    count = data["summary"].get("refused", 0)
+    if not count:
+        return []
+    return [f"**{count} TrainJob(s) have changes the cluster refuses** on an existing JobSet (see below).", ""]
