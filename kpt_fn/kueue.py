@@ -447,6 +447,7 @@ def quota_problems(trainjob: dict, jobset: dict, quotas: Quotas, queue: str) -> 
     problems = []
     totals: dict = {}
     reported = set()
+    sharing: dict[int, list] = {}  # resource group -> [(pod set label, {resource: need})] that fit alone
     for label, requests, members in _pod_set_groups(jobset, quotas.limit_ranges(jobset), "pods" in cq.group_of):
         by_group: dict[int, dict] = {}
         for resource, need in requests.items():
@@ -462,6 +463,7 @@ def quota_problems(trainjob: dict, jobset: dict, quotas: Quotas, queue: str) -> 
         for g, needs in by_group.items():
             flavors = cq.groups[g][1]
             if any(all(_fits(need, caps.get(r, quantity.Quantity())) for r, need in needs.items()) for _, caps in flavors):
+                sharing.setdefault(g, []).append((label, needs))
                 continue
             alone = [r for r, need in needs.items() if not any(_fits(need, caps.get(r, quantity.Quantity())) for _, caps in flavors)]
             for resource in alone:  # more than any flavor has: say so resource by resource
@@ -489,15 +491,55 @@ def quota_problems(trainjob: dict, jobset: dict, quotas: Quotas, queue: str) -> 
         if caps and None not in caps:
             whole = sum(caps[1:], caps[0])
             if need > whole:
+                reported.add(resource)
                 problems.append(Problem(
                     f"the workload needs {quantity.canonical(need)} {resource} in all, more than ClusterQueue "
                     f"{cq_name} can ever give ({quantity.canonical(whole)} over all flavors, with borrowing): "
                     "it stays Inadmissible", "spec", rule=RULE_QUOTA))
+    for g, members in sharing.items():
+        if len(members) < 2 or any(r in reported for _, needs in members for r in needs):
+            continue
+        if _assignment_exists([needs for _, needs in members], [caps for _, caps in cq.groups[g][1]]) is False:
+            names = ", ".join(label for label, _ in members)
+            problems.append(Problem(
+                f"{names} each fit a flavor of ClusterQueue {cq_name}, but no choice of one flavor per pod set fits them "
+                "all at once (Kueue gives each pod set one flavor per resource group for all its resources, within "
+                "each flavor's quota and borrowing limit): the workload stays Inadmissible", "spec", rule=RULE_QUOTA))
     return _unique(problems)
 
 
 def _fits(need, capacity) -> bool:
     return capacity is None or need <= capacity
+
+
+def _assignment_exists(demands: list[dict], flavors: list[dict], budget: int = 20000) -> bool | None:
+    """Whether each demand ({resource: quantity}) can take one flavor ({resource: capacity or None})
+    with no flavor over capacity: a search over the choices, biggest demands first. None when it
+    takes more than `budget` steps (then nothing is claimed)."""
+    zero = quantity.Quantity()
+    order = sorted(demands, key=lambda d: sorted((v for v in d.values()), reverse=True), reverse=True)
+    used = [dict() for _ in flavors]
+    steps = 0
+
+    def place(i: int) -> bool | None:
+        nonlocal steps
+        if i == len(order):
+            return True
+        for f, caps in enumerate(flavors):
+            steps += 1
+            if steps > budget:
+                return None
+            if all(_fits(used[f].get(r, zero) + need, caps.get(r, zero)) for r, need in order[i].items()):
+                for r, need in order[i].items():
+                    used[f][r] = used[f].get(r, zero) + need
+                found = place(i + 1)
+                for r, need in order[i].items():
+                    used[f][r] = used[f][r] - need
+                if found is not False:
+                    return found
+        return False
+
+    return place(0)
 
 
 def _describe(resource: str, need, members: list) -> str:

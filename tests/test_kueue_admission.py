@@ -357,3 +357,37 @@ def test_quota_fit_counts_limit_range_defaults():
     outcome = _run([*items, _limit_range(defaultRequest={"cpu": "8", "memory": "1Gi"})], KUEUE)
     assert outcome.exit_code == 1
     assert "needs 8 cpu (1 pod(s) x 8)" in _found(outcome, kueue.RULE_QUOTA)[0][1]
+
+
+def test_pod_sets_that_each_fit_but_not_together_are_reported():
+    """Two pod sets of 8 GPUs and 50 CPUs: each fits flavor a100 alone, only one fits it at a time,
+    and cpu-light cannot hold the other's CPUs. Per resource the ClusterQueue has enough (16 GPUs,
+    101 CPUs), so only the assignment of one flavor per pod set shows it never fits."""
+    heavy = {"name": "node", "image": "img", "resources": {"requests": {"cpu": "50", "memory": "1Gi"}, "limits": {"nvidia.com/gpu": "8"}}}
+    runtime = _runtime(jobs=2, container=heavy)
+    runtime["spec"]["template"]["spec"]["replicatedJobs"][1]["template"]["spec"]["template"]["spec"]["containers"] = [
+        dict(heavy, name="aux")]
+    items = [runtime, _trainjob(), _local_queue("q")]
+    group = lambda *flavors: (("cpu", "memory", "nvidia.com/gpu"), list(flavors))  # noqa: E731
+    tight = group(("a100", {"cpu": 100, "memory": "1Ti", "nvidia.com/gpu": 8}),
+                  ("cpu-light", {"cpu": 1, "memory": "1Ti", "nvidia.com/gpu": 8}))
+    outcome = _run([*items, _cluster_queue(tight)], KUEUE)
+    assert outcome.exit_code == 1
+    [(_, message)] = _found(outcome, kueue.RULE_QUOTA)
+    assert message.startswith("pod set node, pod set aux-1 each fit a flavor of ClusterQueue cq, but no choice")
+    # Controls: one flavor big enough for both, or one flavor each.
+    roomy = group(("a100", {"cpu": 100, "memory": "1Ti", "nvidia.com/gpu": 16}))
+    halves = group(("a", {"cpu": 50, "memory": "1Ti", "nvidia.com/gpu": 8}), ("b", {"cpu": 50, "memory": "1Ti", "nvidia.com/gpu": 8}))
+    for cq in (roomy, halves):
+        assert _run([*items, _cluster_queue(cq)], KUEUE).exit_code == 0
+
+
+def test_assignment_search_gives_up_rather_than_guess():
+    from kpt_fn import quantity
+
+    one = {"gpu": quantity.parse(1)}
+    many = [dict(one) for _ in range(18)]
+    flavors = [{"gpu": quantity.parse(1)} for _ in range(17)]  # one short: every order must be tried
+    assert kueue._assignment_exists(many, flavors, budget=1000) is None
+    assert kueue._assignment_exists(many[:3], flavors[:3]) is True
+    assert kueue._assignment_exists(many[:4], flavors[:3]) is False
