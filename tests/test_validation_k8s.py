@@ -432,3 +432,21 @@ def test_pod_template_annotations():
     assert with_annotations({"container.seccomp.security.alpha.kubernetes.io/c": "unconfined"},
                             containers=[ctr(securityContext={"seccompProfile": {"type": "RuntimeDefault"}})]) == [
         (C0 + "securityContext.seccompProfile.type", "Forbidden: seccomp type in annotation and field must match")]
+
+
+def test_pod_level_resources_cover_the_containers():
+    assert errors(jobset({"resources": {"requests": {"cpu": "4"}, "limits": {"cpu": "4"}}},
+                         containers=[ctr(resources={"requests": {"cpu": "1"}})])) == []
+    assert errors(jobset({"resources": {"requests": {"cpu": "1"}, "limits": {"cpu": "2"}}},
+                         containers=[ctr(resources={"requests": {"cpu": "2", "memory": "1Gi"}, "limits": {"cpu": "3"}})])) == [
+        ("resources.requests[cpu]", 'Invalid value: "1": must be greater than or equal to aggregate container requests of 2'),
+        ("resources.requests[memory]", 'Invalid value: "0": must be greater than or equal to aggregate container requests of 1Gi'),
+        ("resources.containers[0][cpu].limits", 'Invalid value: "3": must be less than or equal to pod limits of 2')]
+
+
+def test_the_other_os_fields():
+    assert errors(jobset({"os": {"name": "linux"}, "securityContext": {"windowsOptions": {"runAsUserName": "x"}}})) == [
+        ("securityContext.windowsOptions", "Forbidden: windows options cannot be set for a linux pod")]
+    assert errors(jobset({"os": {"name": "windows"}}, containers=[ctr(securityContext={"privileged": False})])) == [
+        ("containers[0].securityContext.privileged", "Forbidden: cannot be set for a windows pod")]
+    assert errors(jobset({"os": {"name": "plan9"}})) == [("os.name", 'Unsupported value: "plan9": supported values: "linux", "windows"')]

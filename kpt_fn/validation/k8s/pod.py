@@ -13,8 +13,9 @@ from __future__ import annotations
 
 import ipaddress
 
+from kpt_fn import quantity, workload
 from kpt_fn.validation import names
-from kpt_fn.validation.fielderr import child, index
+from kpt_fn.validation.fielderr import child, index, key
 from kpt_fn.validation.k8s import containers, ports, resources, scheduling, security, volumes
 from kpt_fn.validation.k8s.findings import as_dict, as_int, as_list, as_str
 
@@ -149,11 +150,45 @@ def _ephemeral(pod, path, f):
 
 
 def _pod_resources(pod, path, f):
+    """validatePodResources (PodLevelResources is on in 1.36): the pod's own requirements, then
+    validatePodResourceConsistency against its containers."""
     pod_resources = pod.get("resources")
     if isinstance(pod_resources, dict):
+        where = child(path, "resources")
         if pod_resources.get("claims") is not None:
-            f.forbidden(resources.RULE, child(child(path, "resources"), "claims"), "claims cannot be set for Resources at pod-level")
-        resources.check_requirements(pod_resources, child(path, "resources"), f, check_names=False)
+            f.forbidden(resources.RULE, child(where, "claims"), "claims cannot be set for Resources at pod-level")
+        resources.check_requirements(pod_resources, where, f, check_names=False)
+        _pod_resources_consistent(pod, pod_resources, where, f)
+
+
+def _quantities(mapping) -> dict:
+    out = {}
+    for name, value in as_dict(mapping).items():
+        try:
+            out[name] = quantity.parse(value)
+        except (quantity.QuantityError, TypeError, ValueError):
+            continue
+    return out
+
+
+def _pod_resources_consistent(pod, pod_resources: dict, path: str, f) -> None:
+    # AggregateContainerRequests: what the containers (sidecars and the init phase included) ask for,
+    # without the pod-level values and overhead that workload.pod_requests adds on top
+    containers_only = {k: v for k, v in pod.items() if k not in ("resources", "overhead")}
+    pod_requests = _quantities(pod_resources.get("requests"))
+    for name, need in workload.pod_requests(containers_only).items():
+        have = pod_requests.get(name, quantity.ZERO)
+        if need > have:
+            f.invalid(resources.RULE, key(child(path, "requests"), name), quantity.canonical(have),
+                      f"must be greater than or equal to aggregate container requests of {quantity.canonical(need)}")
+    pod_limits = _quantities(pod_resources.get("limits"))
+    for i, c in enumerate(as_list(pod.get("containers"))):
+        for name, limit in _quantities(as_dict(as_dict(c).get("resources")).get("limits")).items():
+            most = pod_limits.get(name)
+            if most is not None and limit > most:
+                # upstream's path: resources.containers[i][<name>].limits
+                f.invalid(resources.RULE, f"{path}.containers[{i}][{name}].limits", quantity.canonical(limit),
+                          f"must be less than or equal to pod limits of {quantity.canonical(most)}")
 
 
 def _overhead(pod, path, f):
@@ -216,10 +251,46 @@ def _preemption(pod, path, f):
         f.unsupported(RULE, child(path, "preemptionPolicy"), preemption, PREEMPTION_POLICIES)
 
 
+_WINDOWS_POD_FORBIDDEN = ("appArmorProfile", "seLinuxOptions", "seccompProfile", "fsGroup", "fsGroupChangePolicy",
+                          "sysctls", "runAsUser", "runAsGroup", "supplementalGroups", "supplementalGroupsPolicy",
+                          "seLinuxChangePolicy")
+_WINDOWS_CONTAINER_FORBIDDEN = ("appArmorProfile", "seLinuxOptions", "seccompProfile", "capabilities",
+                                "readOnlyRootFilesystem", "privileged", "allowPrivilegeEscalation", "procMount",
+                                "runAsUser", "runAsGroup")
+
+
 def _os(pod, path, f):
+    """validateOS, then validateLinux / validateWindows: the securityContext fields the other OS owns."""
     os_name = as_dict(pod.get("os")).get("name")
-    if isinstance(os_name, str) and os_name not in OS_NAMES:
+    if not isinstance(os_name, str):
+        return
+    if os_name not in OS_NAMES:
         f.unsupported(RULE, child(child(path, "os"), "name"), os_name, OS_NAMES)
+        return
+    sc = as_dict(pod.get("securityContext"))
+    containers = [(field, i, as_dict(c)) for field in ("initContainers", "containers")
+                  for i, c in enumerate(as_list(pod.get(field)))]
+    if os_name == "linux":
+        if sc.get("windowsOptions") is not None:
+            f.forbidden(security.RULE, f"{path}.securityContext.windowsOptions", "windows options cannot be set for a linux pod")
+        for field, i, c in containers:
+            if as_dict(c.get("securityContext")).get("windowsOptions") is not None:
+                f.forbidden(security.RULE, f"{path}.{field}[{i}].securityContext.windowsOptions",
+                            "windows options cannot be set for a linux pod")
+        return
+    for name in _WINDOWS_POD_FORBIDDEN:
+        if sc.get(name) not in (None, []):
+            f.forbidden(security.RULE, f"{path}.securityContext.{name}", "cannot be set for a windows pod")
+    # set at all (hostUsers, shareProcessNamespace) or true (hostPID, hostIPC)
+    for name, bad in (("hostUsers", None), ("hostPID", True), ("hostIPC", True), ("shareProcessNamespace", None)):
+        value = pod.get(name)
+        if value is not None and (bad is None or value is bad):
+            f.forbidden(security.RULE, child(path, name), "cannot be set for a windows pod")
+    for field, i, c in containers:
+        csc = as_dict(c.get("securityContext"))
+        for name in _WINDOWS_CONTAINER_FORBIDDEN:
+            if csc.get(name) is not None:
+                f.forbidden(security.RULE, f"{path}.{field}[{i}].securityContext.{name}", "cannot be set for a windows pod")
 
 
 def _runtime_class(pod, path, f):
