@@ -440,7 +440,6 @@ def test_pod_level_resources_cover_the_containers():
     assert errors(jobset({"resources": {"requests": {"cpu": "1"}, "limits": {"cpu": "2"}}},
                          containers=[ctr(resources={"requests": {"cpu": "2", "memory": "1Gi"}, "limits": {"cpu": "3"}})])) == [
         ("resources.requests[cpu]", 'Invalid value: "1": must be greater than or equal to aggregate container requests of 2'),
-        ("resources.requests[memory]", 'Invalid value: "0": must be greater than or equal to aggregate container requests of 1Gi'),
         ("resources.containers[0][cpu].limits", 'Invalid value: "3": must be less than or equal to pod limits of 2')]
 
 

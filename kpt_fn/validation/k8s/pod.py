@@ -177,8 +177,10 @@ def _pod_resources_consistent(pod, pod_resources: dict, path: str, f) -> None:
     containers_only = {k: v for k, v in pod.items() if k not in ("resources", "overhead")}
     pod_requests = _quantities(pod_resources.get("requests"))
     for name, need in workload.pod_requests(containers_only).items():
-        have = pod_requests.get(name, quantity.ZERO)
-        if need > have:
+        # a resource the pod level leaves out is not compared (pod-level resources name cpu, memory
+        # and hugepages only; a GPU stays with its container)
+        have = pod_requests.get(name)
+        if have is not None and need > have:
             f.invalid(resources.RULE, key(child(path, "requests"), name), quantity.canonical(have),
                       f"must be greater than or equal to aggregate container requests of {quantity.canonical(need)}")
     pod_limits = _quantities(pod_resources.get("limits"))
