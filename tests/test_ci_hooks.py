@@ -25,52 +25,11 @@ from pathlib import Path
 import jsonschema_rs
 import pytest
 import yaml
+from tiny_app import RUNTIME, trainjob
 
 ROOT = Path(__file__).resolve().parent.parent
 WORKFLOW = ROOT / "deploy" / "github" / "expand-trainjobs.yaml"
 FUNCTION = Path(sys.executable).parent / "expand-trainjobs"
-
-RUNTIME = """\
-apiVersion: trainer.kubeflow.org/v1alpha1
-kind: TrainingRuntime
-metadata:
-  name: tiny
-  annotations:
-    config.kubernetes.io/local-config: "true"
-spec:
-  mlPolicy:
-    numNodes: 1
-  template:
-    spec:
-      replicatedJobs:
-        - name: node
-          template:
-            metadata:
-              labels:
-                trainer.kubeflow.org/trainjob-ancestor-step: trainer
-            spec:
-              template:
-                spec:
-                  containers:
-                    - name: node
-                      image: busybox
-"""
-
-TRAINJOB = """\
-apiVersion: trainer.kubeflow.org/v1alpha1
-kind: TrainJob
-metadata:
-  name: mnist
-  annotations:
-    config.kubernetes.io/local-config: "true"
-spec:
-  runtimeRef:
-    name: tiny
-    kind: TrainingRuntime
-  trainer:
-    numNodes: {nodes}
-"""
-
 
 def _git(repo: Path, *args: str) -> str:
     env = {**os.environ, "GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@example.com", "GIT_COMMITTER_NAME": "t",
@@ -184,7 +143,7 @@ def _pull_request_repo(tmp_path: Path, new_trainjob: str) -> Path:
     repo = tmp_path / "repo"
     repo.mkdir()
     _git(repo, "init", "-q")
-    _write(repo, {"apps/train/runtime.yaml": RUNTIME, "apps/train/trainjob.yaml": TRAINJOB.format(nodes=2)})
+    _write(repo, {"apps/train/runtime.yaml": RUNTIME, "apps/train/trainjob.yaml": trainjob(nodes=2)})
     _git(repo, "add", "-A")
     _git(repo, "commit", "-qm", "base")
     _git(repo, "update-ref", "refs/remotes/origin/main", "HEAD")
@@ -211,7 +170,7 @@ def _workflow() -> dict:
 
 
 def test_workflow_on_a_pull_request_comments_the_diff_and_passes(tmp_path, stubs):
-    repo = _pull_request_repo(tmp_path, TRAINJOB.format(nodes=4))
+    repo = _pull_request_repo(tmp_path, trainjob(nodes=4))
     steps = Runner(repo, stubs, "pull_request", "main").run(_workflow())
     assert [(name, code) for name, code, _ in steps] == [
         ("actions/checkout@v4", 0), ("actions/setup-python@v5", 0), ("Install expand-trainjobs", 0),
@@ -225,7 +184,7 @@ def test_workflow_on_a_pull_request_comments_the_diff_and_passes(tmp_path, stubs
 
 
 def test_workflow_fails_on_an_invalid_trainjob_with_annotations_and_sarif(tmp_path, stubs):
-    repo = _pull_request_repo(tmp_path, TRAINJOB.format(nodes="two"))
+    repo = _pull_request_repo(tmp_path, trainjob(nodes="two"))
     steps = Runner(repo, stubs, "pull_request", "main").run(_workflow())
     by_name = {name: (code, out) for name, code, out in steps}
     assert by_name["Validate"][0] == 0  # the step records the status; the last step fails the job
@@ -237,7 +196,7 @@ def test_workflow_fails_on_an_invalid_trainjob_with_annotations_and_sarif(tmp_pa
 
 
 def test_workflow_on_a_push_makes_no_comment(tmp_path, stubs):
-    repo = _pull_request_repo(tmp_path, TRAINJOB.format(nodes=4))
+    repo = _pull_request_repo(tmp_path, trainjob(nodes=4))
     steps = Runner(repo, stubs, "push", "").run(_workflow())
     assert "What the change does to the rendered objects" not in [s[0] for s in steps]
     assert steps[-1][1] == 0
@@ -283,13 +242,13 @@ def test_pre_commit_hooks_on_a_users_repository(tmp_path):
                                      "  name: expand-trainjobs\n  annotations:\n"
                                      "    config.kubernetes.io/local-config: \"true\"\nspec:\n  namespace: team-a\n",
         "pkg/runtime.yaml": RUNTIME,
-        "pkg/trainjob.yaml": TRAINJOB.format(nodes=2),
+        "pkg/trainjob.yaml": trainjob(nodes=2),
     }
     config = {"repos": [{"repo": str(hooks), "rev": rev, "hooks": [
         {"id": "expand-trainjobs-validate", "args": ["apps/train"]},
         {"id": "expand-trainjobs-generated-current", "args": ["pkg"]},
     ]}]}
-    _write(repo, {"apps/train/runtime.yaml": RUNTIME, "apps/train/trainjob.yaml": TRAINJOB.format(nodes=2),
+    _write(repo, {"apps/train/runtime.yaml": RUNTIME, "apps/train/trainjob.yaml": trainjob(nodes=2),
                   ".pre-commit-config.yaml": yaml.safe_dump(config), **package})
     # The package's output as kpt writes it: render it with the function the hooks install.
     kpt = subprocess.run(["kpt", "fn", "eval", "pkg", "--exec", str(FUNCTION), "--fn-config", "pkg/expand-trainjobs.yaml"],
@@ -302,8 +261,8 @@ def test_pre_commit_hooks_on_a_users_repository(tmp_path):
     assert ok.returncode == 0, ok.stdout + ok.stderr
     assert "expand-trainjobs validate" in ok.stdout and "Passed" in ok.stdout
 
-    _write(repo, {"apps/train/trainjob.yaml": TRAINJOB.format(nodes="two"),
-                  "pkg/trainjob.yaml": TRAINJOB.format(nodes=3)})
+    _write(repo, {"apps/train/trainjob.yaml": trainjob(nodes="two"),
+                  "pkg/trainjob.yaml": trainjob(nodes=3)})
     _git(repo, "add", "-A")
     bad = _pre_commit(repo, tmp_path)
     assert bad.returncode == 1

@@ -18,54 +18,10 @@ import jsonschema_rs
 import pytest
 
 from kpt_fn import lines
+from tiny_app import RUNTIME, trainjob
 
-RUNTIME = """\
-apiVersion: trainer.kubeflow.org/v1alpha1
-kind: TrainingRuntime
-metadata:
-  name: tiny
-spec:
-  mlPolicy:
-    numNodes: 1
-  template:
-    spec:
-      replicatedJobs:
-        - name: node
-          template:
-            metadata:
-              labels:
-                trainer.kubeflow.org/trainjob-ancestor-step: trainer
-            spec:
-              template:
-                spec:
-                  containers:
-                    - name: node
-                      image: busybox
-"""
-
-GOOD = """\
-apiVersion: trainer.kubeflow.org/v1alpha1
-kind: TrainJob
-metadata:
-  name: good
-spec:
-  runtimeRef:
-    name: tiny
-    kind: TrainingRuntime
-"""
-
-BAD = """\
-apiVersion: trainer.kubeflow.org/v1alpha1
-kind: TrainJob
-metadata:
-  name: bad
-spec:
-  runtimeRef:
-    name: tiny
-    kind: TrainingRuntime
-  trainer:
-    numNodes: two
-"""
+GOOD = trainjob("good")
+BAD = trainjob("bad", "two")
 
 
 def _run(args, cwd):
@@ -88,7 +44,7 @@ def _validate(app, fmt):
 def test_text_names_file_and_line(app):
     p = _validate(app, "text")
     assert p.returncode == 1 and p.stdout == ""
-    assert "numNodes" in p.stderr and "(in jobs.yaml:19)" in p.stderr
+    assert "numNodes" in p.stderr and "(in jobs.yaml:23)" in p.stderr
 
 
 def test_json_report_names_trainjobs_and_findings_with_lines(app):
@@ -98,10 +54,10 @@ def test_json_report_names_trainjobs_and_findings_with_lines(app):
     assert [t["name"] for t in report["trainJobs"]] == ["good", "bad"]
     good, bad = report["trainJobs"]
     assert good["findings"] == [] and good["line"] == 1
-    assert bad["line"] == 10 and bad["file"] == "apps/train/jobs.yaml"
+    assert bad["line"] == 12 and bad["file"] == "apps/train/jobs.yaml"
     finding = report["findings"][bad["findings"][0]]
     assert finding["severity"] == "error" and finding["field"] == "spec.trainer.numNodes"
-    assert finding["line"] == 19 and finding["file"] == "apps/train/jobs.yaml"
+    assert finding["line"] == 23 and finding["file"] == "apps/train/jobs.yaml"
     assert "(in " not in finding["message"]
     assert report["errors"] == 1
 
@@ -124,7 +80,7 @@ def test_sarif_is_valid_sarif_2_1_0_with_rules_and_locations(app):
     assert rules[0]["help"]["text"] and rules[0]["shortDescription"]["text"]
     location = result["locations"][0]["physicalLocation"]
     assert location["artifactLocation"]["uri"] == "apps/train/jobs.yaml"
-    assert location["region"]["startLine"] == 19
+    assert location["region"]["startLine"] == 23
     assert result["level"] == "error"
 
 
@@ -145,7 +101,7 @@ def test_junit_has_a_test_case_per_trainjob(app):
     assert [c.get("name") for c in cases] == ["TrainJob good", "TrainJob bad"]
     assert cases[0].find("failure") is None
     failure = cases[1].find("failure")
-    assert failure is not None and "apps/train/jobs.yaml:19" in failure.text
+    assert failure is not None and "apps/train/jobs.yaml:23" in failure.text
     assert root.get("tests") == "2" and root.get("failures") == "1"
 
 
@@ -153,7 +109,7 @@ def test_github_annotations_name_file_and_line(app):
     p = _validate(app, "github")
     assert p.returncode == 1
     first = p.stdout.splitlines()[0]
-    assert first.startswith("::error file=apps/train/jobs.yaml,line=19,title=schema")
+    assert first.startswith("::error file=apps/train/jobs.yaml,line=23,title=schema")
     assert p.stdout.splitlines()[-1].startswith("expand-trainjobs: FAILED")
 
 
