@@ -53,6 +53,18 @@ _STRICT = click.option(
     "--strict", is_flag=True,
     help="Warnings fail the run (the `strict` option): for callers that show stderr only on failure.",
 )
+# The command line's own settings of render and validate (each also an option of the functionConfig).
+_NAMESPACE = click.option(
+    "-n", "--namespace", default=None,
+    help="Namespace for TrainJobs and runtimes that have none (the `namespace` option; wins over the config's).",
+)
+_CONFIG = click.option(
+    "--config", "config", type=click.Path(dir_okay=False), default=None,
+    help="The functionConfig file (an ExpandTrainJobs or a ConfigMap) instead of the app directory's "
+         "expand-trainjobs.yaml or the Argo CD parameters.",
+)
+_QUIET = click.option("-q", "--quiet", is_flag=True, help="Nothing on stderr unless the run fails.")
+_PATHS_HELP = "PATHS are YAML files or directories (default: .); `-` reads a YAML stream from stdin."
 _TRAINER_VERSION = click.option(
     "--trainer-version", type=click.Choice(upstream.RELEASES), default=None,
     help=f"The Kubeflow Trainer release the cluster runs (the `trainerVersion` option; default: the "
@@ -62,9 +74,12 @@ _TRAINER_VERSION = click.option(
 
 @_command("render")
 @click.argument("paths", nargs=-1, type=click.Path())
+@_NAMESPACE
+@_CONFIG
+@_QUIET
 @_STRICT
 @_TRAINER_VERSION
-def render(paths, strict, trainer_version):
+def render(paths, namespace, config, quiet, strict, trainer_version):
     """Print the manifests to apply, as a plain YAML stream, from YAML files or directories (default: .).
 
     For Argo CD's config-management plugin and scripts. `render DIR` renders DIR as the Argo CD app at
@@ -72,27 +87,34 @@ def render(paths, strict, trainer_version):
     working directory) as the functionConfig if present, else Argo CD plugin parameters
     (ARGOCD_APP_PARAMETERS / PARAM_*); ARGOCD_APP_NAMESPACE is the default namespace. Paths in the
     config stay inside the app directory (EXPAND_TRAINJOBS_EXTRA_ROOTS adds others). Prints nothing
-    and exits 1 on any error and when there would be nothing to apply.
+    and exits 1 on any error and when there would be nothing to apply. `render -` reads the objects
+    from stdin (e.g. `kustomize build | expand-trainjobs render -`).
     """
-    modes.render_mode(paths, strict=strict, trainer_version=trainer_version)
+    modes.render_mode(paths, strict=strict, trainer_version=trainer_version, namespace=namespace, config=config,
+                      quiet=quiet)
 
 
 @_command("validate")
 @click.argument("paths", nargs=-1, type=click.Path())
+@_NAMESPACE
+@_CONFIG
+@_QUIET
 @_STRICT
 @_TRAINER_VERSION
 @click.option("--format", "fmt", type=click.Choice(FORMAT_NAMES), default="text", show_default=True,
               help="text: the findings on stderr, each with file:line; json, sarif (SARIF 2.1.0 for code "
                    "scanning), junit (a test case per TrainJob) or github (workflow annotations): on stdout.")
-def validate(paths, strict, trainer_version, fmt):
-    """Run every check on YAML files or directories (default: .) without generating anything.
+def validate(paths, namespace, config, quiet, strict, trainer_version, fmt):
+    """Run every check on YAML files or directories (default: .; `-`: a YAML stream on stdin) without
+    generating anything.
 
     Exit status: 0 no error, 1 errors (whatever the format)."""
-    modes.render_mode(paths, "validate", strict, trainer_version, fmt=fmt)
+    modes.render_mode(paths, "validate", strict, trainer_version, fmt=fmt, namespace=namespace, config=config,
+                      quiet=quiet)
 
 
 @_command("rules")
-@click.option("--format", "fmt", type=click.Choice(["table", "yaml"]), default="table")
+@click.option("--format", "fmt", type=click.Choice(["table", "yaml", "json"]), default="table")
 @_TRAINER_VERSION
 def rules(fmt, trainer_version):
     """List the validation rules this function applies (for one Trainer release)."""

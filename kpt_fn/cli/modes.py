@@ -225,12 +225,19 @@ def guarded(fn, *args, failed_code: int = 1) -> None:
 
 
 def render_mode(paths, mode: str | None = None, strict: bool = False, trainer_version: str | None = None,
-                fmt: str = "text") -> None:
-    """`render [PATH...]` (mode None) and `validate [PATH...]` (mode "validate", output format `fmt`);
-    `--strict`, `--trainer-version`."""
+                fmt: str = "text", namespace: str | None = None, config: str | None = None, quiet: bool = False) -> None:
+    """`render [PATH...|-]` (mode None) and `validate [PATH...|-]` (mode "validate", output format
+    `fmt`); `--strict`, `--trainer-version`, `--namespace`, `--config FILE`; `--quiet`: nothing on
+    stderr unless the run fails."""
     from kpt_fn.cli import plain
 
-    guarded(plain.render, list(paths), os.getcwd(), dict(os.environ), mode, strict, fmt, trainer_version)
+    def run():
+        stdin = read_stdin() if plain.STDIN in paths else None
+        out, lines, code = plain.render(list(paths), os.getcwd(), dict(os.environ), mode, strict, fmt, trainer_version,
+                                        namespace=namespace, config=config, stdin=stdin)
+        return out, (lines if code or not quiet else []), code
+
+    guarded(run)
 
 
 def kustomize_plugin_mode(config: str) -> None:
@@ -251,6 +258,10 @@ def rules_mode(fmt: str, trainer_version: str | None = None) -> None:
             from kpt_fn.yamlio import dump
 
             return dump(catalog), [], 0
+        if fmt == "json":
+            import json
+
+            return json.dumps(catalog, indent=2, ensure_ascii=False) + "\n", [], 0
         lines = [f"{r['id']}\t{r['family']}\t{r.get('applies_to', '')}\t{r.get('description', '')}" for r in catalog]
         return "\n".join(lines) + "\n", [], 0
 

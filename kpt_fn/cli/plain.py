@@ -152,25 +152,52 @@ def app_dir(paths: list[str], cwd: str) -> tuple[str, list[str]]:
     return cwd, paths or ["."]
 
 
+STDIN = "-"  # `render -`, `validate -`: a YAML stream on stdin instead of files
+
+
+def _stdin_items(data: bytes, limits) -> tuple[list, list]:
+    """The objects of a YAML stream read from stdin (a List flattened), and what is wrong with it."""
+    try:
+        docs = load_all(data, limits)
+    except YAMLInputError as e:
+        return [], [Problem(f"stdin: not valid YAML: {e}")]
+    items = []
+    for d in docs:
+        if sources.is_list(d):
+            items.extend(d["items"])
+        elif d is not None:
+            items.append(d)
+    return items, []
+
+
 def expand(paths: list[str], cwd: str, env: dict, mode: str | None = None, strict: bool = False,
-           trainer_version: str | None = None):
+           trainer_version: str | None = None, *, namespace: str | None = None, config: str | None = None,
+           stdin: bytes | None = None):
     """The Outcome of expanding the files under `paths` as `render` does (config marker, Argo CD
     parameters, default namespace), with the problems of reading them first among its results.
-    A single directory is the app directory (app_dir)."""
-    root, paths = app_dir(paths, cwd)
+    A single directory is the app directory (app_dir). The command line's `--namespace`, `--config
+    FILE` and `-` (the objects are `stdin`) come as keywords."""
+    from_stdin = STDIN in paths
+    named = [p for p in paths if p != STDIN]
+    root, paths = app_dir(named, cwd)
+    if from_stdin and not named:
+        paths = []  # `render -`: stdin alone, not the working directory too
     # Under the Argo CD sidecar, configured paths may reach the whole repository (a monorepo's shared
     # runtimes), not only the app directory; anywhere else, the app directory is the root.
     repository = argocd.repository_root(root, env)
     confine = (repository, sources.REPOSITORY_ROOT) if repository is not None else None
     reader = sources.Reader.from_env(root, env, label=sources.APP_DIR, confine_to=confine)
     fc, problems = None, []
-    if os.path.isfile(os.path.join(root, CONFIG_FILE)):
+    if config is not None:  # --config FILE: this file is the functionConfig, whatever is in the app
+        fc, problems = load_config_file(os.path.join(cwd, config))
+        fc = _in_file(fc, os.path.relpath(os.path.join(cwd, config), root))
+    elif os.path.isfile(os.path.join(root, CONFIG_FILE)):
         # A marker that links out of the app would make another file the functionConfig.
         marker, problems = reader.confined(CONFIG_FILE, CONFIG_FILE)
         if marker is not None:
             fc, problems = load_config_file(marker)
             fc = _in_file(fc, CONFIG_FILE)
-    if fc is None and not problems:
+    if fc is None and not problems and config is None:
         fc, problems = config_from_argocd_env(env)
     elif not config_mod.is_placeholder(fc):
         ignored = _ignored_parameters(env)
@@ -181,8 +208,13 @@ def expand(paths: list[str], cwd: str, env: dict, mode: str | None = None, stric
         fc = _with_option(fc, "strict", True)
     if trainer_version is not None:  # --trainer-version wins over the config's trainerVersion
         fc = _with_option(fc, "trainerVersion", trainer_version)
+    if namespace is not None:  # --namespace wins over the config's namespace
+        fc = _with_option(fc, "namespace", namespace)
     parsed = config_mod.parse(fc)  # once: the files' limits, then the function
-    items, read_problems = reader.read_paths(paths, parsed.config.limits)
+    items, read_problems = reader.read_paths(paths, parsed.config.limits) if paths else ([], [])
+    if from_stdin:
+        more, stdin_problems = _stdin_items(stdin or b"", parsed.config.limits)
+        items, read_problems = items + more, read_problems + stdin_problems
     outcome = function.run(
         items, parsed, base_dir=root, default_namespace=env.get("ARGOCD_APP_NAMESPACE", ""), reader=reader,
         returns_inputs=parsed.config.mode == "validate" and _client_returns_inputs(root),
@@ -216,20 +248,35 @@ def _unmarked_as_errors(outcome) -> None:
 
 
 def render(paths: list[str], cwd: str, env: dict, mode: str | None = None, strict: bool = False,
-           fmt: str = "text", trainer_version: str | None = None) -> tuple[str, list[str], int]:
+           fmt: str = "text", trainer_version: str | None = None, **flags) -> tuple[str, list[str], int]:
     """(stdout, stderr lines, exit code) for `expand-trainjobs render|validate [--strict]
-    [--trainer-version V] [PATH...]`; `fmt` is validate's output format (kpt_fn.formats)."""
-    outcome = expand(paths, cwd, env, mode, strict, trainer_version)
+    [--trainer-version V] [-n NS] [--config FILE] [PATH...|-]`; `fmt` is validate's output format
+    (kpt_fn.formats); `flags` are expand's keywords."""
+    outcome = expand(paths, cwd, env, mode, strict, trainer_version, **flags)
     if outcome.config.mode == "validate":
         return _validated(outcome, app_dir(paths, cwd)[0], cwd, fmt)
     keep = outcome.config.output == "all"
     namespace = outcome.config.namespace or env.get("ARGOCD_APP_NAMESPACE", "")
     outcome.results += output.duplicates(outcome.items, namespace, keep, config_mod.is_config_object)
     out, lines, code = _emit(outcome, _plain_items(outcome), app_dir(paths, cwd)[0])
-    # Argo CD trims one trailing newline from a plugin's stdout, which would take the final line
-    # break of a literal block ending the last document with it. A closing `---` line absorbs the
-    # trim; every reader skips the empty document it opens.
-    return (out + "---\n" if out else out), lines, code
+    return out + argocd_safe_end(out), lines, code
+
+
+END_LINE = "# end of the rendered objects\n"
+
+
+def argocd_safe_end(out: str) -> str:
+    """What to append so that Argo CD's trim of one trailing newline (cmpserver/plugin/plugin.go,
+    runCommand: strings.TrimSuffix(output, "\n")) changes nothing: a comment line when the last
+    document reads differently without its final line break (it ends with a block scalar that keeps
+    its line break), nothing otherwise: no empty document at the end."""
+    if not out:
+        return ""
+    at = out.rfind("\n---\n")
+    last = out[at + 5:] if at >= 0 else (out[4:] if out.startswith("---\n") else out)
+    if "|" not in last and ">" not in last:  # no block scalar can end it
+        return ""
+    return "" if load_all(last) == load_all(last[:-1]) else END_LINE
 
 
 def _validated(outcome, root: str, cwd: str, fmt: str) -> tuple[str, list[str], int]:
