@@ -159,19 +159,29 @@ def report(paths, fmt, trainer_version):
 
 
 @_command("diff")
-@click.argument("old")
-@click.argument("new")
+@click.argument("sources", nargs=-1, metavar="OLD NEW | --trainer-version OLD..NEW [DIR]")
 @click.option("--format", "fmt", type=click.Choice(["markdown", "json"]), default="markdown")
 @click.option("--fail-on", "fail_on", type=click.Choice(["change", "refused"]), default="change",
               help="What exit status 1 means: any change (default), or a change the cluster refuses on an "
                    "existing JobSet (in-place changes then exit 0), to stop such a merge in CI.")
-def diff(old, new, fmt, fail_on):
+@click.option("--trainer-version", "releases", default=None, metavar="OLD..NEW",
+              help="Upgrade preview: render DIR (default .) under both Trainer releases, e.g. v2.2.1..v2.3.0.")
+def diff(sources, fmt, fail_on, releases):
     """Which TrainJobs' rendered objects change between OLD and NEW (directories, or git revisions of
     the repository the working directory is in, read at the working directory's place): added,
     removed and changed fields per object, what each change does in the cluster (created, applied in
     place, refused on an existing JobSet, pruned), and how many TrainJobs a changed runtime affects.
+    With --trainer-version OLD..NEW instead: what upgrading the Trainer controller changes in DIR's
+    rendered objects (default .), with the same effects and a summary.
     Exit status: 0 no change, 1 changes (with --fail-on refused: a change the cluster refuses), 2 errors."""
-    modes.diff_mode(old, new, fmt, fail_on)
+    if releases is not None:
+        if len(sources) > 1:
+            raise click.UsageError("diff --trainer-version OLD..NEW takes at most one DIR")
+        modes.upgrade_mode(sources[0] if sources else ".", releases, fmt, fail_on)
+        return
+    if len(sources) != 2:
+        raise click.UsageError("diff takes OLD and NEW (or --trainer-version OLD..NEW [DIR])")
+    modes.diff_mode(sources[0], sources[1], fmt, fail_on)
 
 
 @_command("check-generated")

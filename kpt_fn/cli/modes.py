@@ -338,6 +338,35 @@ def report_mode(paths, fmt: str, trainer_version: str | None = None) -> None:
     guarded(run)
 
 
+def upgrade_mode(path: str, releases: str, fmt: str, fail_on: str = "change") -> None:
+    """`diff --trainer-version OLD..NEW [DIR]`: exit status as for `diff`."""
+    guarded(_upgrade, path, releases, fmt, fail_on, failed_code=2)
+
+
+def _upgrade(path: str, releases: str, fmt: str, fail_on: str = "change") -> tuple:
+    import json
+
+    from kpt_fn import review, upgrade, upstream
+    from kpt_fn.cli import plain
+
+    try:
+        old, new = upgrade.parse_range(releases, upstream.RELEASES)
+    except ValueError as e:
+        return "", [f"{PREFIX}FAILED: {e}"], 2
+    cwd, env = os.getcwd(), dict(os.environ)
+    outcomes = []
+    for release in (old, new):
+        outcome = plain.expand([path], cwd, env, trainer_version=release)
+        if outcome.exit_code:
+            return "", [f"{PREFIX}FAILED: {path} does not render under Trainer {release}", *outcome.stderr_lines()[1:]], 2
+        outcomes.append(outcome)
+    data = upgrade.preview(old, new, *outcomes)
+    text = json.dumps(data, indent=2, sort_keys=True, default=str) + "\n" if fmt == "json" else upgrade.markdown(data)
+    changes = review.has_changes(data)
+    failing = changes if fail_on == "change" else bool(data["summary"].get("refused"))
+    return text, [f"{PREFIX}{'changes' if changes else 'no changes'}"], 1 if failing else 0, 2
+
+
 def diff_mode(old: str, new: str, fmt: str, fail_on: str = "change") -> None:
     # Exit 1 means "changes" (or, with fail_on "refused", "a change the cluster refuses") here:
     # errors, output that could not be written included, are 2.
