@@ -16,6 +16,8 @@ Output policy (docs/output.md has the whole of it):
   engine's order (Secrets, ConfigMaps, PodGroups, JobSet), with its own file
   `<TrainJob's directory>/<TrainJob name>.generated.yaml` when the TrainJob has a file, and never
   with the TrainJob's path, index or id annotations.
+- Under `jobSetNames: contentHash` an item the same TrainJob generated under another content hash
+  counts as the same object (kpt_fn/lifecycle/naming.earlier_run) and is replaced in place.
 - Earlier output that no TrainJob generates any more is warned about (stale), never deleted; only
   items carrying MARKER are ever called stale.
 """
@@ -141,6 +143,8 @@ class Placement:
         for obj in entry.objects:
             obj = res.with_annotations(obj, {MARKER: trainjob_name})
             pos = self._existing.get(self._key(obj))
+            if pos is None:
+                pos = self._earlier_run(obj, trainjob_name)  # jobSetNames: contentHash (kpt_fn/lifecycle/naming)
             if pos is not None:
                 if pos not in self._own:
                     continue
@@ -172,6 +176,22 @@ class Placement:
                 self._after.setdefault(entry.position, []).append(obj)
             placed.append(obj)
         return placed
+
+    def _earlier_run(self, obj: dict, trainjob_name) -> int | None:
+        """The position of this TrainJob's own earlier output that `obj` renames under a new content
+        hash (same kind and namespace, not yet replaced), or None."""
+        from kpt_fn.lifecycle import naming
+
+        group, kind, ns, name = self._key(obj)
+        if not isinstance(trainjob_name, str) or naming.hashed_parts(trainjob_name, name or "") is None:
+            return None
+        for pos, owner in self._own.items():
+            if owner != trainjob_name or pos in self._replaced or not isinstance(self.out[pos], dict):
+                continue
+            g, k, n, earlier = self._key(self.out[pos])
+            if (g, k, n) == (group, kind, ns) and naming.earlier_run(trainjob_name, name, earlier):
+                return pos
+        return None
 
     def finish(self, results: list) -> list:
         """The output items; stale-object warnings go to `results`."""

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 
 from kpt_fn import resource as res
 
@@ -37,3 +38,22 @@ def renamed(trainjob: dict, digest: str) -> dict:
     md = dict(res.metadata(trainjob))
     md["name"] = f"{md.get('name') or ''}-{digest}"
     return {**trainjob, "metadata": md}
+
+
+_HASHED = re.compile(r"-([0-9a-f]{%d})(?=-|$)" % HASH_LENGTH)
+
+
+def hashed_parts(trainjob: str, name: str):
+    """(hash, rest) when `name` is `<trainjob>-<hash><rest>`, else None."""
+    if not name.startswith(trainjob + "-"):
+        return None
+    m = _HASHED.match(name, len(trainjob))
+    return (m.group(1), name[m.end():]) if m else None
+
+
+def earlier_run(trainjob: str, name: str, earlier: str) -> bool:
+    """`earlier` is the same object of TrainJob `trainjob`, rendered in contentHash mode from an earlier
+    version: both names are `<trainjob>-<hash><rest>` with the same rest and another hash. The function's
+    own earlier output of that name is then replaced in place (kpt keeps the file), not left stale."""
+    new, old = hashed_parts(trainjob, name), hashed_parts(trainjob, earlier)
+    return new is not None and old is not None and new[1] == old[1] and new[0] != old[0]

@@ -99,3 +99,31 @@ def test_an_edit_applies_and_the_old_run_is_pruned(app):
 
 def test_hash_ignores_key_order():
     assert naming.content_hash([{"a": 1, "b": [1, 2]}]) == naming.content_hash([{"b": [1, 2], "a": 1}])
+
+
+def test_kpt_replaces_the_earlier_runs_objects_in_place():
+    """In a kpt package the earlier output is among the items: under a new hash it is replaced where it
+    was (same file and index), not left behind as stale output that `kpt live apply` would keep."""
+    items, spec = APPS["mpi"]
+    items = copy.deepcopy(items)
+    items[0]["metadata"]["annotations"].update({"config.kubernetes.io/path": "ds.yaml", "config.kubernetes.io/index": "0"})
+    config = {"apiVersion": "fn.kpt.dev/v1alpha1", "kind": "ExpandTrainJobs", "metadata": {"name": "fn"},
+              "spec": {**spec, "jobSetNames": "contentHash"}}
+    first = function.run(copy.deepcopy(items), config)
+    package = [copy.deepcopy(i) for i in first.items]
+    package[0]["spec"]["trainer"]["numNodes"] = 3
+    second = function.run(package, config)
+    assert not second.errors
+    assert [r.message for r in second.results if r.severity == "warning" and "private key" not in r.message] == []
+    generated = [i for i in second.items if MARKER in (i["metadata"].get("annotations") or {})]
+    before = [i for i in first.items if MARKER in (i["metadata"].get("annotations") or {})]
+    assert [(i["kind"], i["metadata"]["annotations"]["config.kubernetes.io/index"]) for i in generated] \
+        == [(i["kind"], i["metadata"]["annotations"]["config.kubernetes.io/index"]) for i in before]
+    assert not {i["metadata"]["name"] for i in generated} & {i["metadata"]["name"] for i in before}
+    assert not [r for r in second.results if "stale" in r.message]
+
+
+def test_default_naming_never_takes_over_hash_like_names():
+    assert not naming.earlier_run("mnist", "mnist", "mnist-0123abcd")
+    assert naming.earlier_run("mnist", "mnist-0123abcd-mpi-hostfile", "mnist-89abcdef-mpi-hostfile")
+    assert not naming.earlier_run("mnist", "mnist-0123abcd-mpi-hostfile", "mnist-89abcdef")
