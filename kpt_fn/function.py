@@ -11,10 +11,9 @@ from __future__ import annotations
 
 import gc
 import json
-import os
 
 from kpt_fn import config as config_mod
-from kpt_fn import engine, kustomize_names, convert, numbers, output, policy, profiles, rerun, resolve, sources, upstream, validation
+from kpt_fn import engine, intake, kustomize_names, convert, numbers, output, policy, profiles, rerun, resolve, sources, upstream, validation
 from kpt_fn import resource as res
 from kpt_fn import results as results_mod
 from kpt_fn.validation import admitted
@@ -101,139 +100,6 @@ def engine_options(cfg: config_mod.FunctionConfig):
     if "plugin_options" in names:
         kwargs["plugin_options"] = values
     return engine.EngineOptions(**kwargs)
-
-
-_TRAINER_KINDS = (res.TRAINJOB, *res.RUNTIME_KINDS)
-_YAML_TYPES = {str: "a string", int: "an integer", float: "a number", bool: "a boolean", list: "a list", type(None): "null"}
-
-
-def _structure_problems(item, i: int, release: str) -> list:
-    """What makes an item unusable as input (errors: passed through, never read further)."""
-    if not isinstance(item, dict):
-        found = _YAML_TYPES.get(type(item), type(item).__name__)
-        return [Problem(f"not an object (found {found}); it is passed through unchanged", f"items[{i}]")]
-    missing = [k for k in ("apiVersion", "kind") if not isinstance(item.get(k), str) or not item.get(k)]
-    if missing:
-        return [Problem(f"items[{i}] has no {' or '.join(missing)}; it is passed through unchanged", missing[0], subject=item)]
-    kind, group = item["kind"], res.api_group(item)
-    if kind in _TRAINER_KINDS and group not in (res.TRAINER_GROUP, "kubeflow.org"):
-        return [_foreign_trainer_kind(item, kind, group)]
-    if group == res.TRAINER_GROUP and kind not in _TRAINER_KINDS:
-        import difflib  # only on a misspelt kind: difflib (and heapq) cost ~3 ms of every start-up
-
-        near = [k for k in _TRAINER_KINDS if k.lower() == kind.lower()]
-        near = near or difflib.get_close_matches(kind, _TRAINER_KINDS, n=1, cutoff=0.8)
-        if near:
-            return [Problem(f'unknown kind "{kind}" (did you mean "{near[0]}"?); it is passed through unchanged', "kind", subject=item)]
-        return [Problem(f'kind "{kind}" is not a Kubeflow Trainer {release} kind; it is passed through unchanged', "kind", severity=WARNING, subject=item)]
-    if kind in _TRAINER_KINDS and group in (res.TRAINER_GROUP, "kubeflow.org"):
-        # Another version would be read as v1alpha1 field by field, and silently rendered wrong.
-        if item["apiVersion"] not in (res.TRAINER_API_VERSION, *convert.LEGACY_API_VERSIONS):
-            also = f" (and converts {', '.join(convert.LEGACY_API_VERSIONS)})"
-            return [
-                Problem(
-                    f'unsupported apiVersion "{item["apiVersion"]}" for {kind}: this function reads '
-                    f"{res.TRAINER_API_VERSION} of Kubeflow Trainer {release}{also}; it is passed through unchanged",
-                    "apiVersion",
-                    subject=item,
-                )
-            ]
-        # Runtimes are indexed and TrainJobs named by these before any schema check runs.
-        md = item.get("metadata")
-        if not isinstance(md, dict):
-            return [Problem(f"Required value: metadata must be an object (found {_YAML_TYPES.get(type(md), type(md).__name__)}); it is passed through unchanged", "metadata", subject=item)]
-        for key in ("name", "namespace"):
-            value = md.get(key)
-            if (key == "name" or value is not None) and not (isinstance(value, str) and value):
-                found = "an empty string" if value == "" else _YAML_TYPES.get(type(value), type(value).__name__)
-                return [Problem(f"Invalid value: metadata.{key} must be a non-empty string (found {found}); it is passed through unchanged", f"metadata.{key}", subject=item)]
-    return []
-
-
-def _foreign_trainer_kind(item: dict, kind: str, group: str) -> Problem:
-    """A Trainer kind under another API group is never rendered: an error where the apiVersion looks
-    like a slip for Trainer's (no group, a version left out, a misspelt group), else a warning -- a
-    run that leaves a TrainJob unrendered must say so either way."""
-    import difflib  # only here (see _structure_problems)
-
-    api_version = item["apiVersion"]
-    if not group or "kubeflow" in group or difflib.get_close_matches(group, [res.TRAINER_GROUP], cutoff=0.8):
-        return Problem(
-            f'apiVersion "{api_version}" is not Kubeflow Trainer\'s (did you mean "{res.TRAINER_API_VERSION}"?): '
-            f"this {kind} is not rendered; it is passed through unchanged",
-            "apiVersion", subject=item,
-        )
-    return Problem(
-        f'{kind} of apiVersion "{api_version}" is not Kubeflow Trainer\'s {kind} ({res.TRAINER_API_VERSION}): '
-        "it is not rendered; it is passed through unchanged",
-        "apiVersion", severity=WARNING, subject=item,
-    )
-
-
-def _unused_configs(items: list, unusable: set, function_config, returns_inputs: bool) -> list:
-    """Problems for ExpandTrainJobs items holding TrainJobs (`trainJobs`, `files`) that are not this
-    run's functionConfig: those TrainJobs are not rendered by this run. Under kpt another pipeline step
-    may use that config (a warning); `render` (Argo CD) has only the marker's config, so nothing else
-    ever renders them (an error)."""
-    own = res.without_client_annotations(function_config) if isinstance(function_config, dict) else None
-    problems = []
-    for i, item in enumerate(items):
-        if i in unusable or not config_mod.is_config_object(item):
-            continue
-        spec = item.get("spec") if isinstance(item.get("spec"), dict) else {}
-        held = [k for k in ("trainJobs", "files") if spec.get(k)]
-        if not held or res.without_client_annotations(item) == own:
-            continue
-        fields = " and ".join(f"spec.{k}" for k in held)
-        problems.append(Problem(
-            f"{res.display(item)} is not this run's functionConfig, so the TrainJobs of its {fields} are not "
-            + ("rendered by this run" if returns_inputs else
-               f"rendered ({sources.MARKER_FILE} or the Argo CD parameters configure this run): move them into "
-               "files of the app"),
-            f"spec.{held[0]}", severity=WARNING if returns_inputs else ERROR, subject=item,
-        ))
-    return problems
-
-
-def _not_emitted(extra: list, items: list) -> list:
-    """Errors for objects read through `files` or given in `trainJobs` that are neither TrainJobs nor
-    runtimes: they are read for those alone and never emitted, so a ConfigMap or a Kueue queue put next
-    to the TrainJobs would vanish from a kustomize build that exits 0. Earlier output (re-rendered),
-    local-config objects, the function's configs and objects that are among the items too (kpt passes
-    the package's files) are nobody's loss."""
-    problems = []
-    present = None
-    for obj in extra:
-        if not isinstance(obj, dict) or res.is_trainjob(obj) or res.is_runtime(obj) or res.is_local_config(obj) \
-                or config_mod.is_config_object(obj) or output.marker_of(obj) is not None:
-            continue
-        if present is None:
-            present = {res.identity(i) for i in items if isinstance(i, dict)}
-        if res.identity(obj) in present:
-            continue
-        path = res.file_path(obj)
-        problems.append(Problem(
-            f"{output.show(obj)}{f' (in {path})' if path else ''} is read through spec.{'files' if path else 'trainJobs'}, "
-            "which is read for TrainJobs and runtimes only: it would not be in the output; list it under the "
-            "kustomization's resources: instead (or mark it config.kubernetes.io/local-config if it is not to be applied)",
-            "spec.files" if path else "spec.trainJobs",
-        ))
-    return problems
-
-
-def _survey(items: list, release: str) -> tuple[list, set, list]:
-    """(position and TrainJob of each TrainJob item, positions of unusable items, their problems)."""
-    inputs, unusable, problems = [], set(), []
-    for i, item in enumerate(items):
-        structural = _structure_problems(item, i, release)
-        problems += structural
-        if has_errors(structural):
-            unusable.add(i)
-        elif not config_mod.is_config_object(item):
-            if res.is_trainjob(item):
-                inputs.append((i, item))
-            problems += sources.trainjobs_in_list(item)
-    return inputs, unusable, problems
 
 
 class _Checks:
@@ -390,8 +256,8 @@ def _generated_problems(trainjob: dict, runtime: dict, objects: list, step: _Ste
     return problems + policy.check(trainjob, runtime, objects, step.cfg.policy)
 
 
-def _internal_error(exc: Exception, secret: str = "") -> Problem:
-    if os.environ.get(DEBUG_ENV, "") not in ("", "0", "false"):
+def _internal_error(exc: Exception, env, secret: str = "") -> Problem:
+    if env.get(DEBUG_ENV, "") not in ("", "0", "false"):
         raise exc
     text = str(exc)
     if secret and secret in text:  # a bug's message may quote anything it held, the seed included
@@ -416,41 +282,28 @@ def _place(entry: Rendered, items: list, placement, results: list, freeze) -> No
         entry.origin = frozen
 
 
-def _reaching_cluster(items: list, unusable: set) -> list:
-    """Warnings for TrainJobs and runtimes that kpt and kustomize would apply along with what is
-    rendered from them (they drop only items marked local-config). A repository that marks none has
-    thousands: past results.RESULTS_PER_KIND of a kind they are counted, not made (memory)."""
-    made: dict[str, list] = {}  # TrainJob / runtime -> the warnings made
-    more: dict[str, int] = {}  # and how many more there are
-    for i, item in enumerate(items):
-        if i in unusable or not isinstance(item, dict) or res.is_local_config(item):
-            continue
-        if res.is_trainjob(item):
-            group, why = "trainjob", ("a Trainer controller running there would create its own JobSet for it and "
-                                      "fight over the rendered objects")
-        elif res.is_runtime(item):
-            group, why = "runtime", "the rendered objects do not need it there"
-        else:
-            continue
-        warnings = made.setdefault(group, [])
-        if len(warnings) >= results_mod.RESULTS_PER_KIND:
-            more[group] = more.get(group, 0) + 1
-            continue
-        warnings.append(results_mod.about(
-            item,
-            f'{res.display(item)} is not marked {res.LOCAL_CONFIG}: "true", so kpt and kustomize keep it in their '
-            f"output and it would be applied to the cluster ({why}); unless it is meant for the cluster, add "
-            f'{res.LOCAL_CONFIG}: "true" to its metadata.annotations',
-            WARNING,
-            field=f"metadata.annotations[{res.LOCAL_CONFIG}]",
-        ))
-    return [r for group, warnings in made.items()
-            for r in warnings + ([results_mod.more_like(warnings[-1], more[group])] if group in more else [])]
+class _Collector:
+    """The run's garbage-collection policy, in one place. With the cyclic collector on (in-process
+    callers) it does nothing. Off (the CLI's one short run, kpt_fn.cli.main): what exists when the
+    loop starts (modules, parsed items, the index) is not garbage, so it leaves the young generation
+    (gc.freeze), and after each TrainJob the young generation alone is collected: an expansion leaves
+    reference cycles behind (a PodSet and its lazy endpoints in the Info), which nothing else frees."""
+
+    __slots__ = ("manual",)
+
+    def __init__(self):
+        self.manual = not gc.isenabled()
+        if self.manual:
+            gc.freeze()
+
+    def after_trainjob(self) -> None:
+        if self.manual:
+            gc.collect(0)
 
 
 def run(
     items: list, function_config, *, base_dir: str = ".", default_namespace: str = "", freeze=None, reader=None,
-    kustomization_root: str | None = None, returns_inputs: bool = True,
+    kustomization_root: str | None = None, returns_inputs: bool = True, env=None,
 ) -> Outcome:
     """Expand the TrainJobs among `items` (and the config's) into the output items and results.
 
@@ -466,17 +319,22 @@ def run(
     running as a kustomize generator, whose kustomization renames the generated objects afterwards
     (kpt_fn.kustomize_names). `returns_inputs`: the caller gives the input items back (KRM mode,
     kustomize transformer), so TrainJobs and runtimes not marked local-config would reach the
-    cluster (a warning each)."""
+    cluster (a warning each). `env`: the environment the command line passes in (DEBUG_ENV, and the
+    default reader's EXPAND_TRAINJOBS_EXTRA_ROOTS); none by default.
+
+    The cyclic garbage collector is the caller's choice (the CLI turns it off for its one short
+    run); with it off, this loop frees what each TrainJob leaves behind (see _Collector)."""
+    env = {} if env is None else env
     cfg, config_problems = function_config if isinstance(function_config, config_mod.Parsed) else config_mod.parse(function_config)
     namespace = cfg.namespace or default_namespace
     bundle = upstream.bundle(cfg.trainerVersion)  # the Trainer release everything below follows
-    inputs, unusable, item_problems = _survey(items, bundle.release)
-    item_problems += _unused_configs(items, unusable, cfg.source, returns_inputs)
+    inputs, unusable, item_problems = intake.survey(items, bundle.release)
+    item_problems += intake.unused_configs(items, unusable, cfg.source, returns_inputs)
     if reader is None:
-        reader = sources.Reader.from_env(base_dir, os.environ)
+        reader = sources.Reader.from_env(base_dir, env)
     extra, extra_problems = reader.read_files(cfg.files, cfg.limits)
     extra += [o for o in cfg.trainJobs]
-    extra_problems += [p.replace(subject=cfg.source) for p in _not_emitted(extra, items)]
+    extra_problems += [p.replace(subject=cfg.source) for p in intake.not_emitted(extra, items)]
     inputs += [(None, o) for o in extra if isinstance(o, dict) and res.is_trainjob(o)]
     renames = None
     if kustomization_root is not None:
@@ -504,12 +362,8 @@ def run(
     rendered: list[Rendered] = []
     place_results: list = []  # "updated ..." results, after every TrainJob's own
     # Before the loop: the TrainJob items may be frozen (no longer dicts) once processed.
-    reaching = _reaching_cluster(items, unusable) if returns_inputs else []
-    if not gc.isenabled():
-        # The CLI's one short run: what exists now (modules, parsed items, the index) is not garbage.
-        # Out of the young generation with it, so the collection after each TrainJob (engine.expand)
-        # looks only at what that TrainJob made; the first would otherwise walk everything imported.
-        gc.freeze()
+    reaching = intake.reaching_cluster(items, unusable) if returns_inputs else []
+    collector = _Collector()
     for k, (position, original) in enumerate(inputs):
         inputs[k] = None  # a processed TrainJob is held by `items` alone (and frozen there, if asked)
         entry = Rendered(position, original)
@@ -517,9 +371,10 @@ def run(
         try:
             found = _render_one(entry, step)
         except Exception as exc:  # a bug of ours costs this TrainJob its output, not the whole package
-            found = [from_problem(_internal_error(exc, cfg.secretSeed), original)]
+            found = [from_problem(_internal_error(exc, env, cfg.secretSeed), original)]
         results += found
         _place(entry, items, None if cfg.mode == "validate" else placement, place_results, freeze)
+        collector.after_trainjob()
 
     results = results_mod.merge_per_secret(results) + place_results + reaching
     out_items = items if cfg.mode == "validate" else placement.finish(results)

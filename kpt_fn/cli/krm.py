@@ -183,7 +183,8 @@ def _config_limit_problem(size: int, rl: dict, used: Limits, cfg: config_mod.Fun
 def process(
     data: bytes, limits: Limits = DEFAULT_LIMITS, base_dir: str = ".", env=None
 ) -> tuple[str, list[str], int]:
-    """(stdout, stderr lines, exit code) for one KRM invocation; `env` may change the stdin limits."""
+    """(stdout, stderr lines, exit code) for one KRM invocation; `env` (the process environment, or
+    none) may change the stdin limits and is handed to function.run."""
     pieces, lines, code = process_pieces(data, limits, base_dir, env)
     return "".join(pieces), lines, code
 
@@ -227,7 +228,7 @@ def process_pieces(
     report = parsed.config.report
     outcome = function.run(
         rl["items"], parsed, base_dir=base_dir, freeze=passing.freeze if report == "none" else None,
-        kustomization_root=base_dir if generator else None,
+        kustomization_root=base_dir if generator else None, env=env,
     )
     if report != "none" and outcome.config.mode != "validate":
         from kpt_fn import review

@@ -217,7 +217,7 @@ def expand(paths: list[str], cwd: str, env: dict, mode: str | None = None, stric
         items, read_problems = items + more, read_problems + stdin_problems
     outcome = function.run(
         items, parsed, base_dir=root, default_namespace=env.get("ARGOCD_APP_NAMESPACE", ""), reader=reader,
-        returns_inputs=parsed.config.mode == "validate" and _client_returns_inputs(root),
+        returns_inputs=parsed.config.mode == "validate" and _client_returns_inputs(root), env=env,
     )
     outcome.results[:0] = [from_problem(p) for p in problems + read_problems]
     return outcome
@@ -329,7 +329,8 @@ def kustomize_plugin(config_path: str, stdin: bytes, env: dict, cwd: str) -> tup
     generator = not items
     reader = sources.Reader.from_env(base, env, label=sources.KUSTOMIZATION_DIR, limits=cfg.limits)
     outcome = function.run(
-        items, parsed, base_dir=base, default_namespace="", reader=reader, kustomization_root=base if generator else None
+        items, parsed, base_dir=base, default_namespace="", reader=reader, kustomization_root=base if generator else None,
+        env=env,
     )
     outcome.results[:0] = [from_problem(p) for p in problems]
     if not generator:

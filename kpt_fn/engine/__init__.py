@@ -46,8 +46,6 @@ envInjection targets, invalid quantities, malformed input) are error Problems, n
 
 from __future__ import annotations
 
-import gc
-
 from kpt_fn import quantity, upstream
 from kpt_fn.engine import defaults, framework, omitempty, roundtrip
 from kpt_fn.engine.framework import RenderError
@@ -238,17 +236,8 @@ def admission(trainjob: dict, runtime: dict, options: EngineOptions | None = Non
 
 
 def expand(trainjob: dict, runtime: dict, options: EngineOptions | None = None) -> Expansion:
-    try:
-        return _expand(trainjob, runtime, options)
-    finally:
-        # An expansion leaves reference cycles behind (a PodSet and its lazy endpoints in the Info).
-        # When the cyclic collector is off (the CLI turns it off for its one short run), only this
-        # frees them: the young generation only, where they are (collected once _expand returned).
-        if not gc.isenabled():
-            gc.collect(0)
-
-
-def _expand(trainjob: dict, runtime: dict, options: EngineOptions | None = None) -> Expansion:
+    # An expansion leaves reference cycles behind (a PodSet and its lazy endpoints in the Info):
+    # function.run's loop collects them when the CLI has turned the cyclic collector off.
     options = options or EngineOptions()
     key_problem = _key_problem(trainjob, options)
     if key_problem is not None:
