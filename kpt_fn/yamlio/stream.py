@@ -6,8 +6,6 @@ nothing needs it as data any more.
 
 from __future__ import annotations
 
-import functools
-
 from kpt_fn.yamlio.limits import Limits
 from kpt_fn.yamlio.read import load
 from kpt_fn.yamlio.write import block, pyyaml_dump
@@ -29,33 +27,33 @@ class Frozen(Written):
 
     dump_pieces writes it verbatim where it is an element of a list under a top-level key (the items
     of a ResourceList): an item can be written to text as soon as nothing needs it as data any more.
-    The text is held compressed (rendered manifests repeat themselves a lot: a tenth of the size, a
-    twentieth of the dicts it stands for) until it is written."""
+    The text is held compressed until it is written: the output of 20,000 TrainJobs is ~90 MB of
+    text, which would put the run over its 200 MiB budget (docs/benchmarks.md)."""
 
     __slots__ = ("_packed",)
 
     def __init__(self, text: str):
-        import zlib  # a C module, imported on the first item frozen
-
-        packer = zlib.compressobj(1, zdict=zdict())
-        self._packed = packer.compress(text.encode("utf-8", "surrogatepass")) + packer.flush()
+        self._packed = pack(text.encode("utf-8", "surrogatepass"))
 
     @property
     def text(self) -> str:
-        import zlib
-
-        unpacker = zlib.decompressobj(zdict=zdict())
-        return (unpacker.decompress(self._packed) + unpacker.flush()).decode("utf-8", "surrogatepass")
+        return unpack(self._packed).decode("utf-8", "surrogatepass")
 
     def __repr__(self):
         return f"Frozen({self.text[:40]!r}...)"
 
 
-@functools.lru_cache(maxsize=1)
-def zdict() -> bytes:
-    from kpt_fn.yamlio.zdict import SAMPLE
+def pack(data: bytes) -> bytes:
+    """`data` compressed as fast as zlib goes (level 1): rendered manifests repeat themselves a lot."""
+    import zlib  # a C module, imported on the first item held
 
-    return SAMPLE.encode("utf-8")
+    return zlib.compress(data, 1)
+
+
+def unpack(packed: bytes) -> bytes:
+    import zlib
+
+    return zlib.decompress(packed)
 
 
 def freeze(item):
