@@ -65,8 +65,9 @@ RULE_CREATE = "kueue/jobset-webhook"
 
 RULES = [
     {"id": RULE_QUEUE, "family": "kueue", "applies_to": "TrainJob",
-     "description": "kueue profile: the JobSet gets a LocalQueue (TrainJob label kueue.x-k8s.io/queue-name, kueueQueues, or "
-                    "the namespace's LocalQueue `default` among the inputs, which Kueue's webhook assigns); the name is a "
+     "description": "kueue profile: the JobSet gets a LocalQueue (TrainJob label kueue.x-k8s.io/queue-name, the label from the "
+                    "runtime's template metadata, kueueQueues, or the namespace's LocalQueue `default` among the inputs, "
+                    "which Kueue's webhook assigns); the name is a "
                     "DNS-1123 subdomain (jobframework.ValidateQueueName)"},
     {"id": RULE_LABEL_LOST, "family": "kueue", "applies_to": "TrainJob",
      "description": "warning: controller profile and a TrainJob with Kueue labels: the JobSet does not carry them"},
@@ -116,15 +117,20 @@ def parse_queues(entries) -> tuple[dict, list[str]]:
     return queues, bad
 
 
-def queue_for(trainjob: dict, queues: dict, quotas: Quotas | None = None) -> tuple[str | None, str]:
-    """(LocalQueue name, where it came from): the TrainJob's label, else a kueueQueues entry, else a
-    LocalQueue named `default` among the items in the TrainJob's namespace. That last is what Kueue's
-    webhook assigns a JobSet that names no queue (`ApplyDefaultLocalQueueWithManagedJobsNamespaceSelector`,
-    jobframework/defaults.go: the label is set to `constants.DefaultLocalQueueName` when that LocalQueue
-    exists), so rendering it makes Git equal what the API server stores."""
+def queue_for(trainjob: dict, queues: dict, quotas: Quotas | None = None, jobset: dict | None = None) -> tuple[str | None, str]:
+    """(LocalQueue name, where it came from): the TrainJob's label, else the label the JobSet already
+    carries (from the runtime's or a runtimePatch's template metadata: what Kueue would read without
+    the profile), else a kueueQueues entry, else a LocalQueue named `default` among the items in the
+    TrainJob's namespace. That last is what Kueue's webhook assigns a JobSet that names no queue
+    (`ApplyDefaultLocalQueueWithManagedJobsNamespaceSelector`, jobframework/defaults.go: the label is
+    set to `constants.DefaultLocalQueueName` when that LocalQueue exists), so rendering it makes Git
+    equal what the API server stores."""
     label = _labels(trainjob).get(QUEUE_LABEL)
     if label:
         return label, f"label {QUEUE_LABEL}"
+    label = _labels(jobset).get(QUEUE_LABEL) if jobset is not None else None
+    if label:
+        return label, f"the JobSet's label {QUEUE_LABEL}, from the runtime's template metadata"
     namespace = dig(trainjob, "metadata", "namespace") or ""
     if namespace in queues:
         return queues[namespace], f"kueueQueues entry for namespace {namespace}"
@@ -172,7 +178,8 @@ def prepare(trainjob: dict, objects: list, profile: str, queues: dict, quotas: Q
         return objects, problems
     if not objects:
         return objects, problems
-    queue, origin = queue_for(trainjob, queues, quotas)
+    jobset = next((o for o in objects if o.get("kind") == "JobSet"), None)
+    queue, origin = queue_for(trainjob, queues, quotas, jobset)
     if not queue:
         problems.append(Problem(
             f"profile kueue: no LocalQueue for this TrainJob: set the label {QUEUE_LABEL} or a kueueQueues entry, or "
@@ -438,6 +445,7 @@ def quota_problems(trainjob: dict, jobset: dict, quotas: Quotas, queue: str) -> 
     `findFlavorForPodSets`), a pod set (or TAS group) takes one flavor per resource group for all
     the resources of that group it requests: a flavor fits only if every one of them fits in it."""
     namespace = dig(trainjob, "metadata", "namespace") or ""
+    queue = _labels(jobset).get(QUEUE_LABEL) or queue  # the profile's JobSet names the queue Kueue reads
     cq_name = quotas.local_queues.get((namespace, queue))
     cq_obj = quotas.cluster_queues.get(cq_name) if cq_name else None
     if cq_obj is None:

@@ -391,3 +391,24 @@ def test_assignment_search_gives_up_rather_than_guess():
     assert kueue._assignment_exists(many, flavors, budget=1000) is None
     assert kueue._assignment_exists(many[:3], flavors[:3]) is True
     assert kueue._assignment_exists(many[:4], flavors[:3]) is False
+
+
+def test_a_queue_label_from_the_runtime_is_the_jobsets_queue():
+    """Trainer copies the runtime's template metadata labels to the JobSet, so Kueue would read a
+    queue label put there; it comes after the TrainJob's own label and before kueueQueues."""
+    runtime = _runtime(labels={kueue.QUEUE_LABEL: "from-runtime"})
+    for spec in ({"profile": "kueue"}, KUEUE):
+        outcome = _run([runtime, _trainjob()], spec)
+        assert outcome.exit_code == 0
+        [js] = _jobsets(outcome)
+        assert js["metadata"]["labels"][kueue.QUEUE_LABEL] == "from-runtime"
+    job = _trainjob()
+    job["metadata"]["labels"] = {kueue.QUEUE_LABEL: "from-trainjob"}
+    [js] = _jobsets(_run([runtime, job], KUEUE))
+    assert js["metadata"]["labels"][kueue.QUEUE_LABEL] == "from-trainjob"
+    # The quota fit reads the queue the JobSet names: 8 GPUs cannot fit from-runtime's ClusterQueue.
+    small = (("cpu", "memory", "nvidia.com/gpu"), [("f", {"cpu": 64, "memory": "1Ti", "nvidia.com/gpu": 4})])
+    runtime, job, _ = _gpu_job(cpu="1")
+    runtime["spec"]["template"]["metadata"] = {"labels": {kueue.QUEUE_LABEL: "from-runtime"}}
+    outcome = _run([runtime, job, _local_queue("from-runtime"), _cluster_queue(small)], {"profile": "kueue"})
+    assert outcome.exit_code == 1 and "8 nvidia.com/gpu" in _found(outcome, kueue.RULE_QUOTA)[0][1]
