@@ -67,3 +67,30 @@ def test_every_shipped_runtime_renders_without_job_api_errors(name, resources):
     outcome = function.run([tj], None)
     errors = [r for r in outcome.results if r.get("severity") == "error"]
     assert errors == [] and any(o.get("kind") == "JobSet" for o in outcome.items)
+
+
+def _nodes(value, path=()):
+    yield path
+    if isinstance(value, dict):
+        for k, v in value.items():
+            yield from _nodes(v, (*path, k))
+    elif isinstance(value, list):
+        for i, v in enumerate(value):
+            yield from _nodes(v, (*path, i))
+
+
+def test_any_value_of_the_wrong_type_is_not_a_crash():
+    # The schema check reports wrong types; the Kubernetes checks must only not fail on them.
+    from kpt_fn.validation import k8s
+
+    outcome = function.run([copy.deepcopy(RUNTIME), copy.deepcopy(TRAINJOB)], None)
+    jobset = next(o for o in outcome.items if o.get("kind") == "JobSet")
+    jobset = yaml.safe_load(yaml.safe_dump(dict(jobset)))  # a plain, mutable copy
+    for path in list(_nodes(jobset))[1:]:
+        for odd in (None, 7, "x", [], {}, True, -1.5):
+            broken = copy.deepcopy(jobset)
+            node = broken
+            for step in path[:-1]:
+                node = node[step]
+            node[path[-1]] = odd
+            k8s.check(broken)

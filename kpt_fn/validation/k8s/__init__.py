@@ -21,7 +21,7 @@ from __future__ import annotations
 from kpt_fn.problems import Problem
 from kpt_fn.resource import dig
 from kpt_fn.validation.k8s import containers, env, job, metadata, pod, ports, probes, resources, scheduling, security, volumes
-from kpt_fn.validation.k8s.findings import Findings
+from kpt_fn.validation.k8s.findings import Findings, as_list
 
 _CORE = "pkg/apis/core/validation/validation.go"
 _BATCH = "pkg/apis/batch/validation/validation.go"
@@ -68,10 +68,10 @@ _RJ = "spec.replicatedJobs"
 def findings(jobset: dict) -> list[tuple]:
     """(rule, JobSet path, body, hint) for every problem of every replicated job's Job and pod template."""
     f = Findings()
-    claims = [dig(t, "metadata", "name") for policy in dig(jobset, "spec", "volumeClaimPolicies") or ()
-              for t in (dig(policy, "templates") or ())]
+    claims = [dig(t, "metadata", "name") for policy in as_list(dig(jobset, "spec", "volumeClaimPolicies"))
+              for t in as_list(dig(policy, "templates"))]
     claims = [c for c in claims if isinstance(c, str) and c]
-    for i, rj in enumerate(dig(jobset, "spec", "replicatedJobs") or ()):
+    for i, rj in enumerate(as_list(dig(jobset, "spec", "replicatedJobs"))):
         spec = dig(rj, "template", "spec")
         if not isinstance(spec, dict):
             continue

@@ -73,7 +73,7 @@ def check_containers(pod: dict, path: str, ctx, f) -> None:
     for i, c in containers:
         where = index(containers_path, i)
         _common(c, where, ctx, f)
-        name = c.get("name")
+        name = as_str(c.get("name"))
         if name in seen:
             f.duplicate(RULE, child(where, "name"), name)
         seen.add(name)
@@ -90,7 +90,7 @@ def check_containers(pod: dict, path: str, ctx, f) -> None:
         where = index(init_path, i)
         _common(c, where, ctx, f)
         sidecar = c.get("restartPolicy") == "Always"
-        name = c.get("name")
+        name = as_str(c.get("name"))
         if name in seen:
             f.duplicate(RULE, child(where, "name"), name)
         elif name:

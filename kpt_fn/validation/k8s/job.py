@@ -122,7 +122,7 @@ def _pod_failure_policy(policy: dict, spec: dict, pod: dict, path: str, f) -> No
     rules = as_list(policy.get("rules"))
     if len(rules) > MAX_RULES:
         f.too_many(RULE, rules_path, len(rules), MAX_RULES)
-    containers = {as_dict(c).get("name") for kind in ("containers", "initContainers") for c in as_list(pod.get(kind))}
+    containers = {as_str(as_dict(c).get("name")) for kind in ("containers", "initContainers") for c in as_list(pod.get(kind))}
     for i, rule in enumerate(rules):
         rule = as_dict(rule)
         where = index(rules_path, i)
@@ -152,7 +152,7 @@ def _on_exit_codes(requirement: dict, containers: set, path: str, f) -> None:
     elif operator not in ("In", "NotIn"):
         f.unsupported(RULE, child(path, "operator"), operator, ("In", "NotIn"))
     container = requirement.get("containerName")
-    if container is not None and container not in containers:
+    if container is not None and (not isinstance(container, str) or container not in containers):
         f.invalid(RULE, child(path, "containerName"), container,
                   "must be one of the container or initContainer names in the pod template")
     values = as_list(requirement.get("values"))

@@ -56,7 +56,7 @@ def check_annotations(annotations, pod: dict, template_path: str, f) -> None:
     cost = annotations.get(DELETION_COST)
     if isinstance(cost, str) and not _int32(cost):
         f.invalid(RULE, key(path, DELETION_COST), cost, "must be a 32bit integer")
-    names = {c.get("name") for _, _, c in _containers(pod)}
+    names = {c.get("name") for _, _, c in _containers(pod) if isinstance(c.get("name"), str)}
     for k, v in annotations.items():
         if not isinstance(k, str) or not isinstance(v, str):
             continue

@@ -195,7 +195,7 @@ def _projected(source, path, f):
             for item in as_list(as_dict(src["downwardAPI"]).get("items")):
                 item = as_dict(item)
                 _downward_file(item, child(where, "downwardAPI"), f)
-                target = item.get("path")
+                target = as_str(item.get("path"))
                 if target:
                     if target in seen:
                         f.invalid(RULE, path, target, "conflicting duplicate paths")
@@ -250,8 +250,8 @@ def check_mounts(container: dict, path: str, volumes: dict, f) -> None:
     """ValidateVolumeMounts and ValidateVolumeDevices of one container."""
     mounts = [m if isinstance(m, dict) else {} for m in as_list(container.get("volumeMounts"))]
     devices = [d if isinstance(d, dict) else {} for d in as_list(container.get("volumeDevices"))]
-    device_paths = {d.get("name"): d.get("devicePath") for d in devices}
-    mount_paths = {m.get("name"): m.get("mountPath") for m in mounts}
+    device_paths = {as_str(d.get("name")): d.get("devicePath") for d in devices}
+    mount_paths = {as_str(m.get("name")): m.get("mountPath") for m in mounts}
     privileged = as_dict(container.get("securityContext")).get("privileged") is True
     mounts_path = child(path, "volumeMounts")
     seen: set = set()
