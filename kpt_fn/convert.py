@@ -1,4 +1,4 @@
-"""Conversion of older Trainer API shapes to trainer.kubeflow.org/v1alpha1 at v2.3.0 (trainer-semantics.md §9).
+"""Conversion of older Trainer API shapes to trainer.kubeflow.org/v1alpha1 at v2.3.0 (the v1alpha1 API types of earlier releases, pkg/apis/trainer/v1alpha1/trainjob_types.go at v2.0.0-v2.2.1).
 
     convert_trainjob(obj) -> (obj, problems)
     convert_runtime(obj)  -> (obj, problems)

@@ -1,7 +1,7 @@
 """The runtime registry key of a TrainJob, shared by runtime resolution and the engine's admission.
 
 Upstream keys its runtime registry by `<kind>.<apiGroup>` of `spec.runtimeRef` after the CRD
-defaults (trainer-semantics.md §0); only the two runtime kinds of trainer.kubeflow.org are
+defaults (upstream pkg/runtime/core/registry.go at v2.3.0); only the two runtime kinds of trainer.kubeflow.org are
 registered. This module imports only the release bundles (kpt_fn.upstream) so that kpt_fn.resolve
 and kpt_fn.engine both read it without one depending on the other.
 """

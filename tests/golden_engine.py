@@ -3,7 +3,7 @@
 Both case sets (fixtures/engine, fixtures/engine2; tests/test_engine_golden.py) use this module and the
 same case layout; a case is a directory holding:
 
-    case.yaml      source:  the upstream v2.3.0 file and test/function (or trainer-semantics.md section)
+    case.yaml      source:  the upstream v2.3.0 file and test/function (or the worked example it is derived from)
                             that justifies every expected field -- required
                    options: functionConfig keys (EngineOptions fields; the others go to plugin_options);
                             admission is on unless options say `admission: false`

@@ -1,4 +1,4 @@
-"""Legacy API conversion (kpt_fn.convert, trainer-semantics.md §9.3)."""
+"""Legacy API conversion (kpt_fn.convert; the v1alpha1 types of Trainer v2.0.0-v2.2.1)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Flux plugin helpers and script templates (trainer-semantics.md §4.7, §5.5, §6.4.6).
+"""Flux plugin helpers and script templates (upstream pkg/runtime/framework/plugins/flux/flux.go and its templates at v2.3.0).
 
 Ported from upstream pkg/runtime/framework/plugins/flux/flux_test.go (TestGenerateRange,
 TestGenerateHostlist, TestGetOriginalCommand, TestValidate) plus checks of our own templates.
@@ -102,7 +102,7 @@ def test_validate_reserved_installer():
 
 # --- templates -------------------------------------------------------------------------------------
 
-# trainer-semantics.md §10.8: TrainJob lammps in hpc, 4 nodes, 2 tasks per node, no GPUs.
+# A worked example: TrainJob lammps in hpc, 4 nodes, 2 tasks per node, no GPUs.
 EXAMPLE = {
     "broker": {"bind": "tcp://eth0:%p", "connect": "tcp://%h.lammps.hpc.svc.cluster.local:%p",
                "hosts": "lammps-node-0-[0-3]", "queue_policy": "fcfs"},

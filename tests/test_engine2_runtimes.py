@@ -1,4 +1,4 @@
-"""Every runtime Trainer v2.3.0 ships renders, and its output is valid (trainer-semantics.md §7).
+"""Every runtime Trainer v2.3.0 ships renders, and its output is valid (manifests/base/runtimes and the install overlays at v2.3.0).
 
 Runtimes are read from shared/upstream with the install overlay applied (tests/shipped.py
 `shipped_runtimes`), independently of the function's built-in catalog, which is checked against it.

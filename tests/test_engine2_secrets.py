@@ -1,4 +1,4 @@
-"""kpt_fn.engine.secrets: the secret policy and the key formats of trainer-semantics.md §5.3, §5.6."""
+"""kpt_fn.engine.secrets: the secret policy and the key formats of upstream pkg/runtime/framework/plugins/mpi/mpi.go and flux/flux.go at v2.3.0."""
 
 from __future__ import annotations
 

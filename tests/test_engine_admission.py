@@ -1,4 +1,4 @@
-"""TrainJob admission checks of the engine (trainer-semantics.md §6.4), ported from upstream v2.3.0:
+"""TrainJob admission checks of the engine (upstream pkg/webhooks/trainjob_webhook.go and each plugin's Validate at v2.3.0), ported from upstream v2.3.0:
 pkg/runtime/framework/plugins/{jobset,torch,volcano}/*_test.go `TestValidate`/`TestTorchValidate`,
 pkg/webhooks/trainjob_webhook_test.go `TestValidateCreate` and test/integration/webhooks/trainjob_test.go.
 
@@ -106,7 +106,7 @@ def test_initializer_container_may_be_an_init_container_but_mount_must_be_regula
 
 
 def test_data_cache_runtime_rejects_dataset_initializer():
-    # trainer-semantics.md §7: torch-distributed-with-cache has no `initializer` mount (upstream quirk).
+    # manifests/base/runtimes at v2.3.0: torch-distributed-with-cache has no `initializer` mount (upstream quirk).
     rt = runtime(job("dataset-initializer", ["dataset-initializer"], ancestor="dataset-initializer"), NODE,
                  ml_policy={"numNodes": 1, "torch": {}})
     assert len(errors(admission(trainjob(initializer={"dataset": {"storageUri": "hf://x"}}), rt))) == 1

@@ -2,7 +2,7 @@
 
 - fixtures/engine/: the runtime framework, JobSet, PlainML, Torch, torchtune, coscheduling, Volcano;
 - fixtures/engine2/: MPI, JAX, XGBoost, Flux and the initializer flows, each ported from an upstream
-  v2.3.0 test or a worked example of trainer-semantics.md (its case.yaml names which;
+  v2.3.0 test or a worked example derived from the upstream sources (its case.yaml names which;
   fixtures/engine2/README.md lists the deliberate differences from upstream's expectations).
 
 Case layout, markers and the update path (UPDATE_GOLDEN=1) are those of tests/golden_engine.py.

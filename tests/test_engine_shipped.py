@@ -1,4 +1,4 @@
-"""Every shipped v2.3.0 runtime renders a TrainJob without error (trainer-semantics.md §7).
+"""Every shipped v2.3.0 runtime renders a TrainJob without error (manifests/base/runtimes at v2.3.0).
 
 Runtimes are the base manifests with the runtimes overlay's image tags applied (test helper in
 test_engine_golden). When the validation engineer's `kpt_fn.validation.check_object` exists, the

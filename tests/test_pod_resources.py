@@ -2,7 +2,7 @@
 
 Merge cases follow upstream pkg/util/trainingruntime/trainingruntime_test.go (TestMergeResourceRequirements);
 detection cases use the values of the numProcPerNode / GPU cases in pkg/runtime/framework/plugins/torch
-and mpi tests; §10.5 / §10.6 of trainer-semantics.md give the PodGroup totals.
+and mpi tests; worked examples give the PodGroup totals.
 """
 
 import pytest

@@ -1,6 +1,6 @@
 """Quantity parsing, arithmetic and printing against apimachinery v0.36.2 behaviour.
 
-Vectors are taken from trainer-semantics.md §12.2 and from the values in upstream's
+Vectors follow apimachinery's pkg/api/resource/quantity.go (v0.36.2) and come from the values in upstream's
 pkg/api/resource/quantity_test.go (expected values re-expressed as nano-units / strings).
 """
 

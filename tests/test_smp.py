@@ -1,4 +1,4 @@
-"""Strategic merge patch: the examples of trainer-semantics.md §3.3 / §10.4 and our own cases."""
+"""Strategic merge patch: worked runtimePatches examples (upstream pkg/runtime/core/trainingruntime.go applies them) and our own cases."""
 
 import copy
 import json

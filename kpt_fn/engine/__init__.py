@@ -22,7 +22,7 @@ Contract used by the rest of the function (kpt_fn.function):
     rules() -> list[dict]   (kpt_fn.engine.framework.rules)
         Catalog entries of every check above.
 
-Pipeline of `expand` (trainer-semantics.md §13):
+Pipeline of `expand` (upstream pkg/runtime/core/trainingruntime.go and pkg/runtime/framework/core/framework.go at v2.3.0):
 
     1. default private copies of TrainJob and runtime (defaults.py, §1.2/§1.3), then drop the zero
        values the controller's Go types leave out (omitempty.py, §1.4);

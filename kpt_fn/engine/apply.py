@@ -1,4 +1,4 @@
-"""Upsert helpers and the user-env conversion the controller uses everywhere (trainer-semantics.md §1.5).
+"""Upsert helpers and the user-env conversion the controller uses everywhere (upstream pkg/apply/apply.go at v2.3.0).
 
 Every upsert walks the new items one at a time, replaces the first existing element that matches
 *in place*, or appends. Elements are replaced, never mutated, so element dicts may be shared

@@ -1,4 +1,4 @@
-"""The runtime framework: runs the plugins over one Info, phase by phase (trainer-semantics.md §4.1).
+"""The runtime framework: runs the plugins over one Info, phase by phase (upstream pkg/runtime/framework/core/framework.go at v2.3.0).
 
 Registry
 --------
@@ -58,7 +58,8 @@ to `info.problems` (warnings/infos).
 
 Fixed plugin order: upstream iterates a Go map, so its order is random per process; the registry's
 order reproduces upstream in every order-independent case and is the documented choice for the
-others (trainer-semantics.md §4.1, §8.2). With today's registry the phases are:
+others (upstream's framework.go runs them in the order of pkg/runtime/framework/plugins/registry.go's
+map, which Go iterates at random). With today's registry the phases are:
 
     EnforceMLPolicy:        plainml, torch, mpi, jax, xgboost, flux
     EnforcePodGroupPolicy:  coscheduling, volcano

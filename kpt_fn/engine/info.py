@@ -2,7 +2,7 @@
 
 Mirrors upstream's pkg/runtime.Info. `obj_apply` is the (defaulted, patched) JobSet spec as a plain
 dict that plugins and the JobSet builder mutate; PodSets hold the per-replicated-job projections that
-plugins edit and that the JobSet builder copies back (see trainer-semantics.md §3.1, §4.10.2).
+plugins edit and that the JobSet builder copies back (upstream pkg/runtime/runtime.go and pkg/runtime/framework/plugins/jobset/jobset.go at v2.3.0).
 
 PodSet container lists are copies of the template lists (not aliases as in Go): plugins upsert into
 them and the JobSet builder upserts them back into the template, which gives the same result

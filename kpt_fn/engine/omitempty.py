@@ -1,4 +1,4 @@
-"""Zero values the controller's Go types leave out (trainer-semantics.md §1.4 item 2).
+"""Zero values the controller's Go types leave out (the `omitempty` tags of the v2.3.0 Go API types, pkg/apis/trainer/v1alpha1 and JobSet's api/jobset/v1alpha2).
 
 The controller reads the runtime into typed structs and converts its JobSet template to the apply
 form with apimachinery's unstructured converter (pkg/runtime/core/trainingruntime.go newRuntimeInfo,

@@ -1,5 +1,5 @@
 """Resource arithmetic of Trainer v2.3.0: the resourcesPerNode merge, effective pod requests,
-PodGroup totals and GPU/CPU detection (trainer-semantics.md §3.5-§3.7, §5.1, §5.2).
+PodGroup totals and GPU/CPU detection (upstream pkg/runtime/runtime.go, pkg/util/trainingruntime/trainingruntime.go and the coscheduling and volcano plugins at v2.3.0).
 
 Resource lists come in as plain dicts whose values are quantity strings or numbers (as in the YAML)
 or Quantity objects. Invalid quantities raise kpt_fn.quantity.QuantityError; callers turn it

@@ -1,4 +1,4 @@
-"""What the controller's typed round-trip does to the objects it applies (trainer-semantics.md §1.4, R1.2).
+"""What the controller's typed round-trip does to the objects it applies (the apply configurations of pkg/runtime/framework/plugins/jobset/builder.go and pkg/apply/apply.go at v2.3.0).
 
 Upstream decodes the runtime template into Go types and encodes it into server-side-apply
 configurations. Visible effects reproduced here, in place on the render's private copies:

@@ -1,4 +1,4 @@
-"""Build the Info for one TrainJob from its (defaulted) runtime (trainer-semantics.md §3).
+"""Build the Info for one TrainJob from its (defaulted) runtime (upstream pkg/runtime/core/trainingruntime.go, newRuntimeInfo, at v2.3.0).
 
 Upstream: newRuntimeInfo / mergeRuntimePatches in pkg/runtime/core/trainingruntime.go. Steps:
 propagate JobSet labels/annotations (§3.2), strategic-merge every runtimePatch into the JobSet

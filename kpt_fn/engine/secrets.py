@@ -1,7 +1,7 @@
 """Secret material for the MPI SSH Secret and the Flux CURVE Secret, and the policy that governs it.
 
 The controller makes both Secrets in the cluster: a fresh random ECDSA P-521 key pair per MPI TrainJob
-(trainer-semantics.md §5.3) and an X25519 CURVE certificate derived from SHA-256 of the TrainJob UID
+(pkg/runtime/framework/plugins/mpi/mpi.go at v2.3.0) and an X25519 CURVE certificate derived from SHA-256 of the TrainJob UID
 for Flux (§5.6). Neither can be reproduced offline: there is no randomness we may commit to Git
 silently and no UID before the API server assigns one (§8 N1, N2). So the renderer never writes
 private key material unless it is told to.

@@ -1,4 +1,4 @@
-"""Runtime framework plugins, one module per upstream plugin (trainer-semantics.md §4).
+"""Runtime framework plugins, one module per upstream plugin (pkg/runtime/framework/plugins/registry.go at v2.3.0).
 
 REGISTRY is the one list of plugins (upstream: pkg/runtime/framework/plugins/registry.go). Each
 line names a module of this package and the runtime policy entry that switches the plugin on

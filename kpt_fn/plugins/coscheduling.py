@@ -1,4 +1,4 @@
-"""CoScheduling: the scheduler-plugins PodGroup and its pod label (trainer-semantics.md §4.9, §5.1).
+"""CoScheduling: the scheduler-plugins PodGroup and its pod label (pkg/runtime/framework/plugins/coscheduling/coscheduling.go at v2.3.0).
 
 Upstream: pkg/runtime/framework/plugins/coscheduling/coscheduling.go. Active when the runtime has
 podGroupPolicy.coscheduling.

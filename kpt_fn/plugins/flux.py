@@ -1,4 +1,4 @@
-"""Flux: wrap the trainer in a Flux cluster (trainer-semantics.md §4.7, §5.5, §5.6, §6.4.6).
+"""Flux: wrap the trainer in a Flux cluster (pkg/runtime/framework/plugins/flux/flux.go at v2.3.0).
 
 Upstream: pkg/runtime/framework/plugins/flux/flux.go. EnforceMLPolicy rewrites the TrainJob's
 command to run `entrypoint.sh` with the original command line, adds the `flux-installer` init

@@ -1,4 +1,4 @@
-"""JAX: node count, the JAX_* distributed env and port 29500 (trainer-semantics.md §4.5).
+"""JAX: node count, the JAX_* distributed env and port 29500 (pkg/runtime/framework/plugins/jax/jax.go at v2.3.0).
 
 Upstream: pkg/runtime/framework/plugins/jax/jax.go. One JAX process per node, so numProcPerNode
 and GPUs play no part. Upstream's CustomValidation is a no-op and there is no reserved-env check,

@@ -1,7 +1,7 @@
 """MPI: node counts, slots, SSH and hostfile volumes, OpenMPI env, hostfile ConfigMap, SSH Secret.
 
-trainer-semantics.md §4.4 (EnforceMLPolicy), §5.3 (SSH Secret), §5.4 (hostfile), §6.4.3 (admission).
-Upstream: pkg/runtime/framework/plugins/mpi/mpi.go. OpenMPI is the only implementation upstream
+Upstream: pkg/runtime/framework/plugins/mpi/mpi.go at v2.3.0 (EnforceMLPolicy, the SSH Secret, the
+hostfile ConfigMap, and its admission checks). OpenMPI is the only implementation upstream
 supports; anything else (the CRD also admits "") fails the render like upstream's reconcile.
 
 Deviation by design: the SSH Secret holds a random key pair upstream. Offline it is governed by the

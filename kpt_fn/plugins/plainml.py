@@ -1,4 +1,4 @@
-"""PlainML: node count and user env for runtimes without torch/mpi/jax (trainer-semantics.md §4.2).
+"""PlainML: node count and user env for runtimes without torch/mpi/jax (pkg/runtime/framework/plugins/plainml/plainml.go at v2.3.0).
 
 Upstream: pkg/runtime/framework/plugins/plainml/plainml.go. Also active for xgboost, flux and
 mlPolicy-less runtimes, so it runs before those plugins (registry order). Torch, MPI and JAX

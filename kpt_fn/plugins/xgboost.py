@@ -1,4 +1,4 @@
-"""XGBoost: node count, the DMLC_* tracker env and port 29500 (trainer-semantics.md §4.6, §6.4.4).
+"""XGBoost: node count, the DMLC_* tracker env and port 29500 (pkg/runtime/framework/plugins/xgboost/xgboost.go at v2.3.0).
 
 Upstream: pkg/runtime/framework/plugins/xgboost/xgboost.go. PlainML is active too and runs first
 (framework order), so the user-only env vars precede the DMLC_* ones; upstream's order depends on

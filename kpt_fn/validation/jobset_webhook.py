@@ -1,4 +1,4 @@
-"""The JobSet v0.12 validating webhook's create checks that need no cluster (trainer-semantics §6.6).
+"""The JobSet v0.12 validating webhook's create checks that need no cluster (JobSet's pkg/webhooks/jobset_webhook.go at v0.12.0).
 
 The webhook sees the object after the JobSet defaulting webhook and the CRD defaults, so absent
 fields read as: replicas 1, groupName "default", completionMode Indexed, failure-policy rule name

@@ -1,4 +1,4 @@
-"""The Trainer TrainingRuntime / ClusterTrainingRuntime admission webhooks (trainer-semantics §6.3).
+"""The Trainer TrainingRuntime / ClusterTrainingRuntime admission webhooks (upstream pkg/webhooks/trainingruntime_webhook.go and clustertrainingruntime_webhook.go at v2.3.0).
 
 For every replicated job whose Job template carries the ancestor label with a known value, the job
 must run exactly one replica (an absent `replicas` is the CRD default 1) and must have the container
