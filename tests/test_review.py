@@ -13,6 +13,7 @@ import pathlib
 import shutil
 import subprocess
 
+import golden_text
 import pytest
 
 from kpt_fn import review
@@ -46,11 +47,7 @@ def repo(tmp_path_factory):
 
 
 def _golden(name: str, text: str):
-    path = FIXTURE / name
-    if os.environ.get("EXPAND_TRAINJOBS_UPDATE_GOLDEN"):
-        path.write_text(text)
-        pytest.fail(f"rewrote {path.relative_to(ROOT)}; review it and run again without EXPAND_TRAINJOBS_UPDATE_GOLDEN")
-    assert text == path.read_text()
+    golden_text.check(FIXTURE / name, text)
 
 
 def _run(fn, cwd, *args):

@@ -10,11 +10,11 @@ FAILS, so that an update never passes unseen).
 from __future__ import annotations
 
 import json
-import os
 import shutil
 import subprocess
 from pathlib import Path
 
+import golden_text
 import pytest
 
 from kpt_fn.lifecycle import classify
@@ -26,19 +26,11 @@ def _diff(fn, *args, cwd=FIXTURE):
     return subprocess.run([fn, "diff", *args], cwd=cwd, capture_output=True, text=True)
 
 
-def _golden(name: str, text: str):
-    path = FIXTURE / name
-    if os.environ.get("EXPAND_TRAINJOBS_UPDATE_GOLDEN"):
-        path.write_text(text)
-        pytest.fail(f"rewrote {path.name}; review it and run again without EXPAND_TRAINJOBS_UPDATE_GOLDEN")
-    assert text == path.read_text()
-
-
 @pytest.mark.parametrize("fmt, name", [("markdown", "expected.md"), ("json", "expected.json")])
 def test_golden(fn, fmt, name):
     done = _diff(fn, "old", "new", "--format", fmt)
     assert done.returncode == 1, done.stderr
-    _golden(name, done.stdout)
+    golden_text.check(FIXTURE / name, done.stdout)
 
 
 def test_effects_in_the_json(fn):
