@@ -36,7 +36,6 @@ The hostfile ConfigMap and the Flux entrypoint ConfigMap are not secret and are 
 from __future__ import annotations
 
 import base64
-import re
 
 from kpt_fn.problems import INFO, WARNING, Problem
 
@@ -75,7 +74,6 @@ RULES = [
                     "name templates giving DNS-1123 names."},
 ]
 
-_DNS1123_SUBDOMAIN = re.compile(r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$")
 
 # Order of the P-521 group (SEC 2); private scalars must lie in [1, n-1].
 _P521_ORDER = int(
@@ -118,7 +116,9 @@ class SecretPolicy:
 
     def secret_name(self, trainjob_name: str) -> str:
         name = (self.name_template or DEFAULT_NAME_TEMPLATES[self.kind]).replace("{name}", trainjob_name)
-        if len(name) > 253 or not _DNS1123_SUBDOMAIN.match(name):
+        from kpt_fn.validation.names import is_dns1123_subdomain  # apimachinery's, once for the package
+
+        if is_dns1123_subdomain(name):
             key = _CONFIG_KEYS[self.kind][1]
             raise SecretPolicyError(f'{key} gives the Secret name "{name}", which is not a valid DNS-1123 subdomain')
         return name

@@ -5,8 +5,6 @@ Upstream: pkg/runtime/framework/plugins/jobset/{jobset.go,builder.go}. Always ac
 
 from __future__ import annotations
 
-import re
-
 from kpt_fn.engine.apply import (
     env_vars,
     upsert_env_vars,
@@ -223,38 +221,11 @@ def build(info, trainjob, options) -> list[dict]:
 # ---------------------------------------------------------------------------------------------
 # Admission (CustomValidation)
 
-_DNS1123_SUBDOMAIN_FMT = r"[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*"
-_HTTP_PATH_FMT = r"[A-Za-z0-9/\-._~%!$&'()*+,;=:]+"
-_DNS1123_SUBDOMAIN_RE = None
-_HTTP_PATH_RE = None
-
-
-def _regexes():
-    global _DNS1123_SUBDOMAIN_RE, _HTTP_PATH_RE
-    if _DNS1123_SUBDOMAIN_RE is None:
-        _DNS1123_SUBDOMAIN_RE = re.compile(f"^{_DNS1123_SUBDOMAIN_FMT}$")
-        _HTTP_PATH_RE = re.compile(f"^{_HTTP_PATH_FMT}$")
-    return _DNS1123_SUBDOMAIN_RE, _HTTP_PATH_RE
-
-
 def domain_prefixed_path_errors(value: str) -> list[str]:
-    """apimachinery IsDomainPrefixedPath, as messages."""
-    if not value:
-        return ["Required value"]
-    host, sep, path = value.partition("/")
-    if not sep or not host or not path:
-        return ['must be a domain-prefixed path (such as "acme.io/foo")']
-    subdomain_re, path_re = _regexes()
-    errs = []
-    if len(host) > 253:
-        errs.append("must be no more than 253 characters")
-    if not subdomain_re.match(host):
-        errs.append("a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or "
-                    "'.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used "
-                    f"for validation is '{_DNS1123_SUBDOMAIN_FMT}')")
-    if not path_re.match(path):
-        errs.append(f"Invalid path (regex used for validation is '{_HTTP_PATH_FMT}')")
-    return errs
+    """apimachinery IsDomainPrefixedPath (kpt_fn.validation.names), as messages."""
+    from kpt_fn.validation.names import is_domain_prefixed_path
+
+    return [detail or kind for kind, _, detail in is_domain_prefixed_path(value)]
 
 
 def _container_names(spec: dict) -> dict:
