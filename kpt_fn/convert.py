@@ -25,6 +25,7 @@ import re
 
 from kpt_fn.problems import ERROR, INFO, WARNING, Problem
 from kpt_fn.quantity import num_cpu, num_gpu
+from kpt_fn.trainer_names import ANCESTOR_LABEL
 
 API_VERSION = "trainer.kubeflow.org/v1alpha1"
 LEGACY_API_VERSIONS = ("kubeflow.org/v2alpha1", "trainer.kubeflow.org/v2alpha1")
@@ -35,7 +36,6 @@ CONTROLLER = "trainer.kubeflow.org/trainjob-controller"
 OLD_CONTROLLER = "kubeflow.org/trainjob-controller"
 # runtimePatches need domain-prefixed, unique managers.
 MANAGER_DOMAIN = "expand-trainjobs.fn.kpt.dev"
-ANCESTOR_LABEL = "trainer.kubeflow.org/trainjob-ancestor-step"
 INITIALIZER_CONTAINERS = ("dataset-initializer", "model-initializer")
 # Containers whose env runtimePatches may not set (the webhook rejects it); where it goes instead.
 _ENV_HOMES = {"node": ("trainer",), "dataset-initializer": ("initializer", "dataset"),

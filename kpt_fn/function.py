@@ -21,9 +21,8 @@ from kpt_fn.lifecycle import render as lifecycle
 from kpt_fn.problems import ERROR, INFO, WARNING, Problem, has_errors
 from kpt_fn.blame import Blame
 from kpt_fn.results import Result, from_problem
+from kpt_fn.trainer_names import DEBUG_ENV
 
-# As in kpt_fn.cli.modes: when set, an internal error propagates (and the CLI prints its traceback).
-DEBUG_ENV = "EXPAND_TRAINJOBS_DEBUG"
 
 
 # Plain classes: creating dataclasses cost a noticeable part of start-up.

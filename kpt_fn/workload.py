@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from kpt_fn import quantity
 from kpt_fn.resource import dig
+from kpt_fn.trainer_names import ANCESTOR_LABEL
 
-ANCESTOR_LABEL = "trainer.kubeflow.org/trainjob-ancestor-step"
 POD_SPEC = ("template", "spec", "template", "spec")
 POD_META = ("template", "spec", "template", "metadata")
 

@@ -306,7 +306,7 @@ def test_debug_flag_shows_tracebacks_only_when_asked(fn: str, tmp_path: Path):
     (broken / "cli").mkdir(parents=True)
     (broken / "__init__.py").write_text("__version__ = '0'\n")
     (broken / "cli" / "krm.py").write_text("raise RuntimeError('boom')\n")
-    for name in ("cli/__init__.py", "cli/dispatch.py", "cli/modes.py", "stdio.py"):  # the fallback needs no other module
+    for name in ("cli/__init__.py", "cli/dispatch.py", "cli/modes.py", "stdio.py", "trainer_names.py"):  # the fallback needs no other module
         shutil.copy(ROOT / "kpt_fn" / name, broken / name)
     data = b"apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems: []\n"
     code = "import sys; sys.path.insert(0, sys.argv[1]); from kpt_fn.cli import main; sys.argv[1:] = []; main()"

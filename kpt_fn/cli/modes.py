@@ -7,8 +7,8 @@ the final outcome. A failure to write stdout (closed, full, a reader that went a
 failure and says so on that first line: kpt shows only four lines of stderr, and a client that sees
 exit 0 keeps what it got.
 
-Top-level imports are the standard library and kpt_fn.stdio only: the internal-error fallback must
-work when the rest of the package cannot be imported.
+Top-level imports are the standard library, kpt_fn.stdio and kpt_fn.trainer_names (leaves) only: the
+internal-error fallback must work when the rest of the package cannot be imported.
 """
 
 from __future__ import annotations
@@ -18,9 +18,9 @@ import os
 import sys
 
 from kpt_fn import stdio
+from kpt_fn.trainer_names import DEBUG_ENV
+from kpt_fn.trainer_names import OUTPUT_PREFIX as PREFIX
 
-DEBUG_ENV = "EXPAND_TRAINJOBS_DEBUG"
-PREFIX = "expand-trainjobs: "
 
 
 def _debug() -> bool:

@@ -11,6 +11,8 @@ them and the JobSet builder upserts them back into the template, which gives the
 
 from __future__ import annotations
 
+from kpt_fn.trainer_names import ANCESTOR_LABEL
+
 # Annotations only (never evaluated): importing `typing` cost ~3 ms of every start-up.
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -141,7 +143,6 @@ def resources_per_node(info: Info, trainjob: dict) -> dict:
     return extract_resource_per_node_from_runtime(info) or {}
 
 
-ANCESTOR_LABEL = "trainer.kubeflow.org/trainjob-ancestor-step"
 
 
 def ancestor_of(rj: dict) -> str | None:

@@ -20,9 +20,8 @@ from kpt_fn.engine.info import (
     Scheduler,
     pod_spec_of,
 )
+from kpt_fn.trainer_names import NODE, TRAINER
 
-TRAINER = "trainer"
-NODE = "node"
 
 
 def propagated_metadata(template: dict, trainjob: dict) -> tuple[dict, dict]:

@@ -9,9 +9,8 @@ from __future__ import annotations
 from kpt_fn.engine.framework import RenderError
 from kpt_fn.engine.info import pod_spec_of
 from kpt_fn.engine.defaults import private_copy
+from kpt_fn.trainer_names import NODE, TRAINER
 
-NODE = "node"
-TRAINER = "trainer"
 
 
 def merge_runtime_patches(spec: dict, trainjob: dict, bundle, without_nulls) -> dict:

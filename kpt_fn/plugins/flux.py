@@ -29,7 +29,7 @@ from kpt_fn.engine.apply import upsert_volume_mounts, upsert_volumes
 from kpt_fn.engine.framework import RenderError
 from kpt_fn.engine.info import Container, resources_per_node
 from kpt_fn.quantity import num_gpu
-from kpt_fn.plugins.constants import NODE, TRAINER
+from kpt_fn.trainer_names import NODE, TRAINER
 from kpt_fn.problems import Problem
 
 NAME = "Flux"

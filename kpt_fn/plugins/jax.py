@@ -8,7 +8,7 @@ so a user JAX_* variable (added later by the JobSet builder) overrides the gener
 from __future__ import annotations
 
 from kpt_fn.engine.apply import upsert_env_vars, upsert_ports
-from kpt_fn.plugins.constants import COMPLETION_INDEX, NODE, PORT, TRAINER
+from kpt_fn.trainer_names import COMPLETION_INDEX, NODE, PORT, TRAINER
 
 NAME = "JAX"
 # PlainML does not run beside this plugin (upstream's PlainML skips the Torch, MPI and JAX policies).

@@ -13,8 +13,8 @@ from kpt_fn.engine.apply import (
     upsert_volumes,
 )
 from kpt_fn.engine.framework import RenderError
-from kpt_fn.engine.info import ANCESTOR_LABEL, ancestor_of, pod_spec_of
-from kpt_fn.plugins.constants import DATASET_INITIALIZER, MODEL_INITIALIZER, NODE, TRAINER
+from kpt_fn.engine.info import ancestor_of, pod_spec_of
+from kpt_fn.trainer_names import ANCESTOR_LABEL, DATASET_INITIALIZER, MODEL_INITIALIZER, NODE, TRAINER
 from kpt_fn.problems import Problem
 
 NAME = "JobSet"

@@ -18,7 +18,7 @@ from kpt_fn.engine.apply import upsert_env_vars, upsert_volume_mounts, upsert_vo
 from kpt_fn.engine.framework import RenderError
 from kpt_fn.engine.info import resources_per_node
 from kpt_fn.quantity import num_gpu
-from kpt_fn.plugins.constants import NODE
+from kpt_fn.trainer_names import NODE
 from kpt_fn.problems import Problem
 from kpt_fn.validation.names import MAX_DATA_SIZE, RULE_DATA_KEYS
 

@@ -8,7 +8,7 @@ replace it (their REPLACES), as upstream's guard skips it for those three polici
 from __future__ import annotations
 
 from kpt_fn.engine.apply import env_vars, upsert_env_vars
-from kpt_fn.plugins.constants import NODE, TRAINER
+from kpt_fn.trainer_names import NODE, TRAINER
 
 NAME = "PlainML"
 

@@ -9,7 +9,7 @@ from kpt_fn.engine.apply import env_vars, upsert_env_vars, upsert_ports
 from kpt_fn.engine.framework import RenderError
 from kpt_fn.engine.info import resources_per_node
 from kpt_fn.plugins import torchtune
-from kpt_fn.plugins.constants import COMPLETION_INDEX, NODE, PORT, TRAINER
+from kpt_fn.trainer_names import COMPLETION_INDEX, NODE, PORT, TRAINER
 from kpt_fn.problems import Problem
 from kpt_fn.quantity import num_cpu, num_gpu
 

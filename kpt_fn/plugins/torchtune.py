@@ -8,8 +8,7 @@ phase functions); torch.py calls it when `spec.trainer.command` is exactly ["tun
 
 from __future__ import annotations
 
-from kpt_fn.engine.info import ANCESTOR_LABEL
-from kpt_fn.plugins.constants import NODE, PORT, TRAINER
+from kpt_fn.trainer_names import ANCESTOR_LABEL, NODE, PORT, TRAINER
 from kpt_fn.problems import Problem
 
 ENTRYPOINT = ["tune", "run"]

@@ -10,7 +10,7 @@ from __future__ import annotations
 from kpt_fn.engine.apply import upsert_env_vars, upsert_ports
 from kpt_fn.engine.info import resources_per_node
 from kpt_fn.quantity import num_gpu
-from kpt_fn.plugins.constants import COMPLETION_INDEX, NODE, PORT, TRAINER
+from kpt_fn.trainer_names import COMPLETION_INDEX, NODE, PORT, TRAINER
 from kpt_fn.problems import Problem
 
 NAME = "XGBoost"

@@ -20,8 +20,8 @@ from __future__ import annotations
 from kpt_fn.problems import WARNING, Problem
 from kpt_fn.resource import dig
 from kpt_fn.validation.fielderr import child, index
+from kpt_fn.trainer_names import ANCESTOR_LABEL
 
-ANCESTOR_LABEL = "trainer.kubeflow.org/trainjob-ancestor-step"
 SUPPORT_LABEL = "trainer.kubeflow.org/support"
 WEBHOOK_VALIDATION_LABEL = "trainer.kubeflow.org/webhook-validation"
 DISABLED = "disabled"

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from kpt_fn.engine.info import ancestor_of, pod_spec_of
 from kpt_fn.plugins import jobset as _current
-from kpt_fn.plugins.constants import NODE, TRAINER
+from kpt_fn.trainer_names import NODE, TRAINER
 
 NAME = _current.NAME
 RULES = [dict(r, description="spec.initializer.dataset/model needs a runtime job of that name with a container of "

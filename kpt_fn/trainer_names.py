@@ -1,0 +1,28 @@
+"""Trainer's names, written once (the role upstream's pkg/constants and plugins/jobset/constants play):
+the labels, job and container names, port and Downward API path that the engine, its plugins, the
+validation, the legacy conversion and the workload view all read. A plugin's own names (its env vars,
+volumes, rule ids) stay in its module. A leaf: it imports nothing.
+"""
+
+# The label that says which step of a TrainJob a replicated job runs (upstream LabelTrainJobAncestor).
+ANCESTOR_LABEL = "trainer.kubeflow.org/trainjob-ancestor-step"
+
+# The ancestor step of the trainer job (label trainer.kubeflow.org/trainjob-ancestor-step).
+TRAINER = "trainer"
+# The trainer's job and container name: torchrun, JAX, XGBoost and MPI address `<tj>-node-0-0`.
+NODE = "node"
+# The initializer jobs' ancestor steps, which are also their job and container names.
+DATASET_INITIALIZER = "dataset-initializer"
+MODEL_INITIALIZER = "model-initializer"
+
+# The port trainer nodes talk on (upstream ContainerTrainerPort): torch master, JAX coordinator,
+# XGBoost tracker, torchtune rendezvous.
+PORT = 29500
+# Each pod's index within its Job, read by the Downward API (upstream JobCompletionIndexFieldPath).
+COMPLETION_INDEX = "metadata.annotations['batch.kubernetes.io/job-completion-index']"
+
+# The project's own names. Set to anything but "", "0" or "false", an internal error propagates with
+# its traceback instead of becoming an error result.
+DEBUG_ENV = "EXPAND_TRAINJOBS_DEBUG"
+# Every line the command writes to stderr begins with it.
+OUTPUT_PREFIX = "expand-trainjobs: "
