@@ -212,7 +212,7 @@ def prepare(trainjob: dict, objects: list, profile: str, queues: dict, quotas: Q
     for obj in objects:
         if obj.get("kind") == "JobSet":
             obj = _kueue_jobset(obj, labels, managed_by == MULTIKUEUE)
-            problems += create_problems(obj, deadline_label=MAX_EXEC_TIME_LABEL in labels)
+            problems += create_problems(obj, deadline_label=MAX_EXEC_TIME_LABEL in labels, trainjob=trainjob)
             problems += _request_problems(obj, quotas.limit_ranges(obj) if quotas is not None else None)
         elif obj.get("kind") == "PodGroup":
             problems.append(Problem(
@@ -248,37 +248,55 @@ def _stale_runtime_patches(trainjob: dict) -> list:
     return out
 
 
-def create_problems(jobset: dict, deadline_label: bool = False) -> list:
+def _written_at(trainjob: dict | None, kind: str, key: str, jobset: dict) -> tuple[str, dict | None, str]:
+    """(path, subject, note) of the JobSet label or annotation `key`: the last runtimePatch that sets
+    it (Trainer overlays the runtime's template metadata with every patch's, in order:
+    pkg/runtime/core/trainingruntime.go newRuntimeInfo), else the JobSet's own field, noting that the
+    runtime's template metadata holds it."""
+    patches = dig(trainjob, "spec", "runtimePatches") if trainjob is not None else None
+    found = None
+    for i, patch in enumerate(patches if isinstance(patches, list) else ()):
+        values = dig(patch, "trainingRuntimeSpec", "template", "metadata", kind)
+        if isinstance(values, dict) and key in values:
+            found = i
+    if found is not None:
+        return f"spec.runtimePatches[{found}].trainingRuntimeSpec.template.metadata.{kind}[{key}]", None, ""
+    return f"metadata.{kind}[{key}]", jobset, f" (from the runtime's spec.template.metadata.{kind})"
+
+
+def create_problems(jobset: dict, deadline_label: bool = False, trainjob: dict | None = None) -> list:
     """What Kueue's JobSet webhook rejects on create (`jobframework.ValidateJobOnCreate`,
     jobframework/validation.go), beyond the queue name and the TAS annotations, and what makes the
     JobSet wait for ever: the labels and annotations come from the runtime's template metadata and the
-    runtimePatches. `deadline_label`: the max-exec-time label is the profile's, from activeDeadlineSeconds."""
+    runtimePatches (each problem points at the one that set it). `deadline_label`: the max-exec-time
+    label is the profile's, from activeDeadlineSeconds."""
     out = []
     labels = _labels(jobset)
     if MAX_EXEC_TIME_LABEL in labels:
         value = str(labels[MAX_EXEC_TIME_LABEL])
-        path, subject = f"metadata.labels[{MAX_EXEC_TIME_LABEL}]", jobset
+        path, subject, note = _written_at(trainjob, "labels", MAX_EXEC_TIME_LABEL, jobset)
         if deadline_label:
-            path, subject = "spec.activeDeadlineSeconds", None
+            path, subject, note = "spec.activeDeadlineSeconds", None, ""
         # validateCreateForMaxExecTime: strconv.Atoi (64-bit), then a positive value
         number, error = go_parse_int(value, 64, "Atoi")
         if number is None:
-            out.append(Problem(f"Invalid value: {json.dumps(value)}: {error}", path, subject=subject, rule=RULE_MAX_EXEC))
+            out.append(Problem(f"Invalid value: {json.dumps(value)}: {error}{note}", path, subject=subject, rule=RULE_MAX_EXEC))
         elif number <= 0:
-            out.append(Problem(f"Invalid value: {number}: should be greater than 0", path, subject=subject, rule=RULE_MAX_EXEC))
+            out.append(Problem(f"Invalid value: {number}: should be greater than 0{note}", path, subject=subject, rule=RULE_MAX_EXEC))
         elif number > INT32_MAX:
             # MaximumExecutionTimeSecondsForObject (jobframework/utils.go) parses it with bitSize 32 and
             # returns no limit on error: the webhook admits what the reconciler then ignores.
             out.append(Problem(
                 f"{MAX_EXEC_TIME_LABEL} {number} is above {INT32_MAX}: Kueue's webhook accepts it, but its reconciler "
-                "reads the label as a 32-bit number and ignores it, so no maximum execution time applies",
+                f"reads the label as a 32-bit number and ignores it, so no maximum execution time applies{note}",
                 path, severity=WARNING, subject=subject, rule=RULE_MAX_EXEC))
     annotations = dig(jobset, "metadata", "annotations")
     if isinstance(annotations, dict) and annotations.get(ELASTIC_JOB_ANNOTATION) == "true":
         # ValidateElasticJobAnnotation: only batch Jobs and Ray kinds may be elastic
+        path, subject, note = _written_at(trainjob, "annotations", ELASTIC_JOB_ANNOTATION, jobset)
         out.append(Problem(
-            'Forbidden: elastic job is not supported for "jobset.x-k8s.io/v1alpha2, Kind=JobSet"',
-            f"metadata.annotations[{ELASTIC_JOB_ANNOTATION}]", subject=jobset, rule=RULE_CREATE))
+            f'Forbidden: elastic job is not supported for "jobset.x-k8s.io/v1alpha2, Kind=JobSet"{note}',
+            path, subject=subject, rule=RULE_CREATE))
     replicated = dig(jobset, "spec", "replicatedJobs")
     if isinstance(replicated, list) and len(replicated) > MAX_POD_SETS:
         # The webhook admits it; the Workload Kueue then creates (one pod set per replicated job) fails

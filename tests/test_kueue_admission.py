@@ -189,9 +189,17 @@ def test_jobset_webhook_topology_cases():
 def test_max_exec_time_label_must_be_a_positive_integer(value, message):
     outcome = _run([_runtime(labels={kueue.MAX_EXEC_TIME_LABEL: value}), _trainjob()], KUEUE)
     assert outcome.exit_code == 1 and not _jobsets(outcome)
-    assert [(s, m) for s, m in _found(outcome, kueue.RULE_MAX_EXEC)] == [(ERROR, message)]
+    note = " (from the runtime's spec.template.metadata.labels)"
+    assert [(s, m) for s, m in _found(outcome, kueue.RULE_MAX_EXEC)] == [(ERROR, message + note)]
     [result] = [r for r in outcome.results if (r.get("tags") or {}).get("rule") == kueue.RULE_MAX_EXEC]
     assert result["field"]["path"] == f"metadata.labels[{kueue.MAX_EXEC_TIME_LABEL}]"
+    # Set by a runtimePatch instead: the problem points at the patch's field in the TrainJob.
+    patch = {"manager": "example.com/platform", "trainingRuntimeSpec": {"template": {"metadata": {"labels": {kueue.MAX_EXEC_TIME_LABEL: value}}}}}
+    outcome = _run([_runtime(), _trainjob(runtimePatches=[patch])], KUEUE)
+    [result] = [r for r in outcome.results if (r.get("tags") or {}).get("rule") == kueue.RULE_MAX_EXEC]
+    assert result["message"] == message
+    assert result["field"]["path"] == f"spec.runtimePatches[0].trainingRuntimeSpec.template.metadata.labels[{kueue.MAX_EXEC_TIME_LABEL}]"
+    assert result["resourceRef"]["kind"] == "TrainJob"
 
 
 @pytest.mark.parametrize("value", ["1", "007", "2147483647"])
