@@ -97,3 +97,18 @@ def test_a_runtime_dir_above_the_repository_is_refused(generate):
 ])
 def test_application_root_path(app_path, annotation, root):
     assert cmp.application_root_path(app_path, annotation) == root
+
+
+def test_the_shipped_example_renders_without_a_warning(fn):
+    # Argo CD hides a successful render's stderr: the example must not need it read.
+    import shipped_examples as ex
+
+    request = ex.argocd_request(ex.EXAMPLES / "argocd-app")
+    work_root = tempfile.mkdtemp(prefix="argocd-cmp-example-")
+    try:
+        result = cmp.generate(kit.PLUGIN_YAML, ex.EXAMPLES / "argocd-app", request.pop("app_path"), work_root=work_root,
+                              command_map={kit.IMAGE_PATH_IN_PLUGIN_YAML: fn}, **request)
+    finally:
+        shutil.rmtree(work_root, ignore_errors=True)
+    assert result.stderr.startswith("expand-trainjobs: ok: 0 error(s), 0 warning(s)"), result.stderr
+    assert _image(result) == "pytorch/pytorch:2.13.0-cuda13.0-cudnn9-runtime"
