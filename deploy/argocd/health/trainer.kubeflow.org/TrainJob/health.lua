@@ -7,6 +7,7 @@
 --   Suspended  True: spec.suspend ("TrainJob is suspended")   -> Progressing while queued in Kueue
 --                    (labelled with a queue: the app must not read "Suspended", argo-cd#19126), else Suspended
 --   otherwise: Progressing, with the child Jobs' counts (status.jobsStatus) and the trainer's progress
+-- The helpers repeat the JobSet check's on purpose: Argo CD runs each script alone (no require).
 local hs = {}
 local status = obj.status or {}
 local conditions = status.conditions or {}
