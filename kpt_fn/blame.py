@@ -19,6 +19,7 @@ from kpt_fn.resource import dig
 # torch/mpi/plainml EnforceMLPolicy and apply.go): the TrainJob wins over the runtime for these.
 _TRAINER_FIELDS = {"image": "image", "resources": "resourcesPerNode", "command": "command", "args": "args"}
 _INITIALIZERS = {"dataset-initializer": "dataset", "model-initializer": "model"}
+NODE = "node"  # the trainer's container, which the TrainJob's trainer fields are written into
 _TOKEN = re.compile(r"\.?([^.\[\]]+)|\[([^\]]*)\]")
 _IDENTITY = ("name", "mountPath", "devicePath", "containerPort", "key", "topologyKey")
 
@@ -225,13 +226,13 @@ class Blame:
         if not attr or not isinstance(container, dict):
             return None
         spec = dig(self.trainjob, "spec") or {}
-        if ps.step == "trainer" and field == "containers":
+        if ps.step == "trainer" and field == "containers" and container.get("name") == NODE:
             source = spec.get("trainer") or {}
             name = _TRAINER_FIELDS.get(attr[0])
             if name and source.get(name) is not None:
                 reached, _ = follow(container.get(attr[0]), source[name], attr[1:])
                 return _show(f"spec.trainer.{name}", reached), None
-        elif ps.step in _INITIALIZERS:
+        elif ps.step in _INITIALIZERS and container.get("name") == ps.step:
             source = dig(spec, "initializer", _INITIALIZERS[ps.step]) or {}
         else:
             return None

@@ -35,6 +35,8 @@ def _edit(objects, target, path, value):
         node = node[step]
     if value == "<delete>":
         del node[last]
+    elif isinstance(node, list) and last == len(node):
+        node.append(value)
     else:
         node[last] = value
 
