@@ -138,3 +138,28 @@ def test_builtin_catalog_matches_upstream_with_overlay():
 
     builtin = {rt["metadata"]["name"]: rt for rt in upstream.bundle("v2.3.0").catalog()}
     assert builtin == shipped_runtimes()
+
+
+@pytest.mark.parametrize("runtime", SHIPPED)
+def test_v2_2_1_shipped_runtime_renders_valid_objects(runtime):
+    """Each runtime Trainer v2.2.1 ships renders a typical TrainJob under trainerVersion v2.2.1 into
+    objects its CRDs (and JobSet v0.11.1's) accept; the runtimes pass v2.2.1's own schemas and webhooks."""
+    from kpt_fn import upstream, validation
+
+    bundle = upstream.bundle("v2.2.1")
+    rt = shipped_runtimes("v2.2.1")[runtime]
+    assert not [p for p in validation.check_object(rt, bundle) + validation.check_runtime_webhook(rt, "v2.2.1")
+                if p.is_error]
+    options = engine_options({"trainerVersion": "v2.2.1"})
+    result = expand(_trainjob(runtime, TYPICAL_TRAINER[runtime]), rt, options)
+    assert not has_errors(result.problems), [p.message for p in result.problems]
+    for obj in result.objects:
+        errors = [(p.path, p.message) for p in validation.check_object(obj, bundle) if p.is_error]
+        assert errors == [], f"{obj['kind']} {obj['metadata']['name']}"
+
+
+def test_v2_2_1_builtin_catalog_matches_upstream_with_overlay():
+    from kpt_fn import upstream
+
+    builtin = {rt["metadata"]["name"]: rt for rt in upstream.bundle("v2.2.1").catalog()}
+    assert builtin == shipped_runtimes("v2.2.1")

@@ -114,3 +114,17 @@ def test_the_command_line_flag(tmp_path):
     assert bad.returncode == 2 and "'v2.1.0' is not one of 'v2.2.1', 'v2.3.0'" in bad.stderr
     listing = run("runtimes", "--trainer-version", "v2.2.1")
     assert listing.stdout.startswith("# the ClusterTrainingRuntimes Kubeflow Trainer v2.2.1 ships\n")
+
+
+def test_the_argo_cd_parameter(tmp_path):
+    from kpt_fn.cli import plain
+
+    (tmp_path / "tj.yaml").write_text(
+        "apiVersion: trainer.kubeflow.org/v1alpha1\nkind: TrainJob\nmetadata: {name: tj, namespace: ml}\n"
+        "spec: {runtimeRef: {name: torch-distributed}}\n")
+    params = '[{"name": "trainerVersion", "string": "v2.2.1"}]'
+    out, lines, code = plain.render([], str(tmp_path), {"ARGOCD_APP_PARAMETERS": params})
+    assert code == 0, lines
+    assert "pytorch/pytorch:2.10.0-cuda12.8-cudnn9-runtime" in out
+    out, lines, code = plain.render([], str(tmp_path), {"ARGOCD_APP_PARAMETERS": params.replace("v2.2.1", "v2.0")})
+    assert code == 1 and any('supported values: "v2.2.1", "v2.3.0"' in line for line in lines)
