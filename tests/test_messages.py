@@ -7,23 +7,12 @@ import textwrap
 
 import pytest
 
+from clients import kit
 from kpt_fn.cli import krm, plain
 from kpt_fn.validation import admitted
 
-TRAINJOB = """\
-apiVersion: trainer.kubeflow.org/v1alpha1
-kind: TrainJob
-metadata:
-  name: mnist
-  namespace: team-a
-  annotations:
-    config.kubernetes.io/local-config: "true"
-spec:
-  runtimeRef:
-    name: torch-distributed
-  trainer:
-{trainer}
-"""
+# kit's marked TrainJob of the built-in torch runtime, with a trainer section (line 12 onwards).
+TRAINJOB = kit.LOCAL_TRAINJOB.format(name="mnist") + "  trainer:\n{trainer}\n"
 
 
 def _app(tmp_path, trainer: str, config: str | None = None):
