@@ -119,8 +119,10 @@ class Result:
             who = f"{ref.get('kind')} {ns}{ref.get('name')} "
         field = f"{self.field}: " if self.field else ""
         message = self.message
-        if self.lineno and self.file and message.endswith(f" (in {self.file})"):
-            message = f"{message[:-1]}:{self.lineno})"
+        tag = f" (in {self.file})"
+        if self.lineno and self.file and tag in message:  # the last one: a note may follow it (strict)
+            head, _, tail = message.rpartition(tag)
+            message = f"{head} (in {self.file}:{self.lineno}){tail}"
         elif self.lineno and self.file and f"(in {self.file}" not in message:
             message = f"{message} (in {self.file}:{self.lineno})"  # a result about an item (`about`)
         return escape(f"  [{self.severity}] {who}{field}{message}")
@@ -169,6 +171,7 @@ def as_errors(results: list) -> list:
             out.append(r)
             continue
         e = Result(r.message + STRICT_NOTE, ERROR, r.resource, r.field, r.file, r.index, r.rule, r.count)
+        e.lineno = r.lineno
         e.like = as_errors([r.like])[0] if r.like is not None else None
         out.append(e)
     return out

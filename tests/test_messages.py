@@ -214,3 +214,10 @@ def test_yaml_error_outside_items_keeps_the_line_only():
     with pytest.raises(krm.InputError) as e:
         krm.parse_resource_list(b"apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nkind: x\nitems: []\n")
     assert str(e.value).startswith("input is not valid YAML: line 3")
+
+
+def test_strict_errors_keep_their_file_and_line(tmp_path):
+    out, lines, code = plain.render([str(_app(tmp_path, "numNodes: 0"))], str(tmp_path), {}, None, True)
+    assert code == 1
+    [line] = _shown(lines)
+    assert "(in trainjob.yaml:12) (an error: strict is set)" in line
