@@ -193,3 +193,37 @@ def test_without_the_round_trip_the_volume_claims_are_refused_by_the_crd(monkeyp
         with pytest.raises(Refused) as err:
             apply_all(cluster, route, rendered("initializers-with-volume-claims"))
         assert [r.path for r in err.value.reasons] == ["spec.volumeClaimPolicies"]
+
+
+PLACED_RUNTIME = {
+    "apiVersion": "trainer.kubeflow.org/v1alpha1", "kind": "TrainingRuntime",
+    "metadata": {"name": "placed", "namespace": NS, "annotations": {"config.kubernetes.io/local-config": "true"}},
+    "spec": {"mlPolicy": {"numNodes": 1, "torch": {}},
+             "template": {"spec": {"replicatedJobs": [{"name": "node", "template": {"metadata": {"labels": {
+                 "trainer.kubeflow.org/trainjob-ancestor-step": "trainer"}}, "spec": {"template": {"spec": {
+                     "nodeSelector": {"team": "a"},
+                     "containers": [{"name": "node", "image": "pytorch/pytorch:2.7.1"}]}}}}}]}}},
+}
+
+
+@pytest.mark.parametrize("flavor_labels, accepted", [({}, True), ({"cloud.example.com/pool": "a100"}, False)],
+                         ids=["flavor-adds-nothing", "flavor-adds-node-labels"])
+def test_a_runtime_nodeselector_and_a_flavors_node_labels_cannot_both_stay(flavor_labels, accepted):
+    """nodeSelector (and tolerations) are atomic in the JobSet CRD: once Kueue merged its flavor's node
+    labels into a rendered nodeSelector, the value is Kueue's, and Argo CD's forced server-side apply
+    puts the render's back, which the JobSet webhook refuses on a running JobSet. No render can hold
+    Kueue's choice: leave node placement of Kueue-admitted pods to the ResourceFlavor (docs/lifecycle.md)."""
+    items = [PLACED_RUNTIME, trainjob("placed", "placed", labels={"kueue.x-k8s.io/queue-name": "q"},
+                                      runtimeRef={"name": "placed", "kind": "TrainingRuntime"})]
+    outcome = function.run(copy.deepcopy(items), {"apiVersion": "fn.kpt.dev/v1alpha1", "kind": "ExpandTrainJobs",
+                                                  "metadata": {"name": "fn"}, "spec": {"profile": "kueue"}})
+    objects = [copy.deepcopy(o) for e in outcome.rendered for o in e.objects]
+    cluster = Cluster(kueue=True)
+    cluster.argocd_sync(objects)
+    cluster.kueue_admit("placed", [ka.flavor_info(flavor_labels)])
+    if accepted:
+        assert cluster.argocd_sync(objects, ignore=(("spec", "suspend"),)) == {"placed": "unchanged"}
+        return
+    with pytest.raises(Refused) as err:
+        cluster.argocd_sync(objects, ignore=(("spec", "suspend"),))
+    assert [r.path for r in err.value.reasons] == ["spec.replicatedJobs"]
