@@ -354,3 +354,12 @@ def test_a_toy_profile_is_one_module_and_one_registry_line(tmp_path, monkeypatch
         assert refused.rendered[0].objects == []
     finally:
         sys.modules.pop("kpt_fn.profiles.toy_profile", None)
+
+
+def test_the_architecture_page_names_every_top_level_module():
+    # docs/architecture.md is where a newcomer finds a module's one job: a module it does not name is
+    # a module nobody can find.
+    text = (REPO / "docs" / "architecture.md").read_text()
+    top = {p.stem for p in (REPO / "kpt_fn").glob("*.py") if p.stem != "__init__"}
+    top |= {p.name + "/" for p in (REPO / "kpt_fn").iterdir() if (p / "__init__.py").is_file()}
+    assert sorted(m for m in top if f"`{m}`" not in text) == []
