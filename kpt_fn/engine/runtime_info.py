@@ -67,7 +67,7 @@ def merge_runtime_patches(spec: dict, trainjob: dict, bundle=None) -> dict:
         # next (pkg/runtime/core/trainingruntime.go mergeRuntimePatches): a zero value a patch's
         # pointer field wrote into a plain omitempty field is gone, so `serviceAccountName: ""`
         # removes the runtime's service account.
-        omitempty.strip(merged, "JobSetSpec")
+        omitempty.strip(merged, "JobSetSpec", bundle)
     if merged.get("replicatedJobs"):
         merged["replicatedJobs"] = sorted(merged["replicatedJobs"], key=lambda rj: order.get(rj.get("name"), 0))
     return merged
