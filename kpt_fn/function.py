@@ -29,7 +29,7 @@ from kpt_fn.trainer_names import DEBUG_ENV
 class Rendered:
     """One TrainJob's journey: where it sits in the items, and what came of it."""
 
-    __slots__ = ("position", "origin", "objects", "runtime", "name")
+    __slots__ = ("position", "origin", "objects", "runtime", "name", "results")
 
     def __init__(self, position: int | None, origin: dict, objects: list | None = None):
         self.position = position  # index among the input items; None for TrainJobs given in the config
@@ -39,6 +39,7 @@ class Rendered:
         # The TrainJob's name where its objects go (a kustomize generator's kustomization renames it
         # afterwards); None: the name it has. Generated objects name it (output.MARKER).
         self.name = None
+        self.results: list = []  # this TrainJob's own results (kpt_fn.review shows them per TrainJob)
 
 
 class Outcome:
@@ -371,6 +372,7 @@ def run(
             found = _render_one(entry, step)
         except Exception as exc:  # a bug of ours costs this TrainJob its output, not the whole package
             found = [from_problem(_internal_error(exc, env, cfg.secretSeed), original)]
+        entry.results = found
         results += found
         _place(entry, items, None if cfg.mode == "validate" else placement, place_results, freeze)
         collector.after_trainjob()

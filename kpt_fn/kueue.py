@@ -455,6 +455,25 @@ def _pod_set_groups(jobset: dict, limit_range: dict | None, count_pods: bool) ->
     return list(groups.values())
 
 
+def _bad_quota(cq: dict) -> Problem | None:
+    """An error for the first quota of the ClusterQueue that is not a quantity (Kueue's API would refuse
+    it): the ClusterQueue is wrong, not the TrainJob, and the quota check cannot run."""
+    for g, group in enumerate(dig(cq, "spec", "resourceGroups") or ()):
+        for f, flavor in enumerate((group.get("flavors") if isinstance(group, dict) else None) or ()):
+            for r, resource in enumerate((flavor.get("resources") if isinstance(flavor, dict) else None) or ()):
+                for key in ("nominalQuota", "borrowingLimit", "lendingLimit"):
+                    value = resource.get(key) if isinstance(resource, dict) else None
+                    if value is None:
+                        continue
+                    try:
+                        quantity.parse(value)
+                    except (quantity.QuantityError, TypeError, ValueError):
+                        path = f"spec.resourceGroups[{g}].flavors[{f}].resources[{r}].{key}"
+                        return Problem(f"Invalid value: {value!r}: {path} of ClusterQueue {dig(cq, 'metadata', 'name')} "
+                                       "is not a quantity; the quota check cannot run", path, subject=cq)
+    return None
+
+
 def quota_problems(trainjob: dict, jobset: dict, quotas: Quotas, queue: str) -> list:
     """Whether the TrainJob's workload can ever be admitted by its ClusterQueue (only when the
     LocalQueue and ClusterQueue are among the items; otherwise nothing is known and nothing said).
@@ -468,6 +487,9 @@ def quota_problems(trainjob: dict, jobset: dict, quotas: Quotas, queue: str) -> 
     cq_obj = quotas.cluster_queues.get(cq_name) if cq_name else None
     if cq_obj is None:
         return []
+    bad = _bad_quota(cq_obj)
+    if bad is not None:
+        return [bad]
     cq = _ClusterQueue(cq_obj)
     where = f"ClusterQueue {cq_name} (LocalQueue {namespace}/{queue})" if namespace else f"ClusterQueue {cq_name}"
     problems = []

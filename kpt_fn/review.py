@@ -1,29 +1,138 @@
 """What a change does, for the reviewer of a pull request: a report of every TrainJob's expansion, and a
-semantic diff of the expansions at two revisions.
+semantic diff of the expansions at two revisions (docs/review.md).
 
 Both read the Outcome the function itself produces (plain.expand: the same files, config and engine as
 `render`), and count pods and requests through kpt_fn.workload, as the Kueue and policy checks do.
+The parts, in the order data flows:
+
+- findings: each error and warning of the run as plain data (rule, severity, message, object,
+  file:line, field, waiver), grouped by the TrainJob it is about;
+- report: one summary per TrainJob (with its findings), totals per namespace;
+- diff: each side read as a directory or from git's objects alone (kpt_fn.gitrev), expanded, and
+  compared object by object and field by field; Secret data is masked before anything is compared;
+- Markdown: both as a pull-request comment, every value from the repository made inert by
+  kpt_fn.markdown, a summary first, per-TrainJob details collapsed, cut to a size with counts;
+- the commands: (stdout, stderr lines, exit code) for `report` and `diff`; `diff` exits 0, 1 or 2
+  and nothing else, whatever happens.
 """
 
 from __future__ import annotations
 
 import json
 import os
-import subprocess
-import tarfile
 import tempfile
 
+from kpt_fn import markdown as md
 from kpt_fn import quantity, workload
 from kpt_fn.lifecycle import classify
 from kpt_fn import resource as res
+from kpt_fn.problems import ERROR, WARNING
 from kpt_fn.resource import dig
 
 QUEUE_LABEL = "kueue.x-k8s.io/queue-name"
 _GANG_KINDS = {"scheduling.x-k8s.io": "coscheduling", "scheduling.volcano.sh": "volcano"}
+# A GitHub comment holds 65,536 characters: the Markdown outputs stop short of that by default.
+DEFAULT_MAX_CHARS = 60_000
+PREFIX = "expand-trainjobs: "
+# kpt_fn.policy.WAIVER_PREFIX (tests/test_review.py checks they are the same; policy is not imported
+# for a constant).
+WAIVER_PREFIX = "waive.expand-trainjobs.kpt.dev/"
+# Most fields listed per changed object, and characters per value shown, in Markdown.
+FIELDS_SHOWN = 50
+VALUE_CHARS = 80
 
 
-# --- report --------------------------------------------------------------------------------------
+# --- findings --------------------------------------------------------------------------------------
 
+
+class Lines:
+    """The first line of each YAML document of the files findings point at (each file read once)."""
+
+    def __init__(self, root: str | None):
+        self.root = root
+        self._starts: dict = {}
+
+    def line(self, file: str, index: int) -> int | None:
+        if not file or self.root is None:
+            return None
+        starts = self._starts.get(file)
+        if starts is None:
+            starts = self._starts[file] = _document_starts(os.path.join(self.root, file))
+        return starts[index] if 0 <= index < len(starts) else None
+
+
+def _document_starts(path: str) -> list:
+    """Line (1-based) of the first node of each document of a YAML file; [] when it cannot be read."""
+    import yaml
+
+    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+    starts: list = []
+    expect = False
+    try:
+        with open(path, "rb") as f:
+            for event in yaml.parse(f, Loader=loader):
+                if isinstance(event, yaml.DocumentStartEvent):
+                    expect = True
+                elif expect and isinstance(event, yaml.NodeEvent):
+                    starts.append(event.start_mark.line + 1)
+                    expect = False
+    except Exception:  # a file that cannot be read again: findings name the file alone
+        return []
+    return starts
+
+
+def _message(r) -> str:
+    # from_problem repeats the file at the end of the message, for clients that show the message alone.
+    suffix = f" (in {r.file})"
+    return r.message[: -len(suffix)] if r.file and r.message.endswith(suffix) else r.message
+
+
+def _object(ref) -> str:
+    if not ref:
+        return ""
+    ns = ref.get("namespace")
+    return f"{ref.get('kind')} {ns + '/' if ns else ''}{ref.get('name')}"
+
+
+def finding(r, lines: Lines, trainjob: dict | None = None) -> dict:
+    """One result as plain data. A waived policy violation names the waiver and its reason."""
+    out = {"severity": r.severity, "rule": r.rule, "message": _message(r), "object": _object(r.resource),
+           "file": r.file, "line": lines.line(r.file, r.index), "field": r.field}
+    if r.rule.startswith("policy/") and r.severity == WARNING and isinstance(trainjob, dict):
+        annotation = WAIVER_PREFIX + r.rule[len("policy/"):]
+        reason = res.annotations(trainjob).get(annotation)
+        if isinstance(reason, str) and reason.strip():
+            out["waiver"] = {"annotation": annotation, "reason": reason.strip()}
+    return out
+
+
+def _shown(r) -> bool:
+    return r.severity in (ERROR, WARNING)
+
+
+def findings(outcome, root: str | None) -> tuple[dict, list]:
+    """({id(Rendered entry): [finding]}, [findings about no single TrainJob]): errors and warnings."""
+    lines = Lines(root)
+    per_job, seen = {}, set()
+    for entry in outcome.rendered:
+        own = [r for r in entry.results if _shown(r)]
+        seen.update(id(r) for r in own)
+        origin = entry.origin if isinstance(entry.origin, dict) else None
+        per_job[id(entry)] = [finding(r, lines, origin) for r in own]
+    general = [finding(r, lines) for r in outcome.results if _shown(r) and id(r) not in seen]
+    return per_job, general
+
+
+def _counts(found: list) -> dict:
+    return {"errors": sum(1 for f in found if f["severity"] == ERROR),
+            "warnings": sum(1 for f in found if f["severity"] == WARNING)}
+
+
+def _status(rendered: bool, found: list) -> str:
+    return "rendered" if rendered else "failed" if _counts(found)["errors"] else "not rendered"
+
+
+# --- report ----------------------------------------------------------------------------------------
 
 def _runtime_ref(trainjob: dict) -> str:
     ref = dig(trainjob, "spec", "runtimeRef") or {}
@@ -88,8 +197,18 @@ def trainjob_summary(entry) -> dict:
     }
 
 
-def report(outcome) -> dict:
-    jobs = sorted((trainjob_summary(e) for e in outcome.rendered), key=lambda j: (j["namespace"], j["name"]))
+
+
+def report(outcome, root: str | None = None) -> dict:
+    """The report's data. `root`: the directory the files were read from (for the findings' lines)."""
+    per_job, general = findings(outcome, root)
+    jobs = []
+    for entry in outcome.rendered:
+        summary = trainjob_summary(entry)
+        summary["findings"] = per_job.get(id(entry), [])
+        summary["status"] = _status(summary["rendered"], summary["findings"])
+        jobs.append(summary)
+    jobs.sort(key=lambda j: (j["namespace"], j["name"]))
     namespaces: dict = {}
     for j in jobs:
         ns = namespaces.setdefault(j["namespace"], {"trainJobs": 0, "pods": 0, "gpus": 0, "cpu": quantity.Quantity(), "memory": quantity.Quantity()})
@@ -100,64 +219,122 @@ def report(outcome) -> dict:
         ns["memory"] += quantity.parse(j["memory"])
     for ns in namespaces.values():
         ns["cpu"], ns["memory"] = quantity.canonical(ns["cpu"]), quantity.canonical(ns["memory"])
-    return {"trainJobs": jobs, "namespaces": dict(sorted(namespaces.items())),
+    return {"trainJobs": jobs, "namespaces": dict(sorted(namespaces.items())), "findings": general,
             "errors": outcome.errors, "warnings": outcome.warnings}
 
 
-def _cell(value) -> str:
-    if value is None or value == [] or value == {}:
+# --- Markdown --------------------------------------------------------------------------------------
+
+
+def _list_cell(values) -> str:
+    return "<br>".join(md.code(v, in_table=True) for v in values) if values else "–"
+
+
+def _pods_cell(pods: dict) -> str:
+    return ", ".join(f"{md.text(k)}×{n}" for k, n in pods.items()) if pods else "–"
+
+
+def _where(f: dict) -> str:
+    if not f["file"]:
         return "–"
-    if isinstance(value, dict):
-        return ", ".join(f"{k}×{v}" for k, v in value.items())
-    if isinstance(value, list):
-        return "<br>".join(f"`{v}`" for v in value)
-    return str(value).replace("|", "\\|")
+    return md.code(f"{f['file']}:{f['line']}" if f["line"] else f["file"], in_table=True)
 
 
-def report_markdown(data: dict) -> str:
-    lines = ["## TrainJobs", "",
-             "| TrainJob | runtime | nodes × procs | pods | GPUs | CPU | memory | images | gang | queue | objects |",
-             "|---|---|---|---|---|---|---|---|---|---|---|"]
-    for j in data["trainJobs"]:
-        name = f"{j['namespace']}/{j['name']}" if j["namespace"] else j["name"]
-        if not j["rendered"]:
-            name += " (not rendered)"
-        lines.append("| " + " | ".join([
-            f"**{name}**", f"`{j['runtime']}`", f"{j['nodes']} × {_cell(j['procsPerNode'])}", _cell(j["pods"]),
-            str(j["gpus"]), j["cpu"], j["memory"], _cell(j["images"]), _cell(j["gang"]), _cell(j["queue"]),
-            _cell(j["objects"])]) + " |")
-    lines += ["", "## Namespaces", "", "| namespace | TrainJobs | pods | GPUs | CPU | memory |", "|---|---|---|---|---|---|"]
-    for ns, t in data["namespaces"].items():
-        lines.append(f"| {ns or '(none)'} | {t['trainJobs']} | {t['pods']} | {t['gpus']} | {t['cpu']} | {t['memory']} |")
-    lines += ["", f"{data['errors']} error(s), {data['warnings']} warning(s)."]
-    return "\n".join(lines) + "\n"
+def findings_table(found: list) -> list:
+    """The findings as a table: severity, rule, object, file:line, field, message (with the waiver)."""
+    rows = []
+    for f in found:
+        message = md.text(md.shorten(f["message"], 1000))
+        if f.get("waiver"):
+            message += f" (waived by {md.code(f['waiver']['annotation'], in_table=True)}: {md.text(f['waiver']['reason'])})"
+        rows.append([f["severity"], md.code(f["rule"], in_table=True) if f["rule"] else "–",
+                     md.text(f["object"]) or "–", _where(f), md.code(f["field"], in_table=True) if f["field"] else "–", message])
+    return md.table(["severity", "rule", "object", "file:line", "field", "message"], rows)
 
 
-# --- diff ----------------------------------------------------------------------------------------
+def _counted(c: dict) -> str:
+    return f"{c['errors']} error(s), {c['warnings']} warning(s)"
 
 
-class SourceError(Exception):
-    """OLD or NEW cannot be read."""
+def _trainjob_title(j: dict) -> str:
+    return f"{j['namespace']}/{j['name']}" if j["namespace"] else str(j["name"])
 
 
-def materialize(spec: str, cwd: str, scratch: str) -> str:
-    """A directory holding OLD or NEW: the directory itself, or the working directory's place in a git
-    revision of its repository (extracted with git archive, no network, no worktree left behind)."""
-    path = spec if os.path.isabs(spec) else os.path.join(cwd, spec)
-    if os.path.isdir(path):
-        return path
-    try:
-        top = subprocess.run(["git", "-C", cwd, "rev-parse", "--show-toplevel"], capture_output=True, text=True, check=True).stdout.strip()
-        subprocess.run(["git", "-C", cwd, "rev-parse", "--verify", "--quiet", f"{spec}^{{commit}}"], capture_output=True, check=True)
-    except (OSError, subprocess.CalledProcessError):
-        raise SourceError(f"{spec!r} is neither a directory nor a git revision of the repository at {cwd}") from None
-    dest = tempfile.mkdtemp(dir=scratch)
-    archive = os.path.join(scratch, "rev.tar")
-    subprocess.run(["git", "-C", top, "archive", "--format=tar", "-o", archive, spec], check=True, capture_output=True)
-    with tarfile.open(archive) as tar:
-        tar.extractall(dest, filter="data")
-    os.unlink(archive)
-    return os.path.join(dest, os.path.relpath(os.path.realpath(cwd), os.path.realpath(top)))
+def _trainjob_block(j: dict) -> list:
+    c = _counts(j["findings"])
+    state = {"rendered": "", "failed": " (not rendered: it has errors)", "not rendered": " (not rendered)"}[j["status"]]
+    first_error = next((f["message"] for f in j["findings"] if f["severity"] == ERROR), None)
+    summary = (f"<b>{md.in_html(_trainjob_title(j))}</b>{state}: {md.in_html(j['runtime'])}, "
+               f"{j['nodes']} node(s), {j['gpus']} GPU(s); {_counted(c)}")
+    if first_error:
+        summary += f" — {md.in_html(md.shorten(first_error, 200))}"
+    body = md.table(["runtime", "nodes × procs", "pods", "GPUs", "CPU", "memory", "images", "gang", "queue", "objects", "file"], [[
+        md.code(j["runtime"], in_table=True), f"{j['nodes']} × {md.text(j['procsPerNode']) if j['procsPerNode'] is not None else '–'}",
+        _pods_cell(j["pods"]), str(j["gpus"]), md.text(j["cpu"]), md.text(j["memory"]), _list_cell(j["images"]),
+        md.text(j["gang"]) if j["gang"] else "–", md.code(j["queue"], in_table=True) if j["queue"] else "–",
+        _list_cell(j["objects"]), md.code(j["file"], in_table=True) if j["file"] else "–"]])
+    if j["findings"]:
+        body += ["", *findings_table(j["findings"])]
+    return md.details(summary, body, open_=bool(c["errors"]))
+
+
+_CUT_NOTE_CHARS = 400  # room kept for the line that counts what was cut
+
+
+def _cut_note(max_chars: int, omitted: list, what: str) -> str:
+    errors = sum(c["errors"] for _, c in omitted)
+    warnings = sum(c["warnings"] for _, c in omitted)
+    return (f"\n**Cut to {max_chars} characters: {len(omitted)} more {what} not shown ({errors} error(s), "
+            f"{warnings} warning(s) among them).** The `--format json` output has everything; `--max-chars` "
+            "sets the size.\n")
+
+
+def _fit(head: list, blocks: list, max_chars: int, what: str) -> str:
+    """`head`, then as many `blocks` [(lines, counts)] as fit in `max_chars` characters, then a line
+    counting the blocks left out and their errors and warnings. A head too long by itself is cut
+    by lines."""
+    out, left = [], max_chars - _CUT_NOTE_CHARS
+    for line in head:
+        if len(line) + 1 > left:
+            out.append("\n**Cut: the summary alone is longer than the size allowed.**\n")
+            return "".join(out) + _cut_note(max_chars, blocks, what)
+        out.append(line + "\n")
+        left -= len(line) + 1
+    left += _CUT_NOTE_CHARS
+    for i, (lines, _) in enumerate(blocks):
+        piece = "\n".join(lines) + "\n"
+        reserve = _CUT_NOTE_CHARS if i + 1 < len(blocks) else 0
+        if len(piece) + reserve > left:
+            out.append(_cut_note(max_chars, blocks[i:], what))
+            break
+        out.append(piece)
+        left -= len(piece)
+    # One final newline: a text ending in a blank line is a `|+` block in YAML (the KRM report).
+    return "".join(out).rstrip("\n") + "\n"
+
+
+def report_markdown(data: dict, max_chars: int = DEFAULT_MAX_CHARS) -> str:
+    """The report as a pull-request comment: counts, namespaces and the findings about no single
+    TrainJob first, then one collapsed section per TrainJob (those with errors first, open)."""
+    jobs = data["trainJobs"]
+    rendered = sum(1 for j in jobs if j["status"] == "rendered")
+    failed = sum(1 for j in jobs if j["status"] == "failed")
+    head = [f"## expand-trainjobs report: {len(jobs)} TrainJob(s), {data['errors']} error(s), {data['warnings']} warning(s)",
+            "", f"{rendered} rendered, {failed} failed, {len(jobs) - rendered - failed} not rendered.", ""]
+    if data["namespaces"]:
+        head += md.table(["namespace", "TrainJobs", "pods", "GPUs", "CPU", "memory"], [
+            [md.text(ns) if ns else "(none)", str(t["trainJobs"]), str(t["pods"]), str(t["gpus"]), md.text(t["cpu"]), md.text(t["memory"])]
+            for ns, t in data["namespaces"].items()]) + [""]
+    if data["findings"]:
+        head += ["### Findings not about one TrainJob", "", *findings_table(data["findings"]), ""]
+    if jobs:
+        head += ["### TrainJobs", ""]
+    order = sorted(jobs, key=lambda j: (-_counts(j["findings"])["errors"], -_counts(j["findings"])["warnings"]))
+    blocks = [(_trainjob_block(j), _counts(j["findings"])) for j in order]
+    return _fit(head, blocks, max_chars, "TrainJob(s)")
+
+
+# --- diff ------------------------------------------------------------------------------------------
 
 
 def _key(obj: dict) -> str:
@@ -195,35 +372,86 @@ def field_changes(old, new, path: str = "") -> list[tuple[str, object, object]]:
     return [] if old == new else [(path, old, new)]
 
 
+
+
 def _runtimes(outcome) -> dict:
     return {_key(i): _strip(i) for i in outcome.items if isinstance(i, dict) and res.is_runtime(i)}
 
 
-def diff(old_outcome, new_outcome) -> dict:
+# What kubectl diff and Argo CD show for Secret data: that a value changed, never the value.
+MASKED, MASKED_BEFORE, MASKED_AFTER = "***", "*** (before)", "*** (after)"
+_SECRET_FIELDS = ("data", "stringData")
+
+
+def _secret(obj) -> bool:
+    return isinstance(obj, dict) and obj.get("kind") == "Secret" and res.api_group(obj) == ""
+
+
+def _masked(obj, other, changed_mark: str):
+    if not _secret(obj):
+        return obj
+    obj = dict(obj)
+    for field in _SECRET_FIELDS:
+        values = obj.get(field)
+        if values is None:
+            continue
+        if not isinstance(values, dict):
+            obj[field] = MASKED
+            continue
+        others = other.get(field) if _secret(other) else None
+        others = others if isinstance(others, dict) else {}
+        obj[field] = {k: changed_mark if k in others and others[k] != v else MASKED for k, v in values.items()}
+    return obj
+
+
+def mask_secrets(old: dict | None, new: dict | None) -> tuple:
+    """The two sides of one object with every value of a Secret's data and stringData replaced: the
+    same mark on both sides when the value is the same, `*** (before)` and `*** (after)` when it
+    changed (kubectl diff's marks). Other kinds are returned as they are."""
+    return _masked(old, new, MASKED_BEFORE), _masked(new, old, MASKED_AFTER)
+
+
+def _object_change(key: str, old: dict | None, new: dict | None) -> dict | None:
+    """One object's entry of the diff (None when it did not change). The place for anything more to
+    say about one object's change (e.g. whether the cluster would take it as an update)."""
+    old, new = mask_secrets(old, new)
+    if old is None:
+        return {"object": key, "change": "added"}
+    if new is None:
+        return {"object": key, "change": "removed"}
+    fields = field_changes(old, new)
+    if not fields:
+        return None
+    return {"object": key, "change": "changed", "fields": [{"path": p, "old": o, "new": n} for p, o, n in fields]}
+
+
+def diff(old_outcome, new_outcome, old_root: str | None = None, new_root: str | None = None) -> dict:
+    """What changes between two expansions: per TrainJob, its objects added, removed and changed
+    field by field (and its findings at NEW); per runtime that changed, how many TrainJobs use it and
+    which of them render differently. A TrainJob that NEW cannot render is `failed`, with its reason,
+    not `removed`."""
     def by_trainjob(outcome):
         return {f"{res.namespace(e.origin) or ''}/{res.name(e.origin)}".lstrip("/"): e for e in outcome.rendered}
 
     old_jobs, new_jobs = by_trainjob(old_outcome), by_trainjob(new_outcome)
+    new_findings, general = findings(new_outcome, new_root)
     jobs = []
     for name in sorted(set(old_jobs) | set(new_jobs)):
         a, b = old_jobs.get(name), new_jobs.get(name)
-        state = "added" if a is None else "removed" if b is None else None
+        found = new_findings.get(id(b), []) if b is not None else []
+        failed = b is not None and not b.objects and _counts(found)["errors"] > 0
+        state = "failed" if failed else "added" if a is None else "removed" if b is None else None
         objs_a = {_key(o): _strip(o) for o in (a.objects if a else ()) if isinstance(o, dict)}
         objs_b = {_key(o): _strip(o) for o in (b.objects if b else ()) if isinstance(o, dict)}
         objects = []
-        for key in sorted(set(objs_a) | set(objs_b)):
-            if key not in objs_a:
-                objects.append({"object": key, "change": "added"})
-            elif key not in objs_b:
-                objects.append({"object": key, "change": "removed"})
-            else:
-                fields = field_changes(objs_a[key], objs_b[key])
-                if fields:
-                    objects.append({"object": key, "change": "changed",
-                                    "fields": [{"path": p, "old": o, "new": n} for p, o, n in fields]})
-        objects = classify.annotate(objects, objs_a, objs_b)  # what each change does in the cluster
+        if not failed:
+            for key in sorted(set(objs_a) | set(objs_b)):
+                change = _object_change(key, objs_a.get(key), objs_b.get(key))
+                if change is not None:
+                    objects.append(change)
+            objects = classify.annotate(objects, objs_a, objs_b)  # what each change does in the cluster
         if state or objects:
-            entry = {"trainJob": name, "change": state or "changed", "objects": objects}
+            entry = {"trainJob": name, "change": state or "changed", "objects": objects, "findings": found}
             if b is not None:
                 entry["runtime"] = _runtime_ref(b.origin)
             jobs.append(entry)
@@ -239,51 +467,176 @@ def diff(old_outcome, new_outcome) -> dict:
                        and (kind == res.CLUSTER_TRAINING_RUNTIME or (res.namespace(e.origin) or "") == namespace))
         runtimes.append({"runtime": key, "change": "added" if key not in old_rt else "removed" if key not in new_rt else "changed",
                          "trainJobs": len(users), "trainJobsChanged": sorted(set(users) & changed_jobs)})
-    return {"trainJobs": jobs, "runtimes": runtimes,
-            "summary": {**{k: sum(1 for j in jobs if j["change"] == k) for k in ("added", "removed", "changed")},
+    return {"trainJobs": jobs, "runtimes": runtimes, "findings": general,
+            "errors": new_outcome.errors, "warnings": new_outcome.warnings,
+            "summary": {**{k: sum(1 for j in jobs if j["change"] == k) for k in ("added", "removed", "changed", "failed")},
                         **classify.summary(jobs)}}
 
 
 def _short(value) -> str:
     # A value on one line (a hostfile or script is JSON-quoted, its newlines escaped): the list stays a list.
-    plain = isinstance(value, str) and "\n" not in value and "`" not in value
+    plain = isinstance(value, str) and "\n" not in value
     text = value if plain else json.dumps(value, sort_keys=True, ensure_ascii=False)
-    return text if len(text) <= 80 else text[:77] + "..."
+    return md.shorten(text, VALUE_CHARS)
 
 
-def diff_markdown(data: dict) -> str:
+def _object_lines(o: dict) -> list:
+    if o["change"] != "changed":
+        return [f"- {o['change']}: {md.text(o['object'])}", *classify.markdown(o)]
+    lines = [f"- changed: {md.text(o['object'])}"]
+    for f in o["fields"][:FIELDS_SHOWN]:
+        path = md.code(f["path"])
+        if f["old"] is None:
+            lines.append(f"  - {path} added: {md.code(_short(f['new']))}")
+        elif f["new"] is None:
+            lines.append(f"  - {path} removed (was {md.code(_short(f['old']))})")
+        else:
+            lines.append(f"  - {path}: {md.code(_short(f['old']))} → {md.code(_short(f['new']))}")
+    if len(o["fields"]) > FIELDS_SHOWN:
+        lines.append(f"  - … and {len(o['fields']) - FIELDS_SHOWN} more field(s) (see `--format json`)")
+    return lines + classify.markdown(o)
+
+
+def _diff_block(j: dict) -> list:
+    c = _counts(j["findings"])
+    first_error = next((f["message"] for f in j["findings"] if f["severity"] == ERROR), None)
+    summary = f"{j['change']}: TrainJob <b>{md.in_html(j['trainJob'])}</b>"
+    if j.get("runtime"):
+        summary += f" ({md.in_html(j['runtime'])})"
+    summary += f": {len(j['objects'])} object(s)" + (f"; {_counted(c)}" if c["errors"] or c["warnings"] else "")
+    if first_error:
+        summary += f" — {md.in_html(md.shorten(first_error, 200))}"
+    refused = any(o.get("effect") == classify.REFUSED for o in j["objects"])
+    if refused:
+        summary += " — <b>refused by the cluster</b> on an existing JobSet"
+    body = [line for o in j["objects"] for line in _object_lines(o)]
+    if j["findings"]:
+        body += ["", *findings_table(j["findings"])]
+    return md.details(summary, body or ["(no object)"], open_=j["change"] == "failed" or refused)
+
+
+def diff_markdown(data: dict, max_chars: int = DEFAULT_MAX_CHARS) -> str:
     s = data["summary"]
-    lines = [f"## Rendered changes: {s['changed']} TrainJob(s) changed, {s['added']} added, {s['removed']} removed", ""]
+    head = [f"## expand-trainjobs diff: {s['changed']} TrainJob(s) changed, {s['added']} added, {s['removed']} removed"
+            + (f", {s['failed']} failed" if s.get("failed") else ""), "",
+            f"At the new revision: {data['errors']} error(s), {data['warnings']} warning(s).", ""]
     for rt in data["runtimes"]:
-        lines.append(f"- runtime `{rt['runtime']}` {rt['change']}: used by {rt['trainJobs']} TrainJob(s), "
-                     f"{len(rt['trainJobsChanged'])} existing one(s) render differently")
+        head.append(f"- runtime {md.code(rt['runtime'])} {rt['change']}: used by {rt['trainJobs']} TrainJob(s), "
+                    f"{len(rt['trainJobsChanged'])} existing one(s) render differently")
     if data["runtimes"]:
-        lines.append("")
-    lines += classify.markdown_summary(data)
-    for j in data["trainJobs"]:
-        lines.append(f"### {j['change']}: TrainJob {j['trainJob']}" + (f" (`{j['runtime']}`)" if j.get("runtime") else ""))
-        for o in j["objects"]:
-            if o["change"] != "changed":
-                lines.append(f"- {o['change']}: {o['object']}")
-                lines += classify.markdown(o)
-                continue
-            lines.append(f"- changed: {o['object']}")
-            for f in o["fields"]:
-                if f["old"] is None:
-                    lines.append(f"  - `{f['path']}` added: `{_short(f['new'])}`")
-                elif f["new"] is None:
-                    lines.append(f"  - `{f['path']}` removed (was `{_short(f['old'])}`)")
-                else:
-                    lines.append(f"  - `{f['path']}`: `{_short(f['old'])}` → `{_short(f['new'])}`")
-            lines += classify.markdown(o)
-        lines.append("")
+        head.append("")
+    head += classify.markdown_summary(data)
+    if data["findings"]:
+        head += ["### Findings not about one TrainJob", "", *findings_table(data["findings"]), ""]
     if not data["trainJobs"] and not data["runtimes"]:
-        lines.append("No rendered object changes.")
-    return "\n".join(lines).rstrip("\n") + "\n"
+        head.append("No rendered object changes.")
+    order = sorted(data["trainJobs"], key=lambda j: j["change"] != "failed")  # stable: by name otherwise
+    return _fit(head, [(_diff_block(j), _counts(j["findings"])) for j in order], max_chars, "TrainJob(s)")
 
 
 def has_changes(data: dict) -> bool:
     return bool(data["trainJobs"] or data["runtimes"])
+
+
+
+# --- the commands ----------------------------------------------------------------------------------
+
+
+class SourceError(Exception):
+    """OLD or NEW cannot be read (the message says why, for the user)."""
+
+
+def materialize(spec: str, cwd: str, scratch: str, env=None, max_bytes: int | None = None) -> str:
+    """The directory holding OLD or NEW: a directory as it is, or the app's files at a git revision of
+    the repository the working directory is in (its place in the repository), read from git's objects
+    alone into a new directory under `scratch`. A name that is both is an error: which was meant?"""
+    from kpt_fn import gitrev
+    from kpt_fn.yamlio import DEFAULT_LIMITS
+
+    env = os.environ if env is None else env
+    path = spec if os.path.isabs(spec) else os.path.join(cwd, spec)
+    is_dir = os.path.isdir(path)
+    try:
+        repo = gitrev.repository(cwd, env)
+        commit = gitrev.resolve(repo, spec) if repo is not None and not os.path.isabs(spec) else None
+        if commit is not None and is_dir:
+            raise SourceError(f"{spec!r} is both a directory and a git revision: write ./{spec} for the directory, "
+                              f"or {spec}^{{commit}} for the revision")
+        if is_dir:
+            return path
+        if commit is None:
+            raise SourceError(f"{spec!r} is neither a directory nor a git revision of the repository at {cwd}")
+        dest = tempfile.mkdtemp(dir=scratch)
+        return gitrev.extract(repo, commit, spec, dest, max_bytes or DEFAULT_LIMITS.max_bytes)
+    except gitrev.RevisionError as e:
+        raise SourceError(str(e)) from None
+
+
+def _working_directory() -> str:
+    try:
+        return os.getcwd()
+    except OSError as e:
+        raise SourceError(f"the working directory cannot be read ({e.strerror}; was it deleted?): change to the "
+                          "repository's app directory and run again") from None
+
+
+def diff_command(old: str, new: str, fmt: str, env: dict, max_chars: int = DEFAULT_MAX_CHARS,
+                 fail_on: str = "change") -> tuple:
+    """(stdout, stderr lines, exit code) of `diff OLD NEW`: 0 no change, 1 changes, 2 could not
+    compare (a side that cannot be read or does not render; an internal error is 2 too, through
+    modes.guarded) -- never anything else, so that CI can tell "changes" from "broken"."""
+    import shutil
+    import tempfile as tmp
+
+    from kpt_fn.cli import plain
+
+    scratch = None
+    try:
+        cwd = _working_directory()
+        scratch = tmp.mkdtemp(prefix="expand-trainjobs-diff-")
+        sides = []
+        for spec in (old, new):
+            where = materialize(spec, cwd, scratch, env)
+            outcome = plain.expand([], where, env)
+            sides.append((spec, where, outcome))
+        data = diff(sides[0][2], sides[1][2], sides[0][1], sides[1][1])
+        text = json.dumps(data, indent=2, sort_keys=True, default=str) + "\n" if fmt == "json" \
+            else diff_markdown(data, max_chars)
+    except SourceError as e:
+        return "", [f"{PREFIX}FAILED: {e}"], 2
+    except RecursionError:
+        return "", [f"{PREFIX}FAILED: the input is nested too deeply to compare (e.g. ARGOCD_APP_PARAMETERS or a "
+                    "file): could not compare"], 2
+    finally:
+        if scratch is not None:
+            shutil.rmtree(scratch, ignore_errors=True)
+    for spec, _, outcome in sides:
+        if outcome.exit_code:
+            lines = outcome.stderr_lines()
+            return text, [f"{PREFIX}FAILED: {spec} does not render ({outcome.errors} error(s)): could not compare",
+                          *lines[1:]], 2
+    changes = has_changes(data)
+    status = f"{PREFIX}{'changes' if changes else 'no changes'}"
+    if fail_on == "refused":  # exit 1 only for a change the cluster refuses on an existing JobSet
+        refused = classify.refused(data)
+        status += f"; {data['summary']['refused']} TrainJob(s) with a change the cluster refuses" if refused else ""
+        return text, [status], 1 if refused else 0
+    return text, [status], 1 if changes else 0
+
+
+def report_command(paths: list, fmt: str, env: dict, max_chars: int = DEFAULT_MAX_CHARS,
+                   trainer_version: str | None = None) -> tuple:
+    """(stdout, stderr lines, exit code) of `report [PATH...]`: exit status as `validate`."""
+    from kpt_fn.cli import plain
+
+    try:
+        cwd = _working_directory()
+    except SourceError as e:
+        return "", [f"{PREFIX}FAILED: {e}"], 1
+    outcome = plain.expand(list(paths), cwd, env, trainer_version=trainer_version)
+    data = report(outcome, plain.app_dir(list(paths), cwd)[0])
+    text = json.dumps(data, indent=2, sort_keys=True) + "\n" if fmt == "json" else report_markdown(data, max_chars)
+    return text, outcome.stderr_lines(), outcome.exit_code
 
 
 # --- the report beside the output (KRM mode) -------------------------------------------------------

@@ -71,7 +71,7 @@ def test_diff_between_revisions(repo, fn, fmt, name):
 
 def test_diff_facts(repo, fn):
     data = json.loads(_run(fn, repo, "diff", "HEAD~1", "HEAD", "--format", "json").stdout)
-    assert data["summary"] == {"added": 1, "removed": 0, "changed": 4, "refused": 4}
+    assert data["summary"] == {"added": 1, "removed": 0, "changed": 4, "failed": 0, "refused": 4}
     [rt] = data["runtimes"]
     assert rt["runtime"] == "TrainingRuntime ml/torch-team" and rt["trainJobs"] == 4
     assert rt["trainJobsChanged"] == ["ml/bert", "ml/gpt", "ml/resnet"]

@@ -147,15 +147,22 @@ def argocd_kueue_patch():
     modes.argocd_kueue_patch_mode()
 
 
+# A GitHub comment holds 65,536 characters (review.DEFAULT_MAX_CHARS is the default).
+_MAX_CHARS = click.option("--max-chars", "max_chars", type=click.IntRange(min=1000), default=None,
+                          help="Cut the Markdown output to this many characters, counting what is left out (default 60000).")
+
+
 @_command("report")
 @click.argument("paths", nargs=-1, type=click.Path())
 @click.option("--format", "fmt", type=click.Choice(["markdown", "json"]), default="markdown")
 @_TRAINER_VERSION
-def report(paths, fmt, trainer_version):
+@_MAX_CHARS
+def report(paths, fmt, trainer_version, max_chars):
     """Summarise every TrainJob's expansion (runtime, nodes, pods, GPUs/CPU/memory, images, gang
-    scheduling, queue, generated objects; totals per namespace) from YAML files or directories
-    (default: .), read as `render` reads them. Markdown to paste into a pull request, or JSON."""
-    modes.report_mode(paths, fmt, trainer_version)
+    scheduling, queue, generated objects, findings with file:line; totals per namespace) from YAML
+    files or directories (default: .), read as `render` reads them. Markdown to post on a pull
+    request (a summary, then a collapsed section per TrainJob), or JSON."""
+    modes.report_mode(paths, fmt, trainer_version, max_chars)
 
 
 @_command("diff")
@@ -166,14 +173,17 @@ def report(paths, fmt, trainer_version):
                    "existing JobSet (in-place changes then exit 0), to stop such a merge in CI.")
 @click.option("--trainer-version", "releases", default=None, metavar="OLD..NEW",
               help="Upgrade preview: render DIR (default .) under both Trainer releases, e.g. v2.2.1..v2.3.0.")
-def diff(sources, fmt, fail_on, releases):
+@_MAX_CHARS
+def diff(sources, fmt, fail_on, releases, max_chars):
     """Which TrainJobs' rendered objects change between OLD and NEW (directories, or git revisions of
-    the repository the working directory is in, read at the working directory's place): added,
-    removed and changed fields per object, what each change does in the cluster (created, applied in
-    place, refused on an existing JobSet, pruned), and how many TrainJobs a changed runtime affects.
+    the repository the working directory is in, read from git's objects as committed, at the working
+    directory's place): added, removed and changed fields per object (Secret data masked), what each
+    change does in the cluster (created, applied in place, refused on an existing JobSet, pruned),
+    findings at NEW, and how many TrainJobs a changed runtime affects.
     With --trainer-version OLD..NEW instead: what upgrading the Trainer controller changes in DIR's
     rendered objects (default .), with the same effects and a summary.
-    Exit status: 0 no change, 1 changes (with --fail-on refused: a change the cluster refuses), 2 errors."""
+    Exit status: 0 no change, 1 changes (with --fail-on refused: a change the cluster refuses),
+    2 could not compare."""
     if releases is not None:
         if len(sources) > 1:
             raise click.UsageError("diff --trainer-version OLD..NEW takes at most one DIR")
@@ -181,7 +191,7 @@ def diff(sources, fmt, fail_on, releases):
         return
     if len(sources) != 2:
         raise click.UsageError("diff takes OLD and NEW (or --trainer-version OLD..NEW [DIR])")
-    modes.diff_mode(sources[0], sources[1], fmt, fail_on)
+    modes.diff_mode(sources[0], sources[1], fmt, fail_on, max_chars)
 
 
 @_command("check-generated")

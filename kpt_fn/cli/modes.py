@@ -323,17 +323,12 @@ def check_generated_mode(paths) -> None:
     guarded(run)
 
 
-def report_mode(paths, fmt: str, trainer_version: str | None = None) -> None:
+def report_mode(paths, fmt: str, trainer_version: str | None = None, max_chars: int | None = None) -> None:
     def run():
-        import json
-
         from kpt_fn import review
-        from kpt_fn.cli import plain
 
-        outcome = plain.expand(list(paths), os.getcwd(), dict(os.environ), trainer_version=trainer_version)
-        data = review.report(outcome)
-        text = json.dumps(data, indent=2, sort_keys=True) + "\n" if fmt == "json" else review.report_markdown(data)
-        return text, outcome.stderr_lines(), outcome.exit_code
+        return review.report_command(list(paths), fmt, dict(os.environ), max_chars or review.DEFAULT_MAX_CHARS,
+                                     trainer_version)
 
     guarded(run)
 
@@ -367,44 +362,12 @@ def _upgrade(path: str, releases: str, fmt: str, fail_on: str = "change") -> tup
     return text, [f"{PREFIX}{'changes' if changes else 'no changes'}"], 1 if failing else 0, 2
 
 
-def diff_mode(old: str, new: str, fmt: str, fail_on: str = "change") -> None:
+def diff_mode(old: str, new: str, fmt: str, fail_on: str = "change", max_chars: int | None = None) -> None:
     # Exit 1 means "changes" (or, with fail_on "refused", "a change the cluster refuses") here:
     # errors, output that could not be written included, are 2.
-    guarded(_diff, old, new, fmt, fail_on, failed_code=2)
+    def run():
+        from kpt_fn import review
 
+        return (*review.diff_command(old, new, fmt, dict(os.environ), max_chars or review.DEFAULT_MAX_CHARS, fail_on), 2)
 
-def _diff(old: str, new: str, fmt: str, fail_on: str = "change") -> tuple:
-    import json
-    import shutil
-    import tempfile
-
-    from kpt_fn import review
-    from kpt_fn.cli import plain
-
-    cwd, env = os.getcwd(), dict(os.environ)
-    scratch = tempfile.mkdtemp(prefix="expand-trainjobs-diff-")
-    try:
-        outcomes = []
-        for spec in (old, new):
-            try:
-                where = review.materialize(spec, cwd, scratch)
-            except review.SourceError as e:
-                return "", [f"{PREFIX}FAILED: {e}"], 2
-            outcome = plain.expand([], where, env)
-            if outcome.exit_code:
-                lines = outcome.stderr_lines()
-                return "", [f"{PREFIX}FAILED: {spec} does not render", *lines[1:]], 2
-            outcomes.append(outcome)
-        data = review.diff(*outcomes)
-    finally:
-        shutil.rmtree(scratch, ignore_errors=True)
-    text = json.dumps(data, indent=2, sort_keys=True, default=str) + "\n" if fmt == "json" else review.diff_markdown(data)
-    changes = review.has_changes(data)
-    status = f"{PREFIX}{'changes' if changes else 'no changes'}"
-    if fail_on == "refused":
-        from kpt_fn.lifecycle import classify
-
-        refused = classify.refused(data)
-        status += f"; {data['summary']['refused']} TrainJob(s) with a change the cluster refuses" if refused else ""
-        return text, [status], 1 if refused else 0, 2
-    return text, [status], 1 if changes else 0, 2
+    guarded(run, failed_code=2)

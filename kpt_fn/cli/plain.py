@@ -34,6 +34,8 @@ def _parameter_values(raw: str) -> tuple[dict, list]:
         params = json.loads(raw)
     except ValueError as e:
         return {}, [Problem(f"{PARAMETERS_ENV} is not valid JSON ({e}); no parameter is used")]
+    except RecursionError:  # json's decoder recurses once per level: a list nested 100,000 deep
+        return {}, [Problem(f"{PARAMETERS_ENV} is nested too deeply to be read; no parameter is used")]
     if params is None:  # Argo CD's way of saying "no parameters"
         return {}, []
     if not isinstance(params, list):

@@ -1,0 +1,321 @@
+"""`diff` against repositories built to fool or break it (issue 21 point 1): each revision is read from
+git's objects exactly as committed, a revision is resolved as git does, only the app's files are
+extracted, Secret data never shows, and the exit status is 0, 1 or 2 and nothing else."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+
+import pytest
+
+from kpt_fn import gitrev, review
+
+pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="git is needed on PATH")
+
+TRAINJOB = """\
+apiVersion: trainer.kubeflow.org/v1alpha1
+kind: TrainJob
+metadata:
+  name: {name}
+  namespace: ml
+  annotations:
+    config.kubernetes.io/local-config: "true"
+spec:
+  runtimeRef: {{name: torch-distributed}}
+  trainer:
+    numNodes: {nodes}
+    image: {image}
+"""
+
+MPI_TRAINJOB = """\
+apiVersion: trainer.kubeflow.org/v1alpha1
+kind: TrainJob
+metadata:
+  name: ds
+  namespace: ml
+  annotations:
+    config.kubernetes.io/local-config: "true"
+spec:
+  runtimeRef: {name: deepspeed-distributed}
+"""
+
+
+def _env(home) -> dict:
+    # A HOME of the test's own: the user's ~/.gitconfig stays out of the repositories built here.
+    return {**os.environ, "HOME": str(home), "GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@example.com",
+            "GIT_COMMITTER_NAME": "t", "GIT_COMMITTER_EMAIL": "t@example.com",
+            "GIT_AUTHOR_DATE": "2026-01-01T00:00:00Z", "GIT_COMMITTER_DATE": "2026-01-01T00:00:00Z"}
+
+
+def _git(repo, *args, env):
+    subprocess.run(["git", "-C", str(repo), *args], check=True, capture_output=True, env=env)
+
+
+def _job(repo, name, nodes=1, image="registry.example.com/torch:1"):
+    (repo / f"{name}.yaml").write_text(TRAINJOB.format(name=name, nodes=nodes, image=image))
+
+
+@pytest.fixture
+def env(tmp_path):
+    home = tmp_path / "home"
+    home.mkdir()
+    return _env(home)
+
+
+@pytest.fixture
+def repo(tmp_path, env):
+    """A repository with one commit: the app at its root, one TrainJob."""
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    _git(repo, "init", "-q", "-b", "main", env=env)
+    _job(repo, "a")
+    _git(repo, "add", "-A", env=env)
+    _git(repo, "commit", "-q", "-m", "v1", env=env)
+    return repo
+
+
+def _commit(repo, env, message="next"):
+    _git(repo, "add", "-A", env=env)
+    _git(repo, "commit", "-q", "-m", message, env=env)
+
+
+def _diff(fn, cwd, env, *args):
+    return subprocess.run([fn, "diff", *args], cwd=cwd, capture_output=True, text=True, env=env)
+
+
+def _json(done) -> dict:
+    return json.loads(done.stdout)
+
+
+def test_export_ignore_cannot_hide_a_trainjob(fn, repo, env):
+    _job(repo, "big", nodes=64)
+    (repo / ".gitattributes").write_text("big.yaml export-ignore\n")
+    _commit(repo, env)
+    done = _diff(fn, repo, env, "HEAD~1", "HEAD", "--format", "json")
+    assert done.returncode == 1, done.stderr
+    assert [j["trainJob"] for j in _json(done)["trainJobs"]] == ["ml/big"]
+
+
+def test_export_subst_is_not_applied(fn, repo, env):
+    _job(repo, "a", image="registry.example.com/torch:$Format:%H$")
+    (repo / ".gitattributes").write_text("*.yaml export-subst\n")
+    _commit(repo, env)
+    data = _json(_diff(fn, repo, env, "HEAD~1", "HEAD", "--format", "json"))
+    [field] = data["trainJobs"][0]["objects"][0]["fields"]
+    assert field["new"] == "registry.example.com/torch:$Format:%H$"
+
+
+def test_no_program_from_any_git_config_runs(fn, repo, env, tmp_path):
+    marker = tmp_path / "ran"
+    program = f"sh -c 'touch {marker}; cat'"
+    # Repository config, global config (HOME) and attributes all name programs.
+    _git(repo, "config", "filter.evil.smudge", program, env=env)
+    _git(repo, "config", "filter.evil.clean", program, env=env)
+    _git(repo, "config", "core.fsmonitor", f"touch {marker}; false", env=env)
+    (tmp_path / "home" / ".gitconfig").write_text(f"[core]\n\tfsmonitor = touch {marker}; false\n"
+                                                  f"[filter \"evil\"]\n\tsmudge = {program}\n")
+    (repo / ".gitattributes").write_text("*.yaml filter=evil\n")
+    _job(repo, "a", nodes=2)
+    marker_before = marker.exists()
+    if marker_before:
+        marker.unlink()  # `git add` above ran the clean filter: that is git's, not ours
+    _commit(repo, env)
+    if marker.exists():
+        marker.unlink()
+    done = _diff(fn, repo, env, "HEAD~1", "HEAD")
+    assert done.returncode == 1, done.stderr
+    assert not marker.exists(), "diff ran a program named by a git config"
+
+
+def test_a_directory_named_like_a_revision_is_an_error(fn, repo, env):
+    (repo / "HEAD").mkdir()
+    _job(repo / "HEAD", "b")
+    _commit(repo, env)
+    done = _diff(fn, repo, env, "HEAD~1", "HEAD")
+    assert done.returncode == 2
+    assert "'HEAD' is both a directory and a git revision" in done.stderr
+    assert _diff(fn, repo, env, "HEAD~1", "HEAD^{commit}").returncode == 1
+
+
+def test_an_ambiguous_ref_is_an_error(fn, repo, env):
+    _git(repo, "tag", "v1", env=env)
+    _job(repo, "a", nodes=2)
+    _commit(repo, env)
+    _git(repo, "branch", "v1", env=env)
+    done = _diff(fn, repo, env, "v1", "HEAD")
+    assert done.returncode == 2 and "ambiguous" in done.stderr
+    assert _diff(fn, repo, env, "refs/tags/v1", "HEAD").returncode == 1
+
+
+def test_unknown_revision_and_option_like_names(fn, repo, env):
+    for spec in ("no-such-rev", "--output=x", "-h"):
+        done = _diff(fn, repo, env, "--", spec, "HEAD")
+        assert done.returncode == 2, (spec, done.stderr)
+        assert "neither a directory nor a git revision" in done.stderr
+
+
+def test_symlinks(fn, repo, env, tmp_path):
+    outside = tmp_path / "outside.yaml"
+    outside.write_text(TRAINJOB.format(name="stolen", nodes=1, image="x"))
+    elsewhere = repo / "docs"
+    elsewhere.mkdir()
+    os.symlink(str(outside), elsewhere / "abs-link")  # an absolute link outside the app directory
+    app = repo / "app"
+    app.mkdir()
+    _job(app, "c")
+    os.symlink("c.yaml", app / "same.yml")  # a link inside the app: followed (one TrainJob, read once)
+    _commit(repo, env)
+    _job(app, "c", nodes=3)
+    _commit(repo, env)
+    done = _diff(fn, app, env, "HEAD~1", "HEAD", "--format", "json")
+    assert done.returncode == 1, done.stderr
+    assert [j["trainJob"] for j in _json(done)["trainJobs"]] == ["ml/c"]
+    # An absolute link inside the app directory: could not compare, with the reason.
+    os.symlink(str(outside), app / "stolen.yaml")
+    _commit(repo, env)
+    done = _diff(fn, app, env, "HEAD~1", "HEAD")
+    assert done.returncode == 2
+    assert "stolen.yaml is a symbolic link to" in done.stderr and "outside the app directory" in done.stderr
+
+
+def test_non_utf8_paths(fn, repo, env):
+    app = repo / "app"
+    app.mkdir()
+    _job(app, "c")
+    (repo / os.fsdecode(b"notes-\xff.txt")).write_text("elsewhere in the repository: not read\n")
+    _commit(repo, env)
+    _job(app, "c", nodes=2)
+    _commit(repo, env)
+    assert _diff(fn, app, env, "HEAD~1", "HEAD").returncode == 1
+    (app / os.fsdecode(b"job-\xff.yaml")).write_text(TRAINJOB.format(name="d", nodes=1, image="x"))
+    _commit(repo, env)
+    done = _diff(fn, app, env, "HEAD~1", "HEAD")
+    assert done.returncode == 2 and "is not UTF-8" in done.stderr and "Traceback" not in done.stderr
+
+
+def test_partial_clone_missing_blob_is_an_error_not_a_fetch(fn, repo, env, tmp_path):
+    _job(repo, "a", nodes=2)
+    _commit(repo, env)
+    _git(repo, "config", "uploadpack.allowFilter", "true", env=env)
+    clone = tmp_path / "clone"
+    subprocess.run(["git", "clone", "-q", "--no-checkout", "--filter=blob:none", f"file://{repo}", str(clone)],
+                   check=True, capture_output=True, env=env)
+    done = _diff(fn, clone, env, "HEAD~1", "HEAD")
+    assert done.returncode == 2, done.stderr
+    assert "missing from the repository" in done.stderr and "nothing is fetched" in done.stderr
+
+
+def test_only_the_apps_files_are_extracted_and_bounded(repo, env, tmp_path):
+    app = repo / "app"
+    app.mkdir()
+    _job(app, "c")
+    (app / "weights.bin").write_bytes(b"\0" * 300_000)  # not something the reader reads
+    (app / ".hidden").mkdir()
+    _job(app / ".hidden", "h")
+    (repo / "big.yaml").write_text("x: " + "y" * 300_000 + "\n")  # outside the app directory
+    _commit(repo, env)
+    where = gitrev.repository(str(app), env)
+    commit = gitrev.resolve(where, "HEAD")
+    dest = tmp_path / "out"
+    dest.mkdir()
+    gitrev.extract(where, commit, "HEAD", str(dest), max_bytes=100_000)
+    assert sorted(p.name for p in dest.rglob("*")) == ["c.yaml"]
+    (app / "huge.yaml").write_text("x: " + "y" * 200_000 + "\n")
+    _commit(repo, env)
+    dest2 = tmp_path / "out2"
+    dest2.mkdir()
+    with pytest.raises(gitrev.RevisionError, match=r"huge.yaml is \d+ bytes, more than the 100000"):
+        gitrev.extract(where, gitrev.resolve(where, "HEAD"), "HEAD", str(dest2), max_bytes=100_000)
+
+
+def test_deeply_nested_parameters_and_bad_quota_exit_2(fn, repo, env):
+    # 60,000 deep: an environment variable holds at most 128 KiB on Linux (test_plain_parameters
+    # below takes 100,000 in-process).
+    nested = "[" * 60_000 + "]" * 60_000
+    done = _diff(fn, repo, {**env, "ARGOCD_APP_PARAMETERS": nested}, "HEAD", ".")
+    assert done.returncode == 2 and "Traceback" not in done.stderr
+    assert "ARGOCD_APP_PARAMETERS" in done.stderr
+    (repo / "queues.yaml").write_text("""\
+apiVersion: kueue.x-k8s.io/v1beta1
+kind: ClusterQueue
+metadata: {name: cq}
+spec:
+  resourceGroups:
+  - coveredResources: [cpu]
+    flavors:
+    - name: default
+      resources:
+      - {name: cpu, nominalQuota: lots}
+---
+apiVersion: kueue.x-k8s.io/v1beta1
+kind: LocalQueue
+metadata: {name: q, namespace: ml}
+spec: {clusterQueue: cq}
+""")
+    (repo / "expand-trainjobs.yaml").write_text("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\ndata: {profile: kueue}\n")
+    text = (repo / "a.yaml").read_text().replace("  annotations:", "  labels: {kueue.x-k8s.io/queue-name: q}\n  annotations:")
+    (repo / "a.yaml").write_text(text)
+    done = _diff(fn, repo, env, "HEAD", ".")
+    assert done.returncode == 2, done.stderr
+    assert "lots" in done.stderr and "internal error" not in done.stderr
+
+
+def test_deleted_working_directory(fn, repo, env, tmp_path):
+    gone = tmp_path / "gone"
+    gone.mkdir()
+    done = subprocess.run(["sh", "-c", f'cd "{gone}" && rmdir "{gone}" && exec "{fn}" diff HEAD~1 HEAD'],
+                          capture_output=True, text=True, env=env)
+    assert done.returncode == 2
+    assert "working directory" in done.stderr and "Traceback" not in done.stderr
+
+
+SEED_CONFIG = """\
+apiVersion: v1
+kind: ConfigMap
+metadata: {{name: c}}
+data: {{mpiSSHSecret: generate, secretSeed: {seed}}}
+"""
+
+
+def test_secret_data_is_masked_in_every_output(fn, repo, env):
+    (repo / "a.yaml").unlink()
+    (repo / "ds.yaml").write_text(MPI_TRAINJOB)
+    (repo / "expand-trainjobs.yaml").write_text(SEED_CONFIG.format(seed="first-seed-of-this-test"))
+    _commit(repo, env)
+    (repo / "expand-trainjobs.yaml").write_text(SEED_CONFIG.format(seed="second-seed-of-this-test"))
+    _commit(repo, env)
+    for fmt in ("json", "markdown"):
+        done = _diff(fn, repo, env, "HEAD~1", "HEAD", "--format", fmt)
+        assert done.returncode == 1, done.stderr
+        for secret_text in ("PRIVATE KEY", "LS0t", "ssh-rsa", "ecdsa", "AAAA"):
+            assert secret_text not in done.stdout + done.stderr
+    data = _json(_diff(fn, repo, env, "HEAD~1", "HEAD", "--format", "json"))
+    [secret] = [o for j in data["trainJobs"] for o in j["objects"] if o["object"].startswith("Secret ")]
+    assert {(f["old"], f["new"]) for f in secret["fields"]} == {(review.MASKED_BEFORE, review.MASKED_AFTER)}
+
+
+def test_mask_secrets_marks_only_what_changed():
+    old = {"apiVersion": "v1", "kind": "Secret", "data": {"a": "1", "b": "2", "gone": "3"}, "stringData": "odd"}
+    new = {"apiVersion": "v1", "kind": "Secret", "data": {"a": "1", "b": "9", "new": "4"}}
+    a, b = review.mask_secrets(old, new)
+    assert a["data"] == {"a": "***", "b": "*** (before)", "gone": "***"} and a["stringData"] == "***"
+    assert b["data"] == {"a": "***", "b": "*** (after)", "new": "***"}
+    cm = {"apiVersion": "v1", "kind": "ConfigMap", "data": {"a": "1"}}
+    assert review.mask_secrets(cm, cm) == (cm, cm)
+
+
+def test_exit_status_is_only_0_1_or_2_for_a_broken_stdout(fn, repo, env):
+    _job(repo, "a", nodes=2)
+    _commit(repo, env)
+    done = subprocess.run(f'"{fn}" diff HEAD~1 HEAD >&-', shell=True, cwd=repo, capture_output=True, text=True, env=env)
+    assert done.returncode == 2, done.stderr
+
+
+def test_plain_parameters_nested_100000_deep_are_an_error():
+    from kpt_fn.cli import plain
+
+    fc, problems = plain.config_from_argocd_env({"ARGOCD_APP_PARAMETERS": "[" * 100_000 + "]" * 100_000})
+    assert fc is None and len(problems) == 1 and "nested too deeply" in problems[0].message
