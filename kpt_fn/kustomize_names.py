@@ -63,6 +63,25 @@ def _affixes_match(runtime: dict, trainjob: dict, allow_empty: bool) -> bool:
     return ok
 
 
+def rename_explained(obj: dict, previous: str) -> bool:
+    """Whether kustomize's own record explains `obj`'s name as `previous` renamed: the name is the
+    previous name with some of the recorded prefixes before it and suffixes after it (kustomize adds
+    both annotations with every namePrefix/nameSuffix it applies, oldest first: api/resource/
+    resource.go AddNamePrefix/AddNameSuffix, v5). A previousNames annotation that nothing explains
+    was written by hand (or by a patch that renamed the object): it may not take another runtime's place."""
+    name = res.name(obj)
+    if not isinstance(name, str) or previous not in previous_names(obj):
+        return False
+    prefixes, suffixes = _csv(obj, PREFIXES), _csv(obj, SUFFIXES)
+    for i in range(len(prefixes) + 1):
+        before = "".join(reversed(prefixes[i:]))
+        for j in range(len(suffixes) + 1):
+            after = "".join(suffixes[j:])
+            if (before or after) and name == before + previous + after:
+                return True
+    return False
+
+
 def select_renamed(trainjob: dict, candidates: list, ref_name: str) -> tuple:
     """(runtime, None) or (None, Problem): the runtime among `candidates` (runtimes kustomize renamed
     from `ref_name`) that the TrainJob means, chosen as kustomize's nameReference chooses a renamed

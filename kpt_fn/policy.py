@@ -36,7 +36,7 @@ SETTINGS = (
     Setting("maxMemoryPerTrainJob", "quantity", "max-memory-per-trainjob", "Most memory all pods of a TrainJob may request together (a quantity)."),
     Setting("allowedImagePrefixes", "list", "allowed-images", "Every container image starts with one of these prefixes (e.g. `registry.example.com/`)."),
     Setting("forbidLatestTag", "bool", "no-latest-tag", "Images must carry a tag other than `latest`, or a digest."),
-    Setting("allowedRuntimes", "list", "allowed-runtimes", "Runtimes a TrainJob may use, as `NAME` or `KIND/NAME`."),
+    Setting("allowedRuntimes", "list", "allowed-runtimes", "Runtimes a TrainJob may use, as `NAME` or `KIND/NAME`: the runtime it is expanded against, judged by its own name (or the name a kustomize namePrefix/nameSuffix renamed it from), not by the name the TrainJob writes."),
     Setting("requiredLabels", "list", "required-labels", "Labels every TrainJob must carry (e.g. `kueue.x-k8s.io/queue-name`)."),
     Setting("requireRequests", "bool", "requests-required", "Every container requests cpu and memory."),
     Setting("requireGPULimitsEqualRequests", "bool", "gpu-limits-equal-requests", "GPU requests equal GPU limits in every container."),
@@ -54,7 +54,10 @@ RULES = [
      "description": "; ".join(f"{s.name}: {s.help}" for s in SETTINGS if f"policy/{s.rule}" == rule)}
     for rule in RULE_IDS
 ] + [{"id": "policy/waiver", "family": "policy", "applies_to": "TrainJob",
-      "description": f"annotation {ANNOTATION_GUIDE} names a known rule and gives a reason; waived violations are warnings"}]
+      "description": f"annotation {ANNOTATION_GUIDE} names a known rule and gives a reason; waived violations are warnings"},
+     {"id": "policy/skipped", "family": "policy", "applies_to": "TrainJob",
+      "description": "warning: pod-level rules cannot run on a TrainJob whose spec.managedBy hands it to another "
+                     "controller (nothing is rendered); the rules skipped are named"}]
 
 
 # --- the policy section ------------------------------------------------------------------------
@@ -121,8 +124,45 @@ def _image_problems(image: str, settings: dict) -> list:
     return out
 
 
-def check(trainjob: dict, runtime: dict | None, objects: list, settings) -> list:
-    """Problems of one TrainJob's rendered objects against the policy settings (waivers applied)."""
+def _runtime_used(trainjob: dict, runtime: dict | None) -> tuple:
+    """(kind, names) of the runtime the TrainJob was expanded against: its own name, and the name the
+    TrainJob refers to it by only when that is its name or kustomize's record explains the rename
+    (kpt_fn.kustomize_names.rename_explained) -- a runtime reached any other way is judged as itself."""
+    from kpt_fn import kustomize_names
+
+    ref = dig(trainjob, "spec", "runtimeRef") or {}
+    ref_name = ref.get("name")
+    if runtime is None:
+        return ref.get("kind", "ClusterTrainingRuntime"), (ref_name,)
+    name = dig(runtime, "metadata", "name")
+    if name != ref_name and isinstance(ref_name, str) and kustomize_names.rename_explained(runtime, ref_name):
+        return runtime.get("kind"), (name, ref_name)
+    return runtime.get("kind"), (name,)
+
+
+# Rules read from the rendered pods: nothing to read when nothing is rendered.
+_POD_LEVEL = ("maxGPUsPerTrainJob", "maxGPUsPerNode", "maxGPUsPerPod", "maxNodes", "maxCPUPerTrainJob",
+              "maxMemoryPerTrainJob", "allowedImagePrefixes", "forbidLatestTag", "requireRequests",
+              "requireGPULimitsEqualRequests", "forbidPrivileged", "forbidHostPath", "forbidHostNetwork")
+
+
+def _skipped(trainjob: dict, objects: list, settings: dict) -> list:
+    """A warning naming the pod-level rules that could not run because nothing was rendered for a
+    TrainJob whose spec.managedBy hands it to another controller (which creates its pods unchecked)."""
+    managed_by = dig(trainjob, "spec", "managedBy")
+    if objects or managed_by in (None, "trainer.kubeflow.org/trainjob-controller"):
+        return []
+    rules = sorted({f"policy/{_BY_NAME[k].rule}" for k in _POD_LEVEL if settings.get(k) not in (None, False, ())})
+    if not rules:
+        return []
+    return [Problem(f"spec.managedBy is {managed_by!r}: nothing is rendered, so the pod-level policy rule(s) "
+                    f"{', '.join(rules)} were skipped; the controller named there creates the pods unchecked",
+                    "spec.managedBy", severity=WARNING, rule="policy/skipped")]
+
+
+def check(trainjob: dict, runtime: dict | None, objects: list, settings, source: str = "") -> list:
+    """Problems of one TrainJob's rendered objects against the policy settings (waivers applied).
+    `source`: where the runtime came from (kpt_fn.resolve's label), for the allowed-runtimes message."""
     if not settings:
         return []
     settings = dict(settings)
@@ -132,12 +172,13 @@ def check(trainjob: dict, runtime: dict | None, objects: list, settings) -> list
     def violate(rule, message, where=None):
         found.append((rule, message, where))
 
-    ref = dig(trainjob, "spec", "runtimeRef") or {}
     allowed = settings.get("allowedRuntimes")
     if allowed:
-        kind, name = ref.get("kind", "ClusterTrainingRuntime"), ref.get("name")
-        if name not in allowed and f"{kind}/{name}" not in allowed:
-            violate("allowed-runtimes", f"runtime {kind}/{name} is not allowed ({', '.join(allowed)})", ("spec.runtimeRef.name", None))
+        kind, names = _runtime_used(trainjob, runtime)
+        if not any(n in allowed or f"{kind}/{n}" in allowed for n in names):
+            origin = f" from {source}" if source else ""
+            violate("allowed-runtimes", f"runtime {kind}/{names[0]}{origin} is not allowed ({', '.join(allowed)})",
+                    ("spec.runtimeRef.name", None))
     labels = dig(trainjob, "metadata", "labels") or {}
     for label in settings.get("requiredLabels") or ():
         if not labels.get(label):
@@ -176,7 +217,7 @@ def check(trainjob: dict, runtime: dict | None, objects: list, settings) -> list
         if limit is not None and have is not None and have > limit:
             violate(rule, f"the TrainJob requests {quantity.canonical(have)} {resource} in all, more than {quantity.canonical(limit)}",
                     ("spec.trainer.resourcesPerNode", None) if dig(trainjob, "spec", "trainer", "resourcesPerNode") else blame.nodes())
-    return _apply_waivers(trainjob, found)
+    return _apply_waivers(trainjob, found) + _skipped(trainjob, objects, settings)
 
 
 def _pod_checks(ps, per_pod, gpus, settings, blame, violate, node: bool):

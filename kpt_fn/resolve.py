@@ -10,7 +10,7 @@ from __future__ import annotations
 from kpt_fn import kustomize_names, upstream
 from kpt_fn import resource as res
 from kpt_fn.registry import registered_kind, registry_key, runtime_ref
-from kpt_fn.problems import WARNING, Problem
+from kpt_fn.problems import ERROR, WARNING, Problem
 
 ITEMS = "the ResourceList items"
 CATALOG = "the built-in catalog"
@@ -80,22 +80,59 @@ def build_index(items: list, dir_runtimes: list, default_namespace: str, use_cat
         sources.append(src)
     if use_catalog:
         sources.append(Source(CATALOG, {_key(o, ""): o for o in (bundle or upstream.bundle()).catalog()}))
-    # A runtime defined both in the package and in a runtime directory with different content is a
-    # conflict worth saying: the package copy wins, and the user may not expect that.
+    # One runtime identity defined twice with different content -- in the package and in a runtime
+    # directory, or in two runtime directories -- is an error: the first definition would silently
+    # replace the platform's (its image, service account, policies). The built-in catalog is
+    # Trainer's defaults, which a package or a directory may replace.
     for i, src in enumerate(sources[:-1]):
         for key, obj in src.runtimes.items():
             for later in sources[i + 1 :]:
                 other = later.runtimes.get(key)
                 if other is not None and later.label != CATALOG and other.get("spec") != obj.get("spec"):
-                    problems.append(
-                        Problem(
-                            f"{res.display(obj)} from {src.label} shadows a different definition in {later.label}",
-                            "spec",
-                            severity=WARNING,
-                            subject=obj,
-                        )
-                    )
+                    problems.append(Problem(_shadow_message(obj, src.label, other, later.label), "spec", subject=obj))
     return RuntimeIndex(sources, problems)
+
+
+def _where(obj: dict, label: str) -> str:
+    path = res.file_path(obj)
+    return f"{label} ({path})" if path else label
+
+
+def _shadow_message(obj: dict, label: str, other: dict, other_label: str) -> str:
+    return (f"{res.display(obj)} from {_where(obj, label)} shadows a different definition of the same runtime in "
+            f"{_where(other, other_label)}: the first would be used in its place; remove one, or give one another name")
+
+
+def _shadowed(index, found_in: Source, key: tuple):
+    """(runtime, source label) of a runtime of exactly `key` in a source after `found_in` (the
+    catalog aside), or None."""
+    after = False
+    for src in index.sources:
+        if src is found_in:
+            after = True
+        elif after and src.label != CATALOG and key in src.runtimes:
+            return src.runtimes[key], src.label
+    return None
+
+
+def _renamed_problems(runtime: dict, src: Source, index, key: tuple, ref_name: str) -> list:
+    """A runtime found by a previous name must not take the place of a different runtime that has
+    that very name in a later source (a runtime directory): an error when no kustomize rename
+    explains the previous name (a hand-written previousNames annotation), else a warning naming both."""
+    shadowed = _shadowed(index, src, key)
+    if shadowed is None or shadowed[0].get("spec") == runtime.get("spec"):
+        return []
+    other, label = shadowed
+    if kustomize_names.rename_explained(runtime, ref_name):
+        return [Problem(
+            f'spec.runtimeRef.name "{ref_name}" is served by {res.display(runtime)} from {_where(runtime, src.label)}, '
+            f'which kustomize renamed from "{ref_name}"; it shadows the different {res.display(other)} of '
+            f"{_where(other, label)}", "spec.runtimeRef.name", severity=WARNING)]
+    return [Problem(
+        f'spec.runtimeRef.name "{ref_name}" would be served by {res.display(runtime)} from {_where(runtime, src.label)} '
+        f"through its {kustomize_names.PREVIOUS_NAMES} annotation, which no kustomize namePrefix or nameSuffix "
+        f"explains, in place of {res.display(other)} of {_where(other, label)}: refusing to let a hand-written "
+        "annotation replace a runtime", "spec.runtimeRef.name", severity=ERROR)]
 
 
 def resolve(trainjob: dict, index: RuntimeIndex, default_namespace: str) -> tuple[dict | None, str, list]:
@@ -115,7 +152,12 @@ def resolve(trainjob: dict, index: RuntimeIndex, default_namespace: str) -> tupl
             # A kustomize transformer sees the runtimes after namePrefix/nameSuffix; the TrainJob's
             # runtimeRef (a field kustomize does not know) still names the runtime as written.
             runtime, problem = kustomize_names.select_renamed(trainjob, renamed, ref_name)
-            return runtime, src.label, [] if problem is None else [problem]
+            if problem is not None:
+                return None, src.label, [problem]
+            problems = _renamed_problems(runtime, src, index, (kind, ns, ref_name), ref_name)
+            if any(p.severity == ERROR for p in problems):
+                return None, src.label, problems
+            return runtime, src.label, problems
     tj_ns = res.namespace(trainjob) or default_namespace
     return None, "", [Problem(_not_found(kind, ref_name, ns, index, tj_ns), _UPSTREAM_NOT_FOUND[kind][1])]
 

@@ -191,3 +191,38 @@ def test_a_negative_gpu_count_does_not_cancel_another_container():
     tj = {"kind": "TrainJob", "metadata": {"name": "j"}, "spec": {}}
     found = policy_mod.check(tj, None, [js], {"maxGPUsPerPod": 8})
     assert [p.rule for p in found] == ["policy/max-gpus-per-pod"] and "requests 16 GPUs" in found[0].message
+
+
+# --- issue 21 point 3: the runtime actually used; a rule skipped says so -----------------------------
+
+
+def _allowed_only(names):
+    return {**POLICY, "allowedRuntimes": list(names)}
+
+
+def test_allowed_runtimes_judges_the_runtime_used_not_the_name_referred_to():
+    ref = GOOD["spec"]["runtimeRef"]["name"]
+    # A runtime reached through a previousNames annotation nothing explains is judged by its own name.
+    impostor = copy.deepcopy(RUNTIME)
+    impostor["metadata"]["name"] = "anything-goes"
+    impostor["metadata"].setdefault("annotations", {})["internal.config.kubernetes.io/previousNames"] = ref
+    outcome = _run(GOOD, impostor, _allowed_only([ref]))
+    [r] = [r for r in _policy_results(outcome) if r["tags"]["rule"] == "policy/allowed-runtimes"]
+    assert "anything-goes" in r["message"] and "from the ResourceList items" in r["message"]
+    # kustomize's own rename (namePrefix recorded in its annotations) is the runtime referred to.
+    renamed = copy.deepcopy(impostor)
+    renamed["metadata"]["name"] = f"team-{ref}"
+    renamed["metadata"]["annotations"]["internal.config.kubernetes.io/prefixes"] = "team-"
+    outcome = _run(GOOD, renamed, _allowed_only([ref]))
+    assert not [r for r in _policy_results(outcome) if r["tags"]["rule"] == "policy/allowed-runtimes"]
+
+
+def test_a_managed_by_trainjob_says_which_pod_level_rules_were_skipped():
+    tj = _edit(("spec", "managedBy"), "kueue.x-k8s.io/multikueue")
+    outcome = _run(tj)
+    [r] = [r for r in _policy_results(outcome) if r["tags"]["rule"] == "policy/skipped"]
+    assert r["severity"] == "warning" and r["field"]["path"] == "spec.managedBy"
+    assert "policy/max-gpus-per-trainjob" in r["message"] and "kueue.x-k8s.io/multikueue" in r["message"]
+    # TrainJob-level rules still run on it.
+    outcome = _run(_edit(("metadata", "labels"), {}, tj))
+    assert [r for r in _policy_results(outcome) if r["tags"]["rule"] == "policy/required-labels"]

@@ -53,9 +53,54 @@ def test_items_win_over_directories_and_the_catalog():
         trainjob("torch-distributed"), [ctr("torch-distributed", marker="items")], [("rt", [ctr("torch-distributed", marker="dir")])]
     )
     assert (found["spec"], label, problems) == ({"marker": "items"}, resolve.ITEMS, [])
-    # The shadowed, different definition in the directory is worth a warning.
-    (w,) = index.problems
-    assert w.severity == "warning" and "shadows a different definition in runtime directory rt" in w.message
+    # A different definition of the same runtime in the package and in a runtime directory is an error
+    # (issue 21 point 3): the package's would silently replace the platform's.
+    (e,) = index.problems
+    assert e.severity == "error" and "shadows a different definition of the same runtime in runtime directory rt" in e.message
+
+
+def test_two_runtime_directories_defining_one_runtime_differently_is_an_error():
+    dirs = [("first", [ctr("torch-distributed", marker="first")]), ("second", [ctr("torch-distributed", marker="second")])]
+    _, index = find(trainjob("torch-distributed"), [], dirs)
+    (e,) = index.problems
+    assert e.severity == "error" and "from runtime directory first shadows" in e.message and "runtime directory second" in e.message
+    # The same definition twice is no conflict; replacing a built-in runtime is the package's right.
+    same = [("first", [ctr("torch-distributed", marker="x")]), ("second", [ctr("torch-distributed", marker="x")])]
+    assert find(trainjob("torch-distributed"), [ctr("torch-distributed", marker="mine")], same[:1])[1].problems
+    assert find(trainjob("torch-distributed"), [], same)[1].problems == []
+    assert find(trainjob("torch-distributed"), [ctr("torch-distributed", marker="mine")])[1].problems == []
+
+
+def test_a_hand_written_previous_names_annotation_cannot_replace_a_platform_runtime():
+    # An app-local runtime claims to be "torch-distributed" renamed: the platform's runtime directory has
+    # the real one. Nothing kustomize records explains the rename: an error, no runtime.
+    evil = renamed(ctr("evil", marker="evil"), "torch-distributed")
+    platform = [("platform", [ctr("torch-distributed", marker="platform")])]
+    (found, label, (p,)), index = find(trainjob("torch-distributed"), [evil], platform)
+    assert found is None and p.severity == "error" and index.problems == []
+    assert "previousNames annotation, which no kustomize namePrefix or nameSuffix explains" in p.message
+    assert 'ClusterTrainingRuntime "evil"' in p.message or "evil" in p.message
+    # With nothing of that name to replace, the rename is the package's own business (a patch may rename).
+    (found, _, problems), _ = find(trainjob("torch-distributed"), [evil], catalog=True)
+    assert found is evil and problems == []
+
+
+def test_a_kustomize_rename_that_shadows_a_platform_runtime_is_a_warning_naming_both():
+    mine = renamed(ctr("team-torch-distributed", marker="mine", path="rt.yaml"), "torch-distributed", "team-")
+    platform = [("platform", [ctr("torch-distributed", marker="platform", path="platform/rt.yaml")])]
+    (found, _, (w,)), _ = find(renamed(trainjob("torch-distributed"), "job", "team-"), [mine], platform)
+    assert found is mine and w.severity == "warning"
+    assert "team-torch-distributed" in w.message and "platform/rt.yaml" in w.message and "rt.yaml" in w.message
+
+
+def test_rename_explained_by_prefixes_and_suffixes():
+    from kpt_fn import kustomize_names as kn
+
+    assert kn.rename_explained(renamed(tr("p-torch-s", "ns1"), "torch,torch,p-torch", "p-", "-s"), "torch")
+    assert kn.rename_explained(renamed(tr("p-torch-s", "ns1"), "torch,torch,p-torch", "p-", "-s"), "p-torch")
+    assert kn.rename_explained(renamed(ctr("b-a-x"), "x,a-x", "a-,b-"), "x")
+    assert not kn.rename_explained(renamed(ctr("evil"), "torch"), "torch")
+    assert not kn.rename_explained(renamed(ctr("p-evil"), "torch", "p-"), "torch")
 
 
 def test_directories_win_over_the_catalog_in_order():

@@ -340,6 +340,23 @@ def test_parameters_ignored_for_a_config_in_the_marker_get_a_warning(tmp_path):
         "(set the options there, or leave the file empty to use parameters)" in lines
 
 
+def test_parameters_are_used_when_the_marker_holds_kpts_placeholder(tmp_path):
+    # `kpt fn` writes a `function-input` ConfigMap without data where no config is given: it is no
+    # config, so the Application's parameters (a policy among them) configure the run (issue 21).
+    _write(tmp_path / "t.yaml", _tj("a"))
+    (tmp_path / "expand-trainjobs.yaml").write_text("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: function-input}\n")
+    env = {"ARGOCD_APP_PARAMETERS": json.dumps([{"name": "policy.maxNodes", "string": "0"}])}
+    out, lines, code = plain.render([], str(tmp_path), env)
+    assert code == 1 and any("policy/max-nodes" in line or "training nodes, more than 0" in line for line in lines), lines
+
+
+def test_parameters_are_used_when_the_marker_is_empty(tmp_path):
+    _write(tmp_path / "t.yaml", _tj("a"))
+    (tmp_path / "expand-trainjobs.yaml").write_text("")
+    env = {"ARGOCD_APP_PARAMETERS": json.dumps([{"name": "policy.maxNodes", "string": "0"}])}
+    assert plain.render([], str(tmp_path), env)[2] == 1
+
+
 def test_a_parameter_cannot_escape_the_app_dir(tmp_path):
     _write(tmp_path / "app" / "t.yaml", _tj("a"))
     (tmp_path / "app" / "expand-trainjobs.yaml").write_text("")

@@ -199,8 +199,11 @@ def expand(paths: list[str], cwd: str, env: dict, mode: str | None = None, stric
         if marker is not None:
             fc, problems = load_config_file(marker)
             fc = _in_file(fc, CONFIG_FILE)
-    if fc is None and not problems and config is None:
-        fc, problems = config_from_argocd_env(env)
+    if config_mod.is_placeholder(fc) and not problems and config is None:
+        # No marker, an empty one, or kpt's placeholder ConfigMap (`function-input` without data): no
+        # config of its own, so the Application's parameters configure the run -- never dropped unseen.
+        params, problems = config_from_argocd_env(env)
+        fc = fc if params is None else params
     elif not config_mod.is_placeholder(fc):
         ignored = _ignored_parameters(env)
         problems += [ignored] if ignored else []
