@@ -245,8 +245,11 @@ def findings_table(found: list) -> list:
     rows = []
     for f in found:
         message = md.text(md.shorten(f["message"], 1000))
-        if f.get("waiver"):
-            message += f" (waived by {md.code(f['waiver']['annotation'], in_table=True)}: {md.text(f['waiver']['reason'])})"
+        waiver = f.get("waiver")
+        if waiver:
+            # policy's message quotes the reason already: the annotation is what the table adds.
+            reason = "" if waiver["reason"] in f["message"] else f": {md.text(waiver['reason'])}"
+            message += f" (waived by {md.code(waiver['annotation'], in_table=True)}{reason})"
         rows.append([f["severity"], md.code(f["rule"], in_table=True) if f["rule"] else "–",
                      md.text(f["object"]) or "–", _where(f), md.code(f["field"], in_table=True) if f["field"] else "–", message])
     return md.table(["severity", "rule", "object", "file:line", "field", "message"], rows)
