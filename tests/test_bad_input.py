@@ -423,7 +423,7 @@ def test_broken_pipe_is_quiet(fn: str):
 # --- no network, unprivileged, read-only working directory -----------------------------------------
 
 
-GOOD_CASE = "runtime-source-conflict"  # renders (exit 0) and reads a runtime directory
+GOOD_CASE = "runtime-dir-symlink-loop"  # renders (exit 0) and reads a runtime directory
 BAD_CASE = "python-object-tag"
 
 
