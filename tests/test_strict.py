@@ -108,3 +108,14 @@ def test_strict_flag_on_the_command_line(fn, tmp_path):
         assert plain_run.returncode == 0, plain_run.stderr
         assert (strict_run.returncode, strict_run.stdout) == (1, ""), command
         assert "TrainJobTemplate" in strict_run.stderr and STRICT_NOTE in strict_run.stderr
+
+
+def test_strict_in_the_kustomize_legacy_plugin(tmp_path):
+    # kustomize v5.4 and later show the plugin's stderr only when it fails (docs/limits.md).
+    config = tmp_path / "expand-trainjobs.yaml"
+    config.write_text("apiVersion: fn.kpt.dev/v1alpha1\nkind: ExpandTrainJobs\nmetadata: {name: x}\nspec: {strict: true}\n")
+    stdin = yamlio.dump_all([TRAINJOB, ODD_KIND]).encode()
+    out, lines, code = plain.kustomize_plugin(str(config), stdin, {}, str(tmp_path))
+    assert (out, code) == ("", 1) and "TrainJobTemplate" in "\n".join(lines)
+    config.write_text("apiVersion: fn.kpt.dev/v1alpha1\nkind: ExpandTrainJobs\nmetadata: {name: x}\n")
+    assert plain.kustomize_plugin(str(config), stdin, {}, str(tmp_path))[2] == 0

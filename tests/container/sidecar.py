@@ -22,7 +22,9 @@ def sidecar_generate(image, env, plugin_yaml, repo, app_path, work_root, *, buil
         cmp.copy_repo(repo, work_dir, preserve_file_mode=bool(cfg["spec"].get("preserveFileMode")))
         app_dir = cmp.resolve_app_dir(str(work_dir), app_path)
         inside = f"{WORK_DIR_IN_SIDECAR}/{request}"
-        added = cmp.plugin_env(build_env or cmp.build_env_for_app(namespace="apps-ns"), list(env_entries), list(parameters))
+        # The repo-server sets ARGOCD_APP_SOURCE_PATH from the app's path (tests/argocd_cmp.py generate).
+        build = {**(build_env or cmp.build_env_for_app(namespace="apps-ns")), "ARGOCD_APP_SOURCE_PATH": app_path}
+        added = cmp.plugin_env(build, list(env_entries), list(parameters))
 
         def runner(command, cwd, _env):
             argv = list(command.get("command") or []) + list(command.get("args") or [])
