@@ -128,7 +128,7 @@ class Blame:
     def container(self, ps: workload.PodSet, field: str, container: dict, attr: tuple):
         """(path, subject) of attribute `attr` of a rendered container (subject None = the TrainJob)."""
         trainer = dig(self.trainjob, "spec", "trainer") or {}
-        if ps.step == "trainer":
+        if ps.step == "trainer" and container.get("name") == NODE:
             if attr[0] == "image" and trainer.get("image"):
                 return "spec.trainer.image", None
             if attr[0] == "resources" and trainer.get("resourcesPerNode"):
