@@ -16,7 +16,6 @@ whose names do not derive from the TrainJob's (a Secret named without `{name}`) 
 
 from __future__ import annotations
 
-import hashlib
 import json
 import re
 
@@ -29,6 +28,8 @@ HASH_LENGTH = 8
 
 def content_hash(objects: list) -> str:
     """A short hash of the rendered objects (key order and YAML layout do not matter)."""
+    import hashlib  # only in this mode: importing it costs ~3 ms of every start-up
+
     text = json.dumps(objects, sort_keys=True, separators=(",", ":"), ensure_ascii=False, default=str)
     return hashlib.sha256(text.encode("utf-8")).hexdigest()[:HASH_LENGTH]
 
