@@ -41,14 +41,15 @@ def renamed(trainjob: dict, digest: str) -> dict:
     return {**trainjob, "metadata": md}
 
 
-_HASHED = re.compile(r"-([0-9a-f]{%d})(?=-|$)" % HASH_LENGTH)
+# Compiled on first use (re keeps it): compiling at import would cost every start-up.
+_HASHED = r"-([0-9a-f]{%d})(?=-|$)" % HASH_LENGTH
 
 
 def hashed_parts(trainjob: str, name: str):
     """(hash, rest) when `name` is `<trainjob>-<hash><rest>`, else None."""
     if not name.startswith(trainjob + "-"):
         return None
-    m = _HASHED.match(name, len(trainjob))
+    m = re.compile(_HASHED).match(name, len(trainjob))
     return (m.group(1), name[m.end():]) if m else None
 
 
