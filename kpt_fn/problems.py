@@ -6,9 +6,15 @@ user input; the function turns them into KRM results that name the resource, the
 
 from __future__ import annotations
 
+from collections import namedtuple
+
 ERROR = "error"
 WARNING = "warning"
 INFO = "info"
+
+# A rule of the catalogue (`expand-trainjobs rules`), declared beside the check that reports it:
+# its id (a Problem's `rule`), its family, the kinds it applies to and what it checks.
+Rule = namedtuple("Rule", "id family applies_to description")
 
 
 class Problem:

@@ -6,27 +6,21 @@ from __future__ import annotations
 
 from kpt_fn.validation import jobset_webhook, k8s, names, runtime_webhook, schema_check, structural
 from kpt_fn import upstream
+from kpt_fn.problems import Rule
 
-_META_KINDS = "TrainJob, TrainingRuntime, ClusterTrainingRuntime, JobSet, PodGroup, ConfigMap, Secret"
 _TEMPLATE_KINDS = "TrainJob, TrainingRuntime, ClusterTrainingRuntime, JobSet"
-
-_NAME_RULES = [
-    (names.RULE_NAME, _META_KINDS, "metadata.name is set (or generateName) and is a DNS-1123 subdomain"),
-    (names.RULE_GENERATE_NAME, _META_KINDS, "metadata.generateName is a DNS-1123 subdomain prefix"),
-    (names.RULE_NAMESPACE, _META_KINDS, "metadata.namespace, when set on a namespaced kind, is a DNS-1123 label"),
-    (names.RULE_LABELS, _META_KINDS, "label keys are qualified names, label values valid label values"),
-    (names.RULE_ANNOTATIONS, _META_KINDS, "annotation keys are qualified names; annotations total at most 256 KiB"),
-    (names.RULE_FINALIZERS, _META_KINDS, "finalizers are qualified names"),
-    (names.RULE_TEMPLATE_METADATA, _TEMPLATE_KINDS,
-     "labels and annotations of embedded Job/Pod/PVC template metadata have valid syntax"),
-    (names.RULE_DATA_KEYS, "ConfigMap, Secret",
-     "data/binaryData keys are valid config keys, not in both maps; payload at most 1 MiB"),
-    (names.RULE_SECRET_TYPE, "Secret", "typed Secrets carry their required keys (e.g. ssh-privatekey for ssh-auth)"),
-]
 
 
 def _rule(rule_id: str, family: str, applies_to: str, description: str) -> dict:
     return {"id": rule_id, "family": family, "applies_to": applies_to, "description": description}
+
+
+def _entry(rule) -> dict:
+    """A catalogue entry from a module's RULES row: a problems.Rule, or a dict of its fields (the shape
+    the engine's and plugins' lists still have)."""
+    if isinstance(rule, Rule):
+        return rule._asdict()
+    return {k: rule.get(k, "") for k in Rule._fields}
 
 
 def _engine_rules(release: str) -> list[dict]:
@@ -49,8 +43,7 @@ def rules(bundle: upstream.Bundle | None = None) -> list[dict]:
                          f"{entry.api_version} {entry.kind} matches the strict JSON Schema schemas/{entry.file}"))
     out.append(_rule(structural.LIST_TYPE_RULE, "schema", _TEMPLATE_KINDS,
                      "x-kubernetes-list-type map/set lists have unique keys/items"))
-    for rule_id, kinds, description in _NAME_RULES:
-        out.append(_rule(rule_id, "names", kinds, description))
+    out += [r._asdict() for r in names.RULES]
     seen = set()
     for entry in sorted(entries().values(), key=lambda e: (e.group, e.kind, e.api_version)):
         for cel_rule in structural.cel_rules(entry):
@@ -70,5 +63,5 @@ def rules(bundle: upstream.Bundle | None = None) -> list[dict]:
     for r in _engine_rules(bundle.release):
         if r["id"] not in ids:
             ids.add(r["id"])
-            out.append({k: r.get(k, "") for k in ("id", "family", "applies_to", "description")})
+            out.append(_entry(r))
     return out

@@ -13,7 +13,7 @@ import binascii
 import functools
 import re
 
-from kpt_fn.problems import Problem
+from kpt_fn.problems import Problem, Rule
 from kpt_fn.validation.fielderr import REQUIRED, TOO_LONG, body, child, index, key
 
 RULE_NAME = "names/metadata-name"
@@ -25,6 +25,23 @@ RULE_FINALIZERS = "names/finalizers"
 RULE_TEMPLATE_METADATA = "names/template-metadata"
 RULE_DATA_KEYS = "names/data-keys"
 RULE_SECRET_TYPE = "names/secret-type"
+
+_META_KINDS = "TrainJob, TrainingRuntime, ClusterTrainingRuntime, JobSet, PodGroup, ConfigMap, Secret"
+_TEMPLATE_KINDS = "TrainJob, TrainingRuntime, ClusterTrainingRuntime, JobSet"
+
+RULES = [
+    Rule(RULE_NAME, "names", _META_KINDS, "metadata.name is set (or generateName) and is a DNS-1123 subdomain"),
+    Rule(RULE_GENERATE_NAME, "names", _META_KINDS, "metadata.generateName is a DNS-1123 subdomain prefix"),
+    Rule(RULE_NAMESPACE, "names", _META_KINDS, "metadata.namespace, when set on a namespaced kind, is a DNS-1123 label"),
+    Rule(RULE_LABELS, "names", _META_KINDS, "label keys are qualified names, label values valid label values"),
+    Rule(RULE_ANNOTATIONS, "names", _META_KINDS, "annotation keys are qualified names; annotations total at most 256 KiB"),
+    Rule(RULE_FINALIZERS, "names", _META_KINDS, "finalizers are qualified names"),
+    Rule(RULE_TEMPLATE_METADATA, "names", _TEMPLATE_KINDS,
+         "labels and annotations of embedded Job/Pod/PVC template metadata have valid syntax"),
+    Rule(RULE_DATA_KEYS, "names", "ConfigMap, Secret",
+         "data/binaryData keys are valid config keys, not in both maps; payload at most 1 MiB"),
+    Rule(RULE_SECRET_TYPE, "names", "Secret", "typed Secrets carry their required keys (e.g. ssh-privatekey for ssh-auth)"),
+]
 
 DNS1123_LABEL_FMT = "[a-z0-9]([-a-z0-9]*[a-z0-9])?"
 DNS1123_SUBDOMAIN_FMT = DNS1123_LABEL_FMT + r"(\." + DNS1123_LABEL_FMT + ")*"
