@@ -172,7 +172,7 @@ def _pod_set_errors(notes: dict, count: int) -> list[tuple[str, str]]:
     size = None
     if slice_size:
         text = str(notes[SLICE_SIZE])
-        size, error = go_parse_int(text, 32)
+        size, _ = go_parse_int(text, 32)
         if size is None:
             out.append((SLICE_SIZE, f"Invalid value: {_quote(text)}: must be a numeric value"))
         elif size < 1:
