@@ -239,6 +239,9 @@ def test_elastic_job_annotation_is_rejected_on_a_jobset():
 
 
 def test_a_workload_holds_at_most_18_pod_sets():
+    """apis/kueue/v1beta2/workload_types.go: spec.podSets MaxItems=18 (jobframework/constants.go
+    MaxPodSets); Kueue's JobSet integration makes one pod set per replicated job (jobset_controller.go
+    PodSets), and its webhook does not count them."""
     assert _run([_runtime(jobs=18), _trainjob()], KUEUE).exit_code == 0
     outcome = _run([_runtime(jobs=19), _trainjob()], KUEUE)
     assert outcome.exit_code == 1
@@ -325,7 +328,8 @@ def test_valid_flavor_layouts_pass():
 
 
 def test_pods_quota_counts_pods():
-    """assignFlavors requests `pods` (the pod count) when the ClusterQueue has a quota for it."""
+    """pkg/scheduler/flavorassigner/flavorassigner.go assignFlavors requests `pods` (the pod count) when
+    the ClusterQueue has a quota for it."""
     group = (("cpu", "memory", "nvidia.com/gpu", "pods"), [("f", {"cpu": 256, "memory": "1Ti", "nvidia.com/gpu": 64, "pods": 2})])
     assert _run([*_gpu_job(cpu="1", gpu="1", nodes=2), _cluster_queue(group)], KUEUE).exit_code == 0
     outcome = _run([*_gpu_job(cpu="1", gpu="1", nodes=3), _cluster_queue(group)], KUEUE)
@@ -345,6 +349,9 @@ BARE = {"name": "node", "image": "img", "resources": {"limits": {"nvidia.com/gpu
 
 
 def test_missing_requests_warning_names_the_limit_range():
+    """pkg/workload/resources.go AdjustResources: Kueue fills missing requests from the namespace's
+    LimitRange defaults (handlePodLimitRange, summarised first-value-wins by
+    pkg/util/limitrange/limitrange.go), then from limits."""
     outcome = _run([_runtime(container=BARE), _trainjob()], KUEUE)
     [(severity, message)] = _found(outcome, kueue.RULE_REQUESTS)
     assert severity == WARNING and "unless a LimitRange sets a default" in message and "namespace ns" in message
@@ -359,6 +366,7 @@ def test_missing_requests_warning_names_the_limit_range():
 
 
 def test_quota_fit_counts_limit_range_defaults():
+    """The quota fit counts what Kueue counts (pkg/workload/resources.go): a LimitRange's defaultRequest."""
     group = (("cpu", "memory", "nvidia.com/gpu"), [("f", {"cpu": 4, "memory": "1Ti", "nvidia.com/gpu": 8})])
     items = [_runtime(container=BARE), _trainjob(), _local_queue("q"), _cluster_queue(group)]
     assert _run(items, KUEUE).exit_code == 0
