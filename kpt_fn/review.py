@@ -23,10 +23,11 @@ import os
 import tempfile
 
 from kpt_fn import markdown as md
-from kpt_fn import quantity, workload
+from kpt_fn import lines, quantity, workload
 from kpt_fn.lifecycle import classify
 from kpt_fn import resource as res
 from kpt_fn.problems import ERROR, WARNING
+from kpt_fn.results import without_file
 from kpt_fn.resource import dig
 
 QUEUE_LABEL = "kueue.x-k8s.io/queue-name"
@@ -45,48 +46,6 @@ VALUE_CHARS = 80
 # --- findings --------------------------------------------------------------------------------------
 
 
-class Lines:
-    """The first line of each YAML document of the files findings point at (each file read once)."""
-
-    def __init__(self, root: str | None):
-        self.root = root
-        self._starts: dict = {}
-
-    def line(self, file: str, index: int) -> int | None:
-        if not file or self.root is None:
-            return None
-        starts = self._starts.get(file)
-        if starts is None:
-            starts = self._starts[file] = _document_starts(os.path.join(self.root, file))
-        return starts[index] if 0 <= index < len(starts) else None
-
-
-def _document_starts(path: str) -> list:
-    """Line (1-based) of the first node of each document of a YAML file; [] when it cannot be read."""
-    import yaml
-
-    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-    starts: list = []
-    expect = False
-    try:
-        with open(path, "rb") as f:
-            for event in yaml.parse(f, Loader=loader):
-                if isinstance(event, yaml.DocumentStartEvent):
-                    expect = True
-                elif expect and isinstance(event, yaml.NodeEvent):
-                    starts.append(event.start_mark.line + 1)
-                    expect = False
-    except Exception:  # a file that cannot be read again: findings name the file alone
-        return []
-    return starts
-
-
-def _message(r) -> str:
-    # from_problem repeats the file at the end of the message, for clients that show the message alone.
-    suffix = f" (in {r.file})"
-    return r.message[: -len(suffix)] if r.file and r.message.endswith(suffix) else r.message
-
-
 def _object(ref) -> str:
     if not ref:
         return ""
@@ -94,10 +53,11 @@ def _object(ref) -> str:
     return f"{ref.get('kind')} {ns + '/' if ns else ''}{ref.get('name')}"
 
 
-def finding(r, lines: Lines, trainjob: dict | None = None) -> dict:
-    """One result as plain data. A waived policy violation names the waiver and its reason."""
-    out = {"severity": r.severity, "rule": r.rule, "message": _message(r), "object": _object(r.resource),
-           "file": r.file, "line": lines.line(r.file, r.index), "field": r.field}
+def finding(r, trainjob: dict | None = None) -> dict:
+    """One result as plain data (its line set by kpt_fn.lines.locate). A waived policy violation
+    names the waiver and its reason."""
+    out = {"severity": r.severity, "rule": r.rule, "message": without_file(r), "object": _object(r.resource),
+           "file": r.file, "line": getattr(r, "lineno", 0) or None, "field": r.field}
     if r.rule.startswith("policy/") and r.severity == WARNING and isinstance(trainjob, dict):
         annotation = WAIVER_PREFIX + r.rule[len("policy/"):]
         reason = res.annotations(trainjob).get(annotation)
@@ -112,14 +72,17 @@ def _shown(r) -> bool:
 
 def findings(outcome, root: str | None) -> tuple[dict, list]:
     """({id(Rendered entry): [finding]}, [findings about no single TrainJob]): errors and warnings."""
-    lines = Lines(root)
+    # The line of each finding's field in its file (the documents composed once for all of them).
+    documents = lines.locate([r for r in outcome.results if _shown(r)], root) if root is not None else None
     per_job, seen = {}, set()
     for entry in outcome.rendered:
         own = [r for r in entry.results if _shown(r)]
+        if root is not None:
+            lines.locate(own, root, documents)  # merged per-Secret results are not among outcome.results
         seen.update(id(r) for r in own)
         origin = entry.origin if isinstance(entry.origin, dict) else None
-        per_job[id(entry)] = [finding(r, lines, origin) for r in own]
-    general = [finding(r, lines) for r in outcome.results if _shown(r) and id(r) not in seen]
+        per_job[id(entry)] = [finding(r, origin) for r in own]
+    general = [finding(r) for r in outcome.results if _shown(r) and id(r) not in seen]
     return per_job, general
 
 
@@ -486,18 +449,18 @@ def _short(value) -> str:
 def _object_lines(o: dict) -> list:
     if o["change"] != "changed":
         return [f"- {o['change']}: {md.text(o['object'])}", *classify.markdown(o)]
-    lines = [f"- changed: {md.text(o['object'])}"]
+    out = [f"- changed: {md.text(o['object'])}"]
     for f in o["fields"][:FIELDS_SHOWN]:
         path = md.code(f["path"])
         if f["old"] is None:
-            lines.append(f"  - {path} added: {md.code(_short(f['new']))}")
+            out.append(f"  - {path} added: {md.code(_short(f['new']))}")
         elif f["new"] is None:
-            lines.append(f"  - {path} removed (was {md.code(_short(f['old']))})")
+            out.append(f"  - {path} removed (was {md.code(_short(f['old']))})")
         else:
-            lines.append(f"  - {path}: {md.code(_short(f['old']))} → {md.code(_short(f['new']))}")
+            out.append(f"  - {path}: {md.code(_short(f['old']))} → {md.code(_short(f['new']))}")
     if len(o["fields"]) > FIELDS_SHOWN:
-        lines.append(f"  - … and {len(o['fields']) - FIELDS_SHOWN} more field(s) (see `--format json`)")
-    return lines + classify.markdown(o)
+        out.append(f"  - … and {len(o['fields']) - FIELDS_SHOWN} more field(s) (see `--format json`)")
+    return out + classify.markdown(o)
 
 
 def _diff_block(j: dict) -> list:
