@@ -123,3 +123,20 @@ def test_the_function_never_changes_an_input_item_in_place():
     assert items == before
     out = {id(o) for o in outcome.items}
     assert all(id(i) in out for i in items)
+
+
+def test_a_generated_object_ending_in_a_kept_blank_line_after_verbatim_text():
+    """A `|+` scalar ending in a blank line makes the emitter close its piece with `...`; the pieces
+    around it -- Verbatim text with its comments among them -- are written as they are, and the output
+    reads back whole (it was once re-dumped from the start and cut at a character count that the
+    Verbatim text does not share, which corrupted it)."""
+    trainjob = ("- apiVersion: trainer.kubeflow.org/v1alpha1\n  kind: TrainJob\n  metadata: {name: job, namespace: ml}\n"
+                "  spec:\n    runtimeRef: {name: torch-distributed}\n    trainer:\n      command:\n      - sh\n"
+                "      - |+\n        echo hi\n\n")
+    out = _run(HEAD + "- # verbatim, comment and all\n  apiVersion: v1\n  kind: ConfigMap\n  metadata: {name: keep}\n"
+               + trainjob + FC)
+    items = yamlio.load(out)["items"]
+    assert [i["kind"] for i in items] == ["ConfigMap", "TrainJob", "JobSet"]
+    assert "- # verbatim, comment and all\n" in out
+    [container] = items[2]["spec"]["replicatedJobs"][0]["template"]["spec"]["template"]["spec"]["containers"]
+    assert container["command"] == ["sh", "echo hi\n\n"]

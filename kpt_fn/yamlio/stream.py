@@ -91,16 +91,28 @@ def dump_pieces(data):
     if not isinstance(data, dict) or not data:
         yield pyyaml_dump(data)
         return
-    written = 0
+    # Frozen text is the dump of its data; other Written text (passthrough.Verbatim) is the input's own.
+    verbatim = any(isinstance(x, Written) and not isinstance(x, Frozen)
+                   for v in data.values() if isinstance(v, list) for x in v)
+    written, previous = 0, None
     for piece in _pieces(data):
+        if previous is not None:
+            yield previous
         if piece.endswith("\n...\n"):
             # An open-ended scalar (`|+`) makes the emitter end the document with `...`, which must
-            # not appear between pieces; rare enough to write the rest from the whole text, whose
-            # beginning is what has been written already.
-            yield pyyaml_dump(_thawed(data))[written:]
-            return
+            # not appear between pieces. Without verbatim text among them the pieces are the whole
+            # dump's own text: the rest is written from the whole dump, whose beginning has been
+            # written already. With verbatim text (kept as it came, comments and all) the whole dump is
+            # not the same text and cannot be cut where the pieces stopped: the marker is dropped, as
+            # the next piece (at column 0) ends the scalar, blank lines kept, all the same.
+            if not verbatim:
+                yield pyyaml_dump(_thawed(data))[written:]
+                return
+            piece = piece[:-4]
         written += len(piece)
-        yield piece
+        previous = piece
+    if previous is not None:
+        yield previous
 
 
 _NULL_ITEM = "- null\n"
