@@ -127,3 +127,19 @@ def test_default_naming_never_takes_over_hash_like_names():
     assert not naming.earlier_run("mnist", "mnist", "mnist-0123abcd")
     assert naming.earlier_run("mnist", "mnist-0123abcd-mpi-hostfile", "mnist-89abcdef-mpi-hostfile")
     assert not naming.earlier_run("mnist", "mnist-0123abcd-mpi-hostfile", "mnist-89abcdef")
+
+
+def test_under_a_kustomize_generators_name_prefix(tmp_path):
+    """As for kustomize's namePrefix alone: the object is emitted for kustomize to prefix, the
+    references inside it already name `<prefix><trainjob>-<hash>`."""
+    (tmp_path / "kustomization.yaml").write_text("namespace: team-b\nnamePrefix: pre-\ngenerators: [fn.yaml]\n")
+    items, _ = APPS["torch"]
+    config = {"apiVersion": "fn.kpt.dev/v1alpha1", "kind": "ExpandTrainJobs", "metadata": {"name": "fn"},
+              "spec": {"jobSetNames": "contentHash", "trainJobs": copy.deepcopy(items)}}
+    outcome = function.run([config], config, base_dir=str(tmp_path), kustomization_root=str(tmp_path), returns_inputs=False)
+    assert not outcome.errors, [r.message for r in outcome.results]
+    [jobset] = [o for e in outcome.rendered for o in e.objects]
+    name = jobset["metadata"]["name"]
+    assert re.fullmatch(r"mnist-[0-9a-f]{8}", name)
+    env = {e["name"]: e.get("value") for e in jobset["spec"]["replicatedJobs"][0]["template"]["spec"]["template"]["spec"]["containers"][0]["env"]}
+    assert env["PET_MASTER_ADDR"] == f"pre-{name}-node-0-0.pre-{name}"
