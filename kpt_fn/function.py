@@ -1,10 +1,12 @@
 """The function as a filter: input items and a functionConfig in, output items and results out.
 
-Data flows in the order of the package layout: read the config → index runtimes (resolve) → for each
-TrainJob convert legacy shapes, validate it and its runtime, run the admission checks and the engine
-(engine, plugins) → validate what was generated → place generated objects among the items (output) →
-results. Nothing here does I/O except reading runtime directories and inline `files` named by the
-config; the modes (krm, plain, kustomize) own stdin/stdout.
+The data path (docs/architecture.md draws it): the config, parsed once at the door (config.Parsed)
+→ triage of the items (intake) → the files and runtime directories the config names (sources) → the
+runtime index (resolve) → the output profile, chosen once (profiles) → for each TrainJob: convert
+legacy shapes, validate it and its runtime, resolve, expand through the profile's hooks (engine,
+plugins, lifecycle), check what was generated, place it among the items (output) → results. Nothing
+here reads stdin, stdout or the environment (the CLI passes `env` in); the only I/O is reading the
+files the config names, through a sources.Reader.
 """
 
 from __future__ import annotations
