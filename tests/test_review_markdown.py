@@ -119,12 +119,13 @@ def test_report_and_diff_markdown_are_inert(hostile):
             "findings": _job(hostile)["findings"], "errors": 2, "warnings": 0}
     _assert_inert(review.report_markdown(data), hostile)
     change = {"trainJob": f"ml/{hostile}", "change": "changed", "runtime": hostile, "findings": _job(hostile)["findings"],
-              "objects": [{"object": f"JobSet ml/{hostile}", "change": "changed",
-                           "fields": [{"path": f"spec.{hostile}", "old": hostile, "new": [hostile]}]},
+              "objects": [{"object": "JobSet ml/a", "change": "changed",
+                           "fields": [{"path": f"spec.{hostile}", "old": hostile, "new": [hostile]}],
+                           "effect": "refused", "refusedFields": [f"spec.{hostile}"], "remedy": "recreate it"},
                           {"object": f"Secret ml/{hostile}", "change": "added"}]}
     diff = {"trainJobs": [change], "findings": [], "errors": 0, "warnings": 0,
             "runtimes": [{"runtime": hostile, "change": "changed", "trainJobs": 1, "trainJobsChanged": []}],
-            "summary": {"added": 0, "removed": 0, "changed": 1, "failed": 0}}
+            "summary": {"added": 0, "removed": 0, "changed": 1, "failed": 0, "refused": 1}}
     _assert_inert(review.diff_markdown(diff), hostile)
 
 

@@ -22,6 +22,7 @@ controller that owns it.
 
 from __future__ import annotations
 
+from kpt_fn import markdown as md
 from kpt_fn.lifecycle import jobset_defaults, jobset_update
 
 CREATED, PRUNED, IN_PLACE, REFUSED = "created", "pruned", "in-place", "refused"
@@ -101,7 +102,7 @@ def refused(data: dict) -> bool:
 def markdown(obj: dict) -> list:
     """Lines under an object of the Markdown diff saying what the change will do."""
     if obj.get("effect") == IN_PLACE and obj.get("onceRunning") == REFUSED:
-        fields = ", ".join(f"`{f}`" for f in obj["refusedFields"])
+        fields = ", ".join(md.code(f) for f in obj["refusedFields"])  # paths hold user names (env, containers)
         return ["  - applied in place while the TrainJob is held (its JobSet is suspended); the same change is "
                 f"refused once the JobSet runs ({fields})"]
     if obj.get("effect") == IN_PLACE:
@@ -110,7 +111,7 @@ def markdown(obj: dict) -> list:
         return ["  - deleted by a sync that prunes (Argo CD `prune`, `kpt live apply`); left running otherwise"]
     if obj.get("effect") != REFUSED:
         return []
-    fields = ", ".join(f"`{f}`" for f in obj["refusedFields"])
+    fields = ", ".join(md.code(f) for f in obj["refusedFields"])  # paths hold user names (env, containers)
     name = obj["object"].split(" ", 1)[-1]
     lines = [f"  - **refused by the cluster**: JobSet {name} cannot be changed once created ({fields})"]
     if obj.get("whileSuspended") == IN_PLACE:
