@@ -428,3 +428,21 @@ def test_internal_error_never_quotes_the_secret_seed(monkeypatch):
     outcome = function.run([tj], fc)
     text = repr([r.krm() for r in outcome.results]) + "\n".join(outcome.stderr_lines())
     assert "internal error: ValueError" in text and "<redacted>" in text and seed not in text
+
+
+@pytest.mark.parametrize("args, code", [
+    (["render"], 1), (["validate"], 1), (["validate", "--format", "json"], 1), (["check-generated"], 1),
+    (["kustomize-plugin", "/nonexistent/config.yaml"], 1), (["diff", "a", "b"], 2),
+])
+def test_a_deleted_working_directory_is_a_clear_failure(tmp_path, args, code):
+    # A CI step may run in a directory an earlier step removed: say so, no internal error.
+    gone = tmp_path / "gone"
+    gone.mkdir()
+    script = 'cd "$1" && rmdir "$1" && shift && exec "$@"'
+    function = str(Path(sys.executable).parent / "expand-trainjobs")
+    p = subprocess.run(["sh", "-c", script, "sh", str(gone), function, *args], env=_env(), stdin=subprocess.DEVNULL,
+                       capture_output=True, timeout=120)
+    assert p.returncode == code, p.stderr
+    first = _first_line(p.stderr)
+    assert first.startswith("expand-trainjobs: FAILED: the working directory cannot be read"), first
+    assert b"internal error" not in p.stderr

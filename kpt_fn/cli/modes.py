@@ -208,12 +208,27 @@ def _internal_error_krm(fallback: dict, e: BaseException) -> None:
     finish(text, lines, 1)
 
 
+class CannotRun(Exception):
+    """The command cannot run where it was started (the message says why and what to do)."""
+
+
+def working_directory() -> str:
+    """The working directory, or CannotRun: a CI step may run in a directory an earlier step removed."""
+    try:
+        return os.getcwd()
+    except OSError as e:
+        raise CannotRun(f"the working directory cannot be read ({e.strerror}; was it deleted?): change to an "
+                        "existing directory and run again") from None
+
+
 def guarded(fn, *args, failed_code: int = 1) -> None:
     """finish(*fn(*args)), or an internal error (stderr only, exit `failed_code`) if fn fails."""
     try:
         result = fn(*args)
     except SystemExit:
         raise
+    except CannotRun as e:
+        finish("", [f"{PREFIX}FAILED: {e}"], failed_code)
     except BaseException as e:
         lines = [f"{PREFIX}FAILED: internal error: {type(e).__name__}: {e}"]
         if _debug():
@@ -233,7 +248,7 @@ def render_mode(paths, mode: str | None = None, strict: bool = False, trainer_ve
 
     def run():
         stdin = read_stdin() if plain.STDIN in paths else None
-        out, lines, code = plain.render(list(paths), os.getcwd(), dict(os.environ), mode, strict, fmt, trainer_version,
+        out, lines, code = plain.render(list(paths), working_directory(), dict(os.environ), mode, strict, fmt, trainer_version,
                                         namespace=namespace, config=config, stdin=stdin)
         return out, (lines if code or not quiet else []), code
 
@@ -244,7 +259,7 @@ def kustomize_plugin_mode(config: str) -> None:
     def run():
         from kpt_fn.cli import plain
 
-        return plain.kustomize_plugin(config, read_stdin(), dict(os.environ), os.getcwd())
+        return plain.kustomize_plugin(config, read_stdin(), dict(os.environ), working_directory())
 
     guarded(run)
 
@@ -309,7 +324,7 @@ def check_generated_mode(paths) -> None:
         from kpt_fn.cli import plain
         from kpt_fn.results import escape
 
-        cwd, env = os.getcwd(), dict(os.environ)
+        cwd, env = working_directory(), dict(os.environ)
         dirs = list(paths) or ["."]
         lines = []
         for d in dirs:
@@ -348,7 +363,7 @@ def _upgrade(path: str, releases: str, fmt: str, fail_on: str = "change") -> tup
         old, new = upgrade.parse_range(releases, upstream.RELEASES)
     except ValueError as e:
         return "", [f"{PREFIX}FAILED: {e}"], 2
-    cwd, env = os.getcwd(), dict(os.environ)
+    cwd, env = working_directory(), dict(os.environ)
     outcomes = []
     for release in (old, new):
         outcome = plain.expand([path], cwd, env, trainer_version=release)
