@@ -23,7 +23,7 @@ from kpt_fn.lifecycle import render as lifecycle
 from kpt_fn.problems import ERROR, INFO, WARNING, Problem, has_errors
 from kpt_fn.blame import Blame
 from kpt_fn.results import Result, from_problem
-from kpt_fn.trainer_names import DEBUG_ENV
+from kpt_fn.trainer_names import DEBUG_ENV, OUTPUT_PREFIX
 
 
 
@@ -79,11 +79,11 @@ class Outcome:
         state = "FAILED" if self.errors else "ok"
         counts = f"{self.errors} error(s), {self.warnings} warning(s)"
         if self.config.mode == "validate":
-            return f"expand-trainjobs: {state}: {counts}; validated {jobs} TrainJob(s)"
+            return f"{OUTPUT_PREFIX}{state}: {counts}; validated {jobs} TrainJob(s)"
         if self.errors:  # every client drops the whole output of a failed run: say so, not "rendered"
-            return (f"expand-trainjobs: FAILED: {counts}; nothing written: an error fails the whole run "
+            return (f"{OUTPUT_PREFIX}FAILED: {counts}; nothing written: an error fails the whole run "
                     f"({done} of {jobs} TrainJob(s) rendered into {objs} object(s))")
-        return f"expand-trainjobs: ok: {counts}; {verb} {jobs} TrainJob(s) into {objs} object(s)"
+        return f"{OUTPUT_PREFIX}ok: {counts}; {verb} {jobs} TrainJob(s) into {objs} object(s)"
 
     def krm_results(self) -> list:
         """The results of the output ResourceList (wire format), the summary last."""

@@ -29,12 +29,12 @@ from kpt_fn import resource as res
 from kpt_fn.problems import ERROR, WARNING
 from kpt_fn.results import without_file
 from kpt_fn.resource import dig
+from kpt_fn.trainer_names import OUTPUT_PREFIX as PREFIX
 
 QUEUE_LABEL = "kueue.x-k8s.io/queue-name"
 _GANG_KINDS = {"scheduling.x-k8s.io": "coscheduling", "scheduling.volcano.sh": "volcano"}
 # A GitHub comment holds 65,536 characters: the Markdown outputs stop short of that by default.
 DEFAULT_MAX_CHARS = 60_000
-PREFIX = "expand-trainjobs: "
 # kpt_fn.policy.WAIVER_PREFIX (tests/test_review.py checks they are the same; policy is not imported
 # for a constant).
 WAIVER_PREFIX = "waive.expand-trainjobs.kpt.dev/"

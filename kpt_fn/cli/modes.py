@@ -331,9 +331,9 @@ def check_generated_mode(paths) -> None:
             root = os.path.normpath(os.path.join(cwd, d))
             lines += [f"  [error] {d}: {p.message}" for p in generated.check(root, env, plain.load_config_file)]
         if lines:
-            head = f"expand-trainjobs: FAILED: the generated output of {', '.join(dirs)} is not current ({len(lines)} problem(s))"
+            head = f"{PREFIX}FAILED: the generated output of {', '.join(dirs)} is not current ({len(lines)} problem(s))"
             return "", [escape(x) for x in [head, *lines]], 1
-        return "", [escape(f"expand-trainjobs: ok: the generated output of {', '.join(dirs)} is current")], 0
+        return "", [escape(f"{PREFIX}ok: the generated output of {', '.join(dirs)} is current")], 0
 
     guarded(run)
 
