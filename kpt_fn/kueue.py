@@ -38,7 +38,6 @@ from kpt_fn import quantity
 from kpt_fn.problems import INFO, WARNING, Problem
 from kpt_fn.kueue_tas import RULE_TAS, check_tas, go_parse_int  # noqa: F401 (check_tas: the pipeline's entry point)
 
-PROFILES = ("controller", "kueue")
 KUEUE = "kueue"
 
 QUEUE_LABEL = "kueue.x-k8s.io/queue-name"
