@@ -11,6 +11,8 @@ from __future__ import annotations
 import pytest
 
 from kpt_fn import validation
+from kpt_fn.validation import names
+from kpt_fn.validation.k8s import env
 
 POD = "spec.replicatedJobs[0].template.spec.template.spec."
 JOB = "spec.replicatedJobs[0].template.spec."
@@ -251,9 +253,18 @@ def test_env_value_from():
     assert of(env=[{"name": "a", "valueFrom": {"resourceFieldRef": {"resource": "limits.gpu"}}}]) == [
         (v + ".resourceFieldRef.resource", 'Unsupported value: "limits.gpu": supported values: "limits.cpu", "limits.ephemeral-storage", '
          '"limits.memory", "requests.cpu", "requests.ephemeral-storage", "requests.memory"')]
-    assert of(env=[{"name": "a", "valueFrom": {"fileKeyRef": {"volumeName": "nope", "path": "/abs", "key": "K"}}}]) == [
-        (v + ".fileKeyRef.volumeName", 'Not found: "nope"'),
-        (v + ".fileKeyRef.path", 'Invalid value: "/abs": must be a relative path')]
+    # validateFileKeySelector refuses only backsteps in `path`; validateFileKeyRefVolumes wants an emptyDir
+    assert of(env=[{"name": "a", "valueFrom": {"fileKeyRef": {"volumeName": "nope", "path": "../x", "key": "K"}}}]) == [
+        (v + ".fileKeyRef.path", 'Invalid value: "../x": must not contain \'..\''),
+        (v + ".fileKeyRef.volumeName", 'Not found: "nope"')]
+    assert of(env=[{"name": "a", "valueFrom": {"fileKeyRef": {"volumeName": "Bad_Vol", "path": "p", "key": "a=b"}}}]) == [
+        (v + ".fileKeyRef.key", 'Invalid value: "a=b": ' + env.RELAXED_NAME_MSG),
+        (v + ".fileKeyRef.volumeName", 'Invalid value: "Bad_Vol": ' + names.is_dns1123_label("Bad_Vol")[0]),
+        (v + ".fileKeyRef.volumeName", 'Not found: "Bad_Vol"')]
+    abs_path = [{"name": "a", "valueFrom": {"fileKeyRef": {"volumeName": "envs", "path": "/etc/app.env", "key": "K"}}}]
+    assert errors(jobset({"volumes": [{"name": "envs", "emptyDir": {}}]}, containers=[ctr(env=abs_path)])) == []
+    assert errors(jobset({"volumes": [{"name": "envs", "configMap": {"name": "cm"}}]}, containers=[ctr(env=abs_path)])) == [
+        (v + ".fileKeyRef.volumeName", 'Invalid value: "envs": referenced volume must be of type emptyDir')]
 
 
 def test_env_from():

@@ -7,7 +7,9 @@ pkg/util/validation/validation.go IsRelaxedEnvVarName (the RelaxedEnvironmentVar
 is GA and on since 1.34, so any printable ASCII but '=' is a valid name) and IsConfigMapKey.
 
 In 1.36 an env var may also read a key of an env file (`fileKeyRef`, the EnvFiles gate, on by
-default), so "no source" names five sources.
+default), so "no source" names five sources. The fileKeyRef text and checks were compared with a
+recent validation.go that carries the EnvFiles code (validateEnvVarValueFrom's AllowEnvFilesValidation
+branch, validateFileKeySelector, validateFileKeyRefVolumes).
 """
 
 from __future__ import annotations
@@ -96,17 +98,22 @@ def _key_selector(selector: dict, path: str, f) -> None:
 
 
 def _file_key_ref(selector: dict, path: str, volumes: dict, f) -> None:
-    volume = as_str(selector.get("volumeName"))
-    if not volume:
-        f.required(RULE, child(path, "volumeName"))
-    elif volume not in volumes:
-        f.not_found(RULE, child(path, "volumeName"), volume)
+    """validateFileKeySelector (key, then volumeName, then path: only backsteps are refused, an
+    absolute path is allowed), then validateFileKeyRefVolumes: the volume must exist and be an
+    emptyDir. Checked against a 1.36-era validation.go that has the EnvFiles code."""
+    f.named(RULE, child(path, "key"), as_str(selector.get("key")), relaxed_name_problems)
+    volume = as_str(selector.get("volumeName")) or ""
+    f.named(RULE, child(path, "volumeName"), volume, names.is_dns1123_label)
     file_path = as_str(selector.get("path"))
     if not file_path:
         f.required(RULE, child(path, "path"))
     else:
-        local_paths.local_descending(file_path, child(path, "path"), RULE, f)
-    f.named(RULE, child(path, "key"), as_str(selector.get("key")), relaxed_name_problems)
+        local_paths.no_backsteps(file_path, child(path, "path"), RULE, f)
+    # validateFileKeyRefVolumes runs over every fileKeyRef, an empty volumeName included
+    if volume not in volumes:
+        f.not_found(RULE, child(path, "volumeName"), volume)
+    elif not isinstance(volumes[volume], dict) or "emptyDir" not in volumes[volume]:
+        f.invalid(RULE, child(path, "volumeName"), volume, "referenced volume must be of type emptyDir")
 
 
 def check_field_ref(selector: dict, path: str, allowed: tuple, f) -> None:
