@@ -362,6 +362,8 @@ def test_security_context():
     assert of(securityContext={"procMount": "Unmasked"}) == [
         (C0 + "securityContext.procMount", 'Invalid value: "Unmasked": `hostUsers` must be false to use `Unmasked`')]
     assert errors(jobset({"securityContext": {"sysctls": [{"name": "Bad Name"}]}}))[0][0] == "securityContext.sysctls[0].name"
+    # validateHostUsers: the detail names the v1 field `hostUsers`
+    assert errors(jobset({"hostUsers": False, "hostPID": True})) == [("HostPID", "Forbidden: when `hostUsers` is false")]
 
 
 def test_scheduling():

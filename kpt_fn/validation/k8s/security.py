@@ -105,7 +105,7 @@ def check_pod(pod: dict, path: str, f) -> None:
     if pod.get("hostUsers") is False:
         for field, shown in (("hostNetwork", "hostNetwork"), ("hostPID", "HostPID"), ("hostIPC", "HostIPC")):
             if pod.get(field) is True:
-                f.forbidden(RULE, child(path, shown), "when `pod.Spec.HostUsers` is false")
+                f.forbidden(RULE, child(path, shown), "when `hostUsers` is false")
     sc = pod.get("securityContext")
     if not isinstance(sc, dict):
         return
