@@ -387,6 +387,18 @@ def test_scheduling():
         ("topologySpreadConstraints[0].maxSkew", "Invalid value: 0: must be greater than zero"),
         ("topologySpreadConstraints[0].topologyKey", "Required value: can not be empty"),
         ("topologySpreadConstraints[0].whenUnsatisfiable", 'Unsupported value: "Maybe": supported values: "DoNotSchedule", "ScheduleAnyway"')]
+    # validateTopologySpreadConstraints: ValidatePositiveField says "greater than zero" for minDomains as well; an
+    # absent maxSkew (0) and whenUnsatisfiable ("") are refused; the topologyKey has no label-name syntax check
+    T = "topologySpreadConstraints[0]."
+    assert errors(jobset({"topologySpreadConstraints": [{"topologyKey": "zone"}]})) == [
+        (T + "maxSkew", "Invalid value: 0: must be greater than zero"),
+        (T + "whenUnsatisfiable", 'Unsupported value: "": supported values: "DoNotSchedule", "ScheduleAnyway"')]
+    assert errors(jobset({"topologySpreadConstraints": [
+        {"maxSkew": 1, "topologyKey": "zone", "whenUnsatisfiable": "ScheduleAnyway", "minDomains": 0}]})) == [
+        (T + "minDomains", "Invalid value: 0: must be greater than zero"),
+        (T + "minDomains", "Invalid value: 0: can only use minDomains if whenUnsatisfiable=DoNotSchedule, not ScheduleAnyway")]
+    assert errors(jobset({"topologySpreadConstraints": [
+        {"maxSkew": 1, "topologyKey": "rack name/with spaces", "whenUnsatisfiable": "DoNotSchedule"}]})) == []
     assert errors(jobset({"affinity": {"podAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": [{"topologyKey": ""}]}}})) == [
         ("affinity.podAffinity.requiredDuringSchedulingIgnoredDuringExecution[0].topologyKey", "Required value: can not be empty"),
         ("affinity.podAffinity.requiredDuringSchedulingIgnoredDuringExecution[0].topologyKey",

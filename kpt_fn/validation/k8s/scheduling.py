@@ -21,6 +21,8 @@ NODE_SELECTOR = "k8s/node-selector"
 EFFECTS = ("NoSchedule", "PreferNoSchedule", "NoExecute")
 WHEN_UNSATISFIABLE = ("DoNotSchedule", "ScheduleAnyway")
 INCLUSION_POLICIES = ("Honor", "Ignore")
+# validation.go isNotPositiveErrorMsg, ValidatePositiveField's detail (maxSkew and minDomains)
+POSITIVE = "must be greater than zero"
 
 
 def label_name(value: str, path: str, rule: str, f) -> None:
@@ -198,15 +200,16 @@ def check_topology_spread(constraints, path: str, f) -> None:
     items = [c if isinstance(c, dict) else {} for c in as_list(constraints)]
     for i, c in enumerate(items):
         where = index(path, i)
-        skew = as_int(c.get("maxSkew"))
+        # ValidatePositiveField: an absent maxSkew is 0 and refused; ValidateTopologyKey checks only
+        # that the key is not empty (no label-name syntax); ValidateWhenUnsatisfiable refuses "" too
+        skew = c.get("maxSkew", 0)
+        skew = as_int(skew)
         if skew is not None and skew <= 0:
-            f.invalid(rule, child(where, "maxSkew"), skew, "must be greater than zero")
+            f.invalid(rule, child(where, "maxSkew"), skew, POSITIVE)
         topology = as_str(c.get("topologyKey")) or ""
         if not topology:
             f.required(rule, child(where, "topologyKey"), "can not be empty")
-        else:
-            label_name(topology, child(where, "topologyKey"), rule, f)
-        when = c.get("whenUnsatisfiable")
+        when = c.get("whenUnsatisfiable", "")
         if isinstance(when, str) and when not in WHEN_UNSATISFIABLE:
             f.unsupported(rule, child(where, "whenUnsatisfiable"), when, WHEN_UNSATISFIABLE)
         for other in items[i + 1:]:
@@ -216,7 +219,7 @@ def check_topology_spread(constraints, path: str, f) -> None:
         domains = as_int(c.get("minDomains"))
         if domains is not None:
             if domains <= 0:
-                f.invalid(rule, child(where, "minDomains"), domains, "must be greater than 0")
+                f.invalid(rule, child(where, "minDomains"), domains, POSITIVE)
             if when != "DoNotSchedule":
                 f.invalid(rule, child(where, "minDomains"), domains,
                           f"can only use minDomains if whenUnsatisfiable=DoNotSchedule, not {when}")
