@@ -378,7 +378,8 @@ def image_like_install(workdir: str) -> list:
     compileall.compile_dir(os.path.join(site, "kpt_fn"), quiet=1)
     script = os.path.join(venv, "bin", "expand-trainjobs")
     with open(script, "w") as f:
-        f.write(f"#!{py}\nimport sys\nfrom kpt_fn.cli import main\nif __name__ == '__main__':\n    sys.exit(main())\n")
+        # What pip writes for the console script (pyproject.toml: kpt_fn.cli:run).
+        f.write(f"#!{py}\nimport sys\nfrom kpt_fn.cli import run\nif __name__ == '__main__':\n    sys.exit(run())\n")
     os.chmod(script, 0o755)
     return [script]
 

@@ -1,3 +1,3 @@
-from kpt_fn.cli import main
+from kpt_fn.cli import run
 
-main()
+run()

@@ -51,5 +51,31 @@ def main() -> None:
     cli(prog_name="expand-trainjobs")
 
 
+def run() -> None:
+    """The console script (and `python -m kpt_fn`): main(), then the exit without the interpreter's
+    teardown. Once every byte is written and flushed there is nothing left to do, and tearing the
+    interpreter down frees every module and object one at a time (about 3.5 ms of a one-TrainJob run,
+    more after a large one). In-process callers (tests) call main(), which exits as usual."""
+    try:
+        main()
+        code = 0
+    except SystemExit as done:
+        code = done.code
+    if code is None:
+        code = 0
+    elif not isinstance(code, int):
+        # sys.exit("message"): what the interpreter would print, and its status.
+        if sys.stderr is not None:
+            print(code, file=sys.stderr)
+        code = 1
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            if stream is not None:
+                stream.flush()
+        except Exception:  # a closed or broken pipe: finish() has said so, the status stays
+            pass
+    os._exit(code)
+
+
 if __name__ == "__main__":
     main()
