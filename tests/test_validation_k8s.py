@@ -246,6 +246,12 @@ def test_env_value_from():
          '"metadata.uid", "spec.nodeName", "spec.serviceAccountName", "status.hostIP", "status.hostIPs", "status.podIP", "status.podIPs"')]
     assert of(env=[{"name": "a", "valueFrom": {"fieldRef": {"fieldPath": "spec.bogus"}}}]) == [
         (v + ".fieldRef.fieldPath", 'Invalid value: "spec.bogus": error converting fieldPath: field label not supported: spec.bogus')]
+    # ConvertDownwardAPIFieldLabel (pkg/apis/core/pods/helpers.go): `spec.host` is the old name of spec.nodeName;
+    # a subscript on another label is refused with its own text
+    assert of(env=[{"name": "a", "valueFrom": {"fieldRef": {"fieldPath": "spec.host"}}}]) == []
+    assert of(env=[{"name": "a", "valueFrom": {"fieldRef": {"fieldPath": "metadata.name['x']"}}}]) == [
+        (v + ".fieldRef.fieldPath",
+         'Invalid value: "metadata.name[\'x\']": error converting fieldPath: field label does not support subscript: metadata.name[\'x\']')]
     assert of(env=[{"name": "a", "valueFrom": {"fieldRef": {}}}]) == [(v + ".fieldRef.fieldPath", "Required value")]
     assert of(env=[{"name": "a", "valueFrom": {"secretKeyRef": {"name": "s"}}}]) == [(v + ".secretKeyRef.key", "Required value")]
     assert of(env=[{"name": "a", "valueFrom": {"resourceFieldRef": {"resource": "limits.cpu", "divisor": "2"}}}]) == [

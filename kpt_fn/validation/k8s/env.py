@@ -134,11 +134,18 @@ def check_field_ref(selector: dict, path: str, allowed: tuple, f) -> None:
         for msg in names.is_qualified_name(value):
             f.invalid(RULE, path, value, msg)
         return
-    if field_path not in _CONVERTIBLE:
+    # pkg/apis/core/pods/helpers.go ConvertDownwardAPIFieldLabel: any other `x['y']` is refused as a
+    # subscript, and the old v1 spelling `spec.host` converts to `spec.nodeName`
+    if field_path.endswith("']") and "['" in field_path[:-2] and not field_path.startswith("['"):
+        f.invalid(RULE, child(path, "fieldPath"), field_path,
+                  f"error converting fieldPath: field label does not support subscript: {field_path}")
+        return
+    internal = "spec.nodeName" if field_path == "spec.host" else field_path
+    if internal not in _CONVERTIBLE:
         f.invalid(RULE, child(path, "fieldPath"), field_path,
                   f"error converting fieldPath: field label not supported: {field_path}")
-    elif field_path not in allowed:
-        f.unsupported(RULE, child(path, "fieldPath"), field_path, allowed)
+    elif internal not in allowed:
+        f.unsupported(RULE, child(path, "fieldPath"), internal, allowed)
 
 
 def check_resource_field_ref(selector: dict, path: str, volume: bool, f) -> None:
