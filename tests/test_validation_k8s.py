@@ -83,6 +83,11 @@ def test_valid_resources(resources):
         (C0 + "resources.limits[gpu]", 'Invalid value: "gpu": must be a standard resource type or fully qualified'),
         (C0 + "resources.limits[gpu]", 'Invalid value: "gpu": must be a standard resource for containers')]),
     ({"limits": {"storage": "1Gi"}}, [(C0 + "resources.limits[storage]", 'Invalid value: "storage": must be a standard resource for containers')]),
+    # validateResourceName: every IsQualifiedName message, then nothing else
+    ({"limits": {"-Bad_/x-": "1"}}, [(C0 + "resources.limits[-Bad_/x-]", 'Invalid value: "-Bad_/x-": ' + m)
+                                     for m in names.is_qualified_name("-Bad_/x-")]),
+    ({"limits": {"example.com/foo/bar": "1"}}, [(C0 + "resources.limits[example.com/foo/bar]", 'Invalid value: "example.com/foo/bar": ' + m)
+                                                for m in names.is_qualified_name("example.com/foo/bar")]),
 ])
 def test_invalid_resources(resources, expected):
     assert of(resources=resources) == expected

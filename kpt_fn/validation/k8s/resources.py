@@ -55,8 +55,11 @@ def _standard(name: str, allowed: frozenset) -> bool:
 
 
 def _name_problems(name: str, path: str, f) -> None:
-    for msg in names.is_qualified_name(name):
+    # validateResourceName reports every IsQualifiedName message, then stops
+    problems = names.is_qualified_name(name)
+    for msg in problems:
         f.invalid(RULE, path, name, msg)
+    if problems:
         return
     if "/" not in name:
         if not _standard(name, _STANDARD):
