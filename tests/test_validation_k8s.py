@@ -375,6 +375,12 @@ def test_security_context():
     assert errors(jobset({"securityContext": {"sysctls": [{"name": "Bad Name"}]}}))[0][0] == "securityContext.sysctls[0].name"
     # validateHostUsers: the detail names the v1 field `hostUsers`
     assert errors(jobset({"hostUsers": False, "hostPID": True})) == [("HostPID", "Forbidden: when `hostUsers` is false")]
+    # ValidateHostSysctl: namespaced sysctls and the host's namespaces
+    assert errors(jobset({"hostNetwork": True, "hostIPC": True, "securityContext": {"sysctls": [
+        {"name": "net.core.somaxconn", "value": "1"}, {"name": "kernel.shmmax", "value": "1"}, {"name": "vm.swappiness", "value": "1"}]}})) == [
+        ("securityContext.sysctls[0].name", 'Invalid value: "net.core.somaxconn": may not be specified when \'hostNetwork\' is true'),
+        ("securityContext.sysctls[1].name", 'Invalid value: "kernel.shmmax": may not be specified when \'hostIPC\' is true')]
+    assert errors(jobset({"hostNetwork": True, "securityContext": {"sysctls": [{"name": "kernel.sem", "value": "1"}]}})) == []
 
 
 def test_scheduling():

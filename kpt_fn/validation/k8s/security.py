@@ -28,6 +28,18 @@ _SYSCTL = re.compile("(" + _SYSCTL_SEGMENT + r"[\./])*" + _SYSCTL_SEGMENT)
 _SYSCTL_MSG = f"must have at most 253 characters and match regex ^({_SYSCTL_SEGMENT}[\\./])*{_SYSCTL_SEGMENT}$"
 
 
+# component-helpers node/util/sysctl: the sysctls namespaced by the kernel (exact names, then prefixes).
+# Names written with '/' separators are not normalised here, so they are never flagged (no false positive).
+_IPC_SYSCTLS = frozenset({"kernel.sem"})
+_NAMESPACED_PREFIXES = (("kernel.shm", "ipc"), ("kernel.msg", "ipc"), ("fs.mqueue.", "ipc"), ("net.", "net"))
+
+
+def _sysctl_namespace(name: str) -> str:
+    if name in _IPC_SYSCTLS:
+        return "ipc"
+    return next((kind for prefix, kind in _NAMESPACED_PREFIXES if name.startswith(prefix)), "")
+
+
 def _id(value, path, f):
     n = as_int(value)
     if n is not None and not 0 <= n <= 2**31 - 1:
@@ -125,6 +137,13 @@ def check_pod(pod: dict, path: str, f) -> None:
             f.invalid(RULE, name_path, name, _SYSCTL_MSG)
         elif name in seen:
             f.duplicate(RULE, name_path, name)
+        # ValidateHostSysctl: a sysctl of the net or IPC namespace cannot be set on a pod that shares
+        # that namespace with the host
+        kind = _sysctl_namespace(name)
+        if kind == "net" and pod.get("hostNetwork") is True:
+            f.invalid(RULE, name_path, name, "may not be specified when 'hostNetwork' is true")
+        elif kind == "ipc" and pod.get("hostIPC") is True:
+            f.invalid(RULE, name_path, name, "may not be specified when 'hostIPC' is true")
         seen.add(name)
     policy = sc.get("fsGroupChangePolicy")
     if isinstance(policy, str) and policy not in FS_GROUP_CHANGE:
