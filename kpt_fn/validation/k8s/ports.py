@@ -75,8 +75,8 @@ def check_ports(ports, path: str, f) -> None:
         if host:
             for msg in port_num_problems(host):
                 f.invalid(RULE, child(where, "hostPort"), host, msg)
-        protocol = port.get("protocol")  # defaulted to TCP when absent
-        if isinstance(protocol, str) and protocol not in PROTOCOLS:
+        protocol = port.get("protocol")  # SetDefaults_ContainerPort: absent or "" becomes TCP
+        if isinstance(protocol, str) and protocol and protocol not in PROTOCOLS:
             f.unsupported(RULE, child(where, "protocol"), protocol, PROTOCOLS)
 
 

@@ -73,8 +73,8 @@ def _source(volume: dict, path: str, f) -> None:
         check = _SOURCE_CHECKS.get(field)
         if check is not None:
             check(as_dict(source), child(path, segment), f)
-    if count == 0:
-        f.required(RULE, path, "must specify a volume type")
+    # count == 0 cannot reach validateVolumeSource's "must specify a volume type": SetDefaults_Volume
+    # (pkg/apis/core/v1/defaults.go) has already made a volume without a source an emptyDir
 
 
 def _mode(value, path: str, f) -> None:
