@@ -274,6 +274,8 @@ def test_env_value_from():
         (v + ".fileKeyRef.volumeName", 'Not found: "Bad_Vol"')]
     abs_path = [{"name": "a", "valueFrom": {"fileKeyRef": {"volumeName": "envs", "path": "/etc/app.env", "key": "K"}}}]
     assert errors(jobset({"volumes": [{"name": "envs", "emptyDir": {}}]}, containers=[ctr(env=abs_path)])) == []
+    # SetDefaults_Volume: a volume with no source is an emptyDir
+    assert errors(jobset({"volumes": [{"name": "envs"}]}, containers=[ctr(env=abs_path)])) == []
     assert errors(jobset({"volumes": [{"name": "envs", "configMap": {"name": "cm"}}]}, containers=[ctr(env=abs_path)])) == [
         (v + ".fileKeyRef.volumeName", 'Invalid value: "envs": referenced volume must be of type emptyDir')]
 
@@ -296,6 +298,7 @@ def test_ports():
                      {"containerPort": 9090, "hostPort": 9090}]) == []
     assert of(ports=[{"containerPort": 0}]) == [(C0 + "ports[0].containerPort", "Required value")]
     assert of(ports=[{"containerPort": 70000}]) == [(C0 + "ports[0].containerPort", "Invalid value: 70000: must be between 1 and 65535, inclusive")]
+    assert of(ports=[{"containerPort": 80, "protocol": ""}]) == []  # SetDefaults_ContainerPort: "" becomes TCP
     assert of(ports=[{"containerPort": 80, "protocol": "tcp"}]) == [
         (C0 + "ports[0].protocol", 'Unsupported value: "tcp": supported values: "SCTP", "TCP", "UDP"')]
     assert of(ports=[{"containerPort": 80, "name": "a"}, {"containerPort": 81, "name": "a"}]) == [(C0 + "ports[1].name", 'Duplicate value: "a"')]
@@ -345,7 +348,8 @@ def test_volumes_and_mounts():
         {"name": "v", "mountPath": "/a"}, {"name": "v", "mountPath": "/a", "subPath": "../x"}])])) == [
         (C0 + "volumeMounts[1].mountPath", 'Invalid value: "/a": must be unique'),
         (C0 + "volumeMounts.subPath", "Invalid value: \"../x\": must not contain '..'")]
-    assert errors(jobset({"volumes": [{"name": "v"}]})) == [("volumes[0]", "Required value: must specify a volume type")]
+    # SetDefaults_Volume makes a volume without a source an emptyDir before validation runs
+    assert errors(jobset({"volumes": [{"name": "v"}]})) == []
     assert errors(jobset({"volumes": [{"name": "v", "emptyDir": {}, "secret": {"secretName": "s"}}]})) == [
         ("volumes[0].secret", "Forbidden: may not specify more than 1 volume type")]
     assert errors(jobset({"volumes": [{"name": "v", "emptyDir": {}}, {"name": "v", "emptyDir": {}}]})) == [

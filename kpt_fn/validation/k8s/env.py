@@ -112,8 +112,15 @@ def _file_key_ref(selector: dict, path: str, volumes: dict, f) -> None:
     # validateFileKeyRefVolumes runs over every fileKeyRef, an empty volumeName included
     if volume not in volumes:
         f.not_found(RULE, child(path, "volumeName"), volume)
-    elif not isinstance(volumes[volume], dict) or "emptyDir" not in volumes[volume]:
+    elif not _is_empty_dir(volumes[volume]):
         f.invalid(RULE, child(path, "volumeName"), volume, "referenced volume must be of type emptyDir")
+
+
+def _is_empty_dir(volume) -> bool:
+    """SetDefaults_Volume (pkg/apis/core/v1/defaults.go) makes a volume without a source an emptyDir."""
+    if not isinstance(volume, dict):
+        return False
+    return "emptyDir" in volume or not set(volume) - {"name"}
 
 
 def check_field_ref(selector: dict, path: str, allowed: tuple, f) -> None:
