@@ -196,7 +196,7 @@ def _render_one(entry: Rendered, step: _Step) -> list:
             + "; only the first definition is rendered",
             "metadata.name",
         ))
-    problems += step.checks.object(trainjob) + admitted.trainjob_warnings(trainjob)
+    problems += step.checks.object(trainjob) + admitted.trainjob_warnings(trainjob, step.checks.bundle.release)
     runtime = None
     if not has_errors(problems):
         found, label, resolve_problems = resolve.resolve(trainjob, step.index, step.namespace)
@@ -247,7 +247,7 @@ def _generated_problems(trainjob: dict, runtime: dict, objects: list, step: _Ste
         problems += step.checks.object(obj)
         if obj.get("kind") == "JobSet":
             problems += validation.check_jobset_webhook(obj)
-            problems += rerun.check(obj, trainjob, runtime, step.cfg.mode)
+            problems += rerun.check(obj, trainjob, runtime, step.cfg.mode, step.checks.bundle.release)
             problems += validation.check_job_templates(obj, Blame(trainjob, runtime))
             problems += step.profile.check(trainjob, obj)
         other = step.owners.get(res.identity(obj))

@@ -23,13 +23,14 @@ from __future__ import annotations
 
 from kpt_fn import resource as res
 from kpt_fn.problems import WARNING, Problem
+from kpt_fn.upstream import DEFAULT_RELEASE
 
 RULE = "lifecycle/jobset-ttl-rerun"
 RULES = [
     {"id": RULE, "family": "lifecycle", "applies_to": "TrainJob",
      "description": "warning: the JobSet has spec.ttlSecondsAfterFinished: the JobSet controller deletes it once finished "
                     "and Argo CD, kubectl or kpt create it again (the training reruns; argo-cd#13851); in validate mode, "
-                    "Trainer v2.3.0 reruns a failed TrainJob whose JobSet was deleted (kubeflow/trainer#3737)"},
+                    "the Trainer controller reruns a failed TrainJob whose JobSet was deleted (kubeflow/trainer#3737)"},
 ]
 
 RUNTIME_FIELD = "spec.template.spec.ttlSecondsAfterFinished"
@@ -41,9 +42,9 @@ _ALTERNATIVES = (
 )
 
 
-def check(jobset: dict, trainjob: dict, runtime: dict, mode: str) -> list:
+def check(jobset: dict, trainjob: dict, runtime: dict, mode: str, release: str = DEFAULT_RELEASE) -> list:
     """A warning when the generated `jobset` deletes itself after finishing, blamed on the runtime's
-    field when the runtime sets it."""
+    field when the runtime sets it; `release` is the run's trainerVersion, named in the message."""
     spec = jobset.get("spec")
     ttl = spec.get("ttlSecondsAfterFinished") if isinstance(spec, dict) else None
     if ttl is None:
@@ -54,7 +55,7 @@ def check(jobset: dict, trainjob: dict, runtime: dict, mode: str) -> list:
     if mode == "validate":
         message = (
             f"{who} gets spec.ttlSecondsAfterFinished {ttl}{source}: the JobSet controller deletes the finished "
-            "JobSet, and the Trainer v2.3.0 controller creates it again for a failed TrainJob, which then runs "
+            f"JobSet, and the Trainer {release} controller creates it again for a failed TrainJob, which then runs "
             "again, after every TTL (kubeflow/trainer#3737; a completed TrainJob is not rerun). "
             "Instead: leave ttlSecondsAfterFinished out of the runtime, or delete failed TrainJobs yourself"
         )

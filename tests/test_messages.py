@@ -221,3 +221,9 @@ def test_strict_errors_keep_their_file_and_line(tmp_path):
     assert code == 1
     [line] = _shown(lines)
     assert "(in trainjob.yaml:12) (an error: strict is set)" in line
+
+
+def test_admitted_names_the_selected_release():
+    # The run's trainerVersion, not a fixed release, is what admits the value.
+    (w,) = admitted.trainjob_warnings({"spec": {"trainer": {"numNodes": 0}}}, "v2.2.1")
+    assert "Trainer v2.2.1 admits it" in w.message and "v2.3.0" not in w.message

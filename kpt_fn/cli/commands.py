@@ -35,7 +35,7 @@ def _command(name: str):
 @click.version_option(__version__, prog_name="expand-trainjobs")
 @click.pass_context
 def cli(ctx):
-    """Expand Kubeflow Trainer v2.3.0 TrainJobs into the JobSets, PodGroups, ConfigMaps and Secrets
+    """Expand Kubeflow Trainer TrainJobs (v2.3.0, or v2.2.1 with --trainer-version) into the JobSets, PodGroups, ConfigMaps and Secrets
     the Trainer controller would create.
 
     With no command it is a KRM function: it reads a ResourceList (YAML or JSON) on stdin and writes a

@@ -1,4 +1,4 @@
-"""Values Trainer v2.3.0 admits that cannot train: warnings, not errors (the API server takes them).
+"""Values Trainer admits that cannot train (read at v2.3.0; v2.2.1 is the same): warnings, not errors (the API server takes them).
 
 `numNodes` and `numProcPerNode` are `*int32` without a minimum in the v2.3.0 TrainJob API
 (pkg/apis/trainer/v1alpha1/trainjob_types.go, TrainJob Trainer: no +kubebuilder:validation:Minimum on
@@ -12,15 +12,16 @@ parallelism) and is not repeated here.
 from __future__ import annotations
 
 from kpt_fn.problems import WARNING, Problem
+from kpt_fn.upstream import DEFAULT_RELEASE
 
 RULE_NUM_NODES = "admitted/num-nodes-zero"
 RULE_NUM_PROC = "admitted/num-proc-per-node-below-one"
 
 RULES = [
     {"id": RULE_NUM_NODES, "family": "admitted", "applies_to": "TrainJob",
-     "description": "warning: spec.trainer.numNodes is 0 (admitted by Trainer v2.3.0): the trainer Job runs no pod"},
+     "description": "warning: spec.trainer.numNodes is 0 (admitted by the selected Trainer release): the trainer Job runs no pod"},
     {"id": RULE_NUM_PROC, "family": "admitted", "applies_to": "TrainJob",
-     "description": "warning: spec.trainer.numProcPerNode is below 1 (admitted by Trainer v2.3.0): no node can run it"},
+     "description": "warning: spec.trainer.numProcPerNode is below 1 (admitted by the selected Trainer release): no node can run it"},
 ]
 
 
@@ -28,8 +29,9 @@ def _int(value) -> int | None:
     return value if isinstance(value, int) and not isinstance(value, bool) else None
 
 
-def trainjob_warnings(trainjob: dict) -> list:
-    """Warnings for the TrainJob's admitted-but-useless trainer counts (none for absent or sound ones)."""
+def trainjob_warnings(trainjob: dict, release: str = DEFAULT_RELEASE) -> list:
+    """Warnings for the TrainJob's admitted-but-useless trainer counts (none for absent or sound ones).
+    `release` is the run's trainerVersion, named in the messages (v2.2.1's API has no minimum either)."""
     spec = trainjob.get("spec") if isinstance(trainjob, dict) else None
     trainer = spec.get("trainer") if isinstance(spec, dict) else None
     if not isinstance(trainer, dict):
@@ -37,14 +39,14 @@ def trainjob_warnings(trainjob: dict) -> list:
     out = []
     if _int(trainer.get("numNodes")) == 0:
         out.append(Problem(
-            "numNodes 0: Trainer v2.3.0 admits it, but the trainer Job gets parallelism and completions 0 and "
+            f"numNodes 0: Trainer {release} admits it, but the trainer Job gets parallelism and completions 0 and "
             "completes without running a pod (nothing trains); write the number of nodes to train on (numNodes: 1 "
             "or more), or leave it out for the runtime's",
             "spec.trainer.numNodes", WARNING, rule=RULE_NUM_NODES))
     procs = _int(trainer.get("numProcPerNode"))
     if procs is not None and procs < 1:
         out.append(Problem(
-            f"numProcPerNode {procs}: Trainer v2.3.0 admits it, but no node can run fewer than one process "
+            f"numProcPerNode {procs}: Trainer {release} admits it, but no node can run fewer than one process "
             "(torchrun's PET_NPROC_PER_NODE, MPI's slots per node); write 1 or more (numProcPerNode: 1), or leave "
             "it out for one process per GPU (per CPU without GPUs)",
             "spec.trainer.numProcPerNode", WARNING, rule=RULE_NUM_PROC))
