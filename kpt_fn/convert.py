@@ -26,6 +26,7 @@ import re
 from kpt_fn.problems import ERROR, INFO, WARNING, Problem
 from kpt_fn.quantity import num_cpu, num_gpu
 from kpt_fn.trainer_names import ANCESTOR_LABEL
+from kpt_fn.upstream import DEFAULT_RELEASE
 
 API_VERSION = "trainer.kubeflow.org/v1alpha1"
 LEGACY_API_VERSIONS = ("kubeflow.org/v2alpha1", "trainer.kubeflow.org/v2alpha1")
@@ -73,8 +74,9 @@ RULES = [
 class _Conversion:
     """Collects the problems of one object's conversion."""
 
-    def __init__(self, source_version: str):
+    def __init__(self, source_version: str, release: str):
         self.source = source_version
+        self.release = release  # the run's trainerVersion, which the messages compare the old API with
         self.problems: list[Problem] = []
 
     def info(self, step: str, message: str, path: str = "") -> None:
@@ -161,21 +163,23 @@ def _guarded(convert, obj: dict) -> tuple[dict, list[Problem]]:
         ]
 
 
-def convert_trainjob(obj: dict) -> tuple[dict, list[Problem]]:
-    """The TrainJob in v2.3.0 form plus the problems of the conversion (none if it already was)."""
-    return _guarded(_convert_trainjob, obj)
+def convert_trainjob(obj: dict, release: str = DEFAULT_RELEASE) -> tuple[dict, list[Problem]]:
+    """The TrainJob in the current v1alpha1 form (v2.2.1 and v2.3.0 share its spec fields) plus the
+    problems of the conversion (none if it already was); `release` is named in the messages."""
+    return _guarded(lambda o: _convert_trainjob(o, release), obj)
 
 
-def convert_runtime(obj: dict) -> tuple[dict, list[Problem]]:
-    """The TrainingRuntime / ClusterTrainingRuntime in v2.3.0 form plus the conversion problems."""
-    return _guarded(_convert_runtime, obj)
+def convert_runtime(obj: dict, release: str = DEFAULT_RELEASE) -> tuple[dict, list[Problem]]:
+    """The TrainingRuntime / ClusterTrainingRuntime in the current v1alpha1 form plus the conversion
+    problems; `release` is named in the messages."""
+    return _guarded(lambda o: _convert_runtime(o, release), obj)
 
 
-def _convert_trainjob(obj: dict) -> tuple[dict, list[Problem]]:
+def _convert_trainjob(obj: dict, release: str) -> tuple[dict, list[Problem]]:
     if not is_legacy_trainjob(obj):
         return obj, []
     out = copy.deepcopy(obj)
-    conv = _Conversion(obj.get("apiVersion") or "an older API")
+    conv = _Conversion(obj.get("apiVersion") or "an older API", release)
     kep = obj.get("apiVersion") == KEP_API_VERSION
     if out.get("apiVersion") != API_VERSION:
         _convert_api_version(out, conv)
@@ -228,15 +232,15 @@ def _convert_num_proc_per_node(spec: dict, conv: _Conversion) -> None:
         conv.info("num-proc-per-node", f'numProcPerNode "{value}" -> {int(text)}', path)
     elif text == "auto":
         del trainer["numProcPerNode"]
-        conv.info("num-proc-per-node", 'numProcPerNode "auto" removed (v2.3.0 resolves an absent value as auto)', path)
+        conv.info("num-proc-per-node", f'numProcPerNode "auto" removed ({conv.release} resolves an absent value as auto)', path)
         if _gpu_count(rpn) is None:
-            conv.warn("num-proc-per-node", 'without GPUs v2.3.0 sets PET_NPROC_PER_NODE to the CPU count instead of '
+            conv.warn("num-proc-per-node", f'without GPUs {conv.release} sets PET_NPROC_PER_NODE to the CPU count instead of '
                                            'the literal "auto"', path)
     elif text == "cpu":
         cpus = _cpu_count(rpn)
         if cpus is None:
             del trainer["numProcPerNode"]
-            conv.warn("num-proc-per-node", 'numProcPerNode "cpu" removed: no CPU count in resourcesPerNode, v2.3.0 '
+            conv.warn("num-proc-per-node", f'numProcPerNode "cpu" removed: no CPU count in resourcesPerNode, {conv.release} '
                                            "derives it from the runtime when no GPU is requested", path)
         else:
             trainer["numProcPerNode"] = cpus
@@ -275,7 +279,7 @@ def _convert_initializers(spec: dict, conv: _Conversion) -> None:
             initializer["model"] = {k: v for k, v in model["input"].items() if k in ("storageUri", "env", "secretRef")}
             conv.info("model-config", "spec.modelConfig.input -> spec.initializer.model", "spec.modelConfig.input")
         if model.get("output") is not None:
-            conv.error("model-config", "spec.modelConfig.output (model export) has no equivalent in v2.3.0",
+            conv.error("model-config", f"spec.modelConfig.output (model export) has no equivalent in {conv.release}",
                        "spec.modelConfig.output")
 
 
@@ -392,11 +396,11 @@ def _container_patch(c: dict, job_name: str, spec: dict, conv: _Conversion, kep:
 # Runtimes
 
 
-def _convert_runtime(obj: dict) -> tuple[dict, list[Problem]]:
+def _convert_runtime(obj: dict, release: str) -> tuple[dict, list[Problem]]:
     if not is_legacy_runtime(obj):
         return obj, []
     out = copy.deepcopy(obj)
-    conv = _Conversion(obj.get("apiVersion") or "an older API")
+    conv = _Conversion(obj.get("apiVersion") or "an older API", release)
     if out.get("apiVersion") != API_VERSION:
         _convert_api_version(out, conv)
     spec = out.setdefault("spec", {})
@@ -409,10 +413,10 @@ def _convert_runtime(obj: dict) -> tuple[dict, list[Problem]]:
                                                    "moved to TrainJobs)", f"{path}.numProcPerNode")
             if str(value).strip() != "auto":
                 conv.warn("runtime-num-proc-per-node", f'TrainJobs that do not set spec.trainer.numProcPerNode no '
-                          f'longer get "{value}" from the runtime; v2.3.0 resolves them as auto',
+                          f'longer get "{value}" from the runtime; {conv.release} resolves them as auto',
                           f"{path}.numProcPerNode")
         if "elasticPolicy" in torch:
-            conv.error("elastic-policy", "mlPolicy.torch.elasticPolicy has no equivalent in v2.3.0",
+            conv.error("elastic-policy", f"mlPolicy.torch.elasticPolicy has no equivalent in {conv.release}",
                        f"{path}.elasticPolicy")
     if obj.get("apiVersion") == KEP_API_VERSION:
         _convert_kep_layout(spec, conv)

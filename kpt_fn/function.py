@@ -121,7 +121,7 @@ class _Checks:
         if memo is not None:
             return memo[0], [], memo[2]
         problems: list = []
-        converted, conv = convert.convert_runtime(runtime)
+        converted, conv = convert.convert_runtime(runtime, self.bundle.release)
         converted = numbers.whole_numbers(converted, self.bundle)  # `2.0` in an integer field is 2, as for the API server
         problems += conv
         if label != resolve.CATALOG:
@@ -181,7 +181,7 @@ def _render_one(entry: Rendered, step: _Step) -> list:
     an error), the runtime it resolved to (as converted) and the name its objects are generated under."""
     original, position = entry.origin, entry.position
     results: list = []
-    trainjob, problems = convert.convert_trainjob(original)
+    trainjob, problems = convert.convert_trainjob(original, step.checks.bundle.release)
     problems = list(problems)
     trainjob = numbers.whole_numbers(trainjob, step.checks.bundle)  # `2.0` in an integer field is 2, as for the API server
     if step.namespace and not res.namespace(trainjob):

@@ -117,6 +117,9 @@ def test_dataset_and_model_config():
     _, problems = convert.convert_trainjob(tj({"modelConfig": {"output": {"storageUri": "hf://o"}}}))
     assert by_severity(problems, ERROR) == [("spec.modelConfig.output", "cannot convert from kubeflow.org/v2alpha1: "
                                              "spec.modelConfig.output (model export) has no equivalent in v2.3.0")]
+    # The run's trainerVersion is the release the message compares with.
+    _, problems = convert.convert_trainjob(tj({"modelConfig": {"output": {"storageUri": "hf://o"}}}), "v2.2.1")
+    assert by_severity(problems, ERROR)[0][1].endswith("has no equivalent in v2.2.1")
 
 
 def test_labels_and_annotations_become_the_first_runtime_patch():
