@@ -538,17 +538,10 @@ def materialize(spec: str, cwd: str, scratch: str, env=None, max_bytes: int | No
         raise SourceError(str(e)) from None
 
 
-def _working_directory() -> str:
-    try:
-        return os.getcwd()
-    except OSError as e:
-        raise SourceError(f"the working directory cannot be read ({e.strerror}; was it deleted?): change to the "
-                          "repository's app directory and run again") from None
-
-
-def diff_command(old: str, new: str, fmt: str, env: dict, max_chars: int = DEFAULT_MAX_CHARS,
+def diff_command(old: str, new: str, fmt: str, cwd: str, env: dict, max_chars: int = DEFAULT_MAX_CHARS,
                  fail_on: str = "change") -> tuple:
-    """(stdout, stderr lines, exit code) of `diff OLD NEW`: 0 no change, 1 changes, 2 could not
+    """(stdout, stderr lines, exit code) of `diff OLD NEW` run in `cwd` (the CLI reads it, and fails
+    clearly when it was deleted): 0 no change, 1 changes, 2 could not
     compare (a side that cannot be read or does not render; an internal error is 2 too, through
     modes.guarded) -- never anything else, so that CI can tell "changes" from "broken"."""
     import shutil
@@ -558,7 +551,6 @@ def diff_command(old: str, new: str, fmt: str, env: dict, max_chars: int = DEFAU
 
     scratch = None
     try:
-        cwd = _working_directory()
         scratch = tmp.mkdtemp(prefix="expand-trainjobs-diff-")
         sides = []
         for spec in (old, new):
@@ -590,15 +582,11 @@ def diff_command(old: str, new: str, fmt: str, env: dict, max_chars: int = DEFAU
     return text, [status], 1 if changes else 0
 
 
-def report_command(paths: list, fmt: str, env: dict, max_chars: int = DEFAULT_MAX_CHARS,
+def report_command(paths: list, fmt: str, cwd: str, env: dict, max_chars: int = DEFAULT_MAX_CHARS,
                    trainer_version: str | None = None) -> tuple:
-    """(stdout, stderr lines, exit code) of `report [PATH...]`: exit status as `validate`."""
+    """(stdout, stderr lines, exit code) of `report [PATH...]` run in `cwd`: exit status as `validate`."""
     from kpt_fn.cli import plain
 
-    try:
-        cwd = _working_directory()
-    except SourceError as e:
-        return "", [f"{PREFIX}FAILED: {e}"], 1
     outcome = plain.expand(list(paths), cwd, env, trainer_version=trainer_version)
     data = report(outcome, plain.app_dir(list(paths), cwd)[0])
     text = json.dumps(data, indent=2, sort_keys=True) + "\n" if fmt == "json" else report_markdown(data, max_chars)

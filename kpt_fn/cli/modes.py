@@ -342,8 +342,8 @@ def report_mode(paths, fmt: str, trainer_version: str | None = None, max_chars: 
     def run():
         from kpt_fn import review
 
-        return review.report_command(list(paths), fmt, dict(os.environ), max_chars or review.DEFAULT_MAX_CHARS,
-                                     trainer_version)
+        return review.report_command(list(paths), fmt, working_directory(), dict(os.environ),
+                                     max_chars or review.DEFAULT_MAX_CHARS, trainer_version)
 
     guarded(run)
 
@@ -383,6 +383,6 @@ def diff_mode(old: str, new: str, fmt: str, fail_on: str = "change", max_chars: 
     def run():
         from kpt_fn import review
 
-        return (*review.diff_command(old, new, fmt, dict(os.environ), max_chars or review.DEFAULT_MAX_CHARS, fail_on), 2)
+        return (*review.diff_command(old, new, fmt, working_directory(), dict(os.environ), max_chars or review.DEFAULT_MAX_CHARS, fail_on), 2)
 
     guarded(run, failed_code=2)
