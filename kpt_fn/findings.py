@@ -31,6 +31,20 @@ def _ref(r) -> dict:
     return {k: ref.get(k, "") for k in ("apiVersion", "kind", "namespace", "name")}
 
 
+def who(ref: dict) -> str:
+    """`Kind namespace/name` of a finding's resource ("" when it names none)."""
+    if not ref.get("kind"):
+        return ""
+    return f"{ref['kind']} {ref['namespace'] + '/' if ref.get('namespace') else ''}{ref['name']}"
+
+
+def headline(finding: dict) -> str:
+    """`Kind ns/name: field: message`, what a one-line format (an annotation, a SARIF message) shows."""
+    name = who(finding["resource"])
+    field = f"{finding['field']}: " if finding["field"] else ""
+    return (f"{name}: " if name else "") + field + finding["message"]
+
+
 def _trainjob_key(obj: dict) -> tuple:
     return (res.file_path(obj) or "", res.file_index(obj))
 

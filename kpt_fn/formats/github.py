@@ -7,6 +7,8 @@ and LF; in a property also `:` and `,`. A newline in a name can therefore not st
 
 from __future__ import annotations
 
+from kpt_fn.findings import headline
+
 _COMMAND = {"error": "error", "warning": "warning", "info": "notice"}
 
 
@@ -16,14 +18,6 @@ def _data(text: str) -> str:
 
 def _property(text: str) -> str:
     return _data(text).replace(":", "%3A").replace(",", "%2C")
-
-
-def _who(finding: dict) -> str:
-    ref = finding["resource"]
-    if not ref.get("kind"):
-        return ""
-    ns = f"{ref['namespace']}/" if ref.get("namespace") else ""
-    return f"{ref['kind']} {ns}{ref['name']}: "
 
 
 def write(report: dict, rules: list) -> str:
@@ -36,8 +30,7 @@ def write(report: dict, rules: list) -> str:
                 props.append(f"line={f['line']}")
         if f["rule"]:
             props.append(f"title={_property(f['rule'])}")
-        field = f"{f['field']}: " if f["field"] else ""
         head = _COMMAND.get(f["severity"], "notice") + (" " + ",".join(props) if props else "")
-        out.append(f"::{head}::{_data(_who(f) + field + f['message'])}")
+        out.append(f"::{head}::{_data(headline(f))}")
     out.append(_data(report["summary"]))
     return "\n".join(out) + "\n"

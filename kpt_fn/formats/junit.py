@@ -10,16 +10,17 @@ from __future__ import annotations
 
 import xml.etree.ElementTree as ET
 
+from kpt_fn.findings import who
 from kpt_fn.results import escape
 
 
 def _line(f: dict) -> str:
     where = f["file"] + (f":{f['line']}" if f["line"] else "") if f["file"] else ""
-    ref = f["resource"]
-    who = f"{ref['kind']} {ref['namespace'] + '/' if ref.get('namespace') else ''}{ref['name']} " if ref.get("kind") else ""
+    name = who(f["resource"])
+    name = f"{name} " if name else ""
     field = f"{f['field']}: " if f["field"] else ""
     rule = f" [{f['rule']}]" if f["rule"] else ""
-    return escape(f"{where + ': ' if where else ''}{f['severity']}: {who}{field}{f['message']}{rule}")
+    return escape(f"{where + ': ' if where else ''}{f['severity']}: {name}{field}{f['message']}{rule}")
 
 
 def _case(suite, name: str, classname: str, findings: list) -> None:

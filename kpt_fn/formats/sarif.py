@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 
 from kpt_fn import __version__
+from kpt_fn.findings import headline
 
 _LEVEL = {"error": "error", "warning": "warning", "info": "note"}
 SCHEMA = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
@@ -39,9 +40,7 @@ def _rules(report: dict, catalogue: list) -> list:
 
 def _result(f: dict, index: dict) -> dict:
     ref = f["resource"]
-    who = f"{ref['kind']} {ref['namespace'] + '/' if ref.get('namespace') else ''}{ref['name']}: " if ref.get("kind") else ""
-    field = f"{f['field']}: " if f["field"] else ""
-    out: dict = {"level": _LEVEL.get(f["severity"], "note"), "message": {"text": who + field + f["message"]}}
+    out: dict = {"level": _LEVEL.get(f["severity"], "note"), "message": {"text": headline(f)}}
     if f["rule"]:
         out["ruleId"] = f["rule"]
         out["ruleIndex"] = index[f["rule"]]
