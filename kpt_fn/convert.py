@@ -23,7 +23,7 @@ from __future__ import annotations
 import copy
 import re
 
-from kpt_fn.problems import ERROR, INFO, WARNING, Problem
+from kpt_fn.problems import ERROR, INFO, WARNING, Problem, Rule
 from kpt_fn.quantity import num_cpu, num_gpu
 from kpt_fn.trainer_names import ANCESTOR_LABEL
 from kpt_fn.upstream import DEFAULT_RELEASE
@@ -47,7 +47,7 @@ _CONTAINER_PATCH_FIELDS = ("name", "env", "volumeMounts", "securityContext")
 _INT_RE = re.compile(r"^[+-]?[0-9]+$")
 
 RULES = [
-    {"id": f"legacy/{step}", "family": "legacy", "applies_to": kind, "description": description}
+    Rule(f"legacy/{step}", "legacy", kind, description)
     for step, kind, description in (
         ("api-version", "TrainJob", "kubeflow.org/v2alpha1 and trainer.kubeflow.org/v2alpha1 objects are converted to "
                                     "trainer.kubeflow.org/v1alpha1"),

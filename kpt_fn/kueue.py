@@ -35,7 +35,7 @@ from kpt_fn.engine import RULE_DEADLINE as _CONTROLLER_DEADLINE_RULE
 from kpt_fn import kueue_tas as tas, workload
 from kpt_fn.resource import dig
 from kpt_fn import quantity
-from kpt_fn.problems import INFO, WARNING, Problem
+from kpt_fn.problems import INFO, WARNING, Problem, Rule
 from kpt_fn.kueue_tas import RULE_TAS, check_tas, go_parse_int  # noqa: F401 (check_tas: the pipeline's entry point)
 
 KUEUE = "kueue"
@@ -63,33 +63,33 @@ RULE_QUOTA = "kueue/quota-fit"
 RULE_CREATE = "kueue/jobset-webhook"
 
 RULES = [
-    {"id": RULE_QUEUE, "family": "kueue", "applies_to": "TrainJob",
-     "description": "kueue profile: the JobSet gets a LocalQueue (TrainJob label kueue.x-k8s.io/queue-name, the label from the "
-                    "runtime's template metadata, kueueQueues, or the namespace's LocalQueue `default` among the inputs, "
-                    "which Kueue's webhook assigns); the name is a "
-                    "DNS-1123 subdomain (jobframework.ValidateQueueName)"},
-    {"id": RULE_LABEL_LOST, "family": "kueue", "applies_to": "TrainJob",
-     "description": "warning: controller profile and a TrainJob with Kueue labels: the JobSet does not carry them"},
-    {"id": RULE_MAX_EXEC, "family": "kueue", "applies_to": "TrainJob",
-     "description": "kueue profile: activeDeadlineSeconds becomes kueue.x-k8s.io/max-exec-time-seconds (different semantics: "
-                    "warning); the label is a positive integer (validateCreateForMaxExecTime); above 2147483647 Kueue's "
-                    "reconciler ignores it (warning)"},
-    {"id": RULE_STALE_PATCH, "family": "kueue", "applies_to": "TrainJob",
-     "description": "warning: a runtimePatches entry of manager kueue.x-k8s.io/manager is written by Kueue at admission, not kept in Git"},
-    {"id": RULE_DOUBLE_GANG, "family": "kueue", "applies_to": "TrainJob",
-     "description": "warning: kueue profile and a coscheduling/Volcano PodGroup gate the same pods twice"},
-    {"id": RULE_TAS, "family": "kueue", "applies_to": "JobSet",
-     "description": "Topology-Aware-Scheduling pod-set annotations, the multi-layer slice constraints included, parse "
-                    "(jobframework/tas.go) and are consistent (jobframework/tas_validation.go)"},
-    {"id": RULE_CREATE, "family": "kueue", "applies_to": "JobSet",
-     "description": "kueue profile: no kueue.x-k8s.io/elastic-job annotation on a JobSet (ValidateElasticJobAnnotation); at most "
-                    "18 replicated jobs, the pod sets of one Workload"},
-    {"id": RULE_REQUESTS, "family": "kueue", "applies_to": "JobSet",
-     "description": "warning: kueue profile: every container requests cpu and memory (or sets limits, or a LimitRange among "
-                    "the inputs sets defaults), so that quota counts it"},
-    {"id": RULE_QUOTA, "family": "kueue", "applies_to": "TrainJob",
-     "description": "the TrainJob's requests can fit its ClusterQueue: each pod set in one flavor per resource group, and "
-                    "the whole workload (nominal quota plus borrowing limit)"},
+    Rule(RULE_QUEUE, "kueue", "TrainJob",
+         "kueue profile: the JobSet gets a LocalQueue (TrainJob label kueue.x-k8s.io/queue-name, the label from the "
+         "runtime's template metadata, kueueQueues, or the namespace's LocalQueue `default` among the inputs, "
+         "which Kueue's webhook assigns); the name is a "
+         "DNS-1123 subdomain (jobframework.ValidateQueueName)"),
+    Rule(RULE_LABEL_LOST, "kueue", "TrainJob",
+         "warning: controller profile and a TrainJob with Kueue labels: the JobSet does not carry them"),
+    Rule(RULE_MAX_EXEC, "kueue", "TrainJob",
+         "kueue profile: activeDeadlineSeconds becomes kueue.x-k8s.io/max-exec-time-seconds (different semantics: "
+         "warning); the label is a positive integer (validateCreateForMaxExecTime); above 2147483647 Kueue's "
+         "reconciler ignores it (warning)"),
+    Rule(RULE_STALE_PATCH, "kueue", "TrainJob",
+         "warning: a runtimePatches entry of manager kueue.x-k8s.io/manager is written by Kueue at admission, not kept in Git"),
+    Rule(RULE_DOUBLE_GANG, "kueue", "TrainJob",
+         "warning: kueue profile and a coscheduling/Volcano PodGroup gate the same pods twice"),
+    Rule(RULE_TAS, "kueue", "JobSet",
+         "Topology-Aware-Scheduling pod-set annotations, the multi-layer slice constraints included, parse "
+         "(jobframework/tas.go) and are consistent (jobframework/tas_validation.go)"),
+    Rule(RULE_CREATE, "kueue", "JobSet",
+         "kueue profile: no kueue.x-k8s.io/elastic-job annotation on a JobSet (ValidateElasticJobAnnotation); at most "
+         "18 replicated jobs, the pod sets of one Workload"),
+    Rule(RULE_REQUESTS, "kueue", "JobSet",
+         "warning: kueue profile: every container requests cpu and memory (or sets limits, or a LimitRange among "
+         "the inputs sets defaults), so that quota counts it"),
+    Rule(RULE_QUOTA, "kueue", "TrainJob",
+         "the TrainJob's requests can fit its ClusterQueue: each pod set in one flavor per resource group, and "
+         "the whole workload (nominal quota plus borrowing limit)"),
 ]
 
 def _labels(obj: dict) -> dict:

@@ -17,7 +17,7 @@ from collections import namedtuple
 from kpt_fn import quantity, workload
 from kpt_fn.blame import Blame
 from kpt_fn.resource import dig
-from kpt_fn.problems import ERROR, WARNING, Problem
+from kpt_fn.problems import ERROR, WARNING, Problem, Rule
 
 WAIVER_PREFIX = "waive.expand-trainjobs.kpt.dev/"
 ANNOTATION_GUIDE = f"{WAIVER_PREFIX}<rule>: <reason>"
@@ -50,14 +50,14 @@ _BY_NAME = {s.name: s for s in SETTINGS}
 RULE_IDS = tuple(dict.fromkeys(f"policy/{s.rule}" for s in SETTINGS))
 
 RULES = [
-    {"id": rule, "family": "policy", "applies_to": "TrainJob",
-     "description": "; ".join(f"{s.name}: {s.help}" for s in SETTINGS if f"policy/{s.rule}" == rule)}
+    Rule(rule, "policy", "TrainJob",
+         "; ".join(f"{s.name}: {s.help}" for s in SETTINGS if f"policy/{s.rule}" == rule))
     for rule in RULE_IDS
-] + [{"id": "policy/waiver", "family": "policy", "applies_to": "TrainJob",
-      "description": f"annotation {ANNOTATION_GUIDE} names a known rule and gives a reason; waived violations are warnings"},
-     {"id": "policy/skipped", "family": "policy", "applies_to": "TrainJob",
-      "description": "warning: pod-level rules cannot run on a TrainJob whose spec.managedBy hands it to another "
-                     "controller (nothing is rendered); the rules skipped are named"}]
+] + [Rule("policy/waiver", "policy", "TrainJob",
+          f"annotation {ANNOTATION_GUIDE} names a known rule and gives a reason; waived violations are warnings"),
+     Rule("policy/skipped", "policy", "TrainJob",
+          "warning: pod-level rules cannot run on a TrainJob whose spec.managedBy hands it to another "
+          "controller (nothing is rendered); the rules skipped are named")]
 
 
 # --- the policy section ------------------------------------------------------------------------

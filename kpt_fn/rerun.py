@@ -22,15 +22,15 @@ Hence a warning (an error under `strict`), never silence: no render is safe with
 from __future__ import annotations
 
 from kpt_fn import resource as res
-from kpt_fn.problems import WARNING, Problem
+from kpt_fn.problems import WARNING, Problem, Rule
 from kpt_fn.upstream import DEFAULT_RELEASE
 
 RULE = "lifecycle/jobset-ttl-rerun"
 RULES = [
-    {"id": RULE, "family": "lifecycle", "applies_to": "TrainJob",
-     "description": "warning: the JobSet has spec.ttlSecondsAfterFinished: the JobSet controller deletes it once finished "
-                    "and Argo CD, kubectl or kpt create it again (the training reruns; argo-cd#13851); in validate mode, "
-                    "the Trainer controller reruns a failed TrainJob whose JobSet was deleted (kubeflow/trainer#3737)"},
+    Rule(RULE, "lifecycle", "TrainJob",
+         "warning: the JobSet has spec.ttlSecondsAfterFinished: the JobSet controller deletes it once finished "
+         "and Argo CD, kubectl or kpt create it again (the training reruns; argo-cd#13851); in validate mode, "
+         "the Trainer controller reruns a failed TrainJob whose JobSet was deleted (kubeflow/trainer#3737)"),
 ]
 
 RUNTIME_FIELD = "spec.template.spec.ttlSecondsAfterFinished"

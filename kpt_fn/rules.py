@@ -1,6 +1,6 @@
-"""Every rule the function applies (`expand-trainjobs rules`): what kpt_fn.validation checks, plus the
-rules the engine, its plugin modules, the legacy conversion, the Kueue profile and the policy guardrails
-declare in their `RULES` lists. It sits above all of them, so that none of them imports upwards."""
+"""Every rule the function applies (`expand-trainjobs rules`): the concatenation of the problems.Rule
+records each checking module declares beside its checks (its `RULES`), plus the schema and CEL rules
+read off the release's bundle. It sits above all of them, so that none of them imports upwards."""
 
 from __future__ import annotations
 
@@ -11,57 +11,51 @@ from kpt_fn.problems import Rule
 _TEMPLATE_KINDS = "TrainJob, TrainingRuntime, ClusterTrainingRuntime, JobSet"
 
 
-def _rule(rule_id: str, family: str, applies_to: str, description: str) -> dict:
-    return {"id": rule_id, "family": family, "applies_to": applies_to, "description": description}
-
-
-def _entry(rule) -> dict:
-    """A catalogue entry from a module's RULES row: a problems.Rule, or a dict of its fields (the shape
-    the engine's and plugins' lists still have)."""
+def _record(rule) -> Rule:
+    # Until their owners convert them: jobset_webhook's and k8s's (id, description) pairs and the
+    # v2.2.1 Flux variant's dict row. Every other module declares Rule records.
     if isinstance(rule, Rule):
-        return rule._asdict()
-    return {k: rule.get(k, "") for k in Rule._fields}
+        return rule
+    if isinstance(rule, dict):
+        return Rule(*(rule.get(k, "") for k in Rule._fields))
+    raise TypeError(f"a RULES entry must be a problems.Rule, not {rule!r}")
 
 
-def _engine_rules(release: str) -> list[dict]:
-    """What the engine declares: its own checks and every plugin's of the release (framework.rules),
-    and the legacy conversions."""
+def _bundle_rules(bundle: upstream.Bundle) -> list[Rule]:
+    """The schema rules (one per schema of the bundle) and the CEL rules of the CRDs, each once."""
+    entries = sorted(bundle.schema_entries().values(), key=lambda e: (e.group, e.kind, e.api_version))
+    out = [Rule(schema_check.rule_id(e), "schema", e.kind,
+                f"{e.api_version} {e.kind} matches the strict JSON Schema schemas/{e.file}") for e in entries]
+    out.append(Rule(structural.LIST_TYPE_RULE, "schema", _TEMPLATE_KINDS,
+                    "x-kubernetes-list-type map/set lists have unique keys/items"))
+    out += names.RULES
+    for entry in entries:
+        for cel_rule in structural.cel_rules(entry):
+            text = cel_rule.message.strip() or f"failed rule: {cel_rule.rule.strip()}"
+            out.append(Rule(cel_rule.id, "cel", entry.kind, f"{cel_rule.schema_path}: {cel_rule.rule.strip()} ({text})"))
+    return out
+
+
+def _declared(release: str) -> list[Rule]:
+    """What the checking modules declare: the webhooks, the Kubernetes checks, the engine and every
+    plugin of the release (framework.rules), the conversions, Kueue, policy, reruns, admitted values."""
     from kpt_fn import convert, engine, kueue, policy, rerun
     from kpt_fn.engine import framework
     from kpt_fn.validation import admitted
 
-    return [*engine.RULES, *framework.rules(release), *convert.RULES, *kueue.RULES, *policy.RULES, *rerun.RULES,
+    return [*runtime_webhook.RULES,
+            *(Rule(i, "jobset-webhook", "JobSet", d) for i, d in jobset_webhook.RULES),
+            *(Rule(i, "k8s", "JobSet (its Jobs and Pods)", d) for i, d in k8s.RULES),
+            *engine.RULES, *framework.rules(release), *convert.RULES, *kueue.RULES, *policy.RULES, *rerun.RULES,
             *admitted.RULES]
 
 
 def rules(bundle: upstream.Bundle | None = None) -> list[dict]:
+    """The catalogue as plain data, each id once (its first declaration)."""
     bundle = bundle or upstream.bundle()
-    entries = bundle.schema_entries
-    out = []
-    for entry in sorted(entries().values(), key=lambda e: (e.group, e.kind, e.api_version)):
-        out.append(_rule(schema_check.rule_id(entry), "schema", entry.kind,
-                         f"{entry.api_version} {entry.kind} matches the strict JSON Schema schemas/{entry.file}"))
-    out.append(_rule(structural.LIST_TYPE_RULE, "schema", _TEMPLATE_KINDS,
-                     "x-kubernetes-list-type map/set lists have unique keys/items"))
-    out += [r._asdict() for r in names.RULES]
-    seen = set()
-    for entry in sorted(entries().values(), key=lambda e: (e.group, e.kind, e.api_version)):
-        for cel_rule in structural.cel_rules(entry):
-            if cel_rule.id in seen:
-                continue
-            seen.add(cel_rule.id)
-            text = cel_rule.message.strip() or f"failed rule: {cel_rule.rule.strip()}"
-            out.append(_rule(cel_rule.id, "cel", entry.kind,
-                             f"{cel_rule.schema_path}: {cel_rule.rule.strip()} ({text})"))
-    for rule_id, description in runtime_webhook.RULES:
-        out.append(_rule(rule_id, "runtime-webhook", "TrainingRuntime, ClusterTrainingRuntime", description))
-    for rule_id, description in jobset_webhook.RULES:
-        out.append(_rule(rule_id, "jobset-webhook", "JobSet", description))
-    for rule_id, description in k8s.RULES:
-        out.append(_rule(rule_id, "k8s", "JobSet (its Jobs and Pods)", description))
-    ids = {r["id"] for r in out}
-    for r in _engine_rules(bundle.release):
-        if r["id"] not in ids:
-            ids.add(r["id"])
-            out.append(_entry(r))
+    out, seen = [], set()
+    for rule in map(_record, [*_bundle_rules(bundle), *_declared(bundle.release)]):
+        if rule.id not in seen:
+            seen.add(rule.id)
+            out.append(rule._asdict())
     return out

@@ -15,6 +15,7 @@ import upstream_data
 
 from kpt_fn.engine.info import Container, Info, PodSet, RuntimePolicy, Scheduler
 from kpt_fn.plugins import flux
+from kpt_fn.problems import Rule
 
 # Upstream v2.3.0's templates, copied into the shared data (relative to the checkout, like all shared data).
 UPSTREAM_TEMPLATES = upstream_data.TRAINER / "pkg" / "runtime" / "framework" / "plugins" / "flux" / "templates"
@@ -192,8 +193,8 @@ def test_scripts_behave_like_upstream_templates():
 
 def test_rules_are_well_formed():
     for rule in flux.RULES:
-        assert set(rule) == {"id", "family", "applies_to", "description"}
-        assert rule["id"].startswith(rule["family"] + "/")
+        assert isinstance(rule, Rule)
+        assert rule.id.startswith(rule.family + "/")
 
 
 def test_broker_settings_ignore_empty_runtime_values_but_not_user_ones():

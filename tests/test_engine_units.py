@@ -18,6 +18,7 @@ from kpt_fn.engine import apply, defaults, framework, roundtrip
 from kpt_fn.upstream import defaults as default_trees
 from kpt_fn.engine.info import Container, Info, PodSet, RuntimePolicy, Scheduler
 from kpt_fn.plugins import jobset
+from kpt_fn.problems import Rule
 
 REPO = Path(__file__).resolve().parent.parent
 # ../shared beside the checkout (the project's data), never a path of this machine.
@@ -162,10 +163,10 @@ def test_objects_are_ordered_secrets_configmaps_podgroups_jobset():
 
 def test_rules_catalog_entries_are_complete_and_unique():
     rules = framework.rules()
-    ids = [r["id"] for r in rules]
+    ids = [r.id for r in rules]
     assert len(ids) == len(set(ids))
     for r in rules:
-        assert set(r) >= {"id", "family", "applies_to", "description"}
+        assert isinstance(r, Rule)
 
 
 # --- JobSet builder on a hand-built Info (jobset_test.go TestBuild / TestSyncParallelCount) ----------

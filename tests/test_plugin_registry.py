@@ -127,12 +127,12 @@ def test_plugins_whose_policy_is_absent_are_not_imported():
 TOY = '''
 """Toy: an ML policy that exports the world size and refuses a reserved env var."""
 from kpt_fn.engine.apply import upsert_env_vars
-from kpt_fn.problems import Problem
+from kpt_fn.problems import Problem, Rule
 
 NAME = "Toy"
 REPLACES = ("plainml",)
-RULES = [{"id": "trainer-webhook/toy-reserved-env", "family": "trainer-webhook", "applies_to": "TrainJob",
-          "description": "spec.trainer.env must not set TOY_WORLD_SIZE"}]
+RULES = [Rule("trainer-webhook/toy-reserved-env", "trainer-webhook", "TrainJob",
+              "spec.trainer.env must not set TOY_WORLD_SIZE")]
 
 
 def enforce_ml_policy(info, trainjob, options):
@@ -150,7 +150,7 @@ def build(info, trainjob, options):
 
 def validate(info, trainjob, options):
     env = trainjob["spec"]["trainer"].get("env") or []
-    return [Problem("TOY_WORLD_SIZE is reserved", f"spec.trainer.env[{i}]", rule=RULES[0]["id"])
+    return [Problem("TOY_WORLD_SIZE is reserved", f"spec.trainer.env[{i}]", rule=RULES[0].id)
             for i, e in enumerate(env) if e["name"] == "TOY_WORLD_SIZE"]
 '''
 
@@ -185,7 +185,7 @@ def test_a_toy_ml_policy_takes_part_in_the_phases_its_module_defines(toy):
     phases = _phases(framework.default())
     assert [phase for phase, names in phases.items() if "toy" in names] == [
         "EnforceMLPolicy", "ComponentBuilder", "CustomValidation"]
-    assert "trainer-webhook/toy-reserved-env" in {r["id"] for r in framework.rules()}
+    assert "trainer-webhook/toy-reserved-env" in {r.id for r in framework.rules()}
 
     result = expand(_trainjob(), _runtime({"toy": {"slots": 2}}))
     assert not has_errors(result.problems), result.problems

@@ -47,7 +47,7 @@ def test_engine_plugin_and_legacy_rules_are_included():
 
     declared = engine.RULES + framework.rules() + convert.RULES
     ids = {r["id"] for r in rules.rules()}
-    assert declared and {r["id"] for r in declared} <= ids
+    assert declared and {r.id for r in declared} <= ids
     assert {"trainer-webhook", "legacy", "secret-policy"} <= {r["family"] for r in rules.rules()}
 
 
@@ -66,3 +66,22 @@ def test_every_reported_rule_id_is_in_the_catalog():
     assert {p.rule.split("/")[0] for p in reported} == {"names", "schema", "cel", "jobset-webhook",
                                                          "runtime-webhook"}
     assert {p.rule for p in reported} <= ids
+
+
+def test_checking_modules_declare_rule_records():
+    """Each module's RULES holds problems.Rule records (one shape), its ids in the module's family."""
+    import importlib
+
+    import kpt_fn.plugins
+    from kpt_fn.problems import Rule
+
+    modules = ["kpt_fn.engine", "kpt_fn.engine.secrets", "kpt_fn.convert", "kpt_fn.kueue", "kpt_fn.policy",
+               "kpt_fn.rerun", "kpt_fn.validation.admitted", "kpt_fn.validation.names",
+               "kpt_fn.validation.runtime_webhook"]
+    modules += [f"kpt_fn.plugins.{name}" for name, _ in kpt_fn.plugins.REGISTRY]
+    modules += ["kpt_fn.plugins.v2_2_1.jobset", "kpt_fn.plugins.v2_2_1.mpi"]
+    for name in modules:
+        for rule in getattr(importlib.import_module(name), "RULES", ()):
+            assert isinstance(rule, Rule), (name, rule)
+            assert rule.family and rule.applies_to and rule.description, (name, rule)
+

@@ -19,8 +19,8 @@ Contract used by the rest of the function (kpt_fn.function):
         `expand` runs the same checks first unless options.admission is False; a caller that calls
         `admission` itself should pass admission=False to `expand` to avoid duplicate warnings.
 
-    rules() -> list[dict]   (kpt_fn.engine.framework.rules)
-        Catalog entries of every check above.
+    rules() -> list[Rule]   (kpt_fn.engine.framework.rules)
+        The problems.Rule records of every check above.
 
 Pipeline of `expand` (upstream pkg/runtime/core/trainingruntime.go and pkg/runtime/framework/core/framework.go at v2.3.0):
 
@@ -49,7 +49,7 @@ from __future__ import annotations
 from kpt_fn import quantity, upstream
 from kpt_fn.engine import defaults, framework, omitempty, roundtrip
 from kpt_fn.engine.framework import RenderError
-from kpt_fn.problems import ERROR, INFO, WARNING, Problem, has_errors
+from kpt_fn.problems import ERROR, INFO, WARNING, Problem, Rule, has_errors
 from kpt_fn.registry import SUPPORTED_RUNTIMES, registry_key  # noqa: F401 (re-exported: the registry is shared with resolve)
 
 CONTROLLER = "trainer.kubeflow.org/trainjob-controller"
@@ -62,18 +62,18 @@ RULE_DEADLINE = "trainer-controller/active-deadline-not-rendered"
 RULE_RENDER = "trainer-controller/reconcile-error"
 
 RULES = [
-    {"id": RULE_RUNTIME_KEY, "family": "trainer-webhook", "applies_to": "TrainJob",
-     "description": "spec.runtimeRef must name a TrainingRuntime or ClusterTrainingRuntime of trainer.kubeflow.org"},
-    {"id": RULE_DEPRECATED, "family": "trainer-webhook", "applies_to": "TrainJob",
-     "description": "warning: the referenced ClusterTrainingRuntime is labelled trainer.kubeflow.org/support: deprecated"},
-    {"id": RULE_RENDER, "family": "trainer-controller", "applies_to": "TrainJob",
-     "description": "errors the controller would hit while building the objects (strategic merge failures, missing "
-                    "envInjection targets, invalid quantities, ...); nothing is rendered"},
-    {"id": RULE_MANAGED_BY, "family": "trainer-controller", "applies_to": "TrainJob",
-     "description": "warning: spec.managedBy names another controller, so nothing is rendered (the admission "
-                    "checks still apply)"},
-    {"id": RULE_DEADLINE, "family": "trainer-controller", "applies_to": "TrainJob",
-     "description": "info: spec.activeDeadlineSeconds is enforced by the controller and not part of the rendered objects"},
+    Rule(RULE_RUNTIME_KEY, "trainer-webhook", "TrainJob",
+         "spec.runtimeRef must name a TrainingRuntime or ClusterTrainingRuntime of trainer.kubeflow.org"),
+    Rule(RULE_DEPRECATED, "trainer-webhook", "TrainJob",
+         "warning: the referenced ClusterTrainingRuntime is labelled trainer.kubeflow.org/support: deprecated"),
+    Rule(RULE_RENDER, "trainer-controller", "TrainJob",
+         "errors the controller would hit while building the objects (strategic merge failures, missing "
+         "envInjection targets, invalid quantities, ...); nothing is rendered"),
+    Rule(RULE_MANAGED_BY, "trainer-controller", "TrainJob",
+         "warning: spec.managedBy names another controller, so nothing is rendered (the admission "
+         "checks still apply)"),
+    Rule(RULE_DEADLINE, "trainer-controller", "TrainJob",
+         "info: spec.activeDeadlineSeconds is enforced by the controller and not part of the rendered objects"),
 ]
 
 

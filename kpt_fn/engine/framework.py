@@ -40,9 +40,9 @@ Every attribute below is optional; the framework calls only what a module define
         The admission checks that need only the runtime's JobSet spec before patching. The engine
         runs them alone when the Info cannot be built (upstream's webhook ignores that error and
         validates what it has); `is_active` is not asked then, there being no Info.
-    RULES: list[dict]
-        Catalog entries ``{"id", "family": "trainer-webhook", "applies_to": "TrainJob",
-        "description"}`` for the checks the plugin implements; `rules()` aggregates them.
+    RULES: list[problems.Rule]
+        The catalogue records of the checks the plugin implements, declared beside them;
+        `rules()` aggregates them.
 
 What the framework hands to plugins:
 
@@ -211,7 +211,7 @@ class Framework:
             problems.extend(fn(unpatched, trainjob) or ())
         return problems
 
-    def rules(self) -> list[dict]:
+    def rules(self) -> list:
         """Every plugin's rule catalog entries, in registry order (imports every plugin)."""
         return [rule for p in self.plugins for rule in getattr(p.module, "RULES", ())]
 
@@ -247,6 +247,6 @@ def order_objects(objects: list[dict]) -> list[dict]:
     return sorted(objects, key=lambda o: _KIND_RANK.get(o.get("kind"), len(_KIND_RANK)))
 
 
-def rules(release: str | None = None) -> list[dict]:
-    """Every plugin's rule catalog entries, in registry order (kpt_fn.rules puts the engine's first)."""
+def rules(release: str | None = None) -> list:
+    """Every plugin's problems.Rule records, in registry order (kpt_fn.rules puts the engine's first)."""
     return default(release).rules()

@@ -37,7 +37,7 @@ from __future__ import annotations
 
 import base64
 
-from kpt_fn.problems import INFO, WARNING, Problem
+from kpt_fn.problems import INFO, WARNING, Problem, Rule
 
 REFERENCE = "reference"
 GENERATE = "generate"
@@ -61,17 +61,17 @@ RULE_FLUX_GENERATED = "secret-policy/flux-curve-secret-generated"
 RULE_OPTIONS = "secret-policy/options"
 
 RULES = [
-    {"id": RULE_MPI_REFERENCE, "family": "secret-policy", "applies_to": "TrainJob",
-     "description": "MPI runtime without generated keys: the SSH Secret the pods mount must be provided in the cluster."},
-    {"id": RULE_MPI_GENERATED, "family": "secret-policy", "applies_to": "TrainJob",
-     "description": "mpiSSHSecret=generate: an SSH private key derived from secretSeed is written to the output."},
-    {"id": RULE_FLUX_REFERENCE, "family": "secret-policy", "applies_to": "TrainJob",
-     "description": "Flux runtime without generated keys: the CURVE certificate Secret must be provided in the cluster."},
-    {"id": RULE_FLUX_GENERATED, "family": "secret-policy", "applies_to": "TrainJob",
-     "description": "fluxCurveSecret=generate: a CURVE secret key derived from secretSeed is written to the output."},
-    {"id": RULE_OPTIONS, "family": "secret-policy", "applies_to": "TrainJob",
-     "description": "The secret options must be valid: known modes, a secretSeed of >= 16 characters with generate, "
-                    "name templates giving DNS-1123 names."},
+    Rule(RULE_MPI_REFERENCE, "secret-policy", "TrainJob",
+         "MPI runtime without generated keys: the SSH Secret the pods mount must be provided in the cluster."),
+    Rule(RULE_MPI_GENERATED, "secret-policy", "TrainJob",
+         "mpiSSHSecret=generate: an SSH private key derived from secretSeed is written to the output."),
+    Rule(RULE_FLUX_REFERENCE, "secret-policy", "TrainJob",
+         "Flux runtime without generated keys: the CURVE certificate Secret must be provided in the cluster."),
+    Rule(RULE_FLUX_GENERATED, "secret-policy", "TrainJob",
+         "fluxCurveSecret=generate: a CURVE secret key derived from secretSeed is written to the output."),
+    Rule(RULE_OPTIONS, "secret-policy", "TrainJob",
+         "The secret options must be valid: known modes, a secretSeed of >= 16 characters with generate, "
+         "name templates giving DNS-1123 names."),
 ]
 
 

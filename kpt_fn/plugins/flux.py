@@ -30,7 +30,7 @@ from kpt_fn.engine.framework import RenderError
 from kpt_fn.engine.info import Container, resources_per_node
 from kpt_fn.quantity import num_gpu
 from kpt_fn.trainer_names import NODE, TRAINER
-from kpt_fn.problems import Problem
+from kpt_fn.problems import Problem, Rule
 
 NAME = "Flux"
 
@@ -58,13 +58,13 @@ RULE_NUM_PROC = "trainer-webhook/flux-num-proc-per-node"
 RULE_INSTALLER = "trainer-webhook/flux-reserved-init-container"
 RULE_TRAINER_REQUIRED = "trainer-controller/flux-num-nodes-required"
 RULES = [
-    {"id": RULE_NUM_PROC, "family": "trainer-webhook", "applies_to": "TrainJob",
-     "description": "Flux needs numProcPerNode (TrainJob, else runtime) >= 1."},
-    {"id": RULE_INSTALLER, "family": "trainer-webhook", "applies_to": "TrainJob",
-     "description": "The runtime's node job must not already have an init container named flux-installer."},
-    {"id": RULE_TRAINER_REQUIRED, "family": "trainer-controller", "applies_to": "TrainJob",
-     "description": "Flux TrainJobs need spec.trainer.numNodes (upstream's controller crashes without it)."},
-] + [r for r in secrets.RULES if r["id"].startswith("secret-policy/flux-")]
+    Rule(RULE_NUM_PROC, "trainer-webhook", "TrainJob",
+         "Flux needs numProcPerNode (TrainJob, else runtime) >= 1."),
+    Rule(RULE_INSTALLER, "trainer-webhook", "TrainJob",
+         "The runtime's node job must not already have an init container named flux-installer."),
+    Rule(RULE_TRAINER_REQUIRED, "trainer-controller", "TrainJob",
+         "Flux TrainJobs need spec.trainer.numNodes (upstream's controller crashes without it)."),
+] + [r for r in secrets.RULES if r.id.startswith("secret-policy/flux-")]
 
 # Go's strings.TrimSpace trims the Unicode White_Space characters (not Python's isspace set).
 _GO_SPACE = "\t\n\v\f\r \x85\xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000"

@@ -14,9 +14,6 @@ NAME = "JAX"
 # PlainML does not run beside this plugin (upstream's PlainML skips the Torch, MPI and JAX policies).
 REPLACES = ("plainml",)
 
-RULES: list[dict] = []
-
-
 def is_active(info) -> bool:
     ml = info.runtime_policy.ml_policy_source
     return ml is not None and ml.get("jax") is not None

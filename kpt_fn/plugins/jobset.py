@@ -15,7 +15,7 @@ from kpt_fn.engine.apply import (
 from kpt_fn.engine.framework import RenderError
 from kpt_fn.engine.info import ancestor_of, pod_spec_of
 from kpt_fn.trainer_names import ANCESTOR_LABEL, DATASET_INITIALIZER, MODEL_INITIALIZER, NODE, TRAINER
-from kpt_fn.problems import Problem
+from kpt_fn.problems import Problem, Rule
 
 NAME = "JobSet"
 INITIALIZER_VOLUME = "initializer"
@@ -29,23 +29,23 @@ RULE_PATCH_DIRECTIVE = "trainer-webhook/runtime-patch-directive"
 RULE_PATCH_CONFLICT = "recommendation/runtime-patch-conflict"
 
 RULES = [
-    {"id": RULE_INITIALIZER, "family": "trainer-webhook", "applies_to": "TrainJob",
-     "description": "spec.initializer.dataset/model needs a runtime job of that name with a container of that "
-                    "name mounting the `initializer` volume"},
-    {"id": RULE_PATCH_MANAGER, "family": "trainer-webhook", "applies_to": "TrainJob",
-     "description": "spec.runtimePatches[].manager must be a domain-prefixed path (such as \"acme.io/foo\")"},
-    {"id": RULE_PATCH_TARGET, "family": "recommendation", "applies_to": "TrainJob",
-     "description": "runtimePatches may only target replicated jobs, containers and init containers that exist in "
-                    "the runtime template (checked against the unpatched runtime, R6.1; upstream's webhook "
-                    "checks the patched template, so it never fires there and the JobSet fails later)"},
-    {"id": RULE_PATCH_ENV, "family": "trainer-webhook", "applies_to": "TrainJob",
-     "description": "runtimePatches must not set env on the node, dataset-initializer or model-initializer "
-                    "containers (use spec.trainer.env / spec.initializer.*.env)"},
-    {"id": RULE_PATCH_DIRECTIVE, "family": "trainer-webhook", "applies_to": "TrainJob",
-     "description": "runtimePatches must not contain strategic-merge directive keys (`$patch`, ...) (R3.1)"},
-    {"id": RULE_PATCH_CONFLICT, "family": "recommendation", "applies_to": "TrainJob",
-     "description": "a runtimePatch must not give a runtime volume a different source, or turn a runtime env var "
-                    "between value and valueFrom: the strategic merge would keep both (R3.2)"},
+    Rule(RULE_INITIALIZER, "trainer-webhook", "TrainJob",
+         "spec.initializer.dataset/model needs a runtime job of that name with a container of that "
+         "name mounting the `initializer` volume"),
+    Rule(RULE_PATCH_MANAGER, "trainer-webhook", "TrainJob",
+         "spec.runtimePatches[].manager must be a domain-prefixed path (such as \"acme.io/foo\")"),
+    Rule(RULE_PATCH_TARGET, "recommendation", "TrainJob",
+         "runtimePatches may only target replicated jobs, containers and init containers that exist in "
+         "the runtime template (checked against the unpatched runtime, R6.1; upstream's webhook "
+         "checks the patched template, so it never fires there and the JobSet fails later)"),
+    Rule(RULE_PATCH_ENV, "trainer-webhook", "TrainJob",
+         "runtimePatches must not set env on the node, dataset-initializer or model-initializer "
+         "containers (use spec.trainer.env / spec.initializer.*.env)"),
+    Rule(RULE_PATCH_DIRECTIVE, "trainer-webhook", "TrainJob",
+         "runtimePatches must not contain strategic-merge directive keys (`$patch`, ...) (R3.1)"),
+    Rule(RULE_PATCH_CONFLICT, "recommendation", "TrainJob",
+         "a runtimePatch must not give a runtime volume a different source, or turn a runtime env var "
+         "between value and valueFrom: the strategic merge would keep both (R3.2)"),
 ]
 
 

@@ -19,7 +19,7 @@ from kpt_fn.engine.framework import RenderError
 from kpt_fn.engine.info import resources_per_node
 from kpt_fn.quantity import num_gpu
 from kpt_fn.trainer_names import NODE
-from kpt_fn.problems import Problem
+from kpt_fn.problems import Problem, Rule
 from kpt_fn.validation.names import MAX_DATA_SIZE, RULE_DATA_KEYS
 
 NAME = "MPI"
@@ -46,13 +46,13 @@ RULE_RESERVED_ENV = "trainer-webhook/mpi-reserved-env"
 RULE_IMPLEMENTATION = "trainer-controller/mpi-implementation"
 
 RULES = [
-    {"id": RULE_LAUNCHER_AS_NODE, "family": "trainer-webhook", "applies_to": "TrainJob",
-     "description": "With runLauncherAsNode, numNodes >= 2 needs a runtime with both a launcher and a node job."},
-    {"id": RULE_RESERVED_ENV, "family": "trainer-webhook", "applies_to": "TrainJob",
-     "description": "spec.trainer.env must not set the OMPI_MCA_* variables the MPI plugin manages."},
-    {"id": RULE_IMPLEMENTATION, "family": "trainer-controller", "applies_to": "TrainJob",
-     "description": "mpiImplementation must be OpenMPI, the only implementation upstream supports."},
-] + [r for r in secrets.RULES if r["id"].startswith("secret-policy/mpi-") or r["id"] == secrets.RULE_OPTIONS]
+    Rule(RULE_LAUNCHER_AS_NODE, "trainer-webhook", "TrainJob",
+         "With runLauncherAsNode, numNodes >= 2 needs a runtime with both a launcher and a node job."),
+    Rule(RULE_RESERVED_ENV, "trainer-webhook", "TrainJob",
+         "spec.trainer.env must not set the OMPI_MCA_* variables the MPI plugin manages."),
+    Rule(RULE_IMPLEMENTATION, "trainer-controller", "TrainJob",
+         "mpiImplementation must be OpenMPI, the only implementation upstream supports."),
+] + [r for r in secrets.RULES if r.id.startswith("secret-policy/mpi-") or r.id == secrets.RULE_OPTIONS]
 
 
 def is_active(info) -> bool:

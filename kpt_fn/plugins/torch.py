@@ -10,7 +10,7 @@ from kpt_fn.engine.framework import RenderError
 from kpt_fn.engine.info import resources_per_node
 from kpt_fn.plugins import torchtune
 from kpt_fn.trainer_names import COMPLETION_INDEX, NODE, PORT, TRAINER
-from kpt_fn.problems import Problem
+from kpt_fn.problems import Problem, Rule
 from kpt_fn.quantity import num_cpu, num_gpu
 
 NAME = "Torch"
@@ -22,14 +22,14 @@ RULE_RESERVED_ENV = "trainer-webhook/torch-reserved-env"
 RULE_ENV_INJECTION = "trainer-webhook/torch-env-injection-target"
 
 RULES = [
-    {"id": RULE_RESERVED_ENV, "family": "trainer-webhook", "applies_to": "TrainJob",
-     "description": "spec.trainer.env must not set the torchrun variables PET_NNODES, PET_NPROC_PER_NODE, "
-                    "PET_NODE_RANK, PET_MASTER_ADDR, PET_MASTER_PORT"},
-    {"id": RULE_ENV_INJECTION, "family": "trainer-webhook", "applies_to": "TrainJob",
-     "description": "every mlPolicy.torch.envInjection target container must exist in the runtime job it names"},
-    {"id": torchtune.RULE_TORCHTUNE, "family": "trainer-webhook", "applies_to": "TrainJob",
-     "description": "torchtune (`command: [tune, run]`): supported model, single node except llama3.3-70B, QLoRA "
-                    "limits, LoRA not multi-node, runtime-managed config items not overridable in args"},
+    Rule(RULE_RESERVED_ENV, "trainer-webhook", "TrainJob",
+         "spec.trainer.env must not set the torchrun variables PET_NNODES, PET_NPROC_PER_NODE, "
+         "PET_NODE_RANK, PET_MASTER_ADDR, PET_MASTER_PORT"),
+    Rule(RULE_ENV_INJECTION, "trainer-webhook", "TrainJob",
+         "every mlPolicy.torch.envInjection target container must exist in the runtime job it names"),
+    Rule(torchtune.RULE_TORCHTUNE, "trainer-webhook", "TrainJob",
+         "torchtune (`command: [tune, run]`): supported model, single node except llama3.3-70B, QLoRA "
+         "limits, LoRA not multi-node, runtime-managed config items not overridable in args"),
 ]
 
 

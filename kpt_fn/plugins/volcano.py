@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from kpt_fn.engine.info import pod_spec_of
 from kpt_fn.plugins.coscheduling import gang, pod_group_metadata
-from kpt_fn.problems import WARNING, Problem
+from kpt_fn.problems import WARNING, Problem, Rule
 
 NAME = "Volcano"
 GROUP_NAME_ANNOTATION = "scheduling.k8s.io/group-name"
@@ -19,11 +19,11 @@ RULE_QUEUE = "trainer-webhook/volcano-queue-name"
 RULE_PRIORITY_CLASS = "trainer-webhook/volcano-priority-class"
 
 RULES = [
-    {"id": RULE_QUEUE, "family": "trainer-webhook", "applies_to": "TrainJob",
-     "description": f"the {QUEUE_ANNOTATION} annotation (runtime template or runtimePatches) must not be empty"},
-    {"id": RULE_PRIORITY_CLASS, "family": "trainer-webhook", "applies_to": "TrainJob",
-     "description": "pod template priorityClassName must name an existing PriorityClass (checked against "
-                    "knownPriorityClasses; a warning when that list is empty)"},
+    Rule(RULE_QUEUE, "trainer-webhook", "TrainJob",
+         f"the {QUEUE_ANNOTATION} annotation (runtime template or runtimePatches) must not be empty"),
+    Rule(RULE_PRIORITY_CLASS, "trainer-webhook", "TrainJob",
+         "pod template priorityClassName must name an existing PriorityClass (checked against "
+         "knownPriorityClasses; a warning when that list is empty)"),
 ]
 
 

@@ -11,7 +11,7 @@ from kpt_fn.engine.apply import upsert_env_vars, upsert_ports
 from kpt_fn.engine.info import resources_per_node
 from kpt_fn.quantity import num_gpu
 from kpt_fn.trainer_names import COMPLETION_INDEX, NODE, PORT, TRAINER
-from kpt_fn.problems import Problem
+from kpt_fn.problems import Problem, Rule
 
 NAME = "XGBoost"
 
@@ -23,8 +23,8 @@ RESERVED_ENV = frozenset((ENV_TRACKER_URI, ENV_TRACKER_PORT, ENV_TASK_ID, ENV_NU
 
 RULE_RESERVED_ENV = "trainer-webhook/xgboost-reserved-env"
 RULES = [
-    {"id": RULE_RESERVED_ENV, "family": "trainer-webhook", "applies_to": "TrainJob",
-     "description": "spec.trainer.env must not set the DMLC_* variables the XGBoost plugin manages."},
+    Rule(RULE_RESERVED_ENV, "trainer-webhook", "TrainJob",
+         "spec.trainer.env must not set the DMLC_* variables the XGBoost plugin manages."),
 ]
 
 

@@ -11,17 +11,17 @@ parallelism) and is not repeated here.
 
 from __future__ import annotations
 
-from kpt_fn.problems import WARNING, Problem
+from kpt_fn.problems import WARNING, Problem, Rule
 from kpt_fn.upstream import DEFAULT_RELEASE
 
 RULE_NUM_NODES = "admitted/num-nodes-zero"
 RULE_NUM_PROC = "admitted/num-proc-per-node-below-one"
 
 RULES = [
-    {"id": RULE_NUM_NODES, "family": "admitted", "applies_to": "TrainJob",
-     "description": "warning: spec.trainer.numNodes is 0 (admitted by the selected Trainer release): the trainer Job runs no pod"},
-    {"id": RULE_NUM_PROC, "family": "admitted", "applies_to": "TrainJob",
-     "description": "warning: spec.trainer.numProcPerNode is below 1 (admitted by the selected Trainer release): no node can run it"},
+    Rule(RULE_NUM_NODES, "admitted", "TrainJob",
+         "warning: spec.trainer.numNodes is 0 (admitted by the selected Trainer release): the trainer Job runs no pod"),
+    Rule(RULE_NUM_PROC, "admitted", "TrainJob",
+         "warning: spec.trainer.numProcPerNode is below 1 (admitted by the selected Trainer release): no node can run it"),
 ]
 
 

@@ -17,7 +17,7 @@ adds none; v2.3.0 added both), so there every runtime is checked, whatever its l
 
 from __future__ import annotations
 
-from kpt_fn.problems import WARNING, Problem
+from kpt_fn.problems import WARNING, Problem, Rule
 from kpt_fn.resource import dig
 from kpt_fn.validation.fielderr import child, index
 from kpt_fn.trainer_names import ANCESTOR_LABEL
@@ -39,14 +39,17 @@ RUNTIME_KINDS = ("TrainingRuntime", "ClusterTrainingRuntime")
 RULE_REPLICAS = "runtime-webhook/replicas"
 RULE_CONTAINER = "runtime-webhook/ancestor-container"
 RULE_DEPRECATED = "runtime-webhook/deprecated"
-RULES = [
-    (RULE_REPLICAS, "replicated jobs labelled with a Trainer ancestor step must have replicas 1"),
-    (RULE_CONTAINER, "replicated jobs labelled with a Trainer ancestor step must have its container "
-                     "(trainer: node, dataset-initializer, model-initializer)"),
-    (RULE_DEPRECATED, "warning for a ClusterTrainingRuntime labelled trainer.kubeflow.org/support: deprecated"),
-]
+_RUNTIMES = "TrainingRuntime, ClusterTrainingRuntime"
 _SKIPPED = " (not for runtimes labelled trainer.kubeflow.org/webhook-validation: disabled)"
-RULES = [(rule, description + _SKIPPED) for rule, description in RULES]
+RULES = [
+    Rule(RULE_REPLICAS, "runtime-webhook", _RUNTIMES,
+         "replicated jobs labelled with a Trainer ancestor step must have replicas 1" + _SKIPPED),
+    Rule(RULE_CONTAINER, "runtime-webhook", _RUNTIMES,
+         "replicated jobs labelled with a Trainer ancestor step must have its container "
+         "(trainer: node, dataset-initializer, model-initializer)" + _SKIPPED),
+    Rule(RULE_DEPRECATED, "runtime-webhook", _RUNTIMES,
+         "warning for a ClusterTrainingRuntime labelled trainer.kubeflow.org/support: deprecated" + _SKIPPED),
+]
 
 
 

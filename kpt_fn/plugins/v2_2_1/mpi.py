@@ -12,7 +12,7 @@ from kpt_fn.plugins import mpi as _current
 
 NAME = _current.NAME
 REPLACES = _current.REPLACES
-RULES = [r for r in _current.RULES if r["id"] != _current.RULE_RESERVED_ENV]
+RULES = [r for r in _current.RULES if r.id != _current.RULE_RESERVED_ENV]
 is_active = _current.is_active
 build = _current.build
 
