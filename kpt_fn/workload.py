@@ -5,8 +5,9 @@ through this module, so they count pods and requests the same way."""
 from __future__ import annotations
 
 from kpt_fn import quantity
+from kpt_fn.engine import framework
 from kpt_fn.resource import dig
-from kpt_fn.trainer_names import ANCESTOR_LABEL
+from kpt_fn.trainer_names import ANCESTOR_LABEL, TRAINER
 
 POD_SPEC = ("template", "spec", "template", "spec")
 POD_META = ("template", "spec", "template", "metadata")
@@ -97,16 +98,18 @@ def pod_requests(pod: dict) -> dict:
     return total
 
 
-def training_node_test(runtime: dict | None):
-    """Which pod sets are training nodes (a predicate on PodSet). The MPI plugin sizes the replicated job
-    `node` from numNodes (one less when the launcher runs as a node), while the trainer label sits on
-    the launcher: there the nodes are the `node` pods, plus the launcher's with runLauncherAsNode.
-    Elsewhere they are the pods of the job labelled trainer."""
-    mpi = dig(runtime, "spec", "mlPolicy", "mpi") if runtime is not None else None
-    if not isinstance(mpi, dict):
-        return lambda ps: ps.step == "trainer"
-    with_launcher = bool(mpi.get("runLauncherAsNode"))
-    return lambda ps: ps.name == "node" or (with_launcher and ps.name == "launcher")
+def training_node_test(runtime: dict | None, release: str | None = None):
+    """Which pod sets are training nodes (a predicate on PodSet): the pods of the job labelled trainer,
+    unless a plugin the runtime switches on says otherwise through its TRAINING_NODES(runtime) (MPI's
+    nodes are not all in the trainer-labelled job)."""
+    spec = runtime.get("spec") if isinstance(runtime, dict) else None
+    if isinstance(spec, dict) and all(isinstance(spec.get(p) or {}, dict) for p in ("mlPolicy", "podGroupPolicy")):
+        for plugin in framework.default(release).enabled(spec):
+            test = getattr(plugin, "TRAINING_NODES", None)
+            answer = test(runtime) if test is not None else None
+            if answer is not None:
+                return answer
+    return lambda ps: ps.step == TRAINER
 
 
 def is_gpu(resource: str) -> bool:

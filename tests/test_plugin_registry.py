@@ -48,7 +48,7 @@ def test_phases_are_derived_in_registry_order_and_documented():
         "EnforcePodGroupPolicy": ["coscheduling", "volcano"],
         "PodNetwork": ["jobset"],
         "ComponentBuilder": ["jobset", "mpi", "flux", "coscheduling", "volcano"],
-        "CustomValidation": ["jobset", "torch", "mpi", "jax", "xgboost", "flux", "coscheduling", "volcano"],
+        "CustomValidation": ["jobset", "torch", "mpi", "xgboost", "flux", "volcano"],
     }
     # The framework's docstring shows the same phases (the one place they are written out).
     doc = framework.__doc__

@@ -40,6 +40,10 @@ Every attribute below is optional; the framework calls only what a module define
         The admission checks that need only the runtime's JobSet spec before patching. The engine
         runs them alone when the Info cannot be built (upstream's webhook ignores that error and
         validates what it has); `is_active` is not asked then, there being no Info.
+    TRAINING_NODES(runtime) -> predicate on workload.PodSet | None
+        Which pod sets of the rendered JobSet are training nodes, when not (only) the job labelled
+        trainer (MPI: the `node` job, and the launcher with runLauncherAsNode); read by
+        kpt_fn.workload for the report's and the policy's node counts.
     RULES: list[problems.Rule]
         The catalogue records of the checks the plugin implements, declared beside them;
         `rules()` aggregates them.
@@ -66,7 +70,7 @@ map, which Go iterates at random). With today's registry the phases are:
     PodNetwork:             jobset
     ComponentBuilder:       sync_parallel_count of every builder, then build of every builder:
                             jobset, mpi, flux, coscheduling, volcano
-    CustomValidation:       jobset, torch, mpi, jax, xgboost, flux, coscheduling, volcano
+    CustomValidation:       jobset, torch, mpi, xgboost, flux, volcano
 """
 
 from __future__ import annotations
@@ -202,12 +206,16 @@ class Framework:
             problems.extend(fn(info, trainjob, options) or ())
         return problems
 
+    def enabled(self, runtime_spec: dict) -> list:
+        """The modules of the plugins a runtime's spec switches on, in registry order (REPLACES applied)."""
+        return self._enabled(runtime_spec.get("mlPolicy"), runtime_spec.get("podGroupPolicy"))
+
     def check_runtime_patches(self, runtime: dict, trainjob: dict) -> list[Problem]:
         """The checks of `check_runtime_patches` for the defaulted `runtime` (when no Info exists)."""
         spec = runtime.get("spec") or {}
         unpatched = ((spec.get("template") or {}).get("spec")) or {}
         problems: list[Problem] = []
-        for fn in _phase(self._enabled(spec.get("mlPolicy"), spec.get("podGroupPolicy")), RUNTIME_PATCH_CHECKS):
+        for fn in _phase(self.enabled(spec), RUNTIME_PATCH_CHECKS):
             problems.extend(fn(unpatched, trainjob) or ())
         return problems
 

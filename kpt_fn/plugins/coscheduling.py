@@ -6,14 +6,9 @@ podGroupPolicy.coscheduling.
 
 from __future__ import annotations
 
-from kpt_fn.problems import Problem
 
 NAME = "CoScheduling"
 POD_GROUP_LABEL = "scheduling.x-k8s.io/pod-group"
-
-
-def is_active(info) -> bool:
-    return (info.runtime_policy.pod_group_policy or {}).get("coscheduling") is not None
 
 
 def enforce_pod_group_policy(info, trainjob, options) -> None:
@@ -50,7 +45,3 @@ def build(info, trainjob, options) -> list[dict]:
             "scheduleTimeoutSeconds": policy["scheduleTimeoutSeconds"],
         },
     }]
-
-
-def validate(info, trainjob, options) -> list[Problem]:
-    return []

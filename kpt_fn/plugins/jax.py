@@ -14,11 +14,6 @@ NAME = "JAX"
 # PlainML does not run beside this plugin (upstream's PlainML skips the Torch, MPI and JAX policies).
 REPLACES = ("plainml",)
 
-def is_active(info) -> bool:
-    ml = info.runtime_policy.ml_policy_source
-    return ml is not None and ml.get("jax") is not None
-
-
 def enforce_ml_policy(info, trainjob, options) -> None:
     trainer = (trainjob.get("spec") or {}).get("trainer")
     ps = info.pod_set_by_ancestor(TRAINER)
@@ -38,7 +33,3 @@ def enforce_ml_policy(info, trainjob, options) -> None:
         {"name": "JAX_COORDINATOR_ADDRESS", "value": f"{name}-{NODE}-0-0.{name}:{PORT}"},
     ])
     upsert_ports(container.ports, [{"containerPort": PORT}])
-
-
-def validate(info, trainjob, options) -> list:
-    return []

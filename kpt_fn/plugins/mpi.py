@@ -55,9 +55,16 @@ RULES = [
 ] + [r for r in secrets.RULES if r.id.startswith("secret-policy/mpi-") or r.id == secrets.RULE_OPTIONS]
 
 
-def is_active(info) -> bool:
-    ml = info.runtime_policy.ml_policy_source
-    return ml is not None and ml.get("mpi") is not None
+def TRAINING_NODES(runtime: dict):
+    """The training nodes among the pod sets (kpt_fn.workload): this plugin sizes the replicated job
+    `node` from numNodes (one less when the launcher runs as a node) while the trainer label sits on
+    the launcher, so the nodes are the `node` pods, plus the launcher's with runLauncherAsNode.
+    None (no opinion) for an mlPolicy.mpi that is not an object."""
+    mpi = ((runtime.get("spec") or {}).get("mlPolicy") or {}).get("mpi")
+    if not isinstance(mpi, dict):
+        return None
+    with_launcher = bool(mpi.get("runLauncherAsNode"))
+    return lambda ps: ps.name == NODE or (with_launcher and ps.name == LAUNCHER)
 
 
 def _trainer(trainjob: dict) -> dict | None:

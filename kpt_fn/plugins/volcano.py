@@ -27,10 +27,6 @@ RULES = [
 ]
 
 
-def is_active(info) -> bool:
-    return (info.runtime_policy.pod_group_policy or {}).get("volcano") is not None
-
-
 def enforce_pod_group_policy(info, trainjob, options) -> None:
     if info.scheduler.pod_annotations is None:
         info.scheduler.pod_annotations = {}

@@ -28,11 +28,6 @@ RULES = [
 ]
 
 
-def is_active(info) -> bool:
-    ml = info.runtime_policy.ml_policy_source
-    return ml is not None and ml.get("xgboost") is not None
-
-
 def enforce_ml_policy(info, trainjob, options) -> None:
     ps = info.pod_set_by_ancestor(TRAINER)
     if ps is None:

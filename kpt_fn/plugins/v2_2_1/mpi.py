@@ -13,8 +13,8 @@ from kpt_fn.plugins import mpi as _current
 NAME = _current.NAME
 REPLACES = _current.REPLACES
 RULES = [r for r in _current.RULES if r.id != _current.RULE_RESERVED_ENV]
-is_active = _current.is_active
 build = _current.build
+TRAINING_NODES = _current.TRAINING_NODES
 
 
 def ssh_auth_volume(secret_name: str) -> dict:

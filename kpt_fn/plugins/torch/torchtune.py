@@ -1,7 +1,7 @@
 """torchtune support of the Torch plugin: command rewriting and its admission checks (§4.3.2, §6.4.2).
 
 Upstream: pkg/runtime/framework/plugins/torch/torchtune.go. Not a framework plugin of its own (no
-phase functions); torch.py calls it when `spec.trainer.command` is exactly ["tune", "run"].
+phase functions); the Torch plugin (this package) calls it when `spec.trainer.command` is exactly ["tune", "run"].
 
 `nproc` values below are either an int or the string "auto" (upstream's IntOrString).
 """

@@ -1,6 +1,7 @@
 """Torch: torchrun PET_* environment, numProcPerNode, envInjection, torchtune (§4.3, §6.4.2).
 
 Upstream: pkg/runtime/framework/plugins/torch/torch.go. Active when the runtime has mlPolicy.torch.
+A package as upstream's plugin is: torchtune.py beside it is its torchtune support (torchtune.go).
 """
 
 from __future__ import annotations
@@ -8,7 +9,7 @@ from __future__ import annotations
 from kpt_fn.engine.apply import env_vars, upsert_env_vars, upsert_ports
 from kpt_fn.engine.framework import RenderError
 from kpt_fn.engine.info import resources_per_node
-from kpt_fn.plugins import torchtune
+from kpt_fn.plugins.torch import torchtune
 from kpt_fn.trainer_names import COMPLETION_INDEX, NODE, PORT, TRAINER
 from kpt_fn.problems import Problem, Rule
 from kpt_fn.quantity import num_cpu, num_gpu
@@ -31,10 +32,6 @@ RULES = [
          "torchtune (`command: [tune, run]`): supported model, single node except llama3.3-70B, QLoRA "
          "limits, LoRA not multi-node, runtime-managed config items not overridable in args"),
 ]
-
-
-def is_active(info) -> bool:
-    return (info.runtime_policy.ml_policy_source or {}).get("torch") is not None
 
 
 def _env_injection_targets(info):
