@@ -43,7 +43,9 @@ def _handler(handler: dict, kinds: tuple, grace: int, path: str, f) -> None:
             if not as_list(action.get("command")):
                 f.required(RULE, child(where, "command"))
         elif kind == "httpGet":
-            ports.check_num_or_name(action.get("port"), child(where, "port"), RULE, f)
+            # an absent port is intstr's zero value, the number 0 (validation.go ValidatePortNumOrName);
+            # upstream's TestValidateContainers "invalid lifecycle, no http port."
+            ports.check_num_or_name(action.get("port", 0), child(where, "port"), RULE, f)
             scheme = action.get("scheme")
             if isinstance(scheme, str) and scheme and scheme not in SCHEMES:
                 f.unsupported(RULE, child(where, "scheme"), scheme, SCHEMES)
@@ -52,9 +54,9 @@ def _handler(handler: dict, kinds: tuple, grace: int, path: str, f) -> None:
                 if isinstance(name, str) and not _HEADER.fullmatch(name):
                     f.invalid(RULE, child(where, "httpHeaders"), name, HEADER_MSG)
         elif kind == "tcpSocket":
-            ports.check_num_or_name(action.get("port"), child(where, "port"), RULE, f)
+            ports.check_num_or_name(action.get("port", 0), child(where, "port"), RULE, f)
         elif kind == "grpc":
-            number = as_int(action.get("port"))
+            number = as_int(action.get("port", 0))
             if number is not None:
                 ports.check_num_or_name(number, child(where, "port"), RULE, f)
         elif kind == "sleep":
