@@ -20,7 +20,8 @@ from __future__ import annotations
 
 from kpt_fn.problems import Problem
 from kpt_fn.resource import dig
-from kpt_fn.validation.k8s import containers, env, job, metadata, pod, ports, probes, resources, scheduling, security, volumes
+from kpt_fn.validation.k8s import (containers, env, job, metadata, pod, ports, probes, resources, restart, scheduling,
+                                   security, volumes)
 from kpt_fn.validation.k8s.findings import Findings, as_list
 
 _CORE = "pkg/apis/core/validation/validation.go"
@@ -43,8 +44,12 @@ FAMILIES = (
      "schemes, headers, non-negative timings, successThreshold 1 where required"),
     (security.RULE, _CORE, "pod and container securityContext: user and group ids, sysctls, seccomp, "
      "AppArmor, procMount, policies, privilege escalation"),
+    (restart.RULE, _CORE, "a container's own restartPolicy (Always, OnFailure, Never) and restartPolicyRules "
+     "(action Restart, exitCodes with In/NotIn and at most 255 values, at most 20 rules)"),
     (scheduling.TOLERATIONS, _CORE, "tolerations: keys, operators, values, effects, tolerationSeconds"),
-    (scheduling.AFFINITY, _CORE, "node, pod and pod anti-affinity terms, selectors and weights"),
+    (scheduling.AFFINITY, _CORE, "node, pod and pod anti-affinity terms, selectors and weights; matchLabelKeys and "
+     "mismatchLabelKeys (label names, not both, a matchLabelKeys key not also in the labelSelector once the "
+     "Pod's own value is merged in)"),
     (scheduling.SPREAD, _CORE, "topologySpreadConstraints: maxSkew, topologyKey, whenUnsatisfiable, "
      "uniqueness, minDomains, inclusion policies, labelSelector"),
     (scheduling.NODE_SELECTOR, _CORE, "nodeSelector keys and values"),
@@ -52,7 +57,7 @@ FAMILIES = (
      "(a 32-bit integer), seccomp and AppArmor profiles (valid, naming a container, agreeing with securityContext)"),
     (pod.RULE, _CORE, "pod-level fields: restartPolicy, dnsPolicy and dnsConfig, hostname, subdomain, "
      "priorityClassName, serviceAccountName, nodeName, activeDeadlineSeconds, preemptionPolicy, "
-     "runtimeClassName, readiness and scheduling gates, hostAliases, imagePullSecrets, os, resourceClaims, "
+     "runtimeClassName, hostnameOverride, readiness and scheduling gates, hostAliases, imagePullSecrets, os, resourceClaims, "
      "no ephemeral containers"),
     (job.RULE, _BATCH, "Job spec: non-negative counts and durations, completionMode, completions for "
      "Indexed Jobs, parallelism limit, backoffLimitPerIndex / maxFailedIndexes, podFailurePolicy, "
@@ -80,7 +85,8 @@ def findings(jobset: dict) -> list[tuple]:
         pod_spec = dig(spec, "template", "spec")
         if isinstance(pod_spec, dict):
             metadata.check_annotations(dig(spec, "template", "metadata", "annotations"), pod_spec, f"{path}.template", f)
-            pod.check_pod_spec(pod_spec, f"{path}.template.spec", f, claims)
+            pod.check_pod_spec(pod_spec, f"{path}.template.spec", f, claims,
+                               dig(spec, "template", "metadata", "labels"))
         job.check_restart_policy(spec, path, f)
     return f.items
 

@@ -16,7 +16,7 @@ import ipaddress
 from kpt_fn import quantity, workload
 from kpt_fn.validation import names
 from kpt_fn.validation.fielderr import child, index, key
-from kpt_fn.validation.k8s import containers, ports, resources, scheduling, security, volumes
+from kpt_fn.validation.k8s import containers, ports, resources, restart, scheduling, security, volumes
 from kpt_fn.validation.k8s.findings import as_dict, as_int, as_list, as_str
 
 RULE = "k8s/pod"
@@ -106,10 +106,11 @@ def _dns(pod: dict, path: str, f) -> None:
             f.required(RULE, index(child(where, "options"), i), "must not be empty")
 
 
-def check_pod_spec(pod: dict, path: str, f, claim_volumes=()) -> None:
+def check_pod_spec(pod: dict, path: str, f, claim_volumes=(), labels=None) -> None:
     """`claim_volumes`: the JobSet's VolumeClaimPolicies template names; the JobSet controller adds a
     persistentVolumeClaim volume of that name to each Job that mounts it (jobset v0.12
     pkg/controllers/volume_claim_policy.go addVolumes), so a mount of it is not a mount of nothing.
+    `labels`: the pod template's labels (what matchLabelKeys reads when each Pod is created).
     Pod-level fields are checked only when present (one dict lookup each), in upstream's order."""
     volume_map = volumes.check_volumes(pod.get("volumes"), child(path, "volumes"), f)
     for name in claim_volumes:
@@ -117,9 +118,13 @@ def check_pod_spec(pod: dict, path: str, f, claim_volumes=()) -> None:
     if "resourceClaims" in pod:
         _resource_claims(pod, path, f)
     containers.check_containers(pod, path, PodContext(pod, volume_map), f)
+    restart.check_pod(pod, path, f)
     for fields, check in _POD_FIELDS:
         if any(field in pod for field in fields):
-            check(pod, path, f)
+            if check is _affinity:
+                check(pod, path, f, labels)
+            else:
+                check(pod, path, f)
 
 
 def _resource_claims(pod, path, f):
@@ -155,8 +160,12 @@ def _pod_resources(pod, path, f):
     pod_resources = pod.get("resources")
     if isinstance(pod_resources, dict):
         where = child(path, "resources")
+        if as_dict(pod.get("os")).get("name") == "windows":
+            # validatePodResources: only this, without the detailed checks
+            f.forbidden(resources.RULE, where, "may not be set for a windows pod")
+            return
         if pod_resources.get("claims") is not None:
-            f.forbidden(resources.RULE, child(where, "claims"), "claims cannot be set for Resources at pod-level")
+            f.forbidden(resources.RULE, child(where, "claims"), "claims may not be set for Resources at pod-level")
         resources.check_requirements(pod_resources, where, f, check_names=False)
         _pod_resources_consistent(pod, pod_resources, where, f)
 
@@ -295,6 +304,26 @@ def _os(pod, path, f):
                 f.forbidden(security.RULE, f"{path}.{field}[{i}].securityContext.{name}", "cannot be set for a windows pod")
 
 
+def _hostname_override(pod, path, f):
+    """validatePodHostName (HostnameOverride is beta and on since 1.35, pkg/features/kube_features.go)."""
+    value = pod.get("hostnameOverride")
+    if not isinstance(value, str):
+        return
+    where = child(path, "hostnameOverride")
+    if pod.get("setHostnameAsFQDN") is True:
+        f.forbidden(RULE, where, "may not be specified when setHostnameAsFQDN is true")
+    if pod.get("hostNetwork") is True:
+        f.forbidden(RULE, where, "may not be specified when hostNetwork is true")
+    if len(value.encode()) > 64:
+        f.too_long(RULE, where, 64)
+    for msg in names.is_dns1123_subdomain(value):
+        f.invalid(RULE, where, value, msg)
+
+
+def _affinity(pod, path, f, labels=None):
+    scheduling.check_affinity(pod.get("affinity"), child(path, "affinity"), f, labels)
+
+
 def _runtime_class(pod, path, f):
     value = pod.get("runtimeClassName")
     if isinstance(value, str):  # "" too: ValidateRuntimeClassName has no empty case
@@ -316,10 +345,11 @@ _POD_FIELDS = (
     _named_field("nodeSelector", scheduling.check_node_selector),
     (("securityContext", "shareProcessNamespace", "hostUsers"), security.check_pod),
     (("imagePullSecrets",), _pull_secrets),
-    _named_field("affinity", scheduling.check_affinity),
+    (("affinity",), _affinity),
     (("readinessGates",), _readiness_gates),
     (("schedulingGates",), _scheduling_gates),
     _named_field("topologySpreadConstraints", scheduling.check_topology_spread),
+    (("hostnameOverride",), _hostname_override),
     _named_field("serviceAccountName", _subdomain),
     _named_field("nodeName", _subdomain),
     (("activeDeadlineSeconds",), _deadline),

@@ -3,8 +3,10 @@
 Kubernetes v1.36 pkg/apis/core/validation/validation.go ValidateTolerations, validateTaintEffect,
 validateAffinity (validateNodeAffinity, ValidateNodeSelector, ValidateNodeSelectorRequirement,
 ValidateNodeFieldSelectorRequirement, ValidatePreferredSchedulingTerms, validatePodAffinityTerm,
-validateWeightedPodAffinityTerms), validateTopologySpreadConstraints; label selectors as apimachinery
-v0.36 pkg/apis/meta/v1/validation ValidateLabelSelector and ValidateLabels.
+validateWeightedPodAffinityTerms, validateMatchLabelKeysAndMismatchLabelKeys),
+validateTopologySpreadConstraints; label selectors as apimachinery v0.36 pkg/apis/meta/v1/validation
+ValidateLabelSelector and ValidateLabels. MatchLabelKeysInPodAffinity is GA and locked on since 1.33
+(pkg/features/kube_features.go), so matchLabelKeys / mismatchLabelKeys are judged.
 """
 
 from __future__ import annotations
@@ -145,32 +147,88 @@ def _weight(value, path: str, f) -> None:
         f.invalid(AFFINITY, path, weight, "must be in the range 1-100")
 
 
-def _pod_affinity_term(term: dict, path: str, f) -> None:
+# The labels every pod of a JobSet's Job carries besides its template's own: jobset v0.12
+# pkg/controllers/jobset_controller.go labelAndAnnotateObject labels the Job's pod template with these
+# (the keys a user names in matchLabelKeys to keep a Job's pods together).
+JOBSET_POD_LABELS = frozenset({
+    "jobset.sigs.k8s.io/jobset-name", "jobset.sigs.k8s.io/jobset-uid", "jobset.sigs.k8s.io/replicatedjob-name",
+    "jobset.sigs.k8s.io/replicatedjob-replicas", "jobset.sigs.k8s.io/job-index", "jobset.sigs.k8s.io/job-key",
+    "jobset.sigs.k8s.io/job-global-index", "jobset.sigs.k8s.io/restart-attempt"})
+
+
+def _selector_keys(selector: dict) -> list:
+    """The keys of a label selector in upstream's walk order: matchLabels, then each expression."""
+    keys = [k for k in as_dict(selector.get("matchLabels"))]
+    keys += [as_dict(e).get("key") for e in as_list(selector.get("matchExpressions"))]
+    return keys
+
+
+def _label_keys(term: dict, path: str, pod_labels, f) -> None:
+    """validateMatchLabelKeysAndMismatchLabelKeys (pkg/apis/core/validation/validation.go).
+
+    The Job's template is validated as written; when the Job controller creates each Pod, the pod
+    strategy (pkg/registry/core/pod/strategy.go applyMatchLabelKeysAndMismatchLabelKeys) first adds
+    `key In (<the pod's value>)` to the labelSelector for every matchLabelKeys key the pod carries,
+    and the same check runs again on the Pod. A key written both in matchLabelKeys and in the
+    labelSelector therefore fails every Pod when the pod has that label (the template's labels and
+    JobSet's own): that is reported too, with the same message and path."""
+    selector = term.get("labelSelector")
+    match_keys = [k for k in as_list(term.get("matchLabelKeys")) if isinstance(k, str)]
+    mismatch_keys = [k for k in as_list(term.get("mismatchLabelKeys")) if isinstance(k, str)]
+    for field, keys in (("matchLabelKeys", match_keys), ("mismatchLabelKeys", mismatch_keys)):
+        if not keys:
+            continue
+        if not isinstance(selector, dict):
+            f.forbidden(AFFINITY, child(path, field), "must not be specified when labelSelector is not set")
+            continue
+        for i, k in enumerate(keys):
+            label_name(k, index(child(path, field), i), AFFINITY, f)
+    if isinstance(selector, dict) and match_keys:
+        position = {k: i for i, k in enumerate(match_keys)}
+        written = _selector_keys(selector)
+        merged = [k for k in match_keys if k in pod_labels]  # what the pod strategy appends
+        seen: set = set()
+        reported: set = set()
+        for k in written + merged:
+            if k in position and k in seen and k not in reported:
+                # upstream's path: the term indexed by the key's place in matchLabelKeys
+                f.invalid(AFFINITY, index(path, position[k]), k, "exists in both matchLabelKeys and labelSelector")
+                reported.add(k)
+            seen.add(k)
+    mismatched = set(mismatch_keys)
+    for i, k in enumerate(match_keys):
+        if k in mismatched:
+            f.invalid(AFFINITY, index(child(path, "matchLabelKeys"), i), k, "exists in both matchLabelKeys and mismatchLabelKeys")
+
+
+def _pod_affinity_term(term: dict, path: str, f, pod_labels=frozenset()) -> None:
     label_selector(term.get("labelSelector"), child(path, "labelSelector"), AFFINITY, f)
     label_selector(term.get("namespaceSelector"), child(path, "namespaceSelector"), AFFINITY, f)
     for ns in as_list(term.get("namespaces")):
         if isinstance(ns, str):
             for msg in names.is_dns1123_label(ns):
                 f.invalid(AFFINITY, child(path, "namespace"), ns, msg)
+    _label_keys(term, path, pod_labels, f)
     topology = as_str(term.get("topologyKey")) or ""
     if not topology:
         f.required(AFFINITY, child(path, "topologyKey"), "can not be empty")
     label_name(topology, child(path, "topologyKey"), AFFINITY, f)
 
 
-def _pod_affinity(affinity: dict, path: str, f) -> None:
+def _pod_affinity(affinity: dict, path: str, f, pod_labels) -> None:
     required = "requiredDuringSchedulingIgnoredDuringExecution"
     preferred = "preferredDuringSchedulingIgnoredDuringExecution"
     for i, term in enumerate(as_list(affinity.get(required))):
-        _pod_affinity_term(as_dict(term), index(child(path, required), i), f)
+        _pod_affinity_term(as_dict(term), index(child(path, required), i), f, pod_labels)
     for i, weighted in enumerate(as_list(affinity.get(preferred))):
         weighted = as_dict(weighted)
         where = index(child(path, preferred), i)
         _weight(weighted.get("weight"), child(where, "weight"), f)
-        _pod_affinity_term(as_dict(weighted.get("podAffinityTerm")), child(where, "podAffinityTerm"), f)
+        _pod_affinity_term(as_dict(weighted.get("podAffinityTerm")), child(where, "podAffinityTerm"), f, pod_labels)
 
 
-def check_affinity(affinity, path: str, f) -> None:
+def check_affinity(affinity, path: str, f, template_labels=None) -> None:
+    """`template_labels`: the pod template's labels (with JOBSET_POD_LABELS, what each Pod carries)."""
     if not isinstance(affinity, dict):
         return
     node = affinity.get("nodeAffinity")
@@ -190,9 +248,10 @@ def check_affinity(affinity, path: str, f) -> None:
             _weight(pref.get("weight"), child(pw, "weight"), f)
             # preferred terms may carry label values that are not valid (they can still match)
             _node_selector_term(as_dict(pref.get("preference")), child(pw, "preference"), True, f)
+    pod_labels = JOBSET_POD_LABELS | {k for k in as_dict(template_labels) if isinstance(k, str)}
     for kind in ("podAffinity", "podAntiAffinity"):
         if isinstance(affinity.get(kind), dict):
-            _pod_affinity(affinity[kind], child(path, kind), f)
+            _pod_affinity(affinity[kind], child(path, kind), f, pod_labels)
 
 
 def check_topology_spread(constraints, path: str, f) -> None:
