@@ -12,7 +12,7 @@ _TEMPLATE_KINDS = "TrainJob, TrainingRuntime, ClusterTrainingRuntime, JobSet"
 
 
 def _record(rule) -> Rule:
-    # Until their owners convert them: jobset_webhook's and k8s's (id, description) pairs and the
+    # Until their owners convert them: jobset_webhook's (id, description) pairs and the
     # v2.2.1 Flux variant's dict row. Every other module declares Rule records.
     if isinstance(rule, Rule):
         return rule
@@ -45,7 +45,7 @@ def _declared(release: str) -> list[Rule]:
 
     return [*runtime_webhook.RULES,
             *(Rule(i, "jobset-webhook", "JobSet", d) for i, d in jobset_webhook.RULES),
-            *(Rule(i, "k8s", "JobSet (its Jobs and Pods)", d) for i, d in k8s.RULES),
+            *k8s.RULES,
             *engine.RULES, *framework.rules(release), *convert.RULES, *kueue.RULES, *policy.RULES, *rerun.RULES,
             *admitted.RULES]
 

@@ -18,7 +18,7 @@ message.
 
 from __future__ import annotations
 
-from kpt_fn.problems import Problem
+from kpt_fn.problems import Problem, Rule
 from kpt_fn.resource import dig
 from kpt_fn.validation.k8s import (containers, env, job, metadata, pod, ports, probes, resources, restart, scheduling,
                                    security, volumes)
@@ -65,7 +65,8 @@ FAMILIES = (
     (job.RESTART_RULE, _BATCH, "a Job's pods restart OnFailure or Never (never Always); Never with a podFailurePolicy"),
 )
 
-RULES = [(rule, f"Kubernetes 1.36 {upstream}: {text}") for rule, upstream, text in FAMILIES]
+RULES = [Rule(rule, "k8s", "JobSet (its Jobs and Pods)", f"Kubernetes 1.36 {upstream}: {text}")
+         for rule, upstream, text in FAMILIES]
 
 _RJ = "spec.replicatedJobs"
 
