@@ -122,7 +122,7 @@ SENSITIVE = frozenset(o.name for o in OPTIONS if o.sensitive)
 
 class FunctionConfig:
     """The parsed options, immutable and equal by value (`source` aside). One keyword per entry of
-    OPTIONS, with the same default (tests/test_config.py keeps the two in step)."""
+    OPTIONS, with the same default (tests/unit/test_config.py keeps the two in step)."""
 
     # The option fields, in OPTIONS order; `source` is where they came from (not compared).
     FIELDS = tuple(o.name for o in OPTIONS)

@@ -31,7 +31,7 @@ LINES_PER_KIND = 10
 
 # Info results a user must act on before the rendered objects can work: shown on stderr in every
 # mode (with errors and warnings), not only carried in the ResourceList. Kept in step with
-# kpt_fn.engine.secrets (tests/test_results.py checks the names).
+# kpt_fn.engine.secrets (tests/unit/test_results.py checks the names).
 MUST_KNOW_RULES = frozenset({"secret-policy/mpi-ssh-secret-required", "secret-policy/flux-curve-secret-required"})
 # Results about one Secret (their message names it), however many TrainJobs mount it: one each.
 PER_SECRET_RULES = MUST_KNOW_RULES | {"secret-policy/mpi-ssh-secret-generated", "secret-policy/flux-curve-secret-generated"}

@@ -35,7 +35,7 @@ QUEUE_LABEL = "kueue.x-k8s.io/queue-name"
 _GANG_KINDS = {"scheduling.x-k8s.io": "coscheduling", "scheduling.volcano.sh": "volcano"}
 # A GitHub comment holds 65,536 characters: the Markdown outputs stop short of that by default.
 DEFAULT_MAX_CHARS = 60_000
-# kpt_fn.policy.WAIVER_PREFIX (tests/test_review.py checks they are the same; policy is not imported
+# kpt_fn.policy.WAIVER_PREFIX (tests/unit/test_review.py checks they are the same; policy is not imported
 # for a constant).
 WAIVER_PREFIX = "waive.expand-trainjobs.kpt.dev/"
 # Most fields listed per changed object, and characters per value shown, in Markdown.

@@ -18,10 +18,10 @@ import time
 from pathlib import Path
 
 import pytest
-import upstream_data
-from build_inputs import file_lock, source_files
+from support import upstream_data
+from support.build_inputs import file_lock, source_files
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[1]
 KUSTOMIZE_VERSION = "4.5.4"
 KUSTOMIZE_CACHE = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "expand-trainjobs-tests" / f"kustomize-{KUSTOMIZE_VERSION}"
 
@@ -29,10 +29,10 @@ KUSTOMIZE_CACHE = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache
 def pytest_configure(config):
     config.addinivalue_line("markers", "clients: runs a real client (kpt, kubectl, kustomize, setpriv); deselect with -m 'not clients'")
     config.addinivalue_line("markers", f"upstream: reads upstream data from ../shared/upstream; skipped when it is absent, "
-                                       f"a failure then if {upstream_data.REQUIRE_ENV}=1 (tests/upstream_data.py)")
+                                       f"a failure then if {upstream_data.REQUIRE_ENV}=1 (tests/support/upstream_data.py)")
 
 
-# --- upstream data in ../shared: the one switch (tests/upstream_data.py) ----------------------------
+# --- upstream data in ../shared: the one switch (tests/support/upstream_data.py) ----------------------------
 
 
 def pytest_collection_modifyitems(items):

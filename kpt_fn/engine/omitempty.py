@@ -9,7 +9,7 @@ and a patch's `tolerations: []`, env `value: ""` or `readOnly: false` are gone b
 sees them. Pointer fields keep their zero values (they are only left out when nil).
 
 Which fields those are comes from the release bundle's omitempty.json, generated from the Go type
-declarations by `scripts/generate.py omitempty` (tests/test_engine_omitempty.py checks it against
+declarations by `scripts/generate.py omitempty` (tests/unit/engine/test_omitempty.py checks it against
 Trainer's swagger.json).
 """
 

@@ -3,7 +3,7 @@
 One run; the tool's rules are the catalogue entries the findings name (id, short description, help);
 each result has its ruleId, level, message and, for a finding from a file, a physical location with
 `artifactLocation.uri` (relative to the directory the command ran in, `%SRCROOT%`) and
-`region.startLine`. Checked against the OASIS schema in tests/test_formats.py.
+`region.startLine`. Checked against the OASIS schema in tests/behaviour/test_validate_formats.py.
 """
 
 from __future__ import annotations

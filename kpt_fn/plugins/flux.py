@@ -10,7 +10,7 @@ Deviations, by design:
 * The scripts come from our own jinja2 templates in flux_templates/, not upstream's files: every
   command line, heredoc body and echo is the same as upstream's, so the scripts behave the same;
   upstream's licence header and explanatory comments are replaced by our own comments, so the
-  ConfigMap bytes differ in comment lines only (tests/test_engine2_flux.py checks this against the
+  ConfigMap bytes differ in comment lines only (tests/upstream/trainer/test_plugins_flux.py checks this against the
   upstream templates when a mirror is available).
 * Upstream derives the CURVE key from SHA-256 of the TrainJob UID, which does not exist offline. The
   Secret follows the policy of kpt_fn.engine.secrets (default: not emitted, an info result names

@@ -8,7 +8,7 @@ compiled here into nested Python closures for the subset of CEL the Kubernetes C
 field selection, `has`, logic with CEL's error absorption, comparisons, arithmetic, `in`, `size`,
 `matches`/`startsWith`/`endsWith`/`contains`, the macros all/exists/exists_one/filter/map, indexing,
 `?:`). The generator fails on a shipped rule this compiler does not handle, so every rule the function
-meets has a tree and compiles; any other text is a compile error (tests/celpy_oracle.py parses other
+meets has a tree and compiles; any other text is a compile error (tests/support/celpy_oracle.py parses other
 texts with cel-python and keeps its interpreter as the oracle the compiled rules are checked against).
 
 Two things make the evaluation match the API server rather than plain CEL over YAML:

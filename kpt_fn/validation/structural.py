@@ -23,7 +23,7 @@ _MISSING = object()
 # The catalog slug of every rule the CRDs carry, keyed by the rule's CEL expression: what is checked,
 # not how the message words it (a reworded message keeps its id). Root rules also name the field
 # they are about. A rule missing here (new in regenerated schemas) gets a slug from its message, and
-# tests/test_cel_rule_ids.py fails until it is listed.
+# tests/behaviour/test_stable_rule_ids.py fails until it is listed.
 _SLUGS = {
     "self.metadata.name.matches('^[a-z]([-a-z0-9]*[a-z0-9])?$')": ("metadata.name", "dns1035"),
     "size(self.metadata.name) <= 63": ("metadata.name", "max-length"),

@@ -5,7 +5,7 @@ Writing the output was half of a large run, nearly all of it PyYAML's Python rep
 walking every node. The layout of block YAML is simple (two-space mappings, indentless sequences under
 a key, `{}`/`[]` when empty); what is subtle is how each scalar must be written so that every reader in
 the pipeline reads it back as it was. That decision stays PyYAML's: each distinct scalar is written once
-by PyYAML with the project's Dumper, and its text is reused. tests/test_yamlwrite.py holds the two to
+by PyYAML with the project's Dumper, and its text is reused. tests/unit/yamlio/test_write.py holds the two to
 the same bytes on generated data.
 
 Anything outside that layout (keys that are not strings or need `? ` complex-key syntax, block scalars
@@ -55,7 +55,7 @@ _string_text = functools.lru_cache(maxsize=1 << 16)(_value_text)
 
 # Lower-case words, digits and dashes starting with a letter (most names and labels) are written plain
 # by PyYAML unless a YAML 1.1 reader would take them for a boolean or null: no need to ask it.
-# tests/test_yamlwrite.py checks this rule against PyYAML.
+# tests/unit/yamlio/test_write.py checks this rule against PyYAML.
 _PLAIN_WORD = re.compile(r"[a-z][a-z0-9-]*\Z")
 _NOT_PLAIN = frozenset({"y", "n", "yes", "no", "on", "off", "true", "false", "null"})
 

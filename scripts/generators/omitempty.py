@@ -19,7 +19,7 @@ engine needs:
     {"values": T}                                        a map field whose values are such structs
 
 Type names are the OpenAPI names Trainer's swagger.json uses, so tests can check the table against
-that document (tests/test_engine_omitempty.py). The bundle's manifest.json records every source
+that document (tests/unit/engine/test_omitempty.py). The bundle's manifest.json records every source
 file with its repository, tag, git blob id and sha256; the output is deterministic (re-running
 reproduces it byte for byte).
 """

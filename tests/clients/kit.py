@@ -17,7 +17,7 @@ import yaml
 
 from kpt_fn import yamlio
 
-ROOT = Path(__file__).resolve().parent.parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 FIXTURES = ROOT / "fixtures"
 DEMO = FIXTURES / "packages" / "demo"
 CLIENT_FIXTURES = FIXTURES / "clients"
@@ -214,7 +214,7 @@ def golden_check(name: str, objs: list) -> None:
 
 def three_loaders(text: str) -> dict:
     """The document as read by the 1.2 loader, PyYAML's SafeLoader and the Argo-like 1.1 loader."""
-    import argocd_cmp
+    from support import argocd_cmp
 
     return {
         "yaml-1.2": yamlio.load(text),

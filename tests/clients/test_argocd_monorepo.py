@@ -1,4 +1,4 @@
-"""The Argo CD monorepo layout through the emulated sidecar (tests/argocd_cmp.py): an app's
+"""The Argo CD monorepo layout through the emulated sidecar (tests/support/argocd_cmp.py): an app's
 runtimeDirs reach platform/runtimes of the same repository, with and without the repo-server's
 --plugin-use-manifest-generate-paths; a path above the repository is refused."""
 
@@ -10,7 +10,7 @@ import tempfile
 
 import pytest
 
-import argocd_cmp as cmp
+from support import argocd_cmp as cmp
 from clients import kit
 from kpt_fn import yamlio
 
@@ -101,7 +101,7 @@ def test_application_root_path(app_path, annotation, root):
 
 def test_the_shipped_example_renders_without_a_warning(fn):
     # Argo CD hides a successful render's stderr: the example must not need it read.
-    import shipped_examples as ex
+    from support import shipped_examples as ex
 
     request = ex.argocd_request(ex.EXAMPLES / "argocd-app")
     work_root = tempfile.mkdtemp(prefix="argocd-cmp-example-")

@@ -1,4 +1,4 @@
-"""`strict` through the emulated Argo CD sidecar (tests/argocd_cmp.py): a successful generate's stderr
+"""`strict` through the emulated Argo CD sidecar (tests/support/argocd_cmp.py): a successful generate's stderr
 never reaches the user (argo-cd v3.5 cmpserver/plugin/plugin.go runCommand logs it only), so a warning
 is lost; with the `strict` parameter it fails the generate, and the failure carries the message."""
 
@@ -9,7 +9,7 @@ import tempfile
 
 import pytest
 
-import argocd_cmp as cmp
+from support import argocd_cmp as cmp
 from clients import kit
 from kpt_fn import yamlio
 

@@ -1,4 +1,4 @@
-"""Audit findings through the real clients (see tests/test_audit.py): runs that said ok while a
+"""Audit findings through the real clients (see tests/behaviour/test_never_lose_items.py): runs that said ok while a
 TrainJob was not rendered."""
 
 from __future__ import annotations

@@ -16,15 +16,16 @@ from clients import kit
 
 pytestmark = pytest.mark.clients
 
-ENGINE = Path(__file__).resolve().parent.parent.parent / "fixtures" / "engine"
+GOLDEN = Path(__file__).resolve().parents[2] / "fixtures" / "golden" / "v2.3.0"
 
 
 def _package(tmp_path: Path, case: str) -> Path:
     pkg = tmp_path / case
     pkg.mkdir()
     (pkg / "Kptfile").write_text(f"apiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata:\n  name: {case}\n")
-    shutil.copy(ENGINE / case / "trainjob.yaml", pkg / "trainjob.yaml")
-    runtime = (ENGINE / case / "runtime.yaml").read_text()
+    case_dir = next(GOLDEN.glob(f"*/{case}"))
+    shutil.copy(case_dir / "trainjob.yaml", pkg / "trainjob.yaml")
+    runtime = (case_dir / "runtime.yaml").read_text()
     if not runtime.startswith("shipped:"):
         (pkg / "runtime.yaml").write_text(runtime)
     return pkg

@@ -15,7 +15,7 @@ import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import argocd_cmp
+from support import argocd_cmp
 from clients import kit
 from kpt_fn import yamlio
 
@@ -78,7 +78,7 @@ def test_canary_kustomize_outputs_trainjobs_not_marked_local_config(kubectl, fn,
     # Why the README asks for `config.kubernetes.io/local-config: "true"` on TrainJobs and runtimes:
     # kustomize drops only marked objects, so unmarked ones would be applied next to their JobSets.
     # The legacy plugin's stderr is seen only when it fails, so there the function fails the build on
-    # them unless `output: all` says they are meant for the cluster (tests/test_messages.py).
+    # them unless `output: all` says they are meant for the cluster (tests/behaviour/test_newcomer_messages.py).
     env = kit.client_env(tmp_path, KUSTOMIZE_PLUGIN_HOME=kit.PLUGIN_HOME, EXPAND_TRAINJOBS=fn)
     for name, spec in (("app", None), ("kept", {**kit._spec(), "output": "all"})):
         app = kit.make_app(tmp_path, name, "transformers", spec=spec)

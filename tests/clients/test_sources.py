@@ -16,7 +16,7 @@ import tempfile
 
 import pytest
 
-import argocd_cmp as cmp
+from support import argocd_cmp as cmp
 from clients import kit
 from kpt_fn import yamlio
 

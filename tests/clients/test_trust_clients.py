@@ -93,9 +93,9 @@ def test_render_never_replaces_a_hand_written_jobset(fn, tmp_path):
 
 @pytest.mark.parametrize("case", ["committed-output", "argocd-namespace"])
 def test_argocd_cmp_on_committed_output_applies_one_copy(fn, tmp_path, case):
-    """The Argo CD plugin (emulated sidecar contract, tests/argocd_cmp.py) on an app whose committed
+    """The Argo CD plugin (emulated sidecar contract, tests/support/argocd_cmp.py) on an app whose committed
     *.generated.yaml output sits next to its TrainJob."""
-    import argocd_cmp as cmp
+    from support import argocd_cmp as cmp
 
     repo = tmp_path / "repo"
     (repo / ".git").mkdir(parents=True)

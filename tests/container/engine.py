@@ -24,9 +24,9 @@ import sys
 import tempfile
 from pathlib import Path
 
-from build_inputs import file_lock, source_files
+from support.build_inputs import file_lock, source_files
 
-ROOT = Path(__file__).resolve().parent.parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 CACHE = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "expand-trainjobs-tests" / "container"
 
 CONTAINERS_CONF = """\

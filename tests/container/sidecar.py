@@ -1,5 +1,5 @@
 """Argo CD's CMP sidecar with the function image: what the cmp-server does around `generate`
-(tests/argocd_cmp.py), with every plugin command exec'd inside the image as the sidecar runs it."""
+(tests/support/argocd_cmp.py), with every plugin command exec'd inside the image as the sidecar runs it."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import os
 import shutil
 import uuid
 
-import argocd_cmp as cmp
+from support import argocd_cmp as cmp
 from container import engine
 
 WORK_DIR_IN_SIDECAR = "/tmp/_cmp_server"
@@ -22,7 +22,7 @@ def sidecar_generate(image, env, plugin_yaml, repo, app_path, work_root, *, buil
         cmp.copy_repo(repo, work_dir, preserve_file_mode=bool(cfg["spec"].get("preserveFileMode")))
         app_dir = cmp.resolve_app_dir(str(work_dir), app_path)
         inside = f"{WORK_DIR_IN_SIDECAR}/{request}"
-        # The repo-server sets ARGOCD_APP_SOURCE_PATH from the app's path (tests/argocd_cmp.py generate).
+        # The repo-server sets ARGOCD_APP_SOURCE_PATH from the app's path (tests/support/argocd_cmp.py generate).
         build = {**(build_env or cmp.build_env_for_app(namespace="apps-ns")), "ARGOCD_APP_SOURCE_PATH": app_path}
         added = cmp.plugin_env(build, list(env_entries), list(parameters))
 

@@ -1,5 +1,5 @@
 """The image as Argo CD's CMP sidecar: plugin.yaml read from inside the image, the repository copied
-as the cmp-server does (tests/argocd_cmp.py), and `generate` exec'd in the container as uid 999, in
+as the cmp-server does (tests/support/argocd_cmp.py), and `generate` exec'd in the container as uid 999, in
 the app directory (mounted read-only), with Argo CD's environment; stdout parsed with the YAML 1.1
 reader the repo-server uses. Output must equal the emulated sidecar running the exec route."""
 
@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-import argocd_cmp as cmp
+from support import argocd_cmp as cmp
 from clients import kit
 from container import engine
 from container.sidecar import sidecar_generate

@@ -1,6 +1,6 @@
 """examples/ through the image: each example the way kpt's function test runner runs it
-(tests/kpt_runner.py), from a copy whose Kptfile mutator or kustomize config names the image built
-here, compared with the same checked-in `.expected/diff.patch` as the exec route (tests/test_examples.py);
+(tests/support/kpt_runner.py), from a copy whose Kptfile mutator or kustomize config names the image built
+here, compared with the same checked-in `.expected/diff.patch` as the exec route (tests/behaviour/test_examples.py);
 the Argo CD example in the sidecar container. The legacy-plugin example has no image route.
 """
 
@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import pytest
 
-import kpt_runner
-import shipped_examples as ex
+from support import kpt_runner
+from support import shipped_examples as ex
 from container import engine
 from container.sidecar import sidecar_generate
 

@@ -14,7 +14,7 @@ import shutil
 import subprocess
 from pathlib import Path
 
-import golden_text
+from support import golden_text
 import pytest
 
 from kpt_fn.lifecycle import classify

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 
 import pytest
-import upstream_data
+from support import upstream_data
 import yaml
 
 from lifecycle import ssa

@@ -1,0 +1,66 @@
+"""The benchmark harness runs: the generator is deterministic and realistic, and a quick in-process
+measurement produces the report. No timing is asserted (numbers depend on the machine)."""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections import Counter
+from pathlib import Path
+
+import yaml
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+
+from bench import generate, run  # noqa: E402
+
+
+def test_generator_is_deterministic_and_covers_the_runtimes():
+    rl = generate.generate(120)
+    assert generate.to_yaml(rl) == generate.to_yaml(generate.generate(120))
+    items = rl["items"]
+    jobs = [i for i in items if i["kind"] == "TrainJob"]
+    assert len(jobs) == 120
+    used = Counter(j["spec"]["runtimeRef"]["name"] for j in jobs)
+    assert len(used) >= 8  # shipped and custom runtimes alike
+    assert set(generate.SHIPPED_WEIGHTS) <= set(generate.shipped_runtimes())
+    kinds = Counter(i["kind"] for i in items)
+    assert kinds["ClusterTrainingRuntime"] == 2 and kinds["TrainingRuntime"] == 2 * kinds["Namespace"]
+    policies = {next(iter(i["spec"].get("podGroupPolicy", {"none": 0}))) for i in items if i["kind"].endswith("TrainingRuntime")}
+    assert {"coscheduling", "volcano"} <= policies
+    assert any("runtimePatches" in j["spec"] for j in jobs)
+    assert any("resourcesPerNode" in j["spec"]["trainer"] for j in jobs)
+    for item in items:
+        ann = item["metadata"]["annotations"]
+        assert ann["internal.config.kubernetes.io/path"] == ann["config.kubernetes.io/path"]
+    # What kpt would send: the bytes read back as the same ResourceList.
+    assert yaml.load(generate.to_yaml(rl), Loader=yaml.SafeLoader) == rl
+
+
+def test_quick_in_process_measurement_writes_the_report(tmp_path):
+    out = tmp_path / "report.json"
+    report = run.run([3, 6], repeat=1, out=out, subprocess_runs=False)
+    assert json.loads(out.read_text())["sizes"][0]["n"] == 3
+    row = report["sizes"][1]
+    assert row["floor_s"] > 0 and row["in_process_s"] > 0 and row["floor_ratio"] > 0
+    assert row["output_bytes"] > 0
+    assert report["growth"] and report["growth"][0]["from"] == 3
+    assert "floor_ratio" in report["targets"]
+    assert "fn/floor" in run.format_table(report)
+
+
+def test_argocd_app_is_the_repository_without_kpt_annotations(tmp_path):
+    rl = generate.generate(4)
+    paths = generate.write_app(rl, str(tmp_path))
+    docs = [d for p in paths for d in yaml.safe_load_all((tmp_path / p).read_text())]
+    assert len(docs) == len(rl["items"]) - 1  # everything but the Kptfile
+    assert sum(d["kind"] == "TrainJob" for d in docs) == 4
+    assert not any("config.kubernetes.io" in k or "config.k8s.io" in k
+                   for d in docs for k in (d["metadata"].get("annotations") or {}))
+
+
+def test_typical_policy_uses_known_settings():
+    from kpt_fn import policy
+
+    known = {s.name for s in policy.SETTINGS}
+    assert {k.removeprefix("policy.") for k in run.TYPICAL_POLICY} <= known

@@ -1,0 +1,288 @@
+"""The kueue output profile (kpt_fn/kueue.py): golden cases in fixtures/kueue/, the TAS and quota rules,
+and the Argo CD patch."""
+
+from __future__ import annotations
+
+import copy
+import pathlib
+import shutil
+import subprocess
+
+import pytest
+import yaml
+
+from kpt_fn import function, kueue, kueue_tas, workload
+from kpt_fn.problems import ERROR, WARNING
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+CASES = sorted(p.name for p in (ROOT / "fixtures" / "kueue").iterdir() if p.is_dir())
+
+
+def _run(items, spec):
+    fc = {"apiVersion": "fn.kpt.dev/v1alpha1", "kind": "ExpandTrainJobs", "metadata": {"name": "x"}, "spec": spec}
+    return function.run(copy.deepcopy(items), fc)
+
+
+def _generated(outcome, kind="JobSet"):
+    return [o for r in outcome.rendered for o in r.objects if o.get("kind") == kind]
+
+
+def _rules(outcome):
+    return [{"severity": r["severity"], "rule": (r.get("tags") or {}).get("rule")} for r in outcome.results if (r.get("tags") or {}).get("rule")]
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_golden_profile_delta(case):
+    """The profile's JobSet is the controller profile's JobSet plus exactly the expected fields."""
+    rl = yaml.safe_load((ROOT / "fixtures" / "kueue" / case / "input.yaml").read_text())
+    expected = yaml.safe_load((ROOT / "fixtures" / "kueue" / case / "expected.yaml").read_text())
+    spec = rl["functionConfig"]["spec"]
+    kueue_run = _run(rl["items"], spec)
+    controller_run = _run(rl["items"], {k: v for k, v in spec.items() if k not in ("profile", "kueueQueues")})
+    assert _rules(kueue_run) == expected["results"]
+    [got] = _generated(kueue_run)
+    # MultiKueue TrainJobs are left to another controller by the controller profile: compare with the
+    # same TrainJob without managedBy there.
+    if not _generated(controller_run):
+        items = copy.deepcopy(rl["items"])
+        for it in items:
+            if it.get("kind") == "TrainJob":
+                it["spec"].pop("managedBy", None)
+        controller_run = _run(items, {})
+    [base] = _generated(controller_run)
+    want = copy.deepcopy(base)
+    want["metadata"].setdefault("labels", {}).update(expected["metadata"]["labels"])
+    want["metadata"].setdefault("annotations", {}).update(expected["metadata"].get("annotations") or {})
+    want["spec"].update(expected["spec"])
+    assert got == want
+
+
+TORCH_JOB = {
+    "apiVersion": "trainer.kubeflow.org/v1alpha1", "kind": "TrainJob",
+    "metadata": {"name": "job", "namespace": "ns"},
+    "spec": {"runtimeRef": {"name": "torch-distributed"},
+             "trainer": {"numNodes": 2, "resourcesPerNode": {"requests": {"cpu": "4", "memory": "8Gi", "nvidia.com/gpu": "2"},
+                                                             "limits": {"nvidia.com/gpu": "2"}}}},
+}
+
+
+def _job(**labels):
+    job = copy.deepcopy(TORCH_JOB)
+    if labels:
+        job["metadata"]["labels"] = {k.replace("_", "-"): v for k, v in labels.items()}
+    return job
+
+
+def test_controller_profile_is_unchanged_and_warns_about_lost_labels():
+    job = _job()
+    job["metadata"]["labels"] = {kueue.QUEUE_LABEL: "q"}
+    outcome = _run([job], {})
+    [js] = _generated(outcome)
+    assert kueue.QUEUE_LABEL not in (js["metadata"].get("labels") or {})
+    assert "suspend" not in js["spec"] or js["spec"]["suspend"] is False
+    assert {"severity": WARNING, "rule": kueue.RULE_LABEL_LOST} in _rules(outcome)
+    assert outcome.exit_code == 0
+
+
+def test_queue_label_wins_over_config_and_is_validated():
+    job = _job()
+    job["metadata"]["labels"] = {kueue.QUEUE_LABEL: "from-label"}
+    [js] = _generated(_run([job], {"profile": "kueue", "kueueQueues": ["ns=from-config"]}))
+    assert js["metadata"]["labels"][kueue.QUEUE_LABEL] == "from-label"
+    job["metadata"]["labels"] = {kueue.QUEUE_LABEL: "Not_A_Name"}
+    outcome = _run([job], {"profile": "kueue"})
+    assert outcome.exit_code == 1 and not _generated(outcome)
+    assert {"severity": ERROR, "rule": kueue.RULE_QUEUE} in _rules(outcome)
+
+
+def test_no_queue_is_an_error():
+    outcome = _run([_job()], {"profile": "kueue", "kueueQueues": ["other=q"]})
+    assert outcome.exit_code == 1 and not _generated(outcome)
+    assert any("no LocalQueue" in r["message"] for r in outcome.results)
+
+
+def test_bad_queue_entry_is_reported():
+    outcome = _run([_job()], {"profile": "kueue", "kueueQueues": ["=q"]})
+    assert outcome.exit_code == 1
+    assert any("kueueQueues entry" in r["message"] for r in outcome.results)
+
+
+def test_kueue_runtime_patch_in_git_is_warned_about():
+    job = _job()
+    job["spec"]["runtimePatches"] = [{"manager": kueue.RUNTIME_PATCH_MANAGER, "trainingRuntimeSpec": {}}]
+    outcome = _run([job], {"profile": "kueue", "kueueQueues": ["q"]})
+    assert {"severity": WARNING, "rule": kueue.RULE_STALE_PATCH} in _rules(outcome)
+
+
+def test_podgroup_with_kueue_is_double_gating():
+    runtime = {
+        "apiVersion": "trainer.kubeflow.org/v1alpha1", "kind": "TrainingRuntime",
+        "metadata": {"name": "gang", "namespace": "ns"},
+        "spec": {"mlPolicy": {"numNodes": 1, "torch": {}}, "podGroupPolicy": {"coscheduling": {"scheduleTimeoutSeconds": 60}},
+                 "template": {"spec": {"replicatedJobs": [{"name": "node", "template": {
+                     "metadata": {"labels": {"trainer.kubeflow.org/trainjob-ancestor-step": "trainer"}},
+                     "spec": {"template": {"spec": {"containers": [{"name": "node", "image": "img",
+                              "resources": {"requests": {"cpu": "1", "memory": "1Gi"}}}]}}}}}]}}},
+    }
+    job = _job()
+    job["spec"]["runtimeRef"] = {"name": "gang", "kind": "TrainingRuntime"}
+    outcome = _run([runtime, job], {"profile": "kueue", "kueueQueues": ["q"]})
+    assert _generated(outcome, "PodGroup")
+    assert {"severity": WARNING, "rule": kueue.RULE_DOUBLE_GANG} in _rules(outcome)
+
+
+def test_containers_without_requests_are_warned_about():
+    job = _job()
+    del job["spec"]["trainer"]["resourcesPerNode"]
+    outcome = _run([job], {"profile": "kueue", "kueueQueues": ["q"]})
+    assert {"severity": WARNING, "rule": kueue.RULE_REQUESTS} in _rules(outcome)
+
+
+# --- TAS annotations ---------------------------------------------------------------------------
+
+
+def _jobset(*pod_sets):
+    """pod_sets: (annotations, replicas, parallelism)."""
+    return {"apiVersion": "jobset.x-k8s.io/v1alpha2", "kind": "JobSet", "metadata": {"name": "j"}, "spec": {"replicatedJobs": [
+        {"name": f"rj{i}", "replicas": replicas, "template": {"spec": {"parallelism": par, "completions": par, "template": {
+            "metadata": {"annotations": notes}, "spec": {"containers": []}}}}}
+        for i, (notes, replicas, par) in enumerate(pod_sets)]}}
+
+
+def _tas(*pod_sets):
+    return [p.message for p in kueue_tas.check_tas(_jobset(*pod_sets))]
+
+
+def test_tas_valid_annotations_pass():
+    assert _tas(({kueue_tas.REQUIRED_TOPOLOGY: "cloud.com/block"}, 2, 4)) == []
+    assert _tas(({kueue_tas.SLICE_REQUIRED_TOPOLOGY: "cloud.com/rack", kueue_tas.SLICE_SIZE: "4"}, 2, 4)) == []
+    assert _tas(({kueue_tas.PREFERRED_TOPOLOGY: "r", kueue_tas.GROUP_NAME: "g"}, 1, 1),
+                ({kueue_tas.PREFERRED_TOPOLOGY: "r", kueue_tas.GROUP_NAME: "g"}, 4, 1)) == []
+
+
+def test_tas_more_than_one_topology_annotation():
+    [msg] = _tas(({kueue_tas.REQUIRED_TOPOLOGY: "a", kueue_tas.PREFERRED_TOPOLOGY: "b"}, 1, 1))
+    # field.Invalid with OmitValueType: "Invalid value: " and the detail, no value
+    assert msg.startswith("Invalid value: must not contain more than one topology annotation")
+
+
+def test_tas_slice_size_rules():
+    assert _tas(({kueue_tas.SLICE_REQUIRED_TOPOLOGY: "r", kueue_tas.SLICE_SIZE: "9"}, 2, 4)) == [
+        'Invalid value: "9": must not be greater than pod set count 8']
+    # Beside a slice topology the builder parses the size first (jobframework/tas.go Build) and the
+    # webhook answers with its error alone; without one, the annotation rule words it.
+    assert _tas(({kueue_tas.SLICE_REQUIRED_TOPOLOGY: "r", kueue_tas.SLICE_SIZE: "x"}, 1, 1)) == ['strconv.ParseInt: parsing "x": invalid syntax']
+    assert _tas(({kueue_tas.SLICE_SIZE: "x"}, 1, 1)) == [
+        'Invalid value: "x": must be a numeric value',
+        f"Forbidden: may not be set when '{kueue_tas.SLICE_REQUIRED_TOPOLOGY}' is not specified"]
+    assert _tas(({kueue_tas.SLICE_REQUIRED_TOPOLOGY: "r", kueue_tas.SLICE_SIZE: "0"}, 1, 1)) == [
+        'Invalid value: "0": must be greater than or equal to 1']
+    assert _tas(({kueue_tas.SLICE_REQUIRED_TOPOLOGY: "r"}, 1, 1)) == [
+        f"Required value: must be set when '{kueue_tas.SLICE_REQUIRED_TOPOLOGY}' is specified"]
+    assert _tas(({kueue_tas.SLICE_SIZE: "1"}, 1, 1)) == [f"Forbidden: may not be set when '{kueue_tas.SLICE_REQUIRED_TOPOLOGY}' is not specified"]
+
+
+def test_tas_group_rules():
+    assert _tas(({kueue_tas.REQUIRED_TOPOLOGY: "r", kueue_tas.GROUP_NAME: "g"}, 1, 1)) == [
+        'Invalid value: "g": can only define groups of exactly 2 pod sets, got: 1 pod set(s)']
+    msgs = _tas(({kueue_tas.REQUIRED_TOPOLOGY: "r", kueue_tas.GROUP_NAME: "g"}, 2, 1), ({kueue_tas.REQUIRED_TOPOLOGY: "r", kueue_tas.GROUP_NAME: "g"}, 3, 1))
+    assert len(msgs) == 2 and "at least one pod set has only 1 replica, got: 2 replica(s) and 3 replica(s)" in msgs[0]
+    msgs = _tas(({kueue_tas.REQUIRED_TOPOLOGY: "r", kueue_tas.GROUP_NAME: "g"}, 1, 1), ({kueue_tas.PREFERRED_TOPOLOGY: "r", kueue_tas.GROUP_NAME: "g"}, 1, 1))
+    assert len(msgs) == 2 and all("topology consistent with" in m for m in msgs)
+    assert _tas(({kueue_tas.GROUP_NAME: "12"}, 1, 1))[:2] == [
+        'Invalid value: "12": must not be a number',
+        f"Forbidden: may not be set when neither '{kueue_tas.PREFERRED_TOPOLOGY}' nor '{kueue_tas.REQUIRED_TOPOLOGY}' is specified"]
+
+
+def test_tas_unconstrained_must_be_a_go_bool():
+    assert _tas(({kueue_tas.UNCONSTRAINED_TOPOLOGY: "True"}, 1, 1)) == []
+    # Alone, the builder parses it (strconv.ParseBool) and its error is the webhook's whole answer;
+    # beside a required topology it is not parsed there, and the annotation rule reports it.
+    assert _tas(({kueue_tas.UNCONSTRAINED_TOPOLOGY: "yes"}, 1, 1)) == ['strconv.ParseBool: parsing "yes": invalid syntax']
+    assert _tas(({kueue_tas.UNCONSTRAINED_TOPOLOGY: "yes", kueue_tas.REQUIRED_TOPOLOGY: "r"}, 1, 1))[1:] == [
+        'Invalid value: "yes": must be a boolean value']
+
+
+def test_tas_errors_stop_the_trainjob():
+    job = _job()
+    job["spec"]["runtimePatches"] = [{"manager": "example.com/platform", "trainingRuntimeSpec": {"template": {"spec": {"replicatedJobs": [
+        {"name": "node", "template": {"spec": {"template": {"metadata": {"annotations": {kueue_tas.SLICE_SIZE: "2"}}}}}}]}}}}]
+    outcome = _run([job], {"profile": "kueue", "kueueQueues": ["q"]})
+    assert outcome.exit_code == 1
+    assert {"severity": ERROR, "rule": kueue_tas.RULE_TAS} in _rules(outcome)
+
+
+# --- quota fit ---------------------------------------------------------------------------------
+
+
+def _queues(gpu_quota, borrowing=None, cohort=False, resources=("cpu", "memory", "nvidia.com/gpu")):
+    gpu = {"name": "nvidia.com/gpu", "nominalQuota": gpu_quota}
+    if borrowing is not None:
+        gpu["borrowingLimit"] = borrowing
+    cq = {"apiVersion": "kueue.x-k8s.io/v1beta1", "kind": "ClusterQueue", "metadata": {"name": "cq"},
+          "spec": {"resourceGroups": [{"coveredResources": list(resources), "flavors": [{"name": "f", "resources": [
+              r for r in ({"name": "cpu", "nominalQuota": 100}, {"name": "memory", "nominalQuota": "1Ti"}, gpu)
+              if r["name"] in resources]}]}]}}
+    if cohort:
+        cq["spec"]["cohort"] = "all"
+    lq = {"apiVersion": "kueue.x-k8s.io/v1beta1", "kind": "LocalQueue", "metadata": {"name": "q", "namespace": "ns"},
+          "spec": {"clusterQueue": "cq"}}
+    return [cq, lq]
+
+
+@pytest.mark.parametrize("quota, borrowing, cohort, fits", [
+    (4, None, False, True),      # 2 nodes x 2 GPUs
+    (3, None, False, False),
+    (3, 1, True, True),          # borrowing limit counts (it needs a cohort: the CRD's rule "borrowingLimit must be nil when cohort is empty")
+    (2, 1, True, False),
+    (3, None, True, True),       # in a cohort without a borrowing limit: cannot say never
+])
+def test_quota_fit(quota, borrowing, cohort, fits):
+    outcome = _run([_job(), *_queues(quota, borrowing, cohort)], {"profile": "kueue", "kueueQueues": ["q"]})
+    assert (outcome.exit_code == 0) is fits
+    if not fits:
+        [msg] = [r["message"] for r in outcome.results if (r.get("tags") or {}).get("rule") == kueue.RULE_QUOTA]
+        assert "needs 4 nvidia.com/gpu (2 pod(s) x 2)" in msg and "at most 3" in msg
+
+
+def test_quota_uncovered_resource():
+    outcome = _run([_job(), *_queues(8, resources=("cpu", "memory"))], {"profile": "kueue", "kueueQueues": ["q"]})
+    assert outcome.exit_code == 1
+    assert any("does not cover" in r["message"] for r in outcome.results)
+
+
+def test_pod_requests_follow_kubernetes_rules():
+    pod = {"containers": [{"resources": {"requests": {"cpu": "1"}}}, {"resources": {"limits": {"cpu": "2"}}}],
+           "initContainers": [{"resources": {"requests": {"cpu": "5"}}},
+                              {"restartPolicy": "Always", "resources": {"requests": {"cpu": "1"}}}],
+           "overhead": {"cpu": "100m"}}
+    req = workload.pod_requests(pod)
+    # containers 1 + 2, sidecar 1 -> 4; the plain init container runs before the sidecar: 5 -> max 5; + overhead
+    assert str(req["cpu"]) in ("5100m", "5.1")
+
+
+# --- Argo CD -----------------------------------------------------------------------------------
+
+
+def test_argocd_patch_builds_into_an_application(tmp_path, fn):
+    """The printed fields merge into an Application with kustomize, keeping the app's own settings."""
+    kubectl = shutil.which("kubectl")
+    assert kubectl, "kubectl is needed on PATH"
+    patch = subprocess.run([fn, "argocd-kueue-patch"], check=True, capture_output=True, text=True).stdout
+    app = {"apiVersion": "argoproj.io/v1alpha1", "kind": "Application", "metadata": {"name": "train", "namespace": "argocd"},
+           "spec": {"project": "default", "source": {"repoURL": "https://example.com/repo.git", "path": "apps/train",
+                                                     "plugin": {"name": "expand-trainjobs-v1"}},
+                    "destination": {"server": "https://kubernetes.default.svc", "namespace": "team-a"},
+                    "syncPolicy": {"automated": {"prune": True, "selfHeal": True}}}}
+    (tmp_path / "app.yaml").write_text(yaml.safe_dump(app))
+    patch_doc = yaml.safe_load(patch)
+    patch_doc.update({"apiVersion": "argoproj.io/v1alpha1", "kind": "Application", "metadata": {"name": "train", "namespace": "argocd"}})
+    (tmp_path / "patch.yaml").write_text(yaml.safe_dump(patch_doc))
+    (tmp_path / "kustomization.yaml").write_text("resources: [app.yaml]\npatches: [{path: patch.yaml}]\n")
+    built = yaml.safe_load(subprocess.run([kubectl, "kustomize", str(tmp_path)], check=True, capture_output=True, text=True).stdout)
+    assert built["spec"]["syncPolicy"]["automated"] == {"prune": True, "selfHeal": True}
+    assert built["spec"]["syncPolicy"]["syncOptions"] == ["RespectIgnoreDifferences=true"]
+    [ignore] = built["spec"]["ignoreDifferences"]
+    # Field names of Argo CD's ResourceIgnoreDifferences (pkg/apis/application/v1alpha1/types.go)
+    assert set(ignore) == {"group", "kind", "jsonPointers"}
+    assert ignore["jsonPointers"] == ["/spec/suspend"] and (ignore["group"], ignore["kind"]) == ("jobset.x-k8s.io", "JobSet")

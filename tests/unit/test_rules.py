@@ -1,0 +1,87 @@
+"""rules(): the catalog behind `expand-trainjobs rules`, and that every reported rule id is in it."""
+
+from __future__ import annotations
+
+import copy
+from pathlib import Path
+
+import yaml
+
+from kpt_fn import rules, validation
+
+FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "validation"
+FAMILIES = {"schema", "cel", "names", "runtime-webhook", "jobset-webhook", "trainer-webhook", "k8s"}
+
+
+def test_entries_have_the_documented_shape():
+    catalog = rules.rules()
+    ids = [r["id"] for r in catalog]
+    assert len(ids) == len(set(ids))
+    for r in catalog:
+        assert set(r) == {"id", "family", "applies_to", "description"}
+        assert all(isinstance(v, str) and v for v in r.values()), r
+    assert FAMILIES - {"trainer-webhook"} <= {r["family"] for r in catalog}
+
+
+def test_one_cel_entry_per_distinct_rule():
+    cel = {r["id"] for r in rules.rules() if r["family"] == "cel"}
+    assert {
+        "cel/trainjob/metadata.name-dns1035",
+        "cel/trainjob/metadata.name-max-length",
+        "cel/trainjob/spec.initializer.dataset.storageUri-uri",
+        "cel/trainjob/spec.initializer.model.storageUri-uri",
+        "cel/trainjob/spec.managedBy-supported-manager",
+        "cel/trainjob/status.trainerStatus-last-updated-time",
+        "cel/trainingruntime/spec.mlPolicy-one-policy",
+        "cel/clustertrainingruntime/spec.mlPolicy-one-policy",
+        "cel/jobset/spec-startup-policy-depends-on",
+        "cel/jobset/spec.volumeClaimPolicies[]-template-namespace",
+    } <= cel
+    assert len(cel) == 18  # 6 TrainJob, 5 per runtime kind, 2 JobSet; transition rules are not applied
+    assert not any("immutable" in r["description"].lower() for r in rules.rules() if r["family"] == "cel")
+
+
+def test_engine_plugin_and_legacy_rules_are_included():
+    from kpt_fn import convert, engine
+    from kpt_fn.engine import framework
+
+    declared = engine.RULES + framework.rules() + convert.RULES
+    ids = {r["id"] for r in rules.rules()}
+    assert declared and {r.id for r in declared} <= ids
+    assert {"trainer-webhook", "legacy", "secret-policy"} <= {r["family"] for r in rules.rules()}
+
+
+def test_every_reported_rule_id_is_in_the_catalog():
+    ids = {r["id"] for r in rules.rules()}
+    js = yaml.safe_load((FIXTURES / "jobset_torchtune.yaml").read_text())
+    js["metadata"]["name"] = "Bad"
+    js["metadata"]["labels"]["x"] = "a b"
+    js["spec"]["bogus"] = True
+    js["spec"]["startupPolicy"] = {"startupPolicyOrder": "InOrder"}
+    js["spec"]["replicatedJobs"].append(copy.deepcopy(js["spec"]["replicatedJobs"][0]))
+    rt = yaml.safe_load((FIXTURES / "trainingruntime_minimal.yaml").read_text())
+    rt["spec"]["template"]["spec"]["replicatedJobs"][0]["replicas"] = 2
+    reported = (validation.check_object(js) + validation.check_jobset_webhook(js)
+                + validation.check_runtime_webhook(rt))
+    assert {p.rule.split("/")[0] for p in reported} == {"names", "schema", "cel", "jobset-webhook",
+                                                         "runtime-webhook"}
+    assert {p.rule for p in reported} <= ids
+
+
+def test_checking_modules_declare_rule_records():
+    """Each module's RULES holds problems.Rule records (one shape), its ids in the module's family."""
+    import importlib
+
+    import kpt_fn.plugins
+    from kpt_fn.problems import Rule
+
+    modules = ["kpt_fn.engine", "kpt_fn.engine.secrets", "kpt_fn.convert", "kpt_fn.kueue", "kpt_fn.policy",
+               "kpt_fn.rerun", "kpt_fn.validation.admitted", "kpt_fn.validation.names",
+               "kpt_fn.validation.runtime_webhook"]
+    modules += [f"kpt_fn.plugins.{name}" for name, _ in kpt_fn.plugins.REGISTRY]
+    modules += ["kpt_fn.plugins.v2_2_1.jobset", "kpt_fn.plugins.v2_2_1.mpi"]
+    for name in modules:
+        for rule in getattr(importlib.import_module(name), "RULES", ()):
+            assert isinstance(rule, Rule), (name, rule)
+            assert rule.family and rule.applies_to and rule.description, (name, rule)
+

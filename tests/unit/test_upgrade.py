@@ -1,0 +1,53 @@
+"""`expand-trainjobs diff --trainer-version OLD..NEW [DIR]` (issue 24 point 3): what upgrading the Trainer
+controller changes in the rendered objects, each changed JobSet updated in place or refused."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from kpt_fn import upgrade, upstream
+from kpt_fn.cli import modes
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
+
+
+def test_release_range():
+    assert upgrade.parse_range("v2.2.1..v2.3.0", upstream.RELEASES) == ("v2.2.1", "v2.3.0")
+    for bad in ("v2.2.1", "v2.1.0..v2.3.0", "v2.3.0..v2.3.0"):
+        with pytest.raises(ValueError):
+            upgrade.parse_range(bad, upstream.RELEASES)
+
+
+def test_the_kpt_package_example_upgrade(monkeypatch):
+    monkeypatch.chdir(EXAMPLES / "kpt-package")
+    text, lines, code, _ = modes._upgrade(".", "v2.2.1..v2.3.0", "json")
+    data = json.loads(text)
+    assert code == 1 and lines == ["expand-trainjobs: changes"]
+    assert data["upgrade"] == {"from": "v2.2.1", "to": "v2.3.0", "trainJobsRendered": 1,
+                               "objects": {"in-place": 0, "refused": 1, "created": 0, "pruned": 0}}
+    (job,) = data["trainJobs"]
+    (jobset,) = [o for o in job["objects"] if o["object"].startswith("JobSet ")]
+    # The shipped runtime's image moved from torch 2.10.0 to 2.13.0: a running JobSet's pod template
+    # cannot change (JobSet v0.12 ValidateUpdate), so the new controller's apply is refused.
+    assert jobset["effect"] == "refused" and data["summary"]["refused"] == 1
+    changed = {f["path"] for o in job["objects"] for f in o.get("fields", ())}
+    assert "spec.replicatedJobs.node.template.spec.template.spec.containers.node.image" in changed
+    markdown, _, _, _ = modes._upgrade(".", "v2.2.1..v2.3.0", "markdown")
+    assert markdown.startswith("## Upgrading Kubeflow Trainer v2.2.1 → v2.3.0\n\n1 of 1 TrainJob(s) render differently "
+                               "(1 with a change the cluster refuses: recreate their JobSets); objects: 0 updated in "
+                               "place, 1 refused, 0 created, 0 no longer rendered.")
+
+
+def test_nothing_changes_for_an_app_with_its_own_runtime(monkeypatch):
+    monkeypatch.chdir(EXAMPLES / "argocd-app")
+    text, lines, code, _ = modes._upgrade(".", "v2.2.1..v2.3.0", "json")
+    assert code == 0 and json.loads(text)["upgrade"]["objects"]["refused"] == 0
+
+
+def test_a_bad_range_is_an_error(monkeypatch):
+    monkeypatch.chdir(EXAMPLES / "kpt-package")
+    text, lines, code = modes._upgrade(".", "v2.3.0", "markdown")[:3]
+    assert code == 2 and "OLD..NEW with releases among v2.2.1, v2.3.0" in lines[0]
