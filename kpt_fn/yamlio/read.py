@@ -18,6 +18,18 @@ import re
 from sys import intern
 
 import yaml
+from yaml.events import (  # loaded by `import yaml` itself: nothing to save by importing them later
+    AliasEvent,
+    DocumentEndEvent,
+    DocumentStartEvent,
+    MappingEndEvent,
+    MappingStartEvent,
+    ScalarEvent,
+    SequenceEndEvent,
+    SequenceStartEvent,
+    StreamEndEvent,
+    StreamStartEvent,
+)
 
 from kpt_fn.yamlio.errors import YAMLInputError
 from kpt_fn.yamlio.limits import (
@@ -132,19 +144,6 @@ def _load_plain(source, limits: Limits, marks=None) -> list:
 
     `marks`, when given, gets where the items of the first document's top-level `items` start.
     """
-    from yaml.events import (
-        AliasEvent,
-        DocumentEndEvent,
-        DocumentStartEvent,
-        MappingEndEvent,
-        MappingStartEvent,
-        ScalarEvent,
-        SequenceEndEvent,
-        SequenceStartEvent,
-        StreamEndEvent,
-        StreamStartEvent,
-    )
-
     max_depth = limits.max_depth
     loader = Loader(source)
     try:
@@ -310,8 +309,6 @@ def _drain(get, tag: str, line: int):
     (the careful path composes the whole document before it looks at tags). Raises either way."""
     if tag in CORE_TAGS:
         raise _NotPlain  # a core tag where it does not fit: the careful path words it
-    from yaml.events import DocumentEndEvent, StreamEndEvent
-
     while not isinstance(get(), (DocumentEndEvent, StreamEndEvent)):
         pass
     raise foreign_tag(tag, line)

@@ -193,38 +193,26 @@ def pyyaml_dump(data) -> str:
     import io
     from itertools import chain
 
-    from yaml.events import (
-        DocumentEndEvent,
-        DocumentStartEvent,
-        MappingEndEvent,
-        MappingStartEvent,
-        ScalarEvent,
-        SequenceEndEvent,
-        SequenceStartEvent,
-        StreamEndEvent,
-        StreamStartEvent,
-    )
-
     out = io.StringIO()
     dumper = Dumper(out, default_flow_style=False, sort_keys=False, width=1 << 30, allow_unicode=True)
     emit = dumper.emit
     resolve = dumper.resolve
     scalar_kind = yaml.ScalarNode
     try:
-        emit(StreamStartEvent())
-        emit(DocumentStartEvent(explicit=False))
+        emit(yaml.StreamStartEvent())
+        emit(yaml.DocumentStartEvent(explicit=False))
         stack: list = [(iter((data,)), None)]
         while stack:
             values, end = stack[-1]
             for value in values:
                 cls = value.__class__
                 if cls is dict or (cls is not str and isinstance(value, dict)):
-                    emit(MappingStartEvent(None, MAP, True, flow_style=False))
-                    stack.append((chain.from_iterable(value.items()), MappingEndEvent))
+                    emit(yaml.MappingStartEvent(None, MAP, True, flow_style=False))
+                    stack.append((chain.from_iterable(value.items()), yaml.MappingEndEvent))
                     break
                 if cls is list or (cls is not str and isinstance(value, (list, tuple))):
-                    emit(SequenceStartEvent(None, SEQ, True, flow_style=False))
-                    stack.append((iter(value), SequenceEndEvent))
+                    emit(yaml.SequenceStartEvent(None, SEQ, True, flow_style=False))
+                    stack.append((iter(value), yaml.SequenceEndEvent))
                     break
                 style = None
                 if cls is str:
@@ -241,13 +229,13 @@ def pyyaml_dump(data) -> str:
                     node = dumper.represent_data(value)
                     tag, text, style = node.tag, node.value, node.style
                 implicit = (tag == resolve(scalar_kind, text, (True, False)), tag == STR)
-                emit(ScalarEvent(None, tag, implicit, text, style=style))
+                emit(yaml.ScalarEvent(None, tag, implicit, text, style=style))
             else:
                 stack.pop()
                 if end is not None:
                     emit(end())
-        emit(DocumentEndEvent(explicit=False))
-        emit(StreamEndEvent())
+        emit(yaml.DocumentEndEvent(explicit=False))
+        emit(yaml.StreamEndEvent())
     finally:
         dumper.dispose()
     return out.getvalue()
