@@ -124,15 +124,30 @@ def _wanted(name: str) -> bool:
     return name.endswith(sources.EXTENSIONS) or name in sources.SKIPPED_NAMES
 
 
-def _entries(repo: Repository, commit: str, revision: str) -> list:
-    """[(mode, kind, object id, path relative to the app directory)] at the commit."""
-    spec = f"{commit}:{repo.prefix}" if repo.prefix else f"{commit}:"
+def toplevel(repo: Repository) -> str:
+    """The repository's working tree root (absolute)."""
+    done = _git(["rev-parse", "--show-toplevel"], repo.cwd, repo.env)
+    if done.returncode:
+        raise RevisionError(f"the repository's root cannot be read ({_stderr(done)})")
+    return os.fsdecode(done.stdout).strip()
+
+
+def has_directory(repo: Repository, commit: str, prefix: str) -> bool:
+    """Whether the commit has a directory at `prefix` (the repository's root for "")."""
+    done = _git(["cat-file", "-t", f"{commit}:{prefix}"], repo.cwd, repo.env)
+    return done.returncode == 0 and done.stdout.strip() == b"tree"
+
+
+def _entries(repo: Repository, commit: str, revision: str, prefix: str) -> list:
+    """[(mode, kind, object id, path relative to `prefix`)] at the commit."""
+    spec = f"{commit}:{prefix}" if prefix else f"{commit}:"
     # --full-tree: run from a subdirectory, ls-tree would otherwise filter by it a second time. No -l:
     # sizes come from cat-file --batch-check, which reports a blob missing from a partial clone.
     done = _git(["ls-tree", "-r", "-z", "--full-tree", spec], repo.cwd, repo.env)
     if done.returncode:
-        where = repo.prefix or "the repository's root"
-        raise RevisionError(f"{revision}: the app directory {where} is not in that commit ({_stderr(done)})")
+        where = prefix or "the repository's root"
+        what = "the app directory" if prefix == repo.prefix else "the directory"
+        raise RevisionError(f"{revision}: {what} {where} is not in that commit ({_stderr(done)})")
     out = []
     for record in done.stdout.split(b"\0"):
         if not record:
@@ -240,10 +255,10 @@ def _blobs(repo: Repository, oids: list, revision: str) -> dict:
     return out
 
 
-def extract(repo: Repository, commit: str, revision: str, dest: str, max_bytes: int) -> str:
-    """Write the app directory's files at `commit` under `dest` (an empty directory); the directory
-    to render (dest itself)."""
-    files, links = _plan(_entries(repo, commit, revision), revision)
+def extract(repo: Repository, commit: str, revision: str, dest: str, max_bytes: int, prefix: str | None = None) -> str:
+    """Write the files of the directory at `prefix` (default: the app directory) at `commit` under
+    `dest` (an empty or new directory); the directory to render (dest itself)."""
+    files, links = _plan(_entries(repo, commit, revision, repo.prefix if prefix is None else prefix), revision)
     _sizes(repo, files + links, revision, max_bytes)
     blobs = _blobs(repo, [oid for oid, _ in files + links], revision)
     # Files first, links last: no file is ever written through a link made here.

@@ -512,11 +512,17 @@ class SourceError(Exception):
     """OLD or NEW cannot be read (the message says why, for the user)."""
 
 
-def materialize(spec: str, cwd: str, scratch: str, env=None, max_bytes: int | None = None) -> str:
-    """The directory holding OLD or NEW: a directory as it is, or the app's files at a git revision of
-    the repository the working directory is in (its place in the repository), read from git's objects
-    alone into a new directory under `scratch`. A name that is both is an error: which was meant?"""
-    from kpt_fn import gitrev
+def materialize(spec: str, cwd: str, scratch: str, env=None, max_bytes: int | None = None) -> tuple:
+    """(directory, environment, notes) to render OLD or NEW with: a directory as it is, or the app's
+    files at a git revision of the repository the working directory is in, read from git's objects
+    alone into a new directory under `scratch`. A name that is both is an error: which was meant?
+
+    At a revision, the operator's extra roots (EXPAND_TRAINJOBS_EXTRA_ROOTS, e.g. a monorepo's shared
+    runtimes) that lie in the repository are read at that revision too, laid out as in the repository
+    so that the app's relative references reach them: a runtime changed between OLD and NEW must show
+    in the diff, not be read twice from today's working tree. Roots outside the repository are read as
+    they are now, and a note says so."""
+    from kpt_fn import gitrev, sources
     from kpt_fn.yamlio import DEFAULT_LIMITS
 
     env = os.environ if env is None else env
@@ -529,13 +535,60 @@ def materialize(spec: str, cwd: str, scratch: str, env=None, max_bytes: int | No
             raise SourceError(f"{spec!r} is both a directory and a git revision: write ./{spec} for the directory, "
                               f"or {spec}^{{commit}} for the revision")
         if is_dir:
-            return path
+            return path, env, []
         if commit is None:
             raise SourceError(f"{spec!r} is neither a directory nor a git revision of the repository at {cwd}")
-        dest = tempfile.mkdtemp(dir=scratch)
-        return gitrev.extract(repo, commit, spec, dest, max_bytes or DEFAULT_LIMITS.max_bytes)
+        limit = max_bytes or DEFAULT_LIMITS.max_bytes
+        base = tempfile.mkdtemp(dir=scratch)
+        top = os.path.realpath(gitrev.toplevel(repo))
+        inside, outside = _split_roots(sources.extra_roots_from_env(env), top)
+        for prefix in _outermost([repo.prefix, *inside.values()]):
+            if prefix == repo.prefix or gitrev.has_directory(repo, commit, prefix):
+                gitrev.extract(repo, commit, spec, _under(base, prefix), limit, prefix)
+        for prefix in [repo.prefix, *inside.values()]:  # a root not in that commit, or with no YAML in it, is empty
+            os.makedirs(_under(base, prefix), exist_ok=True)
+        roots = [_under(base, prefix) for prefix in inside.values()] + outside
+        notes = [f"{spec}: extra root {root} is outside the repository: read as it is now, not at {spec}"
+                 for root in outside]
+        env = {**env, sources.EXTRA_ROOTS_ENV: os.pathsep.join(roots)} if roots else \
+            {k: v for k, v in env.items() if k != sources.EXTRA_ROOTS_ENV}
+        return _under(base, repo.prefix), env, notes
     except gitrev.RevisionError as e:
         raise SourceError(str(e)) from None
+
+
+def _split_roots(roots, top: str) -> tuple[dict, list]:
+    """({root: its path in the repository}, [roots outside the repository])."""
+    inside, outside = {}, []
+    for root in roots:
+        rel = os.path.relpath(os.path.realpath(root), top)
+        if rel == os.pardir or rel.startswith(os.pardir + os.sep):
+            outside.append(root)
+        else:
+            inside[root] = "" if rel == os.curdir else rel.replace(os.sep, "/")
+    return inside, outside
+
+
+def _outermost(prefixes) -> list:
+    """The directories to extract: each prefix once, and none that an extracted one already holds.
+    A prefix below a hidden directory of another is extracted on its own: the walk skips hidden
+    entries, so the outer extraction does not hold it."""
+    out = []
+    for prefix in sorted(set(prefixes), key=len):
+        held = False
+        for outer in out:
+            if outer == "" or prefix.startswith(outer + "/"):
+                rest = prefix[len(outer):].lstrip("/").split("/")
+                held = not any(part.startswith(".") for part in rest)
+                if held:
+                    break
+        if not held:
+            out.append(prefix)
+    return out
+
+
+def _under(base: str, prefix: str) -> str:
+    return os.path.join(base, *prefix.split("/")) if prefix else base
 
 
 def diff_command(old: str, new: str, fmt: str, cwd: str, env: dict, max_chars: int = DEFAULT_MAX_CHARS,
@@ -552,11 +605,12 @@ def diff_command(old: str, new: str, fmt: str, cwd: str, env: dict, max_chars: i
     scratch = None
     try:
         scratch = tmp.mkdtemp(prefix="expand-trainjobs-diff-")
-        sides = []
+        sides, notes = [], []
         for spec in (old, new):
-            where = materialize(spec, cwd, scratch, env)
-            outcome = plain.expand([], where, env)
+            where, side_env, side_notes = materialize(spec, cwd, scratch, env)
+            outcome = plain.expand([], where, side_env)
             sides.append((spec, where, outcome))
+            notes += side_notes
         data = diff(sides[0][2], sides[1][2], sides[0][1], sides[1][1])
         text = json.dumps(data, indent=2, sort_keys=True, default=str) + "\n" if fmt == "json" \
             else diff_markdown(data, max_chars)
@@ -572,14 +626,14 @@ def diff_command(old: str, new: str, fmt: str, cwd: str, env: dict, max_chars: i
         if outcome.exit_code:
             lines = outcome.stderr_lines()
             return text, [f"{PREFIX}FAILED: {spec} does not render ({outcome.errors} error(s)): could not compare",
-                          *lines[1:]], 2
+                          *lines[1:], *notes], 2
     changes = has_changes(data)
     status = f"{PREFIX}{'changes' if changes else 'no changes'}"
     if fail_on == "refused":  # exit 1 only for a change the cluster refuses on an existing JobSet
         refused = classify.refused(data)
         status += f"; {data['summary']['refused']} TrainJob(s) with a change the cluster refuses" if refused else ""
-        return text, [status], 1 if refused else 0
-    return text, [status], 1 if changes else 0
+        return text, [status, *notes], 1 if refused else 0
+    return text, [status, *notes], 1 if changes else 0
 
 
 def report_command(paths: list, fmt: str, cwd: str, env: dict, max_chars: int = DEFAULT_MAX_CHARS,
