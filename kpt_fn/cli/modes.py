@@ -172,21 +172,20 @@ def krm_mode() -> None:
         except krm.InputError:
             limits = krm.DEFAULT_LIMITS  # process() reports the bad variable
         fallback["data"] = read_stdin(limits.max_bytes)
-        finish(*krm.process_pieces(fallback["data"], base_dir=os.getcwd(), env=os.environ, fallback=fallback))
+        finish(*krm.process_pieces(fallback["data"], base_dir=working_directory(), env=os.environ, fallback=fallback))
     except SystemExit:
         raise
+    except CannotRun as e:  # e.g. a deleted working directory: the items back, with what to do
+        _failed_krm(fallback, str(e), [f"{PREFIX}FAILED: {e}"])
     except BaseException as e:  # never lose the user's items to a bug of ours
-        _internal_error_krm(fallback, e)
+        message = f"internal error: {type(e).__name__}: {e}"
+        lines = [f"{PREFIX}FAILED: {message}"]
+        lines += _traceback_lines() if _debug() else [f"  (set {DEBUG_ENV}=1 to see the traceback)"]
+        _failed_krm(fallback, message, lines)
 
 
-def _internal_error_krm(fallback: dict, e: BaseException) -> None:
+def _failed_krm(fallback: dict, message: str, lines: list) -> None:
     """The items back (as parsed, or parsed again from stdin's bytes) with one error result."""
-    message = f"internal error: {type(e).__name__}: {e}"
-    lines = [f"{PREFIX}FAILED: {message}"]
-    if _debug():
-        lines += _traceback_lines()
-    else:
-        lines.append(f"  (set {DEBUG_ENV}=1 to see the traceback)")
     try:
         from kpt_fn.cli import krm
         from kpt_fn.yamlio import dump

@@ -186,13 +186,13 @@ def test_internal_error_after_parsing_gives_back_the_parsed_items_not_the_bytes(
     fallback_ref = {}
     monkeypatch.setattr(krm, "process_pieces", process_pieces)
     monkeypatch.setattr(function, "run", run)
-    orig_internal = modes._internal_error_krm
+    orig_failed = modes._failed_krm
 
-    def internal(fallback, e):
+    def failed(fallback, message, lines):
         fallback_ref.update(fallback)
-        return orig_internal(fallback, e)
+        return orig_failed(fallback, message, lines)
 
-    monkeypatch.setattr(modes, "_internal_error_krm", internal)
+    monkeypatch.setattr(modes, "_failed_krm", failed)
     _check_internal_error_keeps_the_items(monkeypatch, capsys)
     assert "data" in seen["before"] and "data" not in fallback_ref and "items" in fallback_ref
 
@@ -213,3 +213,17 @@ def test_a_piece_that_cannot_be_encoded_after_output_was_written_is_an_error_fir
     err = capsys.readouterr().err.splitlines()
     assert err[0].startswith("expand-trainjobs: FAILED: internal error while writing the output: UnicodeEncodeError")
     assert err[1] == "  (the run itself: fine)"
+
+
+def test_krm_mode_in_a_deleted_working_directory_gives_the_items_back_with_what_to_do(tmp_path, fn):
+    gone = tmp_path / "gone"
+    gone.mkdir()
+    items = "apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n- apiVersion: v1\n  kind: ConfigMap\n  metadata: {name: kept}\n"
+    # The shell enters the directory, removes it, then runs the function there.
+    done = subprocess.run(["sh", "-c", f'cd "{gone}" && rmdir "{gone}" && exec "{fn}"'], input=items,
+                          capture_output=True, text=True)
+    assert done.returncode == 1
+    assert "name: kept" in done.stdout and "severity: error" in done.stdout
+    assert "working directory cannot be read" in done.stdout
+    assert done.stderr.startswith("expand-trainjobs: FAILED: the working directory cannot be read")
+    assert "internal error" not in done.stderr
