@@ -1,4 +1,4 @@
-"""What upgrading the Trainer controller does to the TrainJobs in Git (issue 24 point 3):
+"""What upgrading the Trainer controller does to the TrainJobs in Git :
 `expand-trainjobs diff --trainer-version v2.2.1..v2.3.0 [DIR]`.
 
 The same package is rendered under both releases and compared with `diff`'s own comparison

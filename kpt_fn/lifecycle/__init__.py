@@ -1,4 +1,4 @@
-"""The life of a rendered JobSet after the first render (issue 20; docs/lifecycle.md).
+"""The life of a rendered JobSet after the first render (docs/lifecycle.md).
 
 A JobSet is created once and then re-applied on every sync. What the cluster does with the second
 apply is decided by rules that run in the cluster, not in the function: JobSet v0.12's webhook

@@ -1,4 +1,4 @@
-"""Admission scope (issue #12 point 2): which admission rules see which objects.
+"""Admission scope: which admission rules see which objects.
 
 * The TrainJob webhook has no objectSelector and no managedBy check, so a TrainJob managed by
   another controller is still checked (fixtures/golden/v2.3.0/admission/admission-managed-by-external-still-checked);
@@ -74,7 +74,7 @@ def test_external_manager_invalid_trainjob_fails_the_function():
     assert code != 0
 
 
-# Negative numNodes (issue #12 point 3): nothing in upstream's admission checks the sign, so the
+# Negative numNodes: nothing in upstream's admission checks the sign, so the
 # outcome is whatever the builders make of it -- every runtime follows upstream's code path.
 @pytest.mark.upstream  # a case with a shipped runtime
 def test_negative_num_nodes_torch_fails_like_the_job_api():

@@ -1,4 +1,4 @@
-"""A hostile environment around the console script (issue #11): stdout left non-blocking by the parent,
+"""A hostile environment around the console script: stdout left non-blocking by the parent,
 closed, full or abandoned; numbers in the input that would drive huge loops; limit options beyond
 what memory allows; a secret seed of every YAML type and tag. Each runs the installed console script,
 as kpt, kustomize and Argo CD do. No timings are asserted; the sleeps only make the pipe fill up.

@@ -1,5 +1,5 @@
 """The Kubernetes checks end to end: valid unusual forms keep rendering (no false positives), and each
-mistake of issue 19 is blamed on the field the user wrote (fixtures/k8s/)."""
+mistake in a container, pod spec or Job field is blamed on the field the user wrote (fixtures/k8s/)."""
 
 from __future__ import annotations
 

@@ -1,7 +1,8 @@
 """The memory budget (docs/yaml.md "Memory budget"): expand-trainjobs in KRM mode stays within
 BASE + FACTOR x the size of its input, held here as an address-space limit (RLIMIT_AS) on the console
 script in a subprocess: inputs that used to take gigabytes must now finish (or fail cleanly) inside it.
-No timings are asserted. FUZZ_EXAMPLES (any value) runs the inputs at the sizes of issue #11 as well."""
+No timings are asserted. FUZZ_EXAMPLES (any value) runs the inputs at the sizes tests/behaviour/test_random_input.py
+uses for its size-amplifying inputs as well."""
 
 from __future__ import annotations
 

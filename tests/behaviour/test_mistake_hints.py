@@ -1,4 +1,4 @@
-"""Typical mistakes get a hint after the upstream text (issue #10.9); the runtime lookups are in
+"""Typical mistakes get a hint after the upstream text; the runtime lookups are in
 tests/unit/test_resolve.py, the end-to-end run here."""
 
 from __future__ import annotations

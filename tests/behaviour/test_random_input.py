@@ -256,7 +256,7 @@ def test_console_script_examples(data, fn):
     check_invariants(data, p.stdout.decode("utf-8"), stderr.splitlines(), p.returncode)
 
 
-# --- size-amplifying inputs (issue #11): aliases that multiply nodes or text, merge-key chains, long
+# --- size-amplifying inputs: aliases that multiply nodes or text, merge-key chains, long
 # flow lists. The output must stay proportionate to the input and the alias limits (set low here), on
 # the fast path and on the fallback that dumps items (an alias across items).
 AMPLIFY_ENV = {"EXPAND_TRAINJOBS_MAX_ALIAS_NODES": "100000", "EXPAND_TRAINJOBS_MAX_ALIAS_BYTES": "100000"}

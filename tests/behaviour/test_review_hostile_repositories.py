@@ -1,4 +1,4 @@
-"""`diff` against repositories built to fool or break it (issue 21 point 1): each revision is read from
+"""`diff` against repositories built to fool or break it: each revision is read from
 git's objects exactly as committed, a revision is resolved as git does, only the app's files are
 extracted, Secret data never shows, and the exit status is 0, 1 or 2 and nothing else."""
 

@@ -1,5 +1,5 @@
 """Everything from the repository is inert in the Markdown of `report`, `diff` and the KRM `report:`
-ConfigMap (issue 21 point 2): no raw HTML, no broken code span or table cell, no forged line.
+ConfigMap: no raw HTML, no broken code span or table cell, no forged line.
 
 Golden file: fixtures/review/hostile-report.md (EXPAND_TRAINJOBS_UPDATE_GOLDEN=1 rewrites it and fails,
 as in tests/unit/test_review.py)."""

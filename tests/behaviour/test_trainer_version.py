@@ -1,4 +1,4 @@
-"""`trainerVersion` (issue 24 point 1): the option, its command-line flag and what the selected release
+"""`trainerVersion`: the option, its command-line flag and what the selected release
 decides: the schemas and CEL rules of its CRDs, its runtime webhooks, its built-in runtime catalog."""
 
 from __future__ import annotations

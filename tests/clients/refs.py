@@ -1,4 +1,4 @@
-"""Do the generated objects refer to each other by the names they have? (issue #10.6)
+"""Do the generated objects refer to each other by the names they have?
 
 kustomize renames objects, and rewrites references only in fields it knows. The references inside
 what the function generates (env values, the MPI hostfile, a JobSet's configMap and secret volumes,

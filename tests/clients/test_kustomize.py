@@ -116,7 +116,7 @@ def test_route_c_failure(kustomize454, fn, tmp_path, env):
     assert "exit status 1" in r.stderr
 
 
-# --- names under namePrefix / nameSuffix / namespace (issue #10.6) ----------------------------------
+# --- names under namePrefix / nameSuffix / namespace ------------------------------------------------
 #
 # fixtures/kustomize/names: an MPI TrainJob with coscheduling (hostfile ConfigMap, SSH Secret volume,
 # PodGroup label), a Torch TrainJob with Volcano (PET_MASTER_ADDR, group-name annotation) and one on

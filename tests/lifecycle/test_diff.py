@@ -1,4 +1,4 @@
-"""Issue 20, point 2: `diff OLD NEW` says what each change does in the cluster (kpt_fn/lifecycle/classify.py).
+"""`diff OLD NEW` says what each change does in the cluster (kpt_fn/lifecycle/classify.py).
 
 fixtures/lifecycle/diff/{old,new}: an edited numNodes (refused on the existing JobSet), a runtime
 change that only touches a PodGroup (in place), and a held TrainJob's node selector (in place while

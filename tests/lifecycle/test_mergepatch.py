@@ -72,7 +72,7 @@ def test_three_way_transcribed(description):
 
 
 def test_a_list_that_differs_in_live_is_replaced_whole():
-    """The fact issue 20 rests on: live holds a default inside a list the manifest does not; the
+    """The fact that re-applying a render can change a running JobSet rests on: live holds a default inside a list the manifest does not; the
     patch carries the manifest's whole list, so the default is gone after the apply."""
     applied = {"spec": {"replicatedJobs": [{"name": "node", "template": {}}]}}
     live = {"spec": {"replicatedJobs": [{"name": "node", "template": {"spec": {"completionMode": "Indexed"}}}]}}

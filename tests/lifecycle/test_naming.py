@@ -1,4 +1,4 @@
-"""Issue 20, point 3: `jobSetNames: contentHash` makes an edit start a new run (docs/lifecycle.md).
+"""`jobSetNames: contentHash` makes an edit start a new run (docs/lifecycle.md).
 
 The renamed render must equal the render of a TrainJob that simply has the hashed name (every
 reference derived from the name follows it, as under kustomize's namePrefix); an unchanged re-render

@@ -1,4 +1,4 @@
-"""Issue 20, point 1: an unchanged re-render, re-applied, is accepted and changes nothing, on every
+"""An unchanged re-render, re-applied, is accepted and changes nothing, on every
 documented route; the cases where no render can work are pinned as such (docs/lifecycle.md).
 
 Six apps are rendered by the function (as the CLI would), created in the emulated cluster

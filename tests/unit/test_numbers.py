@@ -1,4 +1,4 @@
-"""Whole-number floats in integer fields (issue #10.5): admitted as the API server admits them, and
+"""Whole-number floats in integer fields: admitted as the API server admits them, and
 rendered as integers everywhere (never "2.0" in an env value, never a TypeError)."""
 
 from __future__ import annotations

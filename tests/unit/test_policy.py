@@ -193,7 +193,7 @@ def test_a_negative_gpu_count_does_not_cancel_another_container():
     assert [p.rule for p in found] == ["policy/max-gpus-per-pod"] and "requests 16 GPUs" in found[0].message
 
 
-# --- issue 21 point 3: the runtime actually used; a rule skipped says so -----------------------------
+# --- the runtime actually used; a rule skipped says so ---------------------------------------------
 
 
 def _allowed_only(names):

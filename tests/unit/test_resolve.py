@@ -54,7 +54,7 @@ def test_items_win_over_directories_and_the_catalog():
     )
     assert (found["spec"], label, problems) == ({"marker": "items"}, resolve.ITEMS, [])
     # A different definition of the same runtime in the package and in a runtime directory is an error
-    # (issue 21 point 3): the package's would silently replace the platform's.
+    # the package's would silently replace the platform's.
     (e,) = index.problems
     assert e.severity == "error" and "shadows a different definition of the same runtime in runtime directory rt" in e.message
 
@@ -209,7 +209,7 @@ def test_read_runtime_dirs(tmp_path):
 
 
 def test_resolve_does_not_import_the_engine():
-    # Issue #16: resolution sits below the engine; both read the registry key from kpt_fn.registry.
+    # Resolution sits below the engine: both read the registry key from kpt_fn.registry.
     import subprocess
     import sys
 
@@ -275,7 +275,7 @@ def test_a_renamed_training_runtime_serves_its_current_namespace_only():
     assert found is None and "not found" in p.message
 
 
-# --- typical mistakes (issue #10.9) ------------------------------------------------------------------
+# --- typical mistakes ---------------------------------------------------------------------------------
 
 
 def test_misspelt_runtime_name_gets_did_you_mean():

@@ -342,7 +342,7 @@ def test_parameters_ignored_for_a_config_in_the_marker_get_a_warning(tmp_path):
 
 def test_parameters_are_used_when_the_marker_holds_kpts_placeholder(tmp_path):
     # `kpt fn` writes a `function-input` ConfigMap without data where no config is given: it is no
-    # config, so the Application's parameters (a policy among them) configure the run (issue 21).
+    # config, so the Application's parameters (a policy among them) configure the run.
     _write(tmp_path / "t.yaml", _tj("a"))
     (tmp_path / "expand-trainjobs.yaml").write_text("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: function-input}\n")
     env = {"ARGOCD_APP_PARAMETERS": json.dumps([{"name": "policy.maxNodes", "string": "0"}])}

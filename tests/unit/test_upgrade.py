@@ -1,4 +1,4 @@
-"""`expand-trainjobs diff --trainer-version OLD..NEW [DIR]` (issue 24 point 3): what upgrading the Trainer
+"""`expand-trainjobs diff --trainer-version OLD..NEW [DIR]`: what upgrading the Trainer
 controller changes in the rendered objects, each changed JobSet updated in place or refused."""
 
 from __future__ import annotations

@@ -1,4 +1,5 @@
-"""engine.defaults.private_copy and roundtrip.normalize error paths (the fast paths of issue 6)."""
+"""The fast copies and normalisation of the engine: defaults.private_copy shares nothing mutable (and
+deep-copies what is not plain data), and roundtrip.normalize names the field of a bad quantity."""
 
 from __future__ import annotations
 
