@@ -199,7 +199,9 @@ def _interval(text: str, completions: int):
         return None, f"the fragment {go_quote(text)} violates the requirement that an index interval can have at most two parts separated by '-'"
     bounds = []
     for part in parts:
-        if not _INT.fullmatch(part):
+        # strconv.Atoi: digits with an optional sign, within int64 (a longer number is a range error,
+        # reported the same way; the length test keeps Python from converting 65536 digits)
+        if not _INT.fullmatch(part) or len(part) > 20 or not -2**63 <= int(part) < 2**63:
             return None, f"cannot convert string to integer for index: {go_quote(part)}"
         if int(part) >= completions:
             return None, f"too large index: {go_quote(part)}"

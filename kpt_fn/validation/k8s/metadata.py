@@ -27,7 +27,8 @@ _INT32 = range(-(2**31), 2**31)
 def _int32(text: str) -> bool:
     """strconv.ParseInt(text, 10, 32) succeeds."""
     body = text[1:] if text[:1] in "+-" else text
-    return body.isdigit() and body.isascii() and int(text) in _INT32
+    # the length test first: Python refuses to convert thousands of digits (ValueError)
+    return body.isdigit() and body.isascii() and len(body) <= 10 and int(text) in _INT32
 
 
 def _seccomp(value: str, path: str, f) -> None:

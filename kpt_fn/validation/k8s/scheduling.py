@@ -158,9 +158,9 @@ JOBSET_POD_LABELS = frozenset({
 
 def _selector_keys(selector: dict) -> list:
     """The keys of a label selector in upstream's walk order: matchLabels, then each expression."""
-    keys = [k for k in as_dict(selector.get("matchLabels"))]
+    keys = list(as_dict(selector.get("matchLabels")))
     keys += [as_dict(e).get("key") for e in as_list(selector.get("matchExpressions"))]
-    return keys
+    return [k for k in keys if isinstance(k, str)]  # another type is the schema check's
 
 
 def _label_keys(term: dict, path: str, pod_labels, f) -> None:

@@ -80,9 +80,11 @@ class Place:
         return upstream_field
 
 
-def jobset(pod_spec: dict, job: dict | None = None, metadata: dict | None = None) -> dict:
+def jobset(pod_spec: dict, job: dict | None = None, metadata: dict | None = None, counts: bool = True) -> dict:
+    """`counts`: set parallelism and completions to 1 (as a rendered JobSet has them); a Job table's
+    case brings its own, or none (the Job defaults then apply, as for upstream's defaulted Job)."""
     template = {"spec": pod_spec, **({"metadata": metadata} if metadata else {})}
-    spec = {"parallelism": 1, "completions": 1, **(job or {}), "template": template}
+    spec = {**({"parallelism": 1, "completions": 1} if counts else {}), **(job or {}), "template": template}
     return {"apiVersion": "jobset.x-k8s.io/v1alpha2", "kind": "JobSet",
             "metadata": {"name": "js", "namespace": "ns"},
             "spec": {"replicatedJobs": [{"name": "node", "replicas": 1, "template": {"spec": spec}}]}}
@@ -96,7 +98,7 @@ def place(fragment: dict, where: Place) -> dict:
         template = job.pop("template")
         pod.update(template.get("spec") or {})
         metadata.update(template.get("metadata") or {})
-    return jobset(pod, job, metadata)
+    return jobset(pod, job, metadata, counts=where.at != JOB_SPEC)
 
 
 def findings(js: dict) -> list[Finding]:
