@@ -21,6 +21,7 @@ Deviations, by design:
 
 from __future__ import annotations
 
+from collections import namedtuple
 from functools import lru_cache
 
 from kpt_fn import upstream
@@ -28,6 +29,7 @@ from kpt_fn.engine import secrets
 from kpt_fn.engine.apply import upsert_volume_mounts, upsert_volumes
 from kpt_fn.engine.framework import RenderError
 from kpt_fn.engine.info import Container, resources_per_node
+from kpt_fn.plugins import jobset
 from kpt_fn.quantity import num_gpu
 from kpt_fn.trainer_names import NODE, TRAINER
 from kpt_fn.problems import Problem, Rule
@@ -65,6 +67,20 @@ RULES = [
     Rule(RULE_TRAINER_REQUIRED, "trainer-controller", "TrainJob",
          "Flux TrainJobs need spec.trainer.numNodes (upstream's controller crashes without it)."),
 ] + [r for r in secrets.RULES if r.id.startswith("secret-policy/flux-")]
+
+# What the plugin does that changed between Trainer releases, as switches; CURRENT is v2.3.0's and
+# kpt_fn/plugins/v2_2_1/flux.py sets v2.2.1's (where each switch is cited in its source).
+#   shared_memory:    a Memory emptyDir mounted at /dev/shm in the node container
+#   runtime_command:  the PodSet carries the runtime container's command, so the wrapped command
+#                     falls back to it (runtime.Container's Command, filled by toPodSetContainer)
+#   installer_in_pod_set: the installer goes into the PodSet, which the JobSet builder writes back;
+#                     else straight into the JobSet's replicated job
+#   trainjob_num_proc: admission checks the TrainJob's numProcPerNode, else the runtime's only
+#   local_resources:  `flux R encode --local` (the host's own cores and GPUs) instead of
+#                     --cores/--gpu ranges from numProcPerNode and the GPUs per node
+Behaviour = namedtuple("Behaviour", "shared_memory runtime_command installer_in_pod_set trainjob_num_proc local_resources")
+CURRENT = Behaviour(shared_memory=True, runtime_command=True, installer_in_pod_set=True, trainjob_num_proc=True,
+                    local_resources=False)
 
 # Go's strings.TrimSpace trims the Unicode White_Space characters (not Python's isspace set).
 _GO_SPACE = "\t\n\v\f\r \x85\xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000"
@@ -123,9 +139,9 @@ def broker_settings(info, trainjob: dict) -> dict:
     return settings
 
 
-def original_command(info, trainjob: dict) -> str:
+def original_command(info, trainjob: dict, behaviour: Behaviour = CURRENT) -> str:
     """The command line Flux wraps: runtime command unless the TrainJob sets one, plus TrainJob args."""
-    container = info.container_by_ancestor(TRAINER, NODE)
+    container = info.container_by_ancestor(TRAINER, NODE) if behaviour.runtime_command else None
     command = list(container.command or ()) if container is not None else []
     args: list = []
     trainer = (trainjob.get("spec") or {}).get("trainer")
@@ -147,50 +163,88 @@ def _trainer(trainjob: dict) -> dict:
     return trainer
 
 
-def enforce_ml_policy(info, trainjob, options) -> None:
+def view_volumes(config_map: str, curve_secret: str, behaviour: Behaviour = CURRENT) -> tuple[list, list]:
+    """The node pod's Flux volumes, in upstream's two upserts: the view's, then the CURVE Secret's.
+    Fresh dicts on every call: output objects never share (alias) sub-trees."""
+    view = [
+        {"name": SPACK_VOLUME, "emptyDir": {}},
+        {"name": INSTALL_VOLUME, "emptyDir": {}},
+        {"name": config_map, "configMap": {"name": config_map, "defaultMode": 0o755}},
+    ]
+    if behaviour.shared_memory:
+        view.append({"name": MEMORY_VOLUME, "emptyDir": {"medium": "Memory"}})
+    return view, [{"name": CURVE_VOLUME, "secret": {"secretName": curve_secret, "defaultMode": 0o400}}]
+
+
+def node_volume_mounts(config_map: str, behaviour: Behaviour = CURRENT) -> list[dict]:
+    mounts = [
+        {"name": INSTALL_VOLUME, "mountPath": INSTALL_PATH},
+        {"name": SPACK_VOLUME, "mountPath": SPACK_PATH},
+        {"name": config_map, "mountPath": CONFIG_PATH, "readOnly": True},
+        {"name": CURVE_VOLUME, "mountPath": CURVE_PATH, "readOnly": True},
+    ]
+    if behaviour.shared_memory:
+        mounts.append({"name": MEMORY_VOLUME, "mountPath": MEMORY_PATH, "readOnly": True})
+    return mounts
+
+
+def installer(image: str, config_map: str) -> Container:
+    return Container(
+        name=INSTALLER,
+        image=image,
+        command=["/bin/bash", f"{CONFIG_PATH}/init.sh"],
+        volume_mounts=[
+            {"name": INSTALL_VOLUME, "mountPath": INSTALL_PATH},
+            {"name": config_map, "mountPath": CONFIG_PATH, "readOnly": True},
+        ],
+    )
+
+
+def _installer_dict(c: Container) -> dict:
+    return {"name": c.name, "image": c.image, "command": list(c.command), "volumeMounts": list(c.volume_mounts)}
+
+
+def enforce_ml_policy(info, trainjob, options, behaviour: Behaviour = CURRENT) -> None:
     trainer = _trainer(trainjob)
     settings = broker_settings(info, trainjob)
     name = (trainjob.get("metadata") or {}).get("name") or ""
     config_map = name + ENTRYPOINT_SUFFIX
     curve_secret = secrets.render_secret_name(options, secrets.FLUX_CURVE, name)
 
-    command = original_command(info, trainjob)
+    command = original_command(info, trainjob, behaviour)
     trainer["command"] = ["/bin/bash", f"{CONFIG_PATH}/entrypoint.sh", command]
     # Only the TrainJob's args are cleared: runtime args stay on the container (quirk Q15).
     trainer.pop("args", None)
 
-    for ps in info.pod_sets:
+    for index, ps in enumerate(info.pod_sets):
         if ps.name != NODE:  # by name, not by ancestor
             continue
-        # Fresh dicts per pod template: output objects never share (alias) sub-trees.
-        upsert_volumes(ps.volumes, [
-            {"name": SPACK_VOLUME, "emptyDir": {}},
-            {"name": INSTALL_VOLUME, "emptyDir": {}},
-            {"name": config_map, "configMap": {"name": config_map, "defaultMode": 0o755}},
-            {"name": MEMORY_VOLUME, "emptyDir": {"medium": "Memory"}},
-        ])
-        upsert_volumes(ps.volumes, [{"name": CURVE_VOLUME, "secret": {"secretName": curve_secret, "defaultMode": 0o400}}])
-        ps.init_containers.append(Container(
-            name=INSTALLER,
-            image=settings["FLUX_VIEW_IMAGE"],
-            command=["/bin/bash", f"{CONFIG_PATH}/init.sh"],
-            volume_mounts=[
-                {"name": INSTALL_VOLUME, "mountPath": INSTALL_PATH},
-                {"name": config_map, "mountPath": CONFIG_PATH, "readOnly": True},
-            ],
-        ))
+        view, curve = view_volumes(config_map, curve_secret, behaviour)
+        upsert_volumes(ps.volumes, view)
+        upsert_volumes(ps.volumes, curve)
+        init = installer(settings["FLUX_VIEW_IMAGE"], config_map)
+        if behaviour.installer_in_pod_set:
+            ps.init_containers.append(init)
+        else:
+            # PodSets and replicated jobs share their index (runtime_info builds one per job).
+            pod = jobset._pod_spec(info.replicated_jobs[index])
+            pod["initContainers"] = [*(pod.get("initContainers") or ()), _installer_dict(init)]
         for c in ps.containers:
             if c.name == NODE:
-                upsert_volume_mounts(c.volume_mounts, [
-                    {"name": INSTALL_VOLUME, "mountPath": INSTALL_PATH},
-                    {"name": SPACK_VOLUME, "mountPath": SPACK_PATH},
-                    {"name": config_map, "mountPath": CONFIG_PATH, "readOnly": True},
-                    {"name": CURVE_VOLUME, "mountPath": CURVE_PATH, "readOnly": True},
-                    {"name": MEMORY_VOLUME, "mountPath": MEMORY_PATH, "readOnly": True},
-                ])
+                upsert_volume_mounts(c.volume_mounts, node_volume_mounts(config_map, behaviour))
 
 
-def render_scripts(info, trainjob: dict) -> dict:
+def resource_spec(tasks: int, gpus: int, behaviour: Behaviour = CURRENT) -> str:
+    """The resource options of `flux R encode` in entrypoint.sh."""
+    if behaviour.local_resources:
+        return "--local"
+    rspec = f"--cores={generate_range(tasks)}"
+    if gpus > 0:
+        rspec += f" --gpu={generate_range(gpus)}"
+    return rspec
+
+
+def render_scripts(info, trainjob: dict, behaviour: Behaviour = CURRENT) -> dict:
     """The ConfigMap data: entrypoint.sh for the node container, init.sh for the installer (§5.5)."""
     trainer = _trainer(trainjob)
     if trainer.get("numNodes") is None:
@@ -210,11 +264,10 @@ def render_scripts(info, trainjob: dict) -> dict:
     # Flux's -g is GPUs per task; upstream passes the GPUs per node.
     gpus = num_gpu(resources_per_node(info, trainjob))
     flags = f"-N {nodes} -n {_i32(tasks * nodes)}"
-    rspec = f"--cores={generate_range(tasks)}"
     if gpus > 0:
         flags += f" -g {gpus}"
-        rspec += f" --gpu={generate_range(gpus)}"
-    entrypoint = templates["entrypoint.sh"].render(rspec=rspec, main_host=f"{name}-{NODE}-0-0", flags=flags)
+    entrypoint = templates["entrypoint.sh"].render(rspec=resource_spec(tasks, gpus, behaviour),
+                                                   main_host=f"{name}-{NODE}-0-0", flags=flags)
 
     hosts = host_list(name, nodes)
     broker = templates["broker.toml"].render(
@@ -236,7 +289,7 @@ def _metadata(name: str, trainjob: dict) -> dict:
     return md
 
 
-def build(info, trainjob, options) -> list[dict]:
+def build(info, trainjob, options, behaviour: Behaviour = CURRENT) -> list[dict]:
     md = trainjob.get("metadata") or {}
     name = md.get("name") or ""
     namespace = md.get("namespace")
@@ -244,7 +297,7 @@ def build(info, trainjob, options) -> list[dict]:
         "apiVersion": "v1",
         "kind": "ConfigMap",
         "metadata": _metadata(name + ENTRYPOINT_SUFFIX, trainjob),
-        "data": render_scripts(info, trainjob),
+        "data": render_scripts(info, trainjob, behaviour),
     }]
     pol = secrets.render_policy(options, secrets.FLUX_CURVE)
     try:
@@ -259,12 +312,12 @@ def build(info, trainjob, options) -> list[dict]:
     return objects
 
 
-def validate(info, trainjob, options) -> list[Problem]:
+def validate(info, trainjob, options, behaviour: Behaviour = CURRENT) -> list[Problem]:
     """Admission checks of the Flux plugin (§6.4.6), upstream's messages and paths."""
     problems: list[Problem] = []
     num_proc = info.runtime_policy.ml_policy_source["flux"].get("numProcPerNode")
     trainer = (trainjob.get("spec") or {}).get("trainer")
-    if trainer is not None and trainer.get("numProcPerNode") is not None:
+    if behaviour.trainjob_num_proc and trainer is not None and trainer.get("numProcPerNode") is not None:
         num_proc = trainer["numProcPerNode"]
     if num_proc is not None and num_proc < 1:
         problems.append(Problem(
