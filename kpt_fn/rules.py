@@ -12,12 +12,10 @@ _TEMPLATE_KINDS = "TrainJob, TrainingRuntime, ClusterTrainingRuntime, JobSet"
 
 
 def _record(rule) -> Rule:
-    # Until their owners convert them: jobset_webhook's (id, description) pairs and the
-    # v2.2.1 Flux variant's dict row. Every other module declares Rule records.
+    # Until its owner converts them, jobset_webhook's (id, description) pairs are wrapped by
+    # _declared. Every other module declares Rule records.
     if isinstance(rule, Rule):
         return rule
-    if isinstance(rule, dict):
-        return Rule(*(rule.get(k, "") for k in Rule._fields))
     raise TypeError(f"a RULES entry must be a problems.Rule, not {rule!r}")
 
 

@@ -24,7 +24,6 @@ from __future__ import annotations
 from collections import namedtuple
 from functools import lru_cache
 
-from kpt_fn import upstream
 from kpt_fn.engine import secrets
 from kpt_fn.engine.apply import upsert_volume_mounts, upsert_volumes
 from kpt_fn.engine.framework import RenderError
@@ -132,7 +131,7 @@ def broker_settings(info, trainjob: dict) -> dict:
         # (omitempty). A user's "" arrives through the TrainJob loop below anyway.
         if e.get("name") in settings and e.get("value"):
             settings[e["name"]] = e["value"]
-    for e in _trainer(trainjob).get("env") or ():
+    for e in ((trainjob.get("spec") or {}).get("trainer") or {}).get("env") or ():
         if e.get("name") in settings:
             # A valueFrom entry has no value: upstream then uses "".
             settings[e["name"]] = e.get("value") or ""
@@ -154,10 +153,10 @@ def original_command(info, trainjob: dict, behaviour: Behaviour = CURRENT) -> st
     return " ".join(command + args).strip(_GO_SPACE)
 
 
-def _trainer(trainjob: dict) -> dict:
+def _trainer(trainjob: dict, release: str) -> dict:
     trainer = (trainjob.get("spec") or {}).get("trainer")
     if trainer is None:
-        raise RenderError(f"a Flux runtime needs spec.trainer with numNodes set (Trainer {upstream.bundle().release}'s "
+        raise RenderError(f"a Flux runtime needs spec.trainer with numNodes set (Trainer {release}'s "
                           "controller crashes on this TrainJob and creates nothing)", path="spec.trainer",
                           rule=RULE_TRAINER_REQUIRED)
     return trainer
@@ -205,7 +204,7 @@ def _installer_dict(c: Container) -> dict:
 
 
 def enforce_ml_policy(info, trainjob, options, behaviour: Behaviour = CURRENT) -> None:
-    trainer = _trainer(trainjob)
+    trainer = _trainer(trainjob, options.trainerVersion)
     settings = broker_settings(info, trainjob)
     name = (trainjob.get("metadata") or {}).get("name") or ""
     config_map = name + ENTRYPOINT_SUFFIX
@@ -244,11 +243,11 @@ def resource_spec(tasks: int, gpus: int, behaviour: Behaviour = CURRENT) -> str:
     return rspec
 
 
-def render_scripts(info, trainjob: dict, behaviour: Behaviour = CURRENT) -> dict:
+def render_scripts(info, trainjob: dict, release: str, behaviour: Behaviour = CURRENT) -> dict:
     """The ConfigMap data: entrypoint.sh for the node container, init.sh for the installer (§5.5)."""
-    trainer = _trainer(trainjob)
+    trainer = _trainer(trainjob, release)
     if trainer.get("numNodes") is None:
-        raise RenderError(f"a Flux runtime needs spec.trainer.numNodes (Trainer {upstream.bundle().release}'s controller "
+        raise RenderError(f"a Flux runtime needs spec.trainer.numNodes (Trainer {release}'s controller "
                           "crashes on this TrainJob and creates nothing)", path="spec.trainer.numNodes",
                           rule=RULE_TRAINER_REQUIRED)
     md = trainjob.get("metadata") or {}
@@ -297,7 +296,7 @@ def build(info, trainjob, options, behaviour: Behaviour = CURRENT) -> list[dict]
         "apiVersion": "v1",
         "kind": "ConfigMap",
         "metadata": _metadata(name + ENTRYPOINT_SUFFIX, trainjob),
-        "data": render_scripts(info, trainjob, behaviour),
+        "data": render_scripts(info, trainjob, options.trainerVersion, behaviour),
     }]
     pol = secrets.render_policy(options, secrets.FLUX_CURVE)
     try:
