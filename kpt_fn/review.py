@@ -446,6 +446,16 @@ def _short(value) -> str:
     return md.shorten(text, VALUE_CHARS)
 
 
+def _first_changed_line(old, new) -> tuple | None:
+    """(number, old line, new line) of the first line two texts (a script, a hostfile) differ in,
+    None unless both are strings and one has several lines: their first characters say nothing."""
+    if not (isinstance(old, str) and isinstance(new, str) and ("\n" in old or "\n" in new)):
+        return None
+    a, b = old.split("\n"), new.split("\n")
+    n = next((i for i, (x, y) in enumerate(zip(a, b)) if x != y), min(len(a), len(b)))
+    return n + 1, a[n] if n < len(a) else "", b[n] if n < len(b) else ""
+
+
 def _object_lines(o: dict) -> list:
     if o["change"] != "changed":
         return [f"- {o['change']}: {md.text(o['object'])}", *classify.markdown(o)]
@@ -456,6 +466,9 @@ def _object_lines(o: dict) -> list:
             out.append(f"  - {path} added: {md.code(_short(f['new']))}")
         elif f["new"] is None:
             out.append(f"  - {path} removed (was {md.code(_short(f['old']))})")
+        elif (lines := _first_changed_line(f["old"], f["new"])) is not None:
+            number, was, now = lines
+            out.append(f"  - {path} line {number}: {md.code(_short(was))} → {md.code(_short(now))}")
         else:
             out.append(f"  - {path}: {md.code(_short(f['old']))} → {md.code(_short(f['new']))}")
     if len(o["fields"]) > FIELDS_SHOWN:
