@@ -6,6 +6,9 @@ container and the view, config, CURVE and shared-memory volumes to the PodSet na
 emits the `<tj>-flux-entrypoint` ConfigMap (entrypoint.sh, init.sh; broker.toml is embedded in
 init.sh) and the CURVE Secret.
 
+Trainer v2.2.1's plugin is this one with other switches (Behaviour below; kpt_fn/plugins/v2_2_1/flux.py
+cites v2.2.1's source for each): the same templates, the same helpers, one copy of the logic.
+
 Deviations, by design:
 * The scripts come from our own jinja2 templates in flux_templates/, not upstream's files: every
   command line, heredoc body and echo is the same as upstream's, so the scripts behave the same;

@@ -101,3 +101,14 @@ def test_field_changes_match_named_lists():
     old = {"env": [{"name": "A", "value": "1"}, {"name": "B", "value": "2"}]}
     new = {"env": [{"name": "B", "value": "3"}, {"name": "A", "value": "1"}]}
     assert review.field_changes(old, new) == [("env.B.value", "2", "3")]
+
+
+@pytest.mark.parametrize("old, new, want", [
+    ("a\nb\nc\n", "a\nB\nc\n", (2, "b", "B")),
+    ("a\nb", "a\nb\nc", (3, "", "c")),  # a line added at the end
+    ("one\ntwo", "one", (2, "two", "")),
+    ("a", "b", None),  # one line each: shown whole
+    (["a\nb"], ["a\nc"], None),
+])
+def test_first_changed_line_of_a_text(old, new, want):
+    assert review._first_changed_line(old, new) == want

@@ -51,3 +51,24 @@ def test_a_bad_range_is_an_error(monkeypatch):
     monkeypatch.chdir(EXAMPLES / "kpt-package")
     text, lines, code = modes._upgrade(".", "v2.3.0", "markdown")[:3]
     assert code == 2 and "OLD..NEW with releases among v2.2.1, v2.3.0" in lines[0]
+
+
+def test_the_flux_example_upgrade(monkeypatch):
+    # fixtures/examples/flux-job: what Trainer v2.3.0's Flux plugin changes (kpt_fn/plugins/v2_2_1/flux.py):
+    # the entrypoint encodes --cores instead of --local, in a ConfigMap applied in place; the JobSet gains
+    # the /dev/shm volume and mount, which a running JobSet refuses.
+    monkeypatch.chdir(EXAMPLES.parent / "fixtures" / "examples" / "flux-job")
+    text, lines, code, _ = modes._upgrade(".", "v2.2.1..v2.3.0", "json")
+    data = json.loads(text)
+    assert code == 1 and data["upgrade"]["objects"] == {"in-place": 1, "refused": 1, "created": 0, "pruned": 0}
+    (job,) = data["trainJobs"]
+    effects = {o["object"]: o["effect"] for o in job["objects"]}
+    assert effects == {"ConfigMap hpc/lammps-flux-flux-entrypoint": "in-place", "JobSet hpc/lammps-flux": "refused"}
+    changed = {f["path"] for o in job["objects"] for f in o.get("fields", ())}
+    pod = "spec.replicatedJobs.node.template.spec.template.spec"
+    assert changed == {"data.entrypoint.sh", f"{pod}.containers.node.volumeMounts.shared-memory",
+                       f"{pod}.volumes.shared-memory"}
+    markdown = modes._upgrade(".", "v2.2.1..v2.3.0", "markdown")[0]
+    assert ("`data.entrypoint.sh` line 70: `flux R encode --hosts=${hosts} --local > /tmp/R` → "
+            "`flux R encode --hosts=${hosts} --cores=0-3 > /tmp/R`") in markdown
+    assert "**refused by the cluster**: JobSet hpc/lammps-flux cannot be changed once created" in markdown

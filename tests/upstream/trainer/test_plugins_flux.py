@@ -15,10 +15,11 @@ from support import upstream_data
 
 from kpt_fn.engine.info import Container, Info, PodSet, RuntimePolicy, Scheduler
 from kpt_fn.plugins import flux
+from kpt_fn.plugins.v2_2_1 import flux as flux_v2_2_1
 from kpt_fn.problems import Rule
 
-# Upstream v2.3.0's templates, copied into the shared data (relative to the checkout, like all shared data).
-UPSTREAM_TEMPLATES = upstream_data.TRAINER / "pkg" / "runtime" / "framework" / "plugins" / "flux" / "templates"
+# Upstream's templates per release, copied into the shared data (relative to the checkout, like all shared data).
+TEMPLATES = Path("pkg") / "runtime" / "framework" / "plugins" / "flux" / "templates"
 
 
 def _info(pod_sets=(), flux_policy=None, ml=True) -> Info:
@@ -112,10 +113,10 @@ EXAMPLE = {
 }
 
 
-def _ours():
+def _ours(entrypoint: dict = EXAMPLE["entrypoint"]):
     t = flux._templates()
     broker = t["broker.toml"].render(**EXAMPLE["broker"])
-    return broker, t["init.sh"].render(broker_toml=broker, **EXAMPLE["init"]), t["entrypoint.sh"].render(**EXAMPLE["entrypoint"])
+    return broker, t["init.sh"].render(broker_toml=broker, **EXAMPLE["init"]), t["entrypoint.sh"].render(**entrypoint)
 
 
 def test_templates_render_the_parameters():
@@ -162,8 +163,8 @@ def _code_lines(text: str) -> list[str]:
     return out
 
 
-def _upstream(name: str) -> str:
-    path = UPSTREAM_TEMPLATES / name
+def _upstream(directory: str, name: str) -> str:
+    path = upstream_data.UPSTREAM / directory / TEMPLATES / name
     assert path.is_file(), f"{path} is missing: the upstream Flux templates must be in ../shared"
     return path.read_text(encoding="utf-8")
 
@@ -176,13 +177,19 @@ def _sprintf(template: str, *args: str) -> str:
 
 
 @pytest.mark.upstream
-def test_scripts_behave_like_upstream_templates():
+@pytest.mark.parametrize("directory, behaviour, entrypoint_args", [
+    ("trainer", flux.CURRENT, ("rspec", "main_host", "flags")),
+    # v2.2.1's entrypoint.sh has `--local` written in; our one template gets it from resource_spec.
+    ("trainer-v2.2.1", flux_v2_2_1.BEHAVIOUR, ("main_host", "flags")),
+], ids=["v2.3.0", "v2.2.1"])
+def test_scripts_behave_like_upstream_templates(directory, behaviour, entrypoint_args):
     """Same commands, heredoc bodies and messages as upstream's rendering; only comments differ."""
-    b, i, e = EXAMPLE["broker"], EXAMPLE["init"], EXAMPLE["entrypoint"]
-    up_broker = _sprintf(_upstream("broker.toml"), b["bind"], b["connect"], b["hosts"], b["queue_policy"])
-    up_init = _sprintf(_upstream("init.sh"), i["flux_root"], i["main_host"], i["hosts"], up_broker)
-    up_entry = _sprintf(_upstream("entrypoint.sh"), e["rspec"], e["main_host"], e["flags"])
-    broker, init, entrypoint = _ours()
+    b, i = EXAMPLE["broker"], EXAMPLE["init"]
+    e = {**EXAMPLE["entrypoint"], "rspec": flux.resource_spec(2, 0, behaviour)}
+    up_broker = _sprintf(_upstream(directory, "broker.toml"), b["bind"], b["connect"], b["hosts"], b["queue_policy"])
+    up_init = _sprintf(_upstream(directory, "init.sh"), i["flux_root"], i["main_host"], i["hosts"], up_broker)
+    up_entry = _sprintf(_upstream(directory, "entrypoint.sh"), *(e[k] for k in entrypoint_args))
+    broker, init, entrypoint = _ours(e)
     assert tomllib.loads(broker) == tomllib.loads(up_broker)
     assert _code_lines(broker) == _code_lines(up_broker)
     assert _code_lines(init) == _code_lines(up_init)
