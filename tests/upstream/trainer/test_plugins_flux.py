@@ -46,14 +46,17 @@ def test_host_list(prefix, size, want):
     assert flux.host_list(prefix, size) == want
 
 
+# TestGetOriginalCommand has the same table at v2.2.1 (tests/upstream/trainer/test_plugins_flux_v2_2_1.py
+# says where v2.2.1 differs): both releases' switches run it.
+@pytest.mark.parametrize("behaviour", [flux.CURRENT, flux_v2_2_1.BEHAVIOUR], ids=["v2.3.0", "v2.2.1"])
 @pytest.mark.parametrize(
     "command, args, want",
     [(["python"], ["train.py", "--epochs", "10"], "python train.py --epochs 10"),
      (["  python  "], [" script.py "], "python    script.py")],
 )
-def test_original_command(command, args, want):
+def test_original_command(command, args, want, behaviour):
     tj = {"spec": {"trainer": {"image": "image", "command": command, "args": args}}}
-    assert flux.original_command(_info(), tj) == want
+    assert flux.original_command(_info(), tj, behaviour) == want
 
 
 def test_original_command_falls_back_to_runtime_command_and_keeps_only_trainjob_args():

@@ -2,10 +2,11 @@
 pkg/runtime/framework/plugins/flux/flux_test.go at v2.2.1.
 
 TestFlux's two cases are golden cases (fixtures/golden/v2.2.1/flux/, each case.yaml names its test
-case); TestValidate and TestGetOriginalCommand are here, with v2.2.1's PodSet (no container
-command). TestGenerateRange, TestGenerateHostlist, TestEncodeZ85, TestDeterministicCurve and
-TestBuildCurveSecret have the same tables at v2.2.1 and v2.3.0 and test functions the variant takes
-unchanged from kpt_fn.plugins.flux: their v2.3.0 port covers both releases.
+case); TestValidate is here, and what v2.2.1's PodSet (no container command) does to the original
+command. TestGetOriginalCommand's table, the same at v2.2.1, runs under both releases' switches in
+tests/upstream/trainer/test_plugins_flux.py. TestGenerateRange, TestGenerateHostlist, TestEncodeZ85,
+TestDeterministicCurve and TestBuildCurveSecret have the same tables at both tags and test functions
+the variant takes unchanged from kpt_fn.plugins.flux: their v2.3.0 port covers both releases.
 """
 
 from __future__ import annotations
@@ -56,17 +57,7 @@ def test_validate_reserved_installer_as_in_v2_3_0():
     assert (p.path, p.message) == ("spec.trainer.initContainers", "InitContainer 'flux-installer' is reserved")
 
 
-# --- TestGetOriginalCommand at v2.2.1 ---------------------------------------------------------------
-
-
-@pytest.mark.parametrize(
-    "command, args, want",
-    [(["python"], ["train.py", "--epochs", "10"], "python train.py --epochs 10"),
-     (["  python  "], [" script.py "], "python    script.py")],
-)
-def test_original_command(command, args, want):
-    tj = {"spec": {"trainer": {"image": "image", "command": command, "args": args}}}
-    assert flux.original_command(_info(), tj, flux221.BEHAVIOUR) == want
+# --- getOriginalCommand at v2.2.1: no runtime command ------------------------------------------------
 
 
 def test_original_command_never_has_the_runtime_command():
