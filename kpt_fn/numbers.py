@@ -10,7 +10,7 @@ validation to reject with the API server's message.
 
 from __future__ import annotations
 
-from kpt_fn import upstream
+from kpt_fn import openapi, upstream
 
 
 def _integer(node: dict) -> bool:
@@ -22,33 +22,10 @@ def _integer(node: dict) -> bool:
     return any(isinstance(s, dict) and _integer(s) for s in (node.get("anyOf") or ()) + (node.get("oneOf") or ()))
 
 
-def _walk(value, node: dict):
-    """`value` with whole floats under integer schema nodes turned into ints; the same object when
-    nothing changed (the caller's data is never mutated)."""
-    if type(value) is float:
-        return int(value) if value.is_integer() and _integer(node) else value
-    if isinstance(value, dict):
-        props = node.get("properties") or {}
-        addl = node.get("additionalProperties")
-        out = None
-        for k, v in value.items():
-            sub = props.get(k)
-            if sub is None:
-                sub = addl if isinstance(addl, dict) else None
-            if sub is None:
-                continue
-            new = _walk(v, sub)
-            if new is not v:
-                if out is None:
-                    out = dict(value)
-                out[k] = new
-        return value if out is None else out
-    if isinstance(value, list):
-        items = node.get("items")
-        if not isinstance(items, dict):
-            return value
-        new = [_walk(v, items) for v in value]
-        return value if all(a is b for a, b in zip(new, value)) else new
+def _whole(value, node: dict):
+    """A whole float under an integer schema node as an int; anything else as it is."""
+    if type(value) is float and value.is_integer() and _integer(node):
+        return int(value)
     return value
 
 
@@ -57,4 +34,5 @@ def whole_numbers(obj: dict, bundle: upstream.Bundle | None = None) -> dict:
     entry = (bundle or upstream.bundle()).entry_for(obj) if isinstance(obj, dict) else None
     if entry is None:
         return obj
-    return _walk(obj, upstream.schema(entry))
+    # the same object when nothing changed (the caller's data is never mutated)
+    return openapi.walk(obj, upstream.schema(entry), _whole)

@@ -160,6 +160,17 @@ def with_annotations(obj: dict, extra: dict) -> dict:
     return out
 
 
+def without_nulls(value):
+    """`value` without the null values of its maps, at any depth, in new containers (the input is
+    never changed nor shared): what the API server stores of an object (it prunes nulls) and what a
+    typed Go value omits. A null list item stays (Go decodes it as a zero value)."""
+    if isinstance(value, dict):
+        return {k: without_nulls(v) for k, v in value.items() if v is not None}
+    if isinstance(value, list):
+        return [without_nulls(v) for v in value]
+    return value
+
+
 def dig(obj, *path):
     """obj[path[0]][path[1]]..., or None where a step is missing or not a mapping."""
     for step in path:

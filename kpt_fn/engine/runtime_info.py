@@ -20,6 +20,7 @@ from kpt_fn.engine.info import (
     Scheduler,
     pod_spec_of,
 )
+from kpt_fn.resource import without_nulls
 from kpt_fn.trainer_names import NODE, TRAINER
 
 
@@ -57,7 +58,7 @@ def merge_runtime_patches(spec: dict, trainjob: dict, bundle=None) -> dict:
     for index, patch in patches:
         # The API server prunes nulls from the stored TrainJob and the typed patch omits nil
         # fields, so a null never reaches upstream's merge (where it would delete the key).
-        patch = _without_nulls(patch)
+        patch = without_nulls(patch)
         try:
             merged = smp.merge_jobset_spec(merged, patch, bundle)
         except smp.MergeError as exc:
@@ -71,14 +72,6 @@ def merge_runtime_patches(spec: dict, trainjob: dict, bundle=None) -> dict:
     if merged.get("replicatedJobs"):
         merged["replicatedJobs"] = sorted(merged["replicatedJobs"], key=lambda rj: order.get(rj.get("name"), 0))
     return merged
-
-
-def _without_nulls(value):
-    if isinstance(value, dict):
-        return {k: _without_nulls(v) for k, v in value.items() if v is not None}
-    if isinstance(value, list):
-        return [_without_nulls(v) for v in value]
-    return value
 
 
 def _project(containers) -> list:
@@ -128,7 +121,7 @@ def build_info(trainjob: dict, runtime: dict, bundle=None) -> Info:
     if old:
         from kpt_fn.engine import v2_2_1
 
-        spec = v2_2_1.merge_runtime_patches(unpatched, trainjob, bundle, _without_nulls)
+        spec = v2_2_1.merge_runtime_patches(unpatched, trainjob, bundle)
     else:
         spec = merge_runtime_patches(unpatched, trainjob, bundle)
     if spec is not unpatched:

@@ -28,6 +28,7 @@ from __future__ import annotations
 import re
 
 from kpt_fn import upstream
+from kpt_fn.resource import without_nulls
 
 _DIRECTIVE = "$patch"
 _RETAIN_KEYS = "$retainKeys"
@@ -213,18 +214,6 @@ def _no_merge_key(item: dict, key: str, path) -> MergeError:
     return MergeError(f"map: {_go_repr(item)} does not contain declared merge key: {key}", _render(path))
 
 
-def _discard_nulls(value):
-    if isinstance(value, dict):
-        if any(v is None or isinstance(v, (dict, list)) for v in value.values()):
-            return {k: _discard_nulls(v) for k, v in value.items() if v is not None}
-        return value
-    if isinstance(value, list):
-        if any(isinstance(v, (dict, list)) for v in value):
-            return [_discard_nulls(v) for v in value]
-        return value
-    return value
-
-
 # ----------------------------------------------------------------------------------------------
 # The merge
 
@@ -257,11 +246,11 @@ def _merge_map(original: dict, patch: dict, schema: str | None, path, types: dic
             result.pop(key, None)
             continue
         if key not in result:
-            result[key] = _discard_nulls(patch_value)
+            result[key] = without_nulls(patch_value)
             continue
         current = result[key]
         if type(current) is not type(patch_value) and _json_kind(current) != _json_kind(patch_value):
-            result[key] = _discard_nulls(patch_value)
+            result[key] = without_nulls(patch_value)
             continue
         kind = _json_kind(current)
         if kind == "map":

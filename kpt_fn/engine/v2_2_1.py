@@ -9,11 +9,12 @@ from __future__ import annotations
 from kpt_fn.engine.framework import RenderError
 from kpt_fn.engine.info import pod_spec_of
 from kpt_fn.engine.defaults import private_copy
+from kpt_fn.resource import without_nulls
 from kpt_fn.trainer_names import NODE, TRAINER
 
 
 
-def merge_runtime_patches(spec: dict, trainjob: dict, bundle, without_nulls) -> dict:
+def merge_runtime_patches(spec: dict, trainjob: dict, bundle) -> dict:
     """v2.2.1 merges each patch job by job (mergeRuntimePatches :205-238 at v2.2.1): for every
     replicated job of a patch that has a template, a strategic merge of that template into the
     runtime's job of the same name, as a batch/v1 JobTemplateSpec. A patch job the runtime does not

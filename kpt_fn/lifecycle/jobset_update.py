@@ -22,7 +22,7 @@ no rendered JobSet has such a field.
 
 from __future__ import annotations
 
-from kpt_fn import upstream
+from kpt_fn import openapi, upstream
 from kpt_fn.resource import dig
 
 # The pod-template fields ValidateUpdate lets change while suspended (jobset_webhook.go :384-389).
@@ -145,9 +145,9 @@ def _immutable_paths() -> tuple:
         for rule in node.get("x-kubernetes-validations") or ():
             if isinstance(rule, dict) and rule.get("rule", "").replace(" ", "") == "self==oldSelf":
                 found.append(path)
-        for key, sub in (node.get("properties") or {}).items():
-            walk(sub, path + (key,))
-        walk(node.get("items"), path + ("[]",))
+        for what, name, sub in openapi.children(node):
+            if what != openapi.VALUES:  # no immutable field of the JobSet schema is below a map value
+                walk(sub, path + ((name,) if what == openapi.PROPERTY else ("[]",)))
 
     walk(schema, ())
     return tuple(found)

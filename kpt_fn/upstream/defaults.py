@@ -14,8 +14,11 @@ from __future__ import annotations
 
 import copy
 
+from kpt_fn import openapi
+
 ITEMS = "[]"  # key of the subtree that applies to every element of a list
 VALUES = "{}"  # key of the subtree that applies to every value of a map (additionalProperties)
+_CHILD_KEYS = {openapi.ITEMS: ITEMS, openapi.VALUES: VALUES}
 
 
 class _Default:
@@ -37,17 +40,12 @@ def defaults_tree(schema) -> dict:
     if not isinstance(schema, dict):
         return {}
     tree: dict = {}
-    for key, sub in (schema.get("properties") or {}).items():
-        if not isinstance(sub, dict):
-            continue
+    for kind, name, sub in openapi.children(schema):
         below = defaults_tree(sub)
-        if "default" in sub:
+        key = name if kind == openapi.PROPERTY else _CHILD_KEYS[kind]
+        if kind == openapi.PROPERTY and "default" in sub:
             tree[key] = _Default(sub["default"], below)
         elif below:
-            tree[key] = below
-    for key, sub in ((ITEMS, schema.get("items")), (VALUES, schema.get("additionalProperties"))):
-        below = defaults_tree(sub)
-        if below:
             tree[key] = below
     return tree
 

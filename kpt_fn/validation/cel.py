@@ -25,6 +25,8 @@ import json
 import os
 import re
 
+from kpt_fn import openapi
+
 INT64_MIN, INT64_MAX = -(2**63), 2**63 - 1
 _MISSING = object()
 
@@ -330,17 +332,11 @@ def _as_bool(v):
 # ----------------------------------------------------------------------------------------------
 # Schema navigation (static: which schema node a selected field has)
 
-def _child_schema(schema, name):
-    if not isinstance(schema, dict):
-        return None
-    props = schema.get("properties")
-    if props and name in props:
-        return props[name]
-    addl = schema.get("additionalProperties")
-    return addl if isinstance(addl, dict) else None
+_child_schema = openapi.value_node
 
 
 def _item_schema(schema):
+    """What a comprehension variable ranges over: a list's items, or a map's keys (strings)."""
     if not isinstance(schema, dict):
         return None
     if "items" in schema:

@@ -16,6 +16,8 @@ from __future__ import annotations
 
 import re
 
+from kpt_fn import openapi
+
 # Keywords this walk implements exactly, plus annotations jsonschema-rs ignores.
 _KNOWN = frozenset({
     "$schema", "$comment", "type", "properties", "additionalProperties", "required", "items", "enum", "pattern",
@@ -111,18 +113,15 @@ def _object_ok(schema: dict, value: dict) -> bool:
     n = schema.get("minProperties")
     if n is not None and len(value) < n:
         return False
-    props = schema.get("properties") or {}
-    addl = schema.get("additionalProperties", True)
+    closed = schema.get("additionalProperties", True) is False
     for k, v in value.items():
         if type(k) is not str:
             return False
-        sub = props.get(k)
+        sub = openapi.value_node(schema, k)
         if sub is None:
-            if addl is False:
+            if closed:
                 return False
-            if addl is True:
-                continue
-            sub = addl
+            continue
         if not is_valid(v, sub):
             return False
     return True

@@ -8,7 +8,7 @@ reported as kubectl's strict field validation does, "field not declared in schem
 
 from __future__ import annotations
 
-
+from kpt_fn import openapi
 from kpt_fn.problems import Problem
 from kpt_fn.validation import hints, precheck
 from kpt_fn.validation.fielderr import (
@@ -81,18 +81,12 @@ def _locate(schema: dict, instance_path) -> tuple[dict, str, str]:
     node, path, name = schema, "", ""
     for step in instance_path:
         if isinstance(step, int):
-            node = node.get("items") or {}
             path, name = index(path, step), f"{name}[{step}]"
-            continue
-        props = node.get("properties") or {}
-        if step in props:
-            node = props[step]
-            path = child(path, step)
         else:
-            addl = node.get("additionalProperties")
-            node = addl if isinstance(addl, dict) else {}
-            path = key(path, step)
-        name = child(name, step)
+            # a property is a field of the path, any other key a map key
+            path = child(path, step) if step in (node.get("properties") or {}) else key(path, step)
+            name = child(name, step)
+        node = openapi.child(node, step) or {}
     return node, path, name
 
 

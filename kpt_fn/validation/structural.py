@@ -12,6 +12,7 @@ from __future__ import annotations
 import functools
 import re
 
+from kpt_fn import openapi
 from kpt_fn.problems import Problem
 from kpt_fn.validation import cel, names
 from kpt_fn.validation.fielderr import DUPLICATE, INVALID, body, child, go_json, index, key
@@ -156,18 +157,16 @@ def _build(schema: dict, kind: str, schema_path: str, *, root: bool) -> Node | N
             item_props = (schema.get("items") or {}).get("properties") or {}
             node.key_defaults = {k: item_props[k]["default"] for k in node.map_keys
                                  if "default" in item_props.get(k, {})}
-        items = schema.get("items")
-        if isinstance(items, dict):
-            node.items = _build(items, kind, f"{schema_path}[]", root=False)
-    for name, sub in (schema.get("properties") or {}).items():
-        if root and name == "metadata":
-            continue  # the object's own metadata is checked by names.check_object_meta
-        built = _build(sub, kind, child(schema_path, name), root=False)
-        if built is not None:
-            node.props[name] = built
-    addl = schema.get("additionalProperties")
-    if isinstance(addl, dict):
-        node.additional = _build(addl, kind, f"{schema_path}[*]", root=False)
+    for what, name, sub in openapi.children(schema):
+        if what == openapi.ITEMS:
+            if node.type == "array":
+                node.items = _build(sub, kind, f"{schema_path}[]", root=False)
+        elif what == openapi.VALUES:
+            node.additional = _build(sub, kind, f"{schema_path}[*]", root=False)
+        elif not (root and name == "metadata"):  # the object's own metadata: names.check_object_meta
+            built = _build(sub, kind, child(schema_path, name), root=False)
+            if built is not None:
+                node.props[name] = built
     if not root and schema_path.endswith("metadata") and _is_object_meta(schema):
         node.embedded_meta = True
     return node if (root or node.interesting()) else None

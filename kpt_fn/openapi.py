@@ -1,0 +1,77 @@
+"""Plain data read along its OpenAPI (CRD structural) schema: the one place that knows how a child
+finds its schema node.
+
+A map key's node is its `properties` entry, else the `additionalProperties` schema (when that is a
+schema, not a boolean); a list item's node is `items`. Everything that walks a schema (the whole-
+number fix in kpt_fn.numbers, the CRD defaults tree, the structural and CEL checks, the schema
+errors' field paths) goes through these functions.
+"""
+
+from __future__ import annotations
+
+# What a child of a schema node is (`children`).
+PROPERTY = "property"
+ITEMS = "items"
+VALUES = "additionalProperties"
+
+
+def value_node(node, key):
+    """The schema node of the value at `key` of a map described by `node`, or None."""
+    if not isinstance(node, dict):
+        return None
+    props = node.get("properties")
+    if props and key in props:
+        return props[key]
+    addl = node.get("additionalProperties")
+    return addl if isinstance(addl, dict) else None
+
+
+def item_node(node):
+    """The schema node of the items of a list described by `node`, or None."""
+    items = node.get("items") if isinstance(node, dict) else None
+    return items if isinstance(items, dict) else None
+
+
+def child(node, step):
+    """The schema node one step of a field path below `node` (an int: a list index), or None."""
+    return item_node(node) if isinstance(step, int) else value_node(node, step)
+
+
+def children(node: dict):
+    """(kind, name, node) of every schema node directly below `node`: each property (kind PROPERTY,
+    its name), then the list items' (ITEMS) and the map values' (VALUES) nodes, name None."""
+    for name, sub in (node.get("properties") or {}).items():
+        if isinstance(sub, dict):
+            yield PROPERTY, name, sub
+    for kind, sub in ((ITEMS, node.get("items")), (VALUES, node.get("additionalProperties"))):
+        if isinstance(sub, dict):
+            yield kind, None, sub
+
+
+def walk(value, node, leaf):
+    """`value` with every scalar that has a schema node replaced by `leaf(scalar, node)`; maps and
+    lists are new only where something below them changed (the input is never changed), values
+    without a schema node are left as they are."""
+    if isinstance(value, dict):
+        out = None
+        # value_node, read once per map
+        props = node.get("properties") or {}
+        addl = node.get("additionalProperties")
+        addl = addl if isinstance(addl, dict) else None
+        for k, v in value.items():
+            sub = props.get(k, addl)
+            if sub is None:
+                continue
+            new = walk(v, sub, leaf) if isinstance(v, (dict, list)) else leaf(v, sub)
+            if new is not v:
+                if out is None:
+                    out = dict(value)
+                out[k] = new
+        return value if out is None else out
+    if isinstance(value, list):
+        sub = item_node(node)
+        if sub is None:
+            return value
+        new = [walk(v, sub, leaf) if isinstance(v, (dict, list)) else leaf(v, sub) for v in value]
+        return value if all(a is b for a, b in zip(new, value)) else new
+    return leaf(value, node)
