@@ -221,7 +221,7 @@ def _render_one(entry: Rendered, step: _Step) -> list:
             trainjob, rename, step.cfg.jobSetNames,
             lambda tj: engine.expand(step.profile.before_engine(tj), runtime, step.opts))
         generated, profile_problems = step.profile.after_engine(rendered_tj, expansion.objects, expansion.problems)
-        generated = lifecycle.finish(generated, step.profile.name)  # JobSets in their created form (docs/lifecycle.md)
+        generated = lifecycle.finish(generated, step.profile.name, step.checks.bundle)  # JobSets in their created form (docs/lifecycle.md)
         problems += profile_problems
         problems += _generated_problems(trainjob, runtime, generated, step, label)
         if renamer is not None:
@@ -246,7 +246,7 @@ def _generated_problems(trainjob: dict, runtime: dict, objects: list, step: _Ste
     for obj in objects:
         problems += step.checks.object(obj)
         if obj.get("kind") == "JobSet":
-            problems += validation.check_jobset_webhook(obj)
+            problems += validation.check_jobset_webhook(obj, step.checks.bundle)
             problems += rerun.check(obj, trainjob, runtime, step.cfg.mode, step.checks.bundle.release)
             problems += validation.check_job_templates(obj, Blame(trainjob, runtime))
             problems += step.profile.check(trainjob, obj)

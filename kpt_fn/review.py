@@ -400,6 +400,8 @@ def diff(old_outcome, new_outcome, old_root: str | None = None, new_root: str | 
         return {f"{res.namespace(e.origin) or ''}/{res.name(e.origin)}".lstrip("/"): e for e in outcome.rendered}
 
     old_jobs, new_jobs = by_trainjob(old_outcome), by_trainjob(new_outcome)
+    # The JobSet release each render's Trainer release pairs with decides what the cluster refuses.
+    releases = (old_outcome.config.trainerVersion, new_outcome.config.trainerVersion)
     new_findings, general = findings(new_outcome, new_root)
     jobs = []
     for name in sorted(set(old_jobs) | set(new_jobs)):
@@ -415,7 +417,7 @@ def diff(old_outcome, new_outcome, old_root: str | None = None, new_root: str | 
                 change = _object_change(key, objs_a.get(key), objs_b.get(key))
                 if change is not None:
                     objects.append(change)
-            objects = classify.annotate(objects, objs_a, objs_b)  # what each change does in the cluster
+            objects = classify.annotate(objects, objs_a, objs_b, releases)  # what each change does in the cluster
         if state or objects:
             entry = {"trainJob": name, "change": state or "changed", "objects": objects, "findings": found}
             if b is not None:

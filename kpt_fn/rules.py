@@ -12,8 +12,7 @@ _TEMPLATE_KINDS = "TrainJob, TrainingRuntime, ClusterTrainingRuntime, JobSet"
 
 
 def _record(rule) -> Rule:
-    # Until its owner converts them, jobset_webhook's (id, description) pairs are wrapped by
-    # _declared. Every other module declares Rule records.
+    # Every module declares problems.Rule records.
     if isinstance(rule, Rule):
         return rule
     raise TypeError(f"a RULES entry must be a problems.Rule, not {rule!r}")
@@ -42,7 +41,7 @@ def _declared(release: str) -> list[Rule]:
     from kpt_fn.validation import admitted
 
     return [*runtime_webhook.RULES,
-            *(Rule(i, "jobset-webhook", "JobSet", d) for i, d in jobset_webhook.RULES),
+            *jobset_webhook.rules(upstream.bundle(release).jobset_release),
             *k8s.RULES,
             *engine.RULES, *framework.rules(release), *convert.RULES, *kueue.RULES, *policy.RULES, *rerun.RULES,
             *admitted.RULES]

@@ -18,11 +18,18 @@ Both renders are compared in their created form (jobset_defaults.create_defaults
 renders anyway, so it changes nothing for output of this version); `suspend` is set alike in both
 (running, then suspended), because an apply client leaves the live `suspend` to Kueue or the
 controller that owns it.
+
+Which JobSet release decides: the old render's JobSet was created by the JobSet release of the old
+render's Trainer release (its create defaults), the update is judged by the new render's (its CRD's
+defaults, which the API server also applies when it reads the stored object, its ValidateUpdate and
+its CEL rules). For `diff` both are the run's release; for the upgrade preview
+(`--trainer-version OLD..NEW`) they are OLD's and NEW's, the JobSet each Trainer release installs.
 """
 
 from __future__ import annotations
 
 from kpt_fn import markdown as md
+from kpt_fn import upstream
 from kpt_fn.lifecycle import jobset_defaults, jobset_update
 
 CREATED, PRUNED, IN_PLACE, REFUSED = "created", "pruned", "in-place", "refused"
@@ -32,10 +39,13 @@ def _suspended(jobset: dict, value: bool) -> dict:
     return {**jobset, "spec": {**(jobset.get("spec") or {}), "suspend": value}}
 
 
-def _refusals(old: dict, new: dict, suspended: bool) -> list:
-    live = _suspended(jobset_defaults.create_defaults(old), suspended)
-    applied = _suspended(jobset_defaults.create_defaults(new), suspended)
-    return jobset_update.refusals(live, applied)
+def _refusals(old: dict, new: dict, suspended: bool, releases: tuple) -> list:
+    """`releases`: (the old render's Trainer release, the new render's); None is the default release."""
+    created, judged = upstream.bundle(releases[0]), upstream.bundle(releases[1])
+    live = jobset_defaults.crd_defaults(jobset_defaults.create_defaults(old, created), judged)
+    live = _suspended(live, suspended)
+    applied = _suspended(jobset_defaults.create_defaults(new, judged), suspended)
+    return jobset_update.refusals(live, applied, judged)
 
 
 def _prefix(path: str) -> str:
@@ -54,21 +64,22 @@ def remedy(name: str) -> str:
             "prunes the old one (docs/lifecycle.md)")
 
 
-def effect(key: str, old: dict | None, new: dict | None, fields: list) -> dict:
-    """The effect entry of one object of the diff (`key` is the diff's "Kind namespace/name")."""
+def effect(key: str, old: dict | None, new: dict | None, fields: list, releases: tuple = (None, None)) -> dict:
+    """The effect entry of one object of the diff (`key` is the diff's "Kind namespace/name"; `releases`:
+    the Trainer releases of the old and the new render)."""
     if old is None:
         return {"effect": CREATED}
     if new is None:
         return {"effect": PRUNED}
     if new.get("kind") != "JobSet" or not str(new.get("apiVersion", "")).startswith("jobset.x-k8s.io/"):
         return {"effect": IN_PLACE}
-    running = _refusals(old, new, False)
+    running = _refusals(old, new, False, releases)
     if not running:
         return {"effect": IN_PLACE}
     name = key.split(" ", 1)[-1]
     refused_out = {"refusedFields": _fields_under(fields, running) or [r.path for r in running],
                    "refusals": [r.to_dict() for r in running], "remedy": remedy(name)}
-    suspended_ok = not _refusals(old, new, True)
+    suspended_ok = not _refusals(old, new, True, releases)
     if suspended_ok and _held(old) and _held(new):
         # Held by the TrainJob (no Kueue resumes it): suspended in the cluster as in both renders.
         return {"effect": IN_PLACE, "whileSuspended": IN_PLACE, "onceRunning": REFUSED, **refused_out}
@@ -84,9 +95,10 @@ def _held(jobset: dict) -> bool:
     return (jobset.get("spec") or {}).get("suspend") is True and QUEUE_LABEL not in labels
 
 
-def annotate(objects: list, old: dict, new: dict) -> list:
-    """The diff's object entries with their effects; `old` / `new`: the objects by the diff's key."""
-    return [{**o, **effect(o["object"], old.get(o["object"]), new.get(o["object"]), o.get("fields") or [])}
+def annotate(objects: list, old: dict, new: dict, releases: tuple = (None, None)) -> list:
+    """The diff's object entries with their effects; `old` / `new`: the objects by the diff's key;
+    `releases`: the Trainer releases of the old and the new render."""
+    return [{**o, **effect(o["object"], old.get(o["object"]), new.get(o["object"]), o.get("fields") or [], releases)}
             for o in objects]
 
 

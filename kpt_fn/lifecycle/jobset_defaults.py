@@ -1,8 +1,14 @@
 """What the cluster adds to a JobSet when it is created, so that the function can render it.
 
+The JobSet release is the one the run's Trainer release installs (the bundle's `jobset_release`:
+v0.12.0 under v2.3.0, v0.11.1 under v2.2.1). Its mutating webhook's `Default` and its webhook
+registration are the same at both tags (`git diff v0.11.1 v0.12.0 -- pkg/webhooks config/components/
+webhook` changes only Default's signature); the CRD's `default:` values are read from the bundle's
+JobSet schema, so they follow the release. Line numbers below are v0.12.0's.
+
 Three things change a JobSet between the apply that creates it and what is stored:
 
-1. JobSet v0.12's mutating webhook, registered for CREATE only (`config/components/webhook/
+1. The JobSet mutating webhook, registered for CREATE only (`config/components/webhook/
    manifests.yaml` :21-22 at v0.12.0), runs `Default` (`pkg/webhooks/jobset_webhook.go` :111-160):
    successPolicy `{operator: All}`, startupPolicy `{startupPolicyOrder: AnyOrder}`, every Job template's
    completionMode `Indexed` and pod restartPolicy `OnFailure`, network `enableDNSHostnames` and
@@ -40,18 +46,19 @@ RULE_NAME = "failurePolicyRule{}"
 JOBSET = ("jobset.x-k8s.io/v1alpha2", "JobSet")
 
 
-def jobset_schema() -> dict:
-    """The JobSet schema of the release's bundle (made from the JobSet v0.12.0 CRD)."""
-    b = upstream.bundle()
+def jobset_schema(bundle: upstream.Bundle | None = None) -> dict:
+    """The JobSet schema of a Trainer release's bundle (made from the CRD of the JobSet release it
+    pairs with; default: the default release's)."""
+    b = bundle or upstream.bundle()
     return b.schema(b.schema_entries()[JOBSET])
 
 
-def _spec_tree() -> dict:
+def _spec_tree(bundle: upstream.Bundle | None = None) -> dict:
     """The `default:` values below the JobSet CRD's spec (metadata defaults of the strict schema are
     not the API server's)."""
-    return upstream.bundle().derived(
-        "lifecycle.jobset_spec_defaults",
-        lambda: defaults_tree((jobset_schema().get("properties") or {}).get("spec") or {}))
+    b = bundle or upstream.bundle()
+    return b.derived("lifecycle.jobset_spec_defaults",
+                     lambda: defaults_tree((jobset_schema(b).get("properties") or {}).get("spec") or {}))
 
 
 def _obj(parent: dict, key: str) -> dict:
@@ -63,7 +70,8 @@ def _obj(parent: dict, key: str) -> dict:
 
 
 def webhook_default(spec: dict) -> None:
-    """JobSet v0.12 `Default` on a spec, in place (jobset_webhook.go :111-160, same order)."""
+    """The JobSet webhook's `Default` on a spec, in place (jobset_webhook.go :111-160 at v0.12.0, the same
+    statements at v0.11.1; same order)."""
     if spec.get("successPolicy") is None:
         spec["successPolicy"] = {"operator": "All"}
     if spec.get("startupPolicy") is None:
@@ -103,21 +111,22 @@ def webhook_round_trip(spec: dict) -> None:
             _obj(template, "status")
 
 
-def create_defaults(jobset: dict) -> dict:
-    """The JobSet as the API server stores it after the create: a defaulted deep copy."""
+def create_defaults(jobset: dict, bundle: upstream.Bundle | None = None) -> dict:
+    """The JobSet as the API server stores it after the create, under the JobSet release of `bundle`'s
+    Trainer release (default: the default release's): a defaulted deep copy."""
     out = private_copy(jobset)
     spec = out.get("spec")
     if not isinstance(spec, dict):
         return out
     webhook_default(spec)
     webhook_round_trip(spec)
-    apply_defaults(spec, _spec_tree())
+    apply_defaults(spec, _spec_tree(bundle))
     return out
 
 
-def crd_defaults(jobset: dict) -> dict:
+def crd_defaults(jobset: dict, bundle: upstream.Bundle | None = None) -> dict:
     """The JobSet after the API server's structural defaulting alone (what an UPDATE request gets)."""
     out = private_copy(jobset)
     if isinstance(out.get("spec"), dict):
-        apply_defaults(out["spec"], _spec_tree())
+        apply_defaults(out["spec"], _spec_tree(bundle))
     return out

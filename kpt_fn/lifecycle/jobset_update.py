@@ -1,13 +1,20 @@
 """Which changes of a created JobSet the cluster refuses.
 
-Two rules decide, and both run on every UPDATE whatever the client:
+Two rules decide, and both run on every UPDATE whatever the client. Both are those of the JobSet
+release the cluster runs: the bundle's `jobset_release` (v0.12.0 under Trainer v2.3.0, v0.11.1 under
+v2.2.1), its CRD read from the bundle's JobSet schema.
 
-* JobSet v0.12's validating webhook `ValidateUpdate` (`pkg/webhooks/jobset_webhook.go` :312-405 at
+* The JobSet validating webhook's `ValidateUpdate` (`pkg/webhooks/jobset_webhook.go` :312-405 at
   v0.12.0): `spec.replicatedJobs` must equal the stored list, compared as Go values, except the pod
   templates' labels, annotations, nodeSelector, tolerations and schedulingGates of replicated jobs
   kept by name while the old or the new JobSet is suspended (:375-391, for Kueue); `spec.managedBy`
   must not change (:396). The ElasticJobSet branch (:324-368) is behind an alpha gate that is off by
-  default (`pkg/features/features.go` :75) and is not modelled.
+  default (`pkg/features/features.go` :75) and is not modelled. v0.11.1's ValidateUpdate (:323-352
+  at v0.11.1) pairs the replicated jobs by position instead of by name while suspended, and a new
+  list longer than the stored one makes it index past the stored list's end: the webhook panics,
+  which controller-runtime answers with an error (`panic: ... [recovered]`), so that update is
+  refused too. Paired by position or by name, any other difference of names or order leaves the
+  lists unequal, so it is refused alike; only the message differs.
 * the CRD's transition rules `self == oldSelf` (jobset.x-k8s.io_jobsets.yaml at v0.12.0: failurePolicy,
   network, replicatedJobs[].dependsOn, startupPolicy, successPolicy, volumeClaimPolicies), compared as
   plain data. A transition rule runs only when the field exists in both objects; items of the
@@ -24,6 +31,7 @@ from __future__ import annotations
 
 from kpt_fn import openapi, upstream
 from kpt_fn.resource import dig
+from kpt_fn.validation.jobset_webhook import DEFAULT_RELEASE, V0_11_1
 
 # The pod-template fields ValidateUpdate lets change while suspended (jobset_webhook.go :384-389).
 SUSPENDED_MUTABLE = (("metadata", "annotations"), ("metadata", "labels"), ("spec", "nodeSelector"),
@@ -117,8 +125,28 @@ def _with_pod_template_fields(rjob: dict, source: dict) -> dict:
     return out
 
 
-def validate_update(old: dict, new: dict) -> list[Refusal]:
-    """JobSet v0.12 ValidateUpdate (ElasticJobSet off) on two stored-form JobSets."""
+def _positional_overrun(old: dict, new: dict) -> Refusal | None:
+    """v0.11.1's ValidateUpdate on a suspended JobSet reads the stored replicated job at each new index
+    (jobset_webhook.go :337-345 at v0.11.1, `oldJS.Spec.ReplicatedJobs[index]`): past the stored
+    list's end that is Go's index-out-of-range panic, which the webhook server answers as an error."""
+    if not (_suspended(old) or _suspended(new)):
+        return None
+    old_rjobs, new_rjobs = dig(old, "spec", "replicatedJobs"), dig(new, "spec", "replicatedJobs")
+    n_old = len(old_rjobs) if isinstance(old_rjobs, list) else 0
+    n_new = len(new_rjobs) if isinstance(new_rjobs, list) else 0
+    if n_new <= n_old:
+        return None
+    return Refusal("spec.replicatedJobs",
+                   f"panic: runtime error: index out of range [{n_old}] with length {n_old} [recovered]",
+                   "jobset-webhook/update")
+
+
+def validate_update(old: dict, new: dict, release: str = DEFAULT_RELEASE) -> list[Refusal]:
+    """ValidateUpdate of JobSet `release` (ElasticJobSet off) on two stored-form JobSets."""
+    if release == V0_11_1:
+        overrun = _positional_overrun(old, new)
+        if overrun is not None:
+            return [overrun]
     out = []
     old_rjobs = dig(old, "spec", "replicatedJobs")
     if not same(go_value(_munged_rjobs(old, new)), go_value(old_rjobs if isinstance(old_rjobs, list) else [])):
@@ -128,15 +156,17 @@ def validate_update(old: dict, new: dict) -> list[Refusal]:
     return out
 
 
-def immutable_paths() -> tuple:
-    """The schema paths (tuples of keys, "[]" for list items) carrying `self == oldSelf`."""
-    return upstream.bundle().derived("lifecycle.jobset_immutable_paths", _immutable_paths)
+def immutable_paths(bundle: upstream.Bundle | None = None) -> tuple:
+    """The schema paths (tuples of keys, "[]" for list items) carrying `self == oldSelf` in the JobSet CRD
+    of `bundle`'s Trainer release (default: the default release's)."""
+    b = bundle or upstream.bundle()
+    return b.derived("lifecycle.jobset_immutable_paths", lambda: _immutable_paths(b))
 
 
-def _immutable_paths() -> tuple:
+def _immutable_paths(bundle: upstream.Bundle) -> tuple:
     from kpt_fn.lifecycle.jobset_defaults import jobset_schema
 
-    schema = jobset_schema()
+    schema = jobset_schema(bundle)
     found = []
 
     def walk(node, path):
@@ -168,10 +198,10 @@ def _values(obj, path: tuple, where: str):
         yield from _values(obj[head], rest, f"{where}.{head}" if where else head)
 
 
-def cel_immutables(old: dict, new: dict) -> list[Refusal]:
+def cel_immutables(old: dict, new: dict, bundle: upstream.Bundle | None = None) -> list[Refusal]:
     """The CRD's `self == oldSelf` rules on two stored-form (CRD-defaulted) JobSets."""
     out = []
-    for path in immutable_paths():
+    for path in immutable_paths(bundle):
         before = dict(_values(old, path, ""))
         for where, value in _values(new, path, ""):
             if where in before and not same(value, before[where]):
@@ -179,6 +209,8 @@ def cel_immutables(old: dict, new: dict) -> list[Refusal]:
     return out
 
 
-def refusals(old: dict, new: dict) -> list[Refusal]:
-    """Every reason the cluster refuses to turn stored JobSet `old` into `new` (both stored forms)."""
-    return cel_immutables(old, new) + validate_update(old, new)
+def refusals(old: dict, new: dict, bundle: upstream.Bundle | None = None) -> list[Refusal]:
+    """Every reason the cluster refuses to turn stored JobSet `old` into `new` (both stored forms), by the
+    JobSet release of `bundle`'s Trainer release (default: the default release's)."""
+    b = bundle or upstream.bundle()
+    return cel_immutables(old, new, b) + validate_update(old, new, b.jobset_release)

@@ -28,12 +28,13 @@ def with_sync_option(obj: dict, option: str) -> dict:
     return res.with_annotations(obj, {SYNC_OPTIONS: ",".join(options)})
 
 
-def finish(objects: list, profile: str) -> list:
-    """The generated objects as the function writes them: JobSets in their created form."""
+def finish(objects: list, profile: str, bundle=None) -> list:
+    """The generated objects as the function writes them: JobSets in their created form, as the JobSet
+    release of `bundle`'s Trainer release creates them (default: the default release's)."""
     out = []
     for obj in objects:
         if isinstance(obj, dict) and obj.get("kind") == "JobSet" and res.api_group(obj) == "jobset.x-k8s.io":
-            obj = jobset_defaults.create_defaults(obj)
+            obj = jobset_defaults.create_defaults(obj, bundle)
             if profile == "kueue":
                 obj = with_sync_option(obj, SERVER_SIDE_APPLY)
         out.append(obj)

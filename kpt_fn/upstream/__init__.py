@@ -107,6 +107,12 @@ class Bundle:
     def api_version(self) -> str:
         return self.fact("apiVersion")
 
+    @property
+    def jobset_release(self) -> str:
+        """The JobSet release this Trainer release pins in its go.mod and installs beside it (v2.3.0:
+        v0.12.0, v2.2.1: v0.11.1): its webhook's checks and defaults, its CRD's schema and CEL rules."""
+        return self.fact("jobset")
+
     def runtime_ref_defaults(self) -> dict:
         """The `default:` values of a TrainJob's spec.runtimeRef (from the CRD, via crd_defaults.json)."""
         def build():

@@ -15,9 +15,10 @@ Public API (pure functions; nothing raises for bad input, everything is reported
     check_runtime_webhook(runtime) -> list[Problem]
         The Trainer runtime admission webhooks (replicas 1, ancestor container) and the
         deprecation warning for ClusterTrainingRuntimes (severity warning).
-    check_jobset_webhook(jobset) -> list[Problem]
-        The JobSet v0.12 validating webhook's offline checks (name lengths, groupName, dependsOn,
-        subdomain, managedBy, policies, VolumeClaimPolicies).
+    check_jobset_webhook(jobset, bundle=None) -> list[Problem]
+        The validating webhook's offline checks (name lengths, groupName, dependsOn, subdomain,
+        managedBy, policies, VolumeClaimPolicies) of the JobSet release the Trainer release's
+        bundle pairs with (v0.12.0 for v2.3.0, v0.11.1 for v2.2.1).
     check_job_templates(jobset, blame=None) -> list[Problem]
         Kubernetes 1.36's validation of the Jobs and Pods the JobSet controller creates from each
         replicated job (kpt_fn/validation/k8s); with a kpt_fn.blame.Blame, each problem points at
@@ -75,10 +76,11 @@ def check_runtime_webhook(runtime: dict, release: str | None = None) -> list[Pro
     return _runtime_webhook.check(runtime, upstream.bundle(release).release)
 
 
-def check_jobset_webhook(jobset: dict) -> list[Problem]:
+def check_jobset_webhook(jobset: dict, bundle: upstream.Bundle | None = None) -> list[Problem]:
+    """`bundle`: the Trainer release whose JobSet release's webhook runs (default: the default release)."""
     if not isinstance(jobset, dict) or jobset.get("kind") != "JobSet":
         return []
-    return _jobset_webhook.check(jobset)
+    return _jobset_webhook.check(jobset, release=(bundle or upstream.bundle()).jobset_release)
 
 
 def check_job_templates(jobset: dict, blame=None) -> list[Problem]:

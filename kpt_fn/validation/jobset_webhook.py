@@ -1,14 +1,26 @@
-"""The JobSet v0.12 validating webhook's create checks that need no cluster (JobSet's pkg/webhooks/jobset_webhook.go at v0.12.0).
+"""The JobSet validating webhook's create checks that need no cluster, for the JobSet release the run's
+Trainer release installs (the bundle's `jobset_release`: v0.12.0 for Trainer v2.3.0, v0.11.1 for
+v2.2.1), from JobSet's pkg/webhooks/jobset_webhook.go at that tag.
 
 The webhook sees the object after the JobSet defaulting webhook and the CRD defaults, so absent
 fields read as: replicas 1, groupName "default", completionMode Indexed, failure-policy rule name
-`failurePolicyRule<i>`. Feature gates are JobSet's defaults (InPlaceRestart, RestartJob off) unless
-`gates` names them. Not checked: an existing PVC whose spec differs from a VolumeClaimPolicy
-template (needs the cluster).
+`failurePolicyRule<i>`. Feature gates are JobSet's defaults (all off) unless `gates` names them; a
+gate the release does not have is ignored. Not checked: an existing PVC whose spec differs from a
+VolumeClaimPolicy template (needs the cluster).
 
-Upstream reports several of these as plain errors without a field path (they surface as
-"Internal error: ..."); here each carries the path of the field it is about. Volume claim template
-errors point at `templates[j].metadata.name`, the field upstream means by `template[j].name`.
+What differs between the two releases (`git diff v0.11.1 v0.12.0 -- pkg/webhooks`):
+
+* v0.12.0 added the failure-policy actions `RestartJob` and `RestartJobAndIgnoreMaxRestarts` behind
+  the RestartJob gate (pkg/features/features.go), and `validateFailurePolicy` refuses them while the
+  gate is off and beside a replicated job of more than 1024 replicas. v0.11.1 has neither the actions
+  (its CRD's enum refuses them: a schema error here) nor these checks.
+* How the errors reach the user: v0.12.0 wraps them in one `JobSet.jobset.x-k8s.io "<name>" is
+  invalid` error, where a check that returns a plain error (no field path) reads "Internal error:
+  ..." (`invalidError`); v0.11.1 joins the errors' texts (`errors.Join`). Here every check carries
+  the path of the field it is about under both releases, and the message is the check's own text.
+
+Volume claim template errors point at `templates[j].metadata.name`, the field upstream means by
+`template[j].name`.
 """
 
 from __future__ import annotations
@@ -16,7 +28,7 @@ from __future__ import annotations
 import re
 
 from kpt_fn.resource import dig
-from kpt_fn.problems import Problem
+from kpt_fn.problems import Problem, Rule
 from kpt_fn.validation import names
 from kpt_fn.validation.fielderr import REQUIRED, TOO_LONG, body, child, index
 
@@ -34,31 +46,46 @@ VALID_FAILURE_REASONS = ("BackoffLimitExceeded", "DeadlineExceeded", "FailedInde
                          "MaxFailedIndexesExceeded", "PodFailurePolicy")
 RESTART_JOB_ACTIONS = ("RestartJob", "RestartJobAndIgnoreMaxRestarts")
 
+# The JobSet releases a Trainer bundle can pair with, oldest first, and the default (Trainer v2.3.0's).
+V0_11_1, V0_12_0 = "v0.11.1", "v0.12.0"
+RELEASES = (V0_11_1, V0_12_0)
+DEFAULT_RELEASE = V0_12_0
+# The feature gates each release knows (pkg/features/features.go at the tag; all default off).
+GATES = {V0_11_1: frozenset({"InPlaceRestart"}), V0_12_0: frozenset({"InPlaceRestart", "RestartJob"})}
+
 R = "jobset-webhook/"
-RULES = [
-    (R + "in-place-restart-gate",
-     "failurePolicy.restartStrategy InPlaceRestart needs the InPlaceRestart feature gate"),
-    (R + "depends-on-first", "the first replicatedJob must not have dependsOn"),
-    (R + "subdomain", "network.subdomain must be a DNS-1123 subdomain and a DNS-1035 label"),
-    (R + "managed-by", "managedBy must be a domain-prefixed path of at most 63 characters"),
-    (R + "replicas-parallelism", "replicas x parallelism must not exceed 2147483647"),
-    (R + "group-name", "groupName must be a DNS-1035 label"),
-    (R + "job-name", "<jobset>-<replicatedJob>-<replicas-1> (the Job names) must be a DNS-1035 label"),
-    (R + "pod-name",
-     "<jobset>-<replicatedJob>-<job>-<pod>-abcde (Pod names of Indexed Jobs) must be a DNS-1035 label"),
-    (R + "depends-on-order", "dependsOn may only name earlier replicatedJobs"),
-    (R + "in-place-restart",
-     "with InPlaceRestart: backoffLimit MaxInt32, podReplacementPolicy Failed, completions == parallelism"),
-    (R + "success-policy-targets", "successPolicy.targetReplicatedJobs must name replicatedJobs"),
-    (R + "failure-policy",
-     "failurePolicy rules: RestartJob gate, replicas <= 1024 with RestartJob, rule names, targets, "
-     "job failure reasons"),
-    (R + "coordinator",
-     "coordinator must name an existing Indexed replicatedJob, job and pod index, and yield a valid label value"),
-    (R + "volume-claim-policies",
-     "VolumeClaimPolicies templates: unique DNS-1123 names, PVC names <= 63 characters, mounted by a "
-     "container, no volume of the same name"),
-]
+_FAILURE_POLICY = {
+    V0_11_1: "failurePolicy rules: rule names, targets, job failure reasons",
+    V0_12_0: "failurePolicy rules: RestartJob gate, replicas <= 1024 with RestartJob, rule names, targets, "
+             "job failure reasons",
+}
+
+
+def rules(release: str = DEFAULT_RELEASE) -> list[Rule]:
+    """The rule records of the webhook of JobSet `release` (they differ in the failure-policy checks)."""
+    return [Rule(R + rule, "jobset-webhook", "JobSet", description) for rule, description in (
+        ("in-place-restart-gate", "failurePolicy.restartStrategy InPlaceRestart needs the InPlaceRestart feature gate"),
+        ("depends-on-first", "the first replicatedJob must not have dependsOn"),
+        ("subdomain", "network.subdomain must be a DNS-1123 subdomain and a DNS-1035 label"),
+        ("managed-by", "managedBy must be a domain-prefixed path of at most 63 characters"),
+        ("replicas-parallelism", "replicas x parallelism must not exceed 2147483647"),
+        ("group-name", "groupName must be a DNS-1035 label"),
+        ("job-name", "<jobset>-<replicatedJob>-<replicas-1> (the Job names) must be a DNS-1035 label"),
+        ("pod-name", "<jobset>-<replicatedJob>-<job>-<pod>-abcde (Pod names of Indexed Jobs) must be a DNS-1035 label"),
+        ("depends-on-order", "dependsOn may only name earlier replicatedJobs"),
+        ("in-place-restart",
+         "with InPlaceRestart: backoffLimit MaxInt32, podReplacementPolicy Failed, completions == parallelism"),
+        ("success-policy-targets", "successPolicy.targetReplicatedJobs must name replicatedJobs"),
+        ("failure-policy", _FAILURE_POLICY[release]),
+        ("coordinator",
+         "coordinator must name an existing Indexed replicatedJob, job and pod index, and yield a valid label value"),
+        ("volume-claim-policies",
+         "VolumeClaimPolicies templates: unique DNS-1123 names, PVC names <= 63 characters, mounted by a "
+         "container, no volume of the same name"),
+    )]
+
+
+RULES = rules()
 
 
 def _rjobs(spec: dict) -> list[dict]:
@@ -81,7 +108,11 @@ def _str(value, default=""):
     return value if isinstance(value, str) else default
 
 
-def check(jobset: dict, gates: frozenset = frozenset()) -> list[Problem]:
+def check(jobset: dict, gates: frozenset = frozenset(), release: str = DEFAULT_RELEASE) -> list[Problem]:
+    """The create checks of JobSet `release`'s webhook on a JobSet; `gates`: the feature gates on."""
+    if release not in GATES:
+        raise ValueError(f"no JobSet webhook of release {release!r}: known are {', '.join(RELEASES)}")
+    gates = frozenset(gates) & GATES[release]
     out: list[Problem] = []
 
     def add(message, path, rule):
@@ -161,7 +192,7 @@ def check(jobset: dict, gates: frozenset = frozenset()) -> list[Problem]:
                 f"spec.successPolicy.targetReplicatedJobs[{j}]", "success-policy-targets")
 
     if failure_policy is not None:
-        _failure_policy(failure_policy, rjobs, seen, gates, add)
+        _failure_policy(failure_policy, rjobs, seen, gates, add, release)
 
     coordinator = spec.get("coordinator")
     if isinstance(coordinator, dict):
@@ -189,10 +220,12 @@ def _in_place_restart(name, job_spec, path, add):
 _RULE_NAME_OK = re.compile(r"[A-Za-z]([A-Za-z0-9_,:]*[A-Za-z0-9_])?")
 
 
-def _failure_policy(policy, rjobs, seen, gates, add):
+def _failure_policy(policy, rjobs, seen, gates, add, release):
     rules = policy.get("rules") if isinstance(policy.get("rules"), list) else []
     rules = [r if isinstance(r, dict) else {} for r in rules]
-    if any(r.get("action") in RESTART_JOB_ACTIONS for r in rules):
+    # The RestartJob actions and their checks are new in v0.12.0 (validateFailurePolicy there); at
+    # v0.11.1 the CRD's enum refuses the actions before the webhook runs.
+    if release != V0_11_1 and any(r.get("action") in RESTART_JOB_ACTIONS for r in rules):
         if "RestartJob" not in gates:
             add("RestartJob and RestartJobAndIgnoreMaxRestarts failure policy actions are not allowed when "
                 "RestartJob feature gate is disabled", "spec.failurePolicy.rules", "failure-policy")

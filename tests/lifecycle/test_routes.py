@@ -162,7 +162,7 @@ def test_without_the_create_time_defaults_every_resync_is_refused(route, monkeyp
     restartPolicy live inside `replicatedJobs`; a JSON merge patch replaces the list without them, a
     server-side apply keeps them only while the webhook's own change is not the applier's (here it is
     an Update entry of the same manager: the apply does not remove it, and the re-apply is accepted)."""
-    monkeypatch.setattr(render, "finish", lambda objects, profile: objects)
+    monkeypatch.setattr(render, "finish", lambda objects, profile, bundle=None: objects)
     cluster = Cluster()
     apply_all(cluster, route, rendered("torch"))
     if route == "argocd-server-side":
@@ -178,8 +178,8 @@ def test_without_the_round_trip_the_volume_claims_are_refused_by_the_crd(monkeyp
     atomic list under `self == oldSelf`, so a render without it is refused on every re-apply."""
     finish = render.finish
 
-    def without_status(objects, profile):
-        out = finish(objects, profile)
+    def without_status(objects, profile, bundle=None):
+        out = finish(objects, profile, bundle)
         for obj in out:
             for policy in obj.get("spec", {}).get("volumeClaimPolicies") or ():
                 for template in policy["templates"]:

@@ -322,7 +322,7 @@ def check_outputs_valid(case_dir: Path, known_jobset_errors: list | None = None,
         where = f"{obj['kind']} {obj['metadata']['name']}"
         assert _errors(validation.check_object(obj, case.bundle)) == [], where
         if obj["kind"] == "JobSet":
-            found = _errors(validation.check_jobset_webhook(obj))
+            found = _errors(validation.check_jobset_webhook(obj, case.bundle))
             found += [e for e in _errors(validation.check_job_templates(obj)) if e[1] != "Required value" or not e[0].endswith(".image")]
             assert found == (known_jobset_errors or []), where
 
