@@ -24,6 +24,7 @@ from __future__ import annotations
 import copy
 import json
 
+from kpt_fn import upstream
 from kpt_fn.lifecycle import jobset_defaults, jobset_update
 
 from lifecycle import kueue_admission, mergepatch, ssa
@@ -50,10 +51,12 @@ def _is_jobset(obj: dict) -> bool:
 
 
 class Cluster:
-    def __init__(self, kueue: bool = False):
+    def __init__(self, kueue: bool = False, trainer_version: str | None = None):
         self.objects: dict[tuple, dict] = {}
         self.managed: dict[tuple, ssa.Managed] = {}
         self.kueue = kueue  # Kueue's webhooks and controller are installed
+        # The Trainer release installed, and with it the JobSet release whose webhooks and CRD run here.
+        self.bundle = upstream.bundle(trainer_version)
 
     # --- the API server ---------------------------------------------------------------------------
 
@@ -62,7 +65,7 @@ class Cluster:
         if _is_jobset(obj):
             if self.kueue and (obj["metadata"].get("labels") or {}).get(QUEUE_LABEL):
                 obj["spec"]["suspend"] = True  # Kueue's webhook: jobframework.ApplyDefaultForSuspend
-            obj = jobset_defaults.create_defaults(obj)
+            obj = jobset_defaults.create_defaults(obj, self.bundle)
         return obj
 
     def create(self, obj: dict, manager: str, via_apply: dict | None = None) -> str:
@@ -80,8 +83,8 @@ class Cluster:
         key = _key(new)
         live = self.objects[key]
         if _is_jobset(new):
-            new = jobset_defaults.crd_defaults(new)
-            reasons = jobset_update.refusals(live, new)
+            new = jobset_defaults.crd_defaults(new, self.bundle)
+            reasons = jobset_update.refusals(live, new, self.bundle)
             if reasons:
                 raise Refused(key[1], reasons)
         if new == live:

@@ -9,6 +9,7 @@ FAILS, so that an update never passes unseen).
 
 from __future__ import annotations
 
+import copy
 import json
 import shutil
 import subprocess
@@ -99,3 +100,20 @@ def test_output_of_a_version_without_the_created_form_is_compared_as_the_cluster
 
     old = _jobset()
     assert classify.effect("JobSet ns/x", old, jobset_defaults.create_defaults(old), [])["effect"] == "in-place"
+
+
+def test_the_run_releases_jobset_decides():
+    """A held JobSet that gains a replicated job is refused, running or suspended. While suspended, JobSet
+    v0.11.1 (Trainer v2.2.1) pairs the jobs by position and panics, v0.12.0 pairs them by name: each
+    release's message. The upgrade preview's old render was created by the old release's JobSet and is
+    judged by the new one's."""
+    old = _jobset(True)
+    new = copy.deepcopy(old)
+    new["spec"]["replicatedJobs"].append({**new["spec"]["replicatedJobs"][0], "name": "extra"})
+    messages = {}
+    for releases in (("v2.2.1", "v2.2.1"), ("v2.3.0", "v2.3.0"), ("v2.2.1", "v2.3.0")):
+        got = classify.effect("JobSet ns/x", old, new, [], releases)
+        assert got["effect"] == "refused" and "whileSuspended" not in got
+        messages[releases] = [r.message for r in classify._refusals(old, new, True, releases)]
+    assert messages[("v2.2.1", "v2.2.1")] == ["panic: runtime error: index out of range [1] with length 1 [recovered]"]
+    assert messages[("v2.3.0", "v2.3.0")] == messages[("v2.2.1", "v2.3.0")] == ["field is immutable"]

@@ -98,6 +98,20 @@ def test_an_unchanged_rerender_is_accepted_and_changes_nothing(app, route):
     assert cluster.objects == live
 
 
+@pytest.mark.parametrize("route", ["argocd", "kubectl", "kubectl-server-side"])
+@pytest.mark.parametrize("app", sorted(APPS))
+def test_under_v221_an_unchanged_rerender_is_accepted_and_changes_nothing(app, route):
+    """The same guarantee with Trainer v2.2.1 installed: JobSet v0.11.1's webhook and CRD in the
+    cluster, the render's created form made by the same release's rules."""
+    cluster = Cluster(kueue=True, trainer_version="v2.2.1")
+    first = apply_all(cluster, route, rendered(app, trainerVersion="v2.2.1"))
+    assert set(first.values()) == {"created"}
+    live = copy.deepcopy(cluster.objects)
+    again = apply_all(cluster, route, rendered(app, trainerVersion="v2.2.1"))
+    assert set(again.values()) == {"unchanged"}, again
+    assert cluster.objects == live
+
+
 @pytest.mark.parametrize("route", ["argocd", "argocd-server-side"])
 def test_after_kueue_admitted_it_argocd_changes_nothing(route):
     """The Kueue profile's JobSet asks Argo CD for a server-side apply, so even an app on the default
