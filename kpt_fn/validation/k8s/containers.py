@@ -61,7 +61,8 @@ def _resize_policy(policies, path: str, pod_restart: str, f) -> None:
         elif restart not in RESIZE_POLICIES:
             f.unsupported(RULE, path, restart, RESIZE_POLICIES)
         if pod_restart == "Never" and restart != "NotRequired":
-            f.invalid(RULE, path, restart, "must be 'NotRequired' when `restartPolicy` is 'Never'")
+            # validation.go validateResizePolicy names the pod's restartPolicy
+            f.invalid(RULE, path, restart, "must be 'NotRequired' when pod `restartPolicy` is 'Never'")
 
 
 def check_containers(pod: dict, path: str, ctx, f) -> None:
@@ -105,3 +106,9 @@ def check_containers(pod: dict, path: str, ctx, f) -> None:
             for kind in ("lifecycle", "livenessProbe", "readinessProbe", "startupProbe"):
                 if c.get(kind) is not None:
                     f.forbidden(RULE, child(where, kind), INIT_ONLY)
+            # validateInitContainers: a resize that restarts the container only for sidecars (a
+            # template is new, so AllowExistingRestartContainerForNonSidecarInitContainer is off)
+            for j, p in enumerate(as_list(c.get("resizePolicy"))):
+                if as_dict(p).get("restartPolicy") == "RestartContainer":
+                    f.invalid(RULE, child(index(child(where, "resizePolicy"), j), "restartPolicy"), "RestartContainer",
+                              "must not be set to 'RestartContainer' for non-sidecar initContainers")

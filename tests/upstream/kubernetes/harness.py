@@ -24,7 +24,9 @@ from kpt_fn import validation
 
 # the JobSet path of the Job template of replicated job 0; the Job's own paths follow it
 _JOB_PREFIX = "spec.replicatedJobs[0].template."
+JOB_SPEC = "spec"
 POD_SPEC = "spec.template.spec"
+POD_METADATA = "spec.template.metadata"
 
 # field.ErrorType.String() for the types our messages start with
 TYPES = {
@@ -74,8 +76,8 @@ class Case:
 
 @dataclasses.dataclass(frozen=True)
 class Place:
-    """Where a table's fragment goes. `at` is the Job-relative path the fragment is set at (a
-    dotted path with [i] indexes, see place()), `root` the path
+    """Where a table's fragment goes. `at` is the Job-relative path the fragment is set at (JOB_SPEC,
+    POD_SPEC, POD_METADATA or any dotted path with [i] indexes, see place()), `root` the path
     upstream's test passed to the validator, which its expected fields start with, and `pod` the
     pod spec the fragment is set into (upstream's fixture around it: volumes a mount names, ...)."""
     at: str
@@ -84,14 +86,21 @@ class Place:
 
     def ours(self, upstream_field: str) -> str:
         """Upstream's expected field renamed into our Job-relative path."""
+        # ValidatePodTemplateSpec reports a template's annotations at `template.annotations`, without
+        # `metadata` (kpt_fn/validation/k8s/metadata.py)
+        base = "spec.template" if self.at == POD_METADATA else self.at
         if self.root and (upstream_field == self.root or upstream_field.startswith((self.root + ".", self.root + "["))):
-            return self.at + upstream_field[len(self.root):]
-        return upstream_field if not self.root else f"{self.at}.{upstream_field}"
+            return base + upstream_field[len(self.root):]
+        # a field relative to the validated object (upstream's test compares a suffix)
+        return f"{self.at}.{upstream_field}" if self.at else upstream_field
 
 
-def jobset(pod_spec: dict, job: dict | None = None) -> dict:
-    """A rendered JobSet of one replicated job with this pod spec (and Job spec fields)."""
-    spec = {"parallelism": 1, "completions": 1, **(job or {}), "template": {"spec": pod_spec}}
+def jobset(pod_spec: dict, job: dict | None = None, metadata: dict | None = None, counts: bool = True) -> dict:
+    """A rendered JobSet of one replicated job with this pod spec (and Job spec fields, pod-template
+    metadata). `counts`: set parallelism and completions to 1 (as a rendered JobSet has them); a Job
+    table's case brings its own, or none (the Job defaults then apply, as for upstream's defaulted Job)."""
+    template = {"spec": pod_spec, **({"metadata": metadata} if metadata else {})}
+    spec = {**({"parallelism": 1, "completions": 1} if counts else {}), **(job or {}), "template": template}
     return {"apiVersion": "jobset.x-k8s.io/v1alpha2", "kind": "JobSet",
             "metadata": {"name": "js", "namespace": "ns"},
             "spec": {"replicatedJobs": [{"name": "node", "replicas": 1, "template": {"spec": spec}}]}}
@@ -136,18 +145,24 @@ def _set(node, steps: list, value) -> None:
 
 
 def place(fragment, where: Place) -> dict:
-    """The JobSet with `fragment` set at `where.at` (Job-relative) inside `where.pod`; an `at` of
-    "spec" merges a Job spec fragment, of "spec.template.spec" a pod spec fragment."""
-    job: dict = {"spec": {"template": {"spec": copy.deepcopy(where.pod)}}}
-    if where.at == "spec":
-        job["spec"].update(copy.deepcopy(fragment))
-    elif where.at == POD_SPEC:
-        job["spec"]["template"]["spec"].update(copy.deepcopy(fragment))
+    """The JobSet with `fragment` set at `where.at` (Job-relative) around `where.pod`. At JOB_SPEC,
+    POD_SPEC or POD_METADATA the fragment is merged there (a Job fragment's own pod template into the
+    template); anywhere else it replaces what is at that path."""
+    fragment = copy.deepcopy(fragment)
+    job: dict = {"spec": {"template": {"metadata": {}, "spec": copy.deepcopy(where.pod)}}}
+    template = job["spec"]["template"]
+    if where.at == JOB_SPEC:
+        own = (fragment or {}).pop("template", None) or {}
+        job["spec"].update(fragment or {})
+        template["spec"].update(own.get("spec") or {})
+        template["metadata"].update(own.get("metadata") or {})
+    elif where.at in (POD_SPEC, POD_METADATA):
+        template["spec" if where.at == POD_SPEC else "metadata"].update(fragment or {})
     else:
-        _set(job, _steps(where.at), copy.deepcopy(fragment))
+        _set(job, _steps(where.at), fragment)
     spec = job["spec"]
-    pod = spec.pop("template")["spec"]
-    return jobset(pod, spec)
+    template = spec.pop("template")
+    return jobset(template["spec"], spec, template.get("metadata"), counts=where.at != JOB_SPEC)
 
 
 def run(case: Case, where: Place) -> list[Finding]:
