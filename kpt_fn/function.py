@@ -109,7 +109,17 @@ class _Checks:
 
     def __init__(self, bundle: upstream.Bundle):
         self._runtime_memo: dict[int, tuple] = {}
+        self._forms: dict[int, tuple] = {}
         self.bundle = bundle
+
+    def runtime_form(self, runtime: dict, opts) -> dict:
+        """engine.runtime_form of a converted runtime, once per runtime of the run (all TrainJobs of a
+        repository share a handful of runtimes); never mutated, each render copies it."""
+        found = self._forms.get(id(runtime))
+        if found is None:
+            # The runtime itself is kept so that its id() cannot be reused while memoised.
+            found = self._forms[id(runtime)] = (engine.runtime_form(runtime, opts), runtime)
+        return found[0]
 
     def object(self, obj: dict) -> list:
         return validation.check_object(obj, self.bundle)
@@ -144,7 +154,8 @@ class _Checks:
         memo = self._runtime_memo.get(id(runtime))
         if memo is None or not memo[3]:
             return []
-        return [p for p in engine.admission(trainjob, memo[0], opts) if p.severity == ERROR and p.subject is None]
+        form = self.runtime_form(memo[0], opts)
+        return [p for p in engine.admission(trainjob, memo[0], opts, form) if p.severity == ERROR and p.subject is None]
 
 
 def _fingerprint(obj: dict) -> tuple:
@@ -219,7 +230,8 @@ def _render_one(entry: Rendered, step: _Step) -> list:
             entry.name = res.name(rename(trainjob))
         rendered_tj, expansion = lifecycle.expand(  # jobSetNames: contentHash renames it (kpt_fn/lifecycle)
             trainjob, rename, step.cfg.jobSetNames,
-            lambda tj: engine.expand(step.profile.before_engine(tj), runtime, step.opts))
+            lambda tj: engine.expand(step.profile.before_engine(tj), runtime, step.opts,
+                                     step.checks.runtime_form(runtime, step.opts)))
         generated, profile_problems = step.profile.after_engine(rendered_tj, expansion.objects, expansion.problems)
         generated = lifecycle.finish(generated, step.profile.name, step.checks.bundle)  # JobSets in their created form (docs/lifecycle.md)
         problems += profile_problems

@@ -2,17 +2,20 @@
 
 Contract used by the rest of the function (kpt_fn.function):
 
-    expand(trainjob, runtime, options) -> Expansion
+    expand(trainjob, runtime, options, form=None) -> Expansion
         trainjob: a TrainJob dict in trainer.kubeflow.org/v1alpha1 form (legacy shapes are converted
                   by kpt_fn.convert before this), as parsed from YAML, NOT defaulted; never mutated.
         runtime:  the TrainingRuntime / ClusterTrainingRuntime dict it references, NOT defaulted;
                   never mutated.
+        form:     runtime_form(runtime, options), the runtime defaulted and typed: it depends on the
+                  runtime alone, so a caller that renders many TrainJobs keeps it per runtime and
+                  passes it in (computed here when None); never mutated.
         Expansion.objects: the generated objects, plain dicts, in emit order (Secrets, ConfigMaps,
                   PodGroups, JobSet), with metadata.name/namespace set and no ownerReferences.
         Expansion.problems: Problems (kpt_fn.problems); paths relative to the TrainJob unless
                   Problem.subject says otherwise. When any problem is an error, objects is empty.
 
-    admission(trainjob, runtime, options) -> list[Problem]
+    admission(trainjob, runtime, options, form=None) -> list[Problem]
         The checks the Trainer v2.3.0 TrainJob admission webhook runs (registry key, deprecation
         warning, runtime plugins' CustomValidation: JobSet initializer and runtimePatches checks with
         R6.1/R3.1/R3.2, Torch, MPI, XGBoost, Flux, Volcano), without generating anything.
@@ -25,7 +28,8 @@ Contract used by the rest of the function (kpt_fn.function):
 Pipeline of `expand` (upstream pkg/runtime/core/trainingruntime.go and pkg/runtime/framework/core/framework.go at v2.3.0):
 
     1. default private copies of TrainJob and runtime (defaults.py, §1.2/§1.3), then drop the zero
-       values the controller's Go types leave out (omitempty.py, §1.4);
+       values the controller's Go types leave out (omitempty.py, §1.4); the runtime's form is the
+       caller's (runtime_form), copied;
     2. build the Info (runtime_info.py: label propagation, runtimePatches, round-trip, PodSets);
     3. unless options.admission is False: the admission checks on that Info, exactly what the
        webhook would reject -- errors stop the render (also for a TrainJob managed elsewhere: the
@@ -163,11 +167,21 @@ class Expansion:
         return f"Expansion(objects={self.objects!r}, problems={self.problems!r})"
 
 
-def _typed(trainjob: dict, runtime: dict, bundle: upstream.Bundle) -> tuple[dict, dict]:
-    """Private copies of TrainJob and runtime as the controller holds them: defaulted by the API
-    server, then read into Go types, whose omitempty zero values are gone (omitempty.py)."""
+def runtime_form(runtime: dict, options: EngineOptions | None = None) -> dict:
+    """The runtime as the controller holds it: defaulted by the API server, then read into Go types,
+    whose omitempty zero values are gone (omitempty.py). It depends on the runtime alone, so a caller
+    rendering many TrainJobs computes it once per runtime and passes it to every `expand` and
+    `admission` of that runtime; it is never mutated (each render works on its own copy)."""
+    bundle = (options or EngineOptions()).bundle
+    return omitempty.typed_runtime(defaults.default_runtime(runtime, bundle), bundle)
+
+
+def _typed(trainjob: dict, runtime: dict, options: EngineOptions, form: dict | None) -> tuple[dict, dict]:
+    """Private copies of TrainJob and runtime as the controller holds them (`form`: runtime_form's
+    value for `runtime`, when the caller has it)."""
+    bundle = options.bundle
     tj = omitempty.typed_trainjob(defaults.default_trainjob(trainjob, bundle), bundle)
-    rt = omitempty.typed_runtime(defaults.default_runtime(runtime, bundle), bundle)
+    rt = runtime_form(runtime, options) if form is None else defaults.private_copy(form)
     return tj, rt
 
 
@@ -219,12 +233,14 @@ def _key_problem(trainjob: dict, options: EngineOptions) -> Problem | None:
     return None
 
 
-def admission(trainjob: dict, runtime: dict, options: EngineOptions | None = None) -> list[Problem]:
+def admission(trainjob: dict, runtime: dict, options: EngineOptions | None = None,
+              form: dict | None = None) -> list[Problem]:
+    """`form`: runtime_form(runtime, options), if the caller keeps it (computed here otherwise)."""
     options = options or EngineOptions()
     key_problem = _key_problem(trainjob, options)
     if key_problem is not None:
         return [key_problem]
-    tj, rt = _typed(trainjob, runtime, options.bundle)
+    tj, rt = _typed(trainjob, runtime, options, form)
     try:
         info = _build(tj, rt, runtime, options)
     except RenderError as exc:
@@ -235,7 +251,8 @@ def admission(trainjob: dict, runtime: dict, options: EngineOptions | None = Non
     return _webhook_checks(tj, rt, info, options)
 
 
-def expand(trainjob: dict, runtime: dict, options: EngineOptions | None = None) -> Expansion:
+def expand(trainjob: dict, runtime: dict, options: EngineOptions | None = None, form: dict | None = None) -> Expansion:
+    """`form`: runtime_form(runtime, options), if the caller keeps it (computed here otherwise)."""
     # An expansion leaves reference cycles behind (a PodSet and its lazy endpoints in the Info):
     # function.run's loop collects them when the CLI has turned the cyclic collector off.
     options = options or EngineOptions()
@@ -257,7 +274,7 @@ def expand(trainjob: dict, runtime: dict, options: EngineOptions | None = None) 
 
     problems: list[Problem] = []
     try:
-        tj, rt = _typed(trainjob, runtime, options.bundle)
+        tj, rt = _typed(trainjob, runtime, options, form)
         try:
             info = _build(tj, rt, runtime, options)
         except RenderError:
