@@ -286,8 +286,8 @@ def _place(entry: Rendered, items: list, placement, results: list, freeze) -> No
     placed = placement.add(entry, results, freeze) if placement is not None else None
     if freeze is None:
         return
-    # What the summary counts: the placed (frozen) objects; nothing to hold on to when validating.
-    entry.objects = placed if placed is not None else [None] * len(entry.objects)
+    # The summary counts them; their text belongs to the output (nothing is held when validating).
+    entry.objects = [None] * len(entry.objects if placed is None else placed)
     if entry.position is not None:
         frozen = freeze(entry.origin)
         items[entry.position] = frozen
@@ -317,7 +317,7 @@ class _Collector:
 
 def run(
     items: list, function_config, *, base_dir: str = ".", default_namespace: str = "", freeze=None, reader=None,
-    kustomization_root: str | None = None, returns_inputs: bool = True, env=None,
+    kustomization_root: str | None = None, returns_inputs: bool = True, env=None, emit=None,
 ) -> Outcome:
     """Expand the TrainJobs among `items` (and the config's) into the output items and results.
 
@@ -334,7 +334,10 @@ def run(
     (kpt_fn.kustomize_names). `returns_inputs`: the caller gives the input items back (KRM mode,
     kustomize transformer), so TrainJobs and runtimes not marked local-config would reach the
     cluster (a warning each). `env`: the environment the command line passes in (DEBUG_ENV, and the
-    default reader's EXPAND_TRAINJOBS_EXTRA_ROOTS); none by default.
+    default reader's EXPAND_TRAINJOBS_EXTRA_ROOTS); none by default. `emit` (with `freeze`, when
+    rendering): called with the output items that are final, in order, as soon as they are (after a
+    TrainJob, everything before the next one; output.Placement.release), so that a caller writing them
+    out at once never holds the whole output; Outcome.items is then the rest.
 
     The cyclic garbage collector is the caller's choice (the CLI turns it off for its one short
     run); with it off, this loop frees what each TrainJob leaves behind (see _Collector)."""
@@ -378,6 +381,7 @@ def run(
     # Before the loop: the TrainJob items may be frozen (no longer dicts) once processed.
     reaching = intake.reaching_cluster(items, unusable) if returns_inputs else []
     collector = _Collector()
+    streaming = emit is not None and freeze is not None and cfg.mode != "validate"
     for k, (position, original) in enumerate(inputs):
         inputs[k] = None  # a processed TrainJob is held by `items` alone (and frozen there, if asked)
         entry = Rendered(position, original)
@@ -389,6 +393,10 @@ def run(
         entry.results = found
         results += found
         _place(entry, items, None if cfg.mode == "validate" else placement, place_results, freeze)
+        if streaming:
+            ready = placement.release(inputs[k + 1][0] if k + 1 < len(inputs) else None)
+            if ready:
+                emit(ready)
         collector.after_trainjob()
 
     results = results_mod.merge_per_secret(results) + place_results + reaching

@@ -95,9 +95,11 @@ class Placement:
                 n = res.file_index(item) + 1
                 self._next_index[p] = max(self._next_index.get(p, n), n)
         self.out = list(items)
+        self._first_own = min(self._own, default=len(items))  # release stops there
         self._after: dict[int, list] = {}  # input position -> new objects to insert after it
         self._tail: list = []  # new objects of TrainJobs given in the config (no position)
         self._replaced: set[int] = set()
+        self._released = 0  # positions before this one have been handed out (release)
         self.stale: list = []  # earlier output no TrainJob generates any more (set by finish)
         self._rendered: dict[tuple, bool] = {}  # TrainJob (namespace, name) -> it placed objects
 
@@ -193,10 +195,34 @@ class Placement:
                 return pos
         return None
 
+    def release(self, limit: int | None) -> list:
+        """The output items of the positions before `limit` (None: all of them) not handed out yet,
+        each followed by the objects placed after it, when they are final: the caller has placed every
+        TrainJob before `limit`, and none of those positions is earlier output (which any later TrainJob may still
+        replace: from the first one on, everything waits for `finish`). What is handed out is
+        forgotten here (an item someone else wrote is kept for `conflicts` to name)."""
+        start = self._released
+        end = self._first_own if limit is None else min(limit, self._first_own)
+        if end <= start:
+            return []
+        ready = []
+        for i in range(start, end):
+            item = self.out[i]
+            ready.append(item)
+            ready.extend(self._after.pop(i, ()))
+            if not isinstance(item, dict):
+                self.out[i] = None
+        self._released = end
+        return ready
+
     def finish(self, results: list) -> list:
-        """The output items; stale-object warnings go to `results`."""
+        """The output items (from the first one `release` has not handed out); stale-object warnings
+        go to `results`."""
         results.extend(self._stale())
         out, after, tail = self.out, self._after, self._tail
+        if self._released:
+            out = out[self._released:]
+            after = {i - self._released: objs for i, objs in after.items()}
         if not after and not tail:
             return out
         merged = []

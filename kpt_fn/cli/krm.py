@@ -31,6 +31,7 @@ from kpt_fn.yamlio import (
     DEFAULT_LIMITS,
     ItemMarks,
     Limits,
+    ListWriter,
     PassThrough,
     YAMLInputError,
     check_limits,
@@ -191,7 +192,8 @@ def process(
 
 
 def process_pieces(
-    data: bytes, limits: Limits = DEFAULT_LIMITS, base_dir: str = ".", env=None, fallback: dict | None = None
+    data: bytes, limits: Limits = DEFAULT_LIMITS, base_dir: str = ".", env=None, fallback: dict | None = None,
+    write=None,
 ) -> tuple:
     """process() with stdout as an iterator of text pieces, each dumped when it is asked for: a caller
     that writes each piece before asking for the next never holds the whole output text.
@@ -203,7 +205,12 @@ def process_pieces(
 
     `fallback`, a caller's dict for its internal-error fallback that holds the input as "data": once
     stdin is parsed, "data" is dropped for the parsed "apiVersion" and "items" (items may be frozen
-    later, which dump() writes as they were)."""
+    later, which dump() writes as they were).
+
+    `write`, when given, takes the first pieces of stdout while the function still runs: the items
+    before the TrainJob being rendered, as soon as they are final (function.run's `emit`), so that the
+    output of thousands of TrainJobs is never held at once; the pieces returned are the rest. Once it
+    has been called, a failure can no longer give the items back whole."""
     size = len(data)
     marks = ItemMarks()
     try:
@@ -227,9 +234,14 @@ def process_pieces(
     generator = kustomize_names.is_kustomize_generator_call(rl["items"], rl.get("functionConfig"))
     # The review report reads the rendered objects after the run: they stay data for it.
     report = parsed.config.report
+    # Written while rendering: only frozen items (no review report) among input items kept as their
+    # own text (the pieces' text then is dump_pieces').
+    early = ListWriter(write, {"apiVersion": api_version, "kind": "ResourceList"}, "items") \
+        if write is not None and report == "none" and passing.active else None
     outcome = function.run(
         rl["items"], parsed, base_dir=base_dir, freeze=passing.freeze if report == "none" else None,
         kustomization_root=base_dir if generator else None, env=env,
+        emit=None if early is None else (lambda ready: early.add(passing.output(ready))),
     )
     if report != "none" and outcome.config.mode != "validate":
         from kpt_fn import review
@@ -242,7 +254,7 @@ def process_pieces(
         "items": passing.output(outcome.items),
         "results": outcome.krm_results(),
     }
-    return dump_pieces(out), stderr_lines(outcome), outcome.exit_code
+    return (dump_pieces(out) if early is None else early.rest(out)), stderr_lines(outcome), outcome.exit_code
 
 
 def stderr_lines(outcome) -> list[str]:

@@ -74,17 +74,18 @@ def _printable(line: str) -> str:
     return escape(line)
 
 
-def finish(stdout, stderr_lines: list[str], code: int, failed_code: int = 1) -> None:
+def finish(stdout, stderr_lines: list[str], code: int, failed_code: int = 1, out: stdio.Output | None = None) -> None:
     """Write stdout (a text, or an iterable of its pieces, each written before the next is made: the
     whole text is never held), then the stderr lines, and exit with `code` (at least `failed_code` if
-    stdout failed)."""
+    stdout failed). `out`: stdout's Output, when the caller has written pieces to it already."""
     rest = None
     if not isinstance(stdout, str):
         # The first piece is made before anything is written: if that fails, the caller's fallback
         # still has stdout to itself.
         rest = iter(stdout)
         stdout = next(rest, "")
-    out = stdio.Output(sys.stdout)
+    if out is None:
+        out = stdio.Output(sys.stdout)
     failure, broken_pipe = None, False
     try:
         out.write(stdout)
@@ -164,6 +165,8 @@ def krm_mode() -> None:
     # What the fallback needs to give the items back: stdin, then (once process_pieces has parsed it,
     # and the bytes can go) the parsed items. Held here alone, so that no frame keeps the bytes alive.
     fallback: dict = {"data": b""}
+    # The items are written while the function still renders (krm.process_pieces' `write`).
+    out = stdio.Output(sys.stdout)
     try:
         from kpt_fn.cli import krm
 
@@ -172,16 +175,37 @@ def krm_mode() -> None:
         except krm.InputError:
             limits = krm.DEFAULT_LIMITS  # process() reports the bad variable
         fallback["data"] = read_stdin(limits.max_bytes)
-        finish(*krm.process_pieces(fallback["data"], base_dir=working_directory(), env=os.environ, fallback=fallback))
+        finish(*krm.process_pieces(fallback["data"], base_dir=working_directory(), env=os.environ, fallback=fallback,
+                                   write=out.write), out=out)
     except SystemExit:
         raise
     except CannotRun as e:  # e.g. a deleted working directory: the items back, with what to do
         _failed_krm(fallback, str(e), [f"{PREFIX}FAILED: {e}"])
     except BaseException as e:  # never lose the user's items to a bug of ours
+        if out.written or isinstance(e, stdio.WriteError):
+            _failed_midway(out, e)
+        out.pending.clear()  # nothing of it reached stdout: the fallback has stdout to itself
         message = f"internal error: {type(e).__name__}: {e}"
         lines = [f"{PREFIX}FAILED: {message}"]
         lines += _traceback_lines() if _debug() else [f"  (set {DEBUG_ENV}=1 to see the traceback)"]
         _failed_krm(fallback, message, lines)
+
+
+def _failed_midway(out: stdio.Output, e: BaseException) -> None:
+    """A failure once part of the output is on stdout: it cannot be taken back, so the run fails and
+    says first that the output is incomplete."""
+    if isinstance(e, stdio.WriteError):
+        failure = f"could not write the output to stdout ({e.reason}) after {e.written} bytes: the output is incomplete"
+        if e.broken_pipe:
+            stdio.silence(sys.stdout)
+    else:
+        failure = (f"internal error after {out.written} bytes of the output were written: {type(e).__name__}: {e}; "
+                   "the output is incomplete")
+    lines = [f"{PREFIX}FAILED: {failure}"]
+    if _debug():
+        lines += _traceback_lines()
+    out.pending.clear()
+    finish("", lines, 1, out=out)
 
 
 def _failed_krm(fallback: dict, message: str, lines: list) -> None:

@@ -7,7 +7,7 @@ One module per job, dependencies running one way (errors under all of them):
     limits       Limits and the checks that stop hostile input (schema)
     read         load_all, load, load_json: the only entry for reading (schema, limits)
     write        block YAML written directly, PyYAML's Dumper as each scalar's oracle (schema)
-    stream       dump, dump_pieces, freeze, Frozen: the output in pieces (write, read)
+    stream       dump, dump_pieces, freeze, Frozen, ListWriter: the output in pieces (write, read)
     passthrough  ItemMarks, item_source, ItemSource, Verbatim, PassThrough: untouched items as their
                  own text (stream, limits)
 
@@ -20,7 +20,7 @@ from kpt_fn.yamlio.limits import DEFAULT_LIMITS, Limits, check_limits
 from kpt_fn.yamlio.read import load, load_all, load_json
 from kpt_fn.yamlio.passthrough import ItemMarks, ItemSource, PassThrough, Verbatim, item_source
 from kpt_fn.yamlio.schema import MAX_INT_DIGITS, Dumper
-from kpt_fn.yamlio.stream import Frozen, dump, dump_pieces, freeze
+from kpt_fn.yamlio.stream import Frozen, ListWriter, dump, dump_pieces, freeze
 from kpt_fn.yamlio.write import dump_all
 
 __all__ = [
@@ -31,6 +31,7 @@ __all__ = [
     "ItemMarks",
     "ItemSource",
     "Limits",
+    "ListWriter",
     "PassThrough",
     "Verbatim",
     "YAMLInputError",

@@ -8,7 +8,7 @@ which output elements are input items (PassThrough).
 from __future__ import annotations
 
 from kpt_fn.yamlio.limits import UTF8_BOM
-from kpt_fn.yamlio.stream import Written, freeze, pack, unpack
+from kpt_fn.yamlio.stream import Written, freeze
 
 
 class ItemMarks:
@@ -62,26 +62,12 @@ class ItemSource:
         self._indent = indent
 
     def __len__(self) -> int:
-        return len(self._bounds) - (0 if self._source is None else 1)
-
-    def pack(self) -> None:
-        """Hold each item's text compressed (as Frozen items are) instead of the whole input: a fifth
-        of the memory while the function runs; the input itself can go."""
-        packed = []
-        source, bounds = self._source, self._bounds
-        is_bytes = isinstance(source, (bytes, bytearray))
-        for k in range(len(bounds) - 1):
-            chunk = source[bounds[k] : bounds[k + 1]]
-            packed.append(pack(chunk if is_bytes else chunk.encode("utf-8", "surrogatepass")))
-        self._source, self._bounds = None, packed
+        return len(self._bounds) - 1
 
     def text(self, k: int) -> str:
-        if self._source is None:
-            chunk = unpack(self._bounds[k]).decode("utf-8", "surrogatepass")
-        else:
-            chunk = self._source[self._bounds[k] : self._bounds[k + 1]]
-            if isinstance(chunk, bytes):
-                chunk = chunk.decode("ascii")
+        chunk = self._source[self._bounds[k] : self._bounds[k + 1]]
+        if isinstance(chunk, bytes):
+            chunk = chunk.decode("ascii")
         if not chunk.endswith("\n"):
             chunk += "\n"
         if self._indent:
@@ -172,14 +158,17 @@ class PassThrough:
 
     def __init__(self, items: list, source):
         self._source = source if source is not None and len(source) == len(items) else None
-        if self._source is not None:
-            self._source.pack()
         # id -> (the item, its positions not written yet): holding the item keeps its id its own
         self._positions: dict[int, tuple] = {}
         if self._source is not None:
             for k, item in enumerate(items):
                 entry = self._positions.setdefault(id(item), (item, []))
                 entry[1].append(k)
+
+    @property
+    def active(self) -> bool:
+        """Whether input items are written as their own text (else as their data)."""
+        return self._source is not None
 
     def _take(self, obj):
         entry = self._positions.get(id(obj))

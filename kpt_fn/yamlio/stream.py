@@ -27,33 +27,15 @@ class Frozen(Written):
 
     dump_pieces writes it verbatim where it is an element of a list under a top-level key (the items
     of a ResourceList): an item can be written to text as soon as nothing needs it as data any more.
-    The text is held compressed until it is written: the output of 20,000 TrainJobs is ~90 MB of
-    text, which would put the run over its 200 MiB budget (docs/benchmarks.md)."""
+    The text is held as it is (plain text: docs/benchmarks.md has what compressing it cost and saved)."""
 
-    __slots__ = ("_packed",)
+    __slots__ = ("text",)
 
     def __init__(self, text: str):
-        self._packed = pack(text.encode("utf-8", "surrogatepass"))
-
-    @property
-    def text(self) -> str:
-        return unpack(self._packed).decode("utf-8", "surrogatepass")
+        self.text = text
 
     def __repr__(self):
         return f"Frozen({self.text[:40]!r}...)"
-
-
-def pack(data: bytes) -> bytes:
-    """`data` compressed as fast as zlib goes (level 1): rendered manifests repeat themselves a lot."""
-    import zlib  # a C module, imported on the first item held
-
-    return zlib.compress(data, 1)
-
-
-def unpack(packed: bytes) -> bytes:
-    import zlib
-
-    return zlib.decompress(packed)
 
 
 def freeze(item):
@@ -108,11 +90,66 @@ def dump_pieces(data):
             if not verbatim:
                 yield pyyaml_dump(_thawed(data))[written:]
                 return
-            piece = piece[:-4]
+            piece = _unended(piece)
         written += len(piece)
         previous = piece
     if previous is not None:
         yield previous
+
+
+class ListWriter:
+    """A top-level mapping written while the list under one of its keys is still being made (the
+    ResourceList while its items are rendered): `add` writes, with `write`, the keys before that list
+    and its head the first time, then each element it is given; `rest` is the pieces of the remainder.
+    The text is dump_pieces' with Verbatim elements among the list's (passthrough.PassThrough active):
+    an open-ended scalar's `...` is dropped between pieces. Nothing added: `rest` is dump_pieces."""
+
+    __slots__ = ("_write", "_head", "_key", "started")
+
+    def __init__(self, write, head: dict, key: str):
+        self._write = write
+        self._head = head  # the keys before `key`, in order
+        self._key = key
+        self.started = False
+
+    def add(self, elements: list) -> None:
+        if not elements:
+            return
+        write = self._write
+        if not self.started:
+            for k, v in self._head.items():
+                write(_unended(block({k: v})))
+            self.started = True
+            first = elements[0]
+            if isinstance(first, Written):
+                write(_list_head(self._key) + _unended(first.text))
+            else:
+                write(_unended(block({self._key: [first]})))
+            elements = elements[1:]
+        for x in elements:
+            write(_unended(x.text if isinstance(x, Written) else block([x])))
+
+    def rest(self, data: dict):
+        """The pieces after what `add` wrote: of `data` (the whole mapping, its list holding only the
+        elements not added yet)."""
+        if not self.started:
+            yield from dump_pieces(data)
+            return
+        for k, v in data.items():
+            if k in self._head:
+                continue
+            if k == self._key:
+                for x in v:
+                    yield _unended(x.text if isinstance(x, Written) else block([x]))
+                continue
+            for piece in _pieces({k: v}):
+                yield _unended(piece)
+
+
+def _unended(piece: str) -> str:
+    """`piece` without the `...` an open-ended scalar (`|+`) at its end makes the emitter add: the next
+    piece, at column 0, ends the scalar (blank lines kept) all the same."""
+    return piece[:-4] if piece.endswith("\n...\n") else piece
 
 
 _NULL_ITEM = "- null\n"

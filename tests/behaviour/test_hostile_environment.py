@@ -416,7 +416,7 @@ def test_internal_error_never_quotes_the_secret_seed(monkeypatch):
 
     seed = "s3cr3t-seed-0123456789abcdef"
 
-    def expand(trainjob, runtime, options=None):
+    def expand(trainjob, runtime, options=None, form=None):
         raise ValueError(f"cannot use {seed!r} here")
 
     monkeypatch.setattr(engine, "expand", expand)

@@ -500,7 +500,7 @@ def test_a_crash_costs_one_trainjob_not_the_package(monkeypatch):
 
     real = engine.expand
 
-    def expand(trainjob, runtime, options=None):
+    def expand(trainjob, runtime, options=None, form=None):
         if trainjob["metadata"]["name"] == "second":
             raise KeyError("boom")
         return real(trainjob, runtime, options)
