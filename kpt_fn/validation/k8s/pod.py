@@ -121,7 +121,7 @@ def check_pod_spec(pod: dict, path: str, f, claim_volumes=(), labels=None) -> No
     restart.check_pod(pod, path, f)
     for fields, check in _POD_FIELDS:
         if any(field in pod for field in fields):
-            if check is _affinity:
+            if check in _READ_LABELS:
                 check(pod, path, f, labels)
             else:
                 check(pod, path, f)
@@ -324,6 +324,14 @@ def _affinity(pod, path, f, labels=None):
     scheduling.check_affinity(pod.get("affinity"), child(path, "affinity"), f, labels)
 
 
+def _spread(pod, path, f, labels=None):
+    scheduling.check_topology_spread(pod.get("topologySpreadConstraints"), child(path, "topologySpreadConstraints"), f, labels)
+
+
+# the checks that read the pod template's labels (matchLabelKeys merges the Pod's own values)
+_READ_LABELS = (_affinity, _spread)
+
+
 def _runtime_class(pod, path, f):
     value = pod.get("runtimeClassName")
     if isinstance(value, str):  # "" too: ValidateRuntimeClassName has no empty case
@@ -348,7 +356,7 @@ _POD_FIELDS = (
     (("affinity",), _affinity),
     (("readinessGates",), _readiness_gates),
     (("schedulingGates",), _scheduling_gates),
-    _named_field("topologySpreadConstraints", scheduling.check_topology_spread),
+    (("topologySpreadConstraints",), _spread),
     (("hostnameOverride",), _hostname_override),
     _named_field("serviceAccountName", _subdomain),
     _named_field("nodeName", _subdomain),

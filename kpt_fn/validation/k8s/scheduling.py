@@ -163,8 +163,10 @@ def _selector_keys(selector: dict) -> list:
     return [k for k in keys if isinstance(k, str)]  # another type is the schema check's
 
 
-def _label_keys(term: dict, path: str, pod_labels, f) -> None:
-    """validateMatchLabelKeysAndMismatchLabelKeys (pkg/apis/core/validation/validation.go).
+def _label_keys(term: dict, path: str, pod_labels, f, rule: str = AFFINITY) -> None:
+    """validateMatchLabelKeysAndMismatchLabelKeys (pkg/apis/core/validation/validation.go), shared by
+    pod (anti-)affinity terms and topology spread constraints (whose MatchLabelKeysInPodTopologySpread
+    and ...SelectorMerge gates are beta and on, pkg/features/kube_features.go).
 
     The Job's template is validated as written; when the Job controller creates each Pod, the pod
     strategy (pkg/registry/core/pod/strategy.go applyMatchLabelKeysAndMismatchLabelKeys) first adds
@@ -179,10 +181,10 @@ def _label_keys(term: dict, path: str, pod_labels, f) -> None:
         if not keys:
             continue
         if not isinstance(selector, dict):
-            f.forbidden(AFFINITY, child(path, field), "must not be specified when labelSelector is not set")
+            f.forbidden(rule, child(path, field), "must not be specified when labelSelector is not set")
             continue
         for i, k in enumerate(keys):
-            label_name(k, index(child(path, field), i), AFFINITY, f)
+            label_name(k, index(child(path, field), i), rule, f)
     if isinstance(selector, dict) and match_keys:
         position = {k: i for i, k in enumerate(match_keys)}
         written = _selector_keys(selector)
@@ -192,13 +194,13 @@ def _label_keys(term: dict, path: str, pod_labels, f) -> None:
         for k in written + merged:
             if k in position and k in seen and k not in reported:
                 # upstream's path: the term indexed by the key's place in matchLabelKeys
-                f.invalid(AFFINITY, index(path, position[k]), k, "exists in both matchLabelKeys and labelSelector")
+                f.invalid(rule, index(path, position[k]), k, "exists in both matchLabelKeys and labelSelector")
                 reported.add(k)
             seen.add(k)
     mismatched = set(mismatch_keys)
     for i, k in enumerate(match_keys):
         if k in mismatched:
-            f.invalid(AFFINITY, index(child(path, "matchLabelKeys"), i), k, "exists in both matchLabelKeys and mismatchLabelKeys")
+            f.invalid(rule, index(child(path, "matchLabelKeys"), i), k, "exists in both matchLabelKeys and mismatchLabelKeys")
 
 
 def _pod_affinity_term(term: dict, path: str, f, pod_labels=frozenset()) -> None:
@@ -227,6 +229,10 @@ def _pod_affinity(affinity: dict, path: str, f, pod_labels) -> None:
         _pod_affinity_term(as_dict(weighted.get("podAffinityTerm")), child(where, "podAffinityTerm"), f, pod_labels)
 
 
+def _pod_labels(template_labels) -> frozenset:
+    return JOBSET_POD_LABELS | {k for k in as_dict(template_labels) if isinstance(k, str)}
+
+
 def check_affinity(affinity, path: str, f, template_labels=None) -> None:
     """`template_labels`: the pod template's labels (with JOBSET_POD_LABELS, what each Pod carries)."""
     if not isinstance(affinity, dict):
@@ -248,14 +254,15 @@ def check_affinity(affinity, path: str, f, template_labels=None) -> None:
             _weight(pref.get("weight"), child(pw, "weight"), f)
             # preferred terms may carry label values that are not valid (they can still match)
             _node_selector_term(as_dict(pref.get("preference")), child(pw, "preference"), True, f)
-    pod_labels = JOBSET_POD_LABELS | {k for k in as_dict(template_labels) if isinstance(k, str)}
+    pod_labels = _pod_labels(template_labels)
     for kind in ("podAffinity", "podAntiAffinity"):
         if isinstance(affinity.get(kind), dict):
             _pod_affinity(affinity[kind], child(path, kind), f, pod_labels)
 
 
-def check_topology_spread(constraints, path: str, f) -> None:
+def check_topology_spread(constraints, path: str, f, template_labels=None) -> None:
     rule = SPREAD
+    pod_labels = _pod_labels(template_labels)
     items = [c if isinstance(c, dict) else {} for c in as_list(constraints)]
     for i, c in enumerate(items):
         where = index(path, i)
@@ -287,6 +294,7 @@ def check_topology_spread(constraints, path: str, f) -> None:
             if isinstance(policy, str) and policy not in INCLUSION_POLICIES:
                 f.unsupported(rule, child(where, field), policy, INCLUSION_POLICIES)
         label_selector(c.get("labelSelector"), child(where, "labelSelector"), rule, f)
+        _label_keys({k: c.get(k) for k in ("labelSelector", "matchLabelKeys")}, where, pod_labels, f, rule)
 
 
 def check_node_selector(selector, path: str, f) -> None:

@@ -115,9 +115,16 @@ def check_pod(pod: dict, path: str, f) -> None:
         f.invalid(RULE, child(child(path, "securityContext"), "shareProcessNamespace"), True,
                   "ShareProcessNamespace and HostPID cannot both be enabled")
     if pod.get("hostUsers") is False:
+        # validateHostUsers: UserNamespacesHostNetworkSupport is alpha (off) in 1.36, so hostNetwork too
         for field, shown in (("hostNetwork", "hostNetwork"), ("hostPID", "HostPID"), ("hostIPC", "HostIPC")):
             if pod.get(field) is True:
                 f.forbidden(RULE, child(path, shown), "when `hostUsers` is false")
+        # block devices are neither idmapped nor chowned; the option that allows them only keeps an
+        # existing Pod valid on update
+        for field in ("initContainers", "containers", "ephemeralContainers"):
+            for i, c in enumerate(as_list(pod.get(field))):
+                if as_list(as_dict(c).get("volumeDevices")):
+                    f.forbidden(RULE, f"{path}.{field}[{i}].volumeDevices", "when `hostUsers` is false")
     sc = pod.get("securityContext")
     if not isinstance(sc, dict):
         return

@@ -474,11 +474,136 @@ RESTART_CASES = [
 ]
 
 
+# --- TestValidateTopologySpreadConstraints (gates as in 1.36: MatchLabelKeysInPodTopologySpread and its
+# SelectorMerge on; the options for old objects off) ------------------------------------------------------
+
+T = "TestValidateTopologySpreadConstraints"
+SPREAD = Place(POD_SPEC, root="field", inner="topologySpreadConstraints")
+_DO = "{maxSkew: 1, topologyKey: k8s.io/zone, whenUnsatisfiable: DoNotSchedule"
+_FOO_TWICE = "labelSelector: {matchExpressions: [{key: foo, operator: NotIn, values: [value1]}, " \
+             "{key: foo, operator: NotIn, values: [value2, value3]}]}"
+SPREAD_CASES = [
+    C(T, "all required fields ok", f"topologySpreadConstraints: [{_DO}, minDomains: 3}}]"),
+    C(T, "missing MaxSkew", "topologySpreadConstraints: [{topologyKey: k8s.io/zone, whenUnsatisfiable: DoNotSchedule}]",
+      (INVALID, "field[0].maxSkew", "must be greater than zero")),
+    C(T, "negative MaxSkew", "topologySpreadConstraints: [{maxSkew: -1, topologyKey: k8s.io/zone, whenUnsatisfiable: DoNotSchedule}]",
+      (INVALID, "field[0].maxSkew", "must be greater than zero")),
+    C(T, "can use MinDomains with ScheduleAnyway, when MinDomains = nil",
+      "topologySpreadConstraints: [{maxSkew: 1, topologyKey: k8s.io/zone, whenUnsatisfiable: ScheduleAnyway}]"),
+    C(T, "negative minDomains is invalid", f"topologySpreadConstraints: [{_DO}, minDomains: -1}}]",
+      (INVALID, "field[0].minDomains", "must be greater than zero")),
+    C(T, "cannot use non-nil MinDomains with ScheduleAnyway",
+      "topologySpreadConstraints: [{maxSkew: 1, topologyKey: k8s.io/zone, whenUnsatisfiable: ScheduleAnyway, minDomains: 10}]",
+      (INVALID, "field[0].minDomains", "can only use minDomains if whenUnsatisfiable=DoNotSchedule, not ScheduleAnyway")),
+    C(T, "use negative MinDomains with ScheduleAnyway(invalid)",
+      "topologySpreadConstraints: [{maxSkew: 1, topologyKey: k8s.io/zone, whenUnsatisfiable: ScheduleAnyway, minDomains: -1}]",
+      (INVALID, "field[0].minDomains", "must be greater than zero"),
+      (INVALID, "field[0].minDomains", "can only use minDomains if whenUnsatisfiable=DoNotSchedule")),
+    C(T, "missing TopologyKey", "topologySpreadConstraints: [{maxSkew: 1, whenUnsatisfiable: DoNotSchedule}]",
+      (REQUIRED, "field[0].topologyKey", "")),
+    C(T, "missing scheduling mode", "topologySpreadConstraints: [{maxSkew: 1, topologyKey: k8s.io/zone}]",
+      (UNSUPPORTED, "field[0].whenUnsatisfiable", "")),
+    C(T, "unsupported scheduling mode", "topologySpreadConstraints: [{maxSkew: 1, topologyKey: k8s.io/zone, whenUnsatisfiable: N/A}]",
+      (UNSUPPORTED, "field[0].whenUnsatisfiable", '"N/A"')),
+    C(T, "multiple constraints ok with all required fields",
+      f"topologySpreadConstraints: [{_DO}}}, {{maxSkew: 2, topologyKey: k8s.io/node, whenUnsatisfiable: ScheduleAnyway}}]"),
+    C(T, "multiple constraints missing TopologyKey on partial ones",
+      f"topologySpreadConstraints: [{{maxSkew: 1, whenUnsatisfiable: ScheduleAnyway}}, {{maxSkew: 2, topologyKey: k8s.io/zone, "
+      "whenUnsatisfiable: DoNotSchedule}]", (REQUIRED, "field[0].topologyKey", "")),
+    C(T, "duplicate constraints",
+      f"topologySpreadConstraints: [{_DO}}}, {{maxSkew: 2, topologyKey: k8s.io/zone, whenUnsatisfiable: DoNotSchedule}}]",
+      (DUPLICATE, "field[0].{topologyKey, whenUnsatisfiable}", "")),
+    C(T, "supported policy name set on NodeAffinityPolicy and NodeTaintsPolicy",
+      f"topologySpreadConstraints: [{_DO}, nodeAffinityPolicy: Honor, nodeTaintsPolicy: Ignore}}]"),
+    C(T, "unsupported policy name set on NodeAffinityPolicy",
+      f"topologySpreadConstraints: [{_DO}, nodeAffinityPolicy: Unknown, nodeTaintsPolicy: Ignore}}]",
+      (UNSUPPORTED, "field[0].nodeAffinityPolicy", '"Unknown"')),
+    C(T, "unsupported policy name set on NodeTaintsPolicy",
+      f"topologySpreadConstraints: [{_DO}, nodeAffinityPolicy: Honor, nodeTaintsPolicy: Unknown}}]",
+      (UNSUPPORTED, "field[0].nodeTaintsPolicy", '"Unknown"')),
+    C(T, "key in MatchLabelKeys isn't correctly defined",
+      f"topologySpreadConstraints: [{_DO}, labelSelector: {{}}, matchLabelKeys: [/simple]}}]",
+      (INVALID, "field[0].matchLabelKeys[0]", "prefix part must be non-empty")),
+    # upstream's detail is not compared (origin duplicatedLabelKeys); its path is the constraint indexed
+    # by the key's place in matchLabelKeys, as for pod affinity terms
+    C(T, "key exists in both MatchLabelKeys and LabelSelector",
+      f"topologySpreadConstraints: [{_DO}, matchLabelKeys: [foo], {_FOO_TWICE}}}]",
+      (INVALID, "field[0][0]", "exists in both matchLabelKeys and labelSelector")),
+    C(T, "key in MatchLabelKeys is forbidden to be specified when LabelSelector is not set",
+      f"topologySpreadConstraints: [{_DO}, matchLabelKeys: [foo]}}]",
+      (FORBIDDEN, "field[0].matchLabelKeys", "")),
+    C(T, "invalid MatchLabels set on LabelSelector when AllowInvalidTopologySpreadConstraintLabelSelector is false",
+      f"topologySpreadConstraints: [{_DO}, labelSelector: {{matchLabels: {{NoUppercaseOrSpecialCharsLike=Equals: foo}}}}}}]",
+      (INVALID, "field[0].labelSelector.matchLabels", "")),
+    C(T, "valid MatchLabels set on LabelSelector when AllowInvalidTopologySpreadConstraintLabelSelector is false",
+      f"topologySpreadConstraints: [{_DO}, labelSelector: {{matchLabels: {{foo: foo}}}}}}]"),
+    C(T, "invalid MatchLabelKeys when OldPodViolatesMatchLabelKeysValidation is false",
+      f"topologySpreadConstraints: [{_DO}, matchLabelKeys: [foo], {_FOO_TWICE}}}]",
+      (INVALID, "field[0][0]", "exists in both matchLabelKeys and labelSelector")),
+    C(T, "valid MatchLabelKeys when OldPodViolatesMatchLabelKeysValidation is false",
+      f"topologySpreadConstraints: [{_DO}, matchLabelKeys: [foo], labelSelector: {{matchExpressions: "
+      "[{key: foo, operator: NotIn, values: [value1]}]}}]"),
+]
+
+
+# --- TestValidateHostUsers (validateHostUsers) and TestValidatePodHostName (validatePodHostName) --------
+
+T = "TestValidateHostUsers"
+HOST_USERS = Place(POD_SPEC, root="spec")
+_DEVICE = "[{name: test-container, image: image, volumeDevices: [{name: test-volume, devicePath: /dev/test-device}]}]"
+_BLOCK = "volumes: [{name: test-volume, persistentVolumeClaim: {claimName: block}}]"
+HOST_USERS_CASES = [
+    C(T, "hostUsers unset", "securityContext: {}"),
+    C(T, "hostUsers=false", "hostUsers: false"),
+    C(T, "hostUsers=true", "hostUsers: true"),
+    C(T, "hostUsers=false & volumes", """
+hostUsers: false
+volumes:
+- {name: configmap, configMap: {name: configmap}}
+- {name: secret, secret: {secretName: secret}}
+- {name: downward-api, downwardAPI: {}}
+- {name: proj, projected: {}}
+- {name: empty-dir, emptyDir: {}}
+"""),
+    C(T, "hostUsers=false - stateful volume", "{hostUsers: false, volumes: [{name: host-path, hostPath: {path: /data}}]}"),
+    C(T, "hostUsers=true - stateful volume", "{hostUsers: true, volumes: [{name: host-path, hostPath: {path: /data}}]}"),
+    C(T, "hostUsers=false & HostNetwork", "{hostUsers: false, hostNetwork: true}",
+      (FORBIDDEN, "spec.hostNetwork", "when `hostUsers` is false")),
+    C(T, "hostUsers=false & HostPID", "{hostUsers: false, hostPID: true}", (FORBIDDEN, "spec.HostPID", "when `hostUsers` is false")),
+    C(T, "hostUsers=false & HostIPC", "{hostUsers: false, hostIPC: true}", (FORBIDDEN, "spec.HostIPC", "when `hostUsers` is false")),
+    C(T, "hostUsers=false & container volumeDevice", f"{{hostUsers: false, containers: {_DEVICE}, {_BLOCK}}}",
+      (FORBIDDEN, "spec.containers[0].volumeDevices", "when `hostUsers` is false")),
+    C(T, "hostUsers=false & initContainer volumeDevice", f"{{hostUsers: false, initContainers: {_DEVICE}, {_BLOCK}}}",
+      (FORBIDDEN, "spec.initContainers[0].volumeDevices", "when `hostUsers` is false")),
+]
+
+T = "TestValidatePodHostName"
+HOSTNAME_CASES = [
+    C(T, "Set HostnameOverride, but empty string", "hostnameOverride: ''",
+      (INVALID, "spec.hostnameOverride", "a lowercase RFC 1123 subdomain")),
+    C(T, "Set HostnameOverride, less than 64 characters", "hostnameOverride: a"),
+    C(T, "HostnameOverride is set should not error", "hostnameOverride: custom-host"),
+    C(T, "Set HostnameOverride, equal 64 characters", "hostnameOverride: " + "a" * 64),
+    C(T, "Set HostnameOverride, but longer than 64 characters", "hostnameOverride: " + "a" * 65,
+      (TOO_LONG, "spec.hostnameOverride", "may not be more than 64 bytes")),
+    C(T, "Set HostnameOverride, but not RFC 1123 DNS subdomain should error", "hostnameOverride: Not-RFC1123",
+      (INVALID, "spec.hostnameOverride", "a lowercase RFC 1123 subdomain")),
+    C(T, "SetHostnameAsFQDN=true and HostnameOverride is set should error", "{setHostnameAsFQDN: true, hostnameOverride: custom-host}",
+      (FORBIDDEN, "spec.hostnameOverride", "setHostnameAsFQDN")),
+    C(T, "SetHostnameAsFQDN=false and HostnameOverride is set should not error",
+      "{setHostnameAsFQDN: false, hostnameOverride: custom-host}"),
+    C(T, "HostNetwork=true and HostnameOverride is set should error", "{hostNetwork: true, hostnameOverride: custom-host}",
+      (FORBIDDEN, "spec.hostnameOverride", "hostNetwork")),
+    C(T, "HostNetwork=false and HostnameOverride is set should not error", "{hostNetwork: false, hostnameOverride: custom-host}"),
+]
+
+
 # --- the tests -----------------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("case,where", params(POD_SPEC_CASES + DNS_CASES + READINESS_CASES, SPEC_FIELD)
                          + params(AFFINITY_CASES + TOLERATION_CASES + SECURITY_CASES, POD)
-                         + params(ANNOTATION_CASES, POD_META) + params(RESTART_CASES, CONTAINERS))
+                         + params(ANNOTATION_CASES, POD_META) + params(RESTART_CASES, CONTAINERS)
+                         + params(SPREAD_CASES, SPREAD) + params(HOST_USERS_CASES + HOSTNAME_CASES, HOST_USERS))
 def test_upstream_case(case, where):
     check(case, where)
 
@@ -522,6 +647,13 @@ NOT_PORTED = {
     "TestValidatePod/extended resources, projected volumes, ClusterTrustBundle, PodCertificate": "container-level "
         "families (k8s/resources, k8s/volumes), not this file's",
     "TestValidatePod/StopSignal": "lifecycle is the container-level probes family",
+    "TestValidateTopologySpreadConstraints/... SelectorMerge is false, ... AllowMatchLabelKeysInPodTopologySpread is "
+    "false, ... OldPodViolates...Validation is true, ... AllowInvalidTopologySpreadConstraintLabelSelector is true":
+        "gate settings other than 1.36's, or options only an update of an existing Pod sets",
+    "TestValidateHostUsers/empty, opts: Allow... (3 cases), ephemeralContainer volumeDevice": "no pod spec at all; an "
+        "option only an update of an existing Pod sets; ephemeral containers are refused in a template anyway",
+    "TestValidateWindowsHostProcessPod, TestValidateWindowsSecurityContextOptions": "Windows securityContext options "
+        "are not checked here (docs/validation.md, rules left out)",
     "TestValidateContainers/Forbidden RestartPolicy (gate off)": "ContainerRestartRules is beta and on since 1.35; "
         "ported with the gate on instead (RESTART_CASES)",
 }
