@@ -598,12 +598,55 @@ HOSTNAME_CASES = [
 ]
 
 
+# --- TestValidateSecurityContext (a container's; the cluster allows privileged containers) and
+# TestValidateLinuxSecurityContext ---------------------------------------------------------------------
+
+T = "TestValidateSecurityContext"
+CONTAINER_SC = Place(POD_SPEC, root="field", inner="containers[0].securityContext")
+_FULL = "privileged: false, capabilities: {add: [foo], drop: [bar]}, " \
+        "seLinuxOptions: {user: user, role: role, type: type, level: level}, runAsUser: 1"
+
+
+def _sc(settings: str, host_users: bool = False) -> str:
+    return f"{{hostUsers: {str(host_users).lower()}, containers: [{{name: ctr, image: image, securityContext: {{{settings}}}}}]}}"
+
+
+CONTAINER_SC_CASES = [
+    C(T, "success/all settings", _sc(_FULL)),
+    C(T, "success/no capabilities", _sc(_FULL.replace("capabilities: {add: [foo], drop: [bar]}, ", ""))),
+    C(T, "success/no selinux", _sc(_FULL.replace(", seLinuxOptions: {user: user, role: role, type: type, level: level}", ""))),
+    C(T, "success/no priv request", _sc(_FULL.replace("privileged: false, ", ""))),
+    C(T, "success/no run as user", _sc(_FULL.replace(", runAsUser: 1", ""))),
+    C(T, "success/proc mount set", _sc(_FULL + ", procMount: Default", host_users=True)),
+    C(T, "success/proc mount unmasked", _sc(_FULL + ", procMount: Unmasked")),
+    C(T, "failure/negative RunAsUser", _sc(_FULL.replace("runAsUser: 1", "runAsUser: -1"), host_users=True),
+      (INVALID, "field.runAsUser", "must be between")),
+    C(T, "failure/with CAP_SYS_ADMIN and allowPrivilegeEscalation false",
+      _sc(_FULL.replace("add: [foo]", "add: [CAP_SYS_ADMIN]") + ", allowPrivilegeEscalation: false", host_users=True),
+      (INVALID, "field", "cannot set `allowPrivilegeEscalation` to false and `capabilities.Add` CAP_SYS_ADMIN")),
+    C(T, "failure/with privileged and allowPrivilegeEscalation false",
+      _sc(_FULL.replace("privileged: false", "privileged: true") + ", allowPrivilegeEscalation: false", host_users=True),
+      (INVALID, "field", "cannot set `allowPrivilegeEscalation` to false and `privileged` to true")),
+    C(T, "failure/with unmasked proc mount type and no user namespace", _sc(_FULL + ", procMount: Unmasked", host_users=True),
+      (INVALID, "field.procMount", "`hostUsers` must be false to use `Unmasked`")),
+]
+
+T = "TestValidateLinuxSecurityContext"
+LINUX_CASES = [
+    C(T, "valid SC, linux, no error", "{os: {name: linux}, containers: [{name: ctr, image: image, securityContext: {" + _FULL + "}}]}"),
+    C(T, "invalid SC, linux, error", "{os: {name: linux}, containers: [{name: ctr, image: image, securityContext: "
+                                     "{windowsOptions: {runAsUserName: myUser}}}]}",
+      (FORBIDDEN, "field.containers[0].securityContext.windowsOptions", "windows options cannot be set for a linux pod")),
+]
+
+
 # --- the tests -----------------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("case,where", params(POD_SPEC_CASES + DNS_CASES + READINESS_CASES, SPEC_FIELD)
                          + params(AFFINITY_CASES + TOLERATION_CASES + SECURITY_CASES, POD)
                          + params(ANNOTATION_CASES, POD_META) + params(RESTART_CASES, CONTAINERS)
-                         + params(SPREAD_CASES, SPREAD) + params(HOST_USERS_CASES + HOSTNAME_CASES, HOST_USERS))
+                         + params(SPREAD_CASES, SPREAD) + params(HOST_USERS_CASES + HOSTNAME_CASES, HOST_USERS)
+                         + params(CONTAINER_SC_CASES, CONTAINER_SC) + params(LINUX_CASES, SPEC_FIELD))
 def test_upstream_case(case, where):
     check(case, where)
 
@@ -654,6 +697,8 @@ NOT_PORTED = {
         "option only an update of an existing Pod sets; ephemeral containers are refused in a template anyway",
     "TestValidateWindowsHostProcessPod, TestValidateWindowsSecurityContextOptions": "Windows securityContext options "
         "are not checked here (docs/validation.md, rules left out)",
+    "TestValidateSecurityContext/request privileged when capabilities forbids": "cluster policy (the API server's "
+        "--allow-privileged); the default allows privileged containers",
     "TestValidateContainers/Forbidden RestartPolicy (gate off)": "ContainerRestartRules is beta and on since 1.35; "
         "ported with the gate on instead (RESTART_CASES)",
 }
