@@ -478,68 +478,69 @@ RESTART_CASES = [
 # SelectorMerge on; the options for old objects off) ------------------------------------------------------
 
 T = "TestValidateTopologySpreadConstraints"
-SPREAD = Place(POD_SPEC, root="field", inner="topologySpreadConstraints")
+# upstream passes the constraints list as `field`; written here as field.topologySpreadConstraints
+SPREAD = SPEC_FIELD
 _DO = "{maxSkew: 1, topologyKey: k8s.io/zone, whenUnsatisfiable: DoNotSchedule"
 _FOO_TWICE = "labelSelector: {matchExpressions: [{key: foo, operator: NotIn, values: [value1]}, " \
              "{key: foo, operator: NotIn, values: [value2, value3]}]}"
 SPREAD_CASES = [
     C(T, "all required fields ok", f"topologySpreadConstraints: [{_DO}, minDomains: 3}}]"),
     C(T, "missing MaxSkew", "topologySpreadConstraints: [{topologyKey: k8s.io/zone, whenUnsatisfiable: DoNotSchedule}]",
-      (INVALID, "field[0].maxSkew", "must be greater than zero")),
+      (INVALID, "field.topologySpreadConstraints[0].maxSkew", "must be greater than zero")),
     C(T, "negative MaxSkew", "topologySpreadConstraints: [{maxSkew: -1, topologyKey: k8s.io/zone, whenUnsatisfiable: DoNotSchedule}]",
-      (INVALID, "field[0].maxSkew", "must be greater than zero")),
+      (INVALID, "field.topologySpreadConstraints[0].maxSkew", "must be greater than zero")),
     C(T, "can use MinDomains with ScheduleAnyway, when MinDomains = nil",
       "topologySpreadConstraints: [{maxSkew: 1, topologyKey: k8s.io/zone, whenUnsatisfiable: ScheduleAnyway}]"),
     C(T, "negative minDomains is invalid", f"topologySpreadConstraints: [{_DO}, minDomains: -1}}]",
-      (INVALID, "field[0].minDomains", "must be greater than zero")),
+      (INVALID, "field.topologySpreadConstraints[0].minDomains", "must be greater than zero")),
     C(T, "cannot use non-nil MinDomains with ScheduleAnyway",
       "topologySpreadConstraints: [{maxSkew: 1, topologyKey: k8s.io/zone, whenUnsatisfiable: ScheduleAnyway, minDomains: 10}]",
-      (INVALID, "field[0].minDomains", "can only use minDomains if whenUnsatisfiable=DoNotSchedule, not ScheduleAnyway")),
+      (INVALID, "field.topologySpreadConstraints[0].minDomains", "can only use minDomains if whenUnsatisfiable=DoNotSchedule, not ScheduleAnyway")),
     C(T, "use negative MinDomains with ScheduleAnyway(invalid)",
       "topologySpreadConstraints: [{maxSkew: 1, topologyKey: k8s.io/zone, whenUnsatisfiable: ScheduleAnyway, minDomains: -1}]",
-      (INVALID, "field[0].minDomains", "must be greater than zero"),
-      (INVALID, "field[0].minDomains", "can only use minDomains if whenUnsatisfiable=DoNotSchedule")),
+      (INVALID, "field.topologySpreadConstraints[0].minDomains", "must be greater than zero"),
+      (INVALID, "field.topologySpreadConstraints[0].minDomains", "can only use minDomains if whenUnsatisfiable=DoNotSchedule")),
     C(T, "missing TopologyKey", "topologySpreadConstraints: [{maxSkew: 1, whenUnsatisfiable: DoNotSchedule}]",
-      (REQUIRED, "field[0].topologyKey", "")),
+      (REQUIRED, "field.topologySpreadConstraints[0].topologyKey", "")),
     C(T, "missing scheduling mode", "topologySpreadConstraints: [{maxSkew: 1, topologyKey: k8s.io/zone}]",
-      (UNSUPPORTED, "field[0].whenUnsatisfiable", "")),
+      (UNSUPPORTED, "field.topologySpreadConstraints[0].whenUnsatisfiable", "")),
     C(T, "unsupported scheduling mode", "topologySpreadConstraints: [{maxSkew: 1, topologyKey: k8s.io/zone, whenUnsatisfiable: N/A}]",
-      (UNSUPPORTED, "field[0].whenUnsatisfiable", '"N/A"')),
+      (UNSUPPORTED, "field.topologySpreadConstraints[0].whenUnsatisfiable", '"N/A"')),
     C(T, "multiple constraints ok with all required fields",
       f"topologySpreadConstraints: [{_DO}}}, {{maxSkew: 2, topologyKey: k8s.io/node, whenUnsatisfiable: ScheduleAnyway}}]"),
     C(T, "multiple constraints missing TopologyKey on partial ones",
       f"topologySpreadConstraints: [{{maxSkew: 1, whenUnsatisfiable: ScheduleAnyway}}, {{maxSkew: 2, topologyKey: k8s.io/zone, "
-      "whenUnsatisfiable: DoNotSchedule}]", (REQUIRED, "field[0].topologyKey", "")),
+      "whenUnsatisfiable: DoNotSchedule}]", (REQUIRED, "field.topologySpreadConstraints[0].topologyKey", "")),
     C(T, "duplicate constraints",
       f"topologySpreadConstraints: [{_DO}}}, {{maxSkew: 2, topologyKey: k8s.io/zone, whenUnsatisfiable: DoNotSchedule}}]",
-      (DUPLICATE, "field[0].{topologyKey, whenUnsatisfiable}", "")),
+      (DUPLICATE, "field.topologySpreadConstraints[0].{topologyKey, whenUnsatisfiable}", "")),
     C(T, "supported policy name set on NodeAffinityPolicy and NodeTaintsPolicy",
       f"topologySpreadConstraints: [{_DO}, nodeAffinityPolicy: Honor, nodeTaintsPolicy: Ignore}}]"),
     C(T, "unsupported policy name set on NodeAffinityPolicy",
       f"topologySpreadConstraints: [{_DO}, nodeAffinityPolicy: Unknown, nodeTaintsPolicy: Ignore}}]",
-      (UNSUPPORTED, "field[0].nodeAffinityPolicy", '"Unknown"')),
+      (UNSUPPORTED, "field.topologySpreadConstraints[0].nodeAffinityPolicy", '"Unknown"')),
     C(T, "unsupported policy name set on NodeTaintsPolicy",
       f"topologySpreadConstraints: [{_DO}, nodeAffinityPolicy: Honor, nodeTaintsPolicy: Unknown}}]",
-      (UNSUPPORTED, "field[0].nodeTaintsPolicy", '"Unknown"')),
+      (UNSUPPORTED, "field.topologySpreadConstraints[0].nodeTaintsPolicy", '"Unknown"')),
     C(T, "key in MatchLabelKeys isn't correctly defined",
       f"topologySpreadConstraints: [{_DO}, labelSelector: {{}}, matchLabelKeys: [/simple]}}]",
-      (INVALID, "field[0].matchLabelKeys[0]", "prefix part must be non-empty")),
+      (INVALID, "field.topologySpreadConstraints[0].matchLabelKeys[0]", "prefix part must be non-empty")),
     # upstream's detail is not compared (origin duplicatedLabelKeys); its path is the constraint indexed
     # by the key's place in matchLabelKeys, as for pod affinity terms
     C(T, "key exists in both MatchLabelKeys and LabelSelector",
       f"topologySpreadConstraints: [{_DO}, matchLabelKeys: [foo], {_FOO_TWICE}}}]",
-      (INVALID, "field[0][0]", "exists in both matchLabelKeys and labelSelector")),
+      (INVALID, "field.topologySpreadConstraints[0][0]", "exists in both matchLabelKeys and labelSelector")),
     C(T, "key in MatchLabelKeys is forbidden to be specified when LabelSelector is not set",
       f"topologySpreadConstraints: [{_DO}, matchLabelKeys: [foo]}}]",
-      (FORBIDDEN, "field[0].matchLabelKeys", "")),
+      (FORBIDDEN, "field.topologySpreadConstraints[0].matchLabelKeys", "")),
     C(T, "invalid MatchLabels set on LabelSelector when AllowInvalidTopologySpreadConstraintLabelSelector is false",
       f"topologySpreadConstraints: [{_DO}, labelSelector: {{matchLabels: {{NoUppercaseOrSpecialCharsLike=Equals: foo}}}}}}]",
-      (INVALID, "field[0].labelSelector.matchLabels", "")),
+      (INVALID, "field.topologySpreadConstraints[0].labelSelector.matchLabels", "")),
     C(T, "valid MatchLabels set on LabelSelector when AllowInvalidTopologySpreadConstraintLabelSelector is false",
       f"topologySpreadConstraints: [{_DO}, labelSelector: {{matchLabels: {{foo: foo}}}}}}]"),
     C(T, "invalid MatchLabelKeys when OldPodViolatesMatchLabelKeysValidation is false",
       f"topologySpreadConstraints: [{_DO}, matchLabelKeys: [foo], {_FOO_TWICE}}}]",
-      (INVALID, "field[0][0]", "exists in both matchLabelKeys and labelSelector")),
+      (INVALID, "field.topologySpreadConstraints[0][0]", "exists in both matchLabelKeys and labelSelector")),
     C(T, "valid MatchLabelKeys when OldPodViolatesMatchLabelKeysValidation is false",
       f"topologySpreadConstraints: [{_DO}, matchLabelKeys: [foo], labelSelector: {{matchExpressions: "
       "[{key: foo, operator: NotIn, values: [value1]}]}}]"),
@@ -602,7 +603,8 @@ HOSTNAME_CASES = [
 # TestValidateLinuxSecurityContext ---------------------------------------------------------------------
 
 T = "TestValidateSecurityContext"
-CONTAINER_SC = Place(POD_SPEC, root="field", inner="containers[0].securityContext")
+# upstream passes the securityContext as `field`; written here from the pod spec
+CONTAINER_SC = SPEC_FIELD
 _FULL = "privileged: false, capabilities: {add: [foo], drop: [bar]}, " \
         "seLinuxOptions: {user: user, role: role, type: type, level: level}, runAsUser: 1"
 
@@ -620,15 +622,15 @@ CONTAINER_SC_CASES = [
     C(T, "success/proc mount set", _sc(_FULL + ", procMount: Default", host_users=True)),
     C(T, "success/proc mount unmasked", _sc(_FULL + ", procMount: Unmasked")),
     C(T, "failure/negative RunAsUser", _sc(_FULL.replace("runAsUser: 1", "runAsUser: -1"), host_users=True),
-      (INVALID, "field.runAsUser", "must be between")),
+      (INVALID, "field.containers[0].securityContext.runAsUser", "must be between")),
     C(T, "failure/with CAP_SYS_ADMIN and allowPrivilegeEscalation false",
       _sc(_FULL.replace("add: [foo]", "add: [CAP_SYS_ADMIN]") + ", allowPrivilegeEscalation: false", host_users=True),
-      (INVALID, "field", "cannot set `allowPrivilegeEscalation` to false and `capabilities.Add` CAP_SYS_ADMIN")),
+      (INVALID, "field.containers[0].securityContext", "cannot set `allowPrivilegeEscalation` to false and `capabilities.Add` CAP_SYS_ADMIN")),
     C(T, "failure/with privileged and allowPrivilegeEscalation false",
       _sc(_FULL.replace("privileged: false", "privileged: true") + ", allowPrivilegeEscalation: false", host_users=True),
-      (INVALID, "field", "cannot set `allowPrivilegeEscalation` to false and `privileged` to true")),
+      (INVALID, "field.containers[0].securityContext", "cannot set `allowPrivilegeEscalation` to false and `privileged` to true")),
     C(T, "failure/with unmasked proc mount type and no user namespace", _sc(_FULL + ", procMount: Unmasked", host_users=True),
-      (INVALID, "field.procMount", "`hostUsers` must be false to use `Unmasked`")),
+      (INVALID, "field.containers[0].securityContext.procMount", "`hostUsers` must be false to use `Unmasked`")),
 ]
 
 T = "TestValidateLinuxSecurityContext"
