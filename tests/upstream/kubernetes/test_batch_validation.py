@@ -3,7 +3,7 @@ k8s/job-restart-policy), ported from pkg/apis/batch/validation/validation_test.g
 version: docs/validation.md, "Where the cases and messages come from").
 
 Each case is upstream's Job spec written as the YAML a user puts in a replicated job's template, in a
-rendered JobSet (tests/upstream/kubernetes/spec_harness.py); the pod template is upstream's
+rendered JobSet (tests/upstream/kubernetes/harness.py); the pod template is upstream's
 getValidPodTemplateSpecForGenerated (containers `abc`, init container `def`, restartPolicy
 OnFailure), `restartPolicy: Never` where upstream uses its Never variant. Upstream's error-case key is
 "<field>: <message>" and its test checks the first error; here each expected error is (type, field,
@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import pytest
 
-from upstream.kubernetes.spec_harness import JOB_SPEC, Case, Place, check, params
+from upstream.kubernetes.harness import JOB_SPEC, Case, Place, check, params
 
 REQUIRED, INVALID, UNSUPPORTED = "FieldValueRequired", "FieldValueInvalid", "FieldValueNotSupported"
 DUPLICATE, TOO_LONG, TOO_MANY = "FieldValueDuplicate", "FieldValueTooLong", "FieldValueTooMany"

@@ -4,7 +4,7 @@ ported from pkg/apis/core/validation/validation_test.go (snapshot and version: d
 "Where the cases and messages come from").
 
 Each case is upstream's input written as the YAML a user puts in a pod template, placed in a rendered
-JobSet's replicated job (tests/upstream/kubernetes/spec_harness.py). An invalid case carries upstream's
+JobSet's replicated job (tests/upstream/kubernetes/harness.py). An invalid case carries upstream's
 expected (error type, field, detail) with the field from upstream's own root; where upstream's table
 gives only a substring (TestValidatePod's expectedError) the type and field are the ones
 validation.go produces for it. Valid cases must produce no finding at all. What upstream tests but a
@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import pytest
 
-from upstream.kubernetes.spec_harness import POD_METADATA, POD_SPEC, Case, Place, check, params
+from upstream.kubernetes.harness import POD_METADATA, POD_SPEC, Case, Place, check, params
 
 REQUIRED, INVALID, UNSUPPORTED = "FieldValueRequired", "FieldValueInvalid", "FieldValueNotSupported"
 FORBIDDEN, TOO_LONG, DUPLICATE = "FieldValueForbidden", "FieldValueTooLong", "FieldValueDuplicate"
@@ -662,14 +662,14 @@ def test_upstream_case_with_annotations(case, annotations):
     spec.setdefault("containers", [{"name": "ctr", "image": "image"}])
     where = Place(POD_SPEC, root="spec", pod=spec)
     meta = Place(POD_METADATA, root="metadata", pod=spec)
-    from upstream.kubernetes import spec_harness
+    from upstream.kubernetes import harness
 
-    got = spec_harness.run(Case(case.test, case.name, f"annotations: {annotations}"), meta)
+    got = harness.run(Case(case.test, case.name, f"annotations: {annotations}"), meta)
     if not case.errors:
         assert got == [], got
         return
     want = [(t, (meta if f.startswith("metadata") else where).ours(f), d) for t, f, d in case.errors]
-    assert all(any(spec_harness.matches(g, w) for g in got) for w in want), (want, got)
+    assert all(any(harness.matches(g, w) for g in got) for w in want), (want, got)
     assert all(g.path in {w[1] for w in want} for g in got), got
 
 
