@@ -682,6 +682,507 @@ def test_ports(case, where):
     check(case, where)
 
 
+# --- TestValidateProbe, Test_validateProbe, TestValidateHandler (a liveness probe of containers[0]) -----
+
+# upstream calls validateProbe / validateHandler with field.NewPath("field") (Test_validateProbe: "test");
+# here the probe is a readinessProbe (no successThreshold rule of its own) and the handler a liveness
+# probe's, so the paths are ours under containers[0]
+PROBE = Place("spec.template.spec.containers[0].readinessProbe", root="test")
+TV, TVP, TH = "TestValidateProbe", "Test_validateProbe", "TestValidateHandler"
+EXEC = "exec: {command: [echo]}"
+PROBE_FIELDS = ("initialDelaySeconds", "timeoutSeconds", "periodSeconds", "successThreshold", "failureThreshold")
+PROBE_CASES = [
+    *[C(TV, f"success/{name} 10", f"{{{EXEC}, {name}: 10}}") for name in PROBE_FIELDS],
+    *[C(TV, f"error/{name} -10", f"{{{EXEC}, {name}: -10}}", (INVALID, f"test.{name}", "must be greater than or equal to 0"))
+      for name in PROBE_FIELDS],
+    C(TV, "error/no handler", "{timeoutSeconds: 10, initialDelaySeconds: 10}", (REQUIRED, "test", "must specify a handler type")),
+    C(TVP, "no handler", "{}", (REQUIRED, "test", "must specify a handler type")),
+    C(TVP, "exec", f"{{{EXEC}}}"),
+]
+# terminationGracePeriodSeconds on a readiness probe has its own refusal; upstream's validateProbe
+# cases are ported on a liveness probe
+LIVENESS = Place("spec.template.spec.containers[0].livenessProbe", root="test")
+LIVENESS_CASES = [
+    C(TVP, "terminationGracePeriodSeconds -1", f"{{{EXEC}, terminationGracePeriodSeconds: -1}}",
+      (INVALID, "test.terminationGracePeriodSeconds", "Invalid value: -1: must be greater than 0")),
+    C(TVP, "terminationGracePeriodSeconds 0", f"{{{EXEC}, terminationGracePeriodSeconds: 0}}",
+      (INVALID, "test.terminationGracePeriodSeconds", "Invalid value: 0: must be greater than 0")),
+    C(TVP, "terminationGracePeriodSeconds 1", f"{{{EXEC}, terminationGracePeriodSeconds: 1}}"),
+]
+HANDLER = Place("spec.template.spec.containers[0].readinessProbe", root="field")
+HANDLER_CASES = [
+    C(TH, "success/exec", f"{{{EXEC}}}"),
+    C(TH, "success/httpGet port 1", "httpGet: {path: /, port: 1, host: '', scheme: HTTP}"),
+    C(TH, "success/httpGet port 65535", "httpGet: {path: /foo, port: 65535, host: host, scheme: HTTP}"),
+    C(TH, "success/httpGet named port", "httpGet: {path: /, port: port, host: '', scheme: HTTP}"),
+    C(TH, "success/Host header", "httpGet: {path: /, port: port, scheme: HTTP, httpHeaders: [{name: Host, value: foo.example.com}]}"),
+    C(TH, "success/repeated header", """
+httpGet:
+  path: /
+  port: port
+  scheme: HTTP
+  httpHeaders: [{name: X-Forwarded-For, value: 1.2.3.4}, {name: X-Forwarded-For, value: 5.6.7.8}]
+"""),
+    C(TH, "error/empty", "{}", (REQUIRED, "field", "must specify a handler type")),
+    C(TH, "error/exec without command", "exec: {command: []}", (REQUIRED, "field.exec.command", "")),
+    C(TH, "error/httpGet port 0", "httpGet: {path: '', port: 0, host: ''}",
+      (INVALID, "field.httpGet.port", "must be between 1 and 65535, inclusive")),
+    C(TH, "error/httpGet port 65536", "httpGet: {path: /foo, port: 65536, host: host}",
+      (INVALID, "field.httpGet.port", "must be between 1 and 65535, inclusive")),
+    C(TH, "error/httpGet empty port name", "httpGet: {path: '', port: '', host: ''}", (INVALID, "field.httpGet.port", "")),
+    C(TH, "error/header name with colon", "httpGet: {path: /, port: port, scheme: HTTP, httpHeaders: [{name: 'Host:', value: foo.example.com}]}",
+      (INVALID, "field.httpGet.httpHeaders", "a valid HTTP header must consist of alphanumeric characters or '-'")),
+    C(TH, "error/header name with underscores",
+      "httpGet: {path: /, port: port, scheme: HTTP, httpHeaders: [{name: X_Forwarded_For, value: foo.example.com}]}",
+      (INVALID, "field.httpGet.httpHeaders", "")),
+]
+
+
+@pytest.mark.parametrize("case,where", params(PROBE_CASES, PROBE) + params(LIVENESS_CASES, LIVENESS)
+                         + params(HANDLER_CASES, HANDLER))
+def test_probes(case, where):
+    check(case, where)
+
+
+# --- TestValidateResizePolicy (validateResizePolicy(list, field.NewPath("field"), podRestartPolicy)) ---
+
+RESIZE = Place("spec.template.spec.containers[0].resizePolicy", root="field")
+RESIZE_NEVER = Place("spec.template.spec.containers[0].resizePolicy", root="field",
+                     pod={"restartPolicy": "Never", "containers": [{"name": "ctr", "image": "image"}]})
+TZ = "TestValidateResizePolicy"
+RESIZE_CASES = [
+    C(TZ, "ValidCPUandMemoryPolicies", "[{resourceName: cpu, restartPolicy: NotRequired}, {resourceName: memory, restartPolicy: RestartContainer}]"),
+    C(TZ, "ValidCPUPolicy", "[{resourceName: cpu, restartPolicy: RestartContainer}]"),
+    C(TZ, "ValidMemoryPolicy", "[{resourceName: memory, restartPolicy: NotRequired}]"),
+    C(TZ, "NoPolicy", "[]"),
+    C(TZ, "ValidCPUandInvalidMemoryPolicy",
+      "[{resourceName: cpu, restartPolicy: NotRequired}, {resourceName: memory, restartPolicy: Restarrrt}]",
+      (UNSUPPORTED, "field", 'Unsupported value: "Restarrrt": supported values: "NotRequired", "RestartContainer"')),
+    C(TZ, "ValidMemoryandInvalidCPUPolicy",
+      "[{resourceName: cpu, restartPolicy: RestartNotRequirrred}, {resourceName: memory, restartPolicy: RestartContainer}]",
+      (UNSUPPORTED, "field", '"RestartNotRequirrred"')),
+    C(TZ, "InvalidResourceNameValidPolicy", "[{resourceName: cpuuu, restartPolicy: NotRequired}]",
+      (UNSUPPORTED, "field", 'Unsupported value: "cpuuu": supported values: "cpu", "memory"')),
+    C(TZ, "ValidResourceNameMissingPolicy", "[{resourceName: memory, restartPolicy: ''}]", (REQUIRED, "field", "")),
+    C(TZ, "RepeatedPolicies", """
+- {resourceName: cpu, restartPolicy: NotRequired}
+- {resourceName: memory, restartPolicy: RestartContainer}
+- {resourceName: cpu, restartPolicy: RestartContainer}
+""", (DUPLICATE, "field[2]", 'Duplicate value: "cpu"')),
+]
+# the Job's pods may restart Never (the JobSet webhook defaults OnFailure); the pod's restartPolicy is
+# what upstream's PodRestartPolicy is
+RESIZE_NEVER_CASES = [
+    C(TZ, "InvalidCPUPolicyWithPodRestartPolicy",
+      "[{resourceName: cpu, restartPolicy: NotRequired}, {resourceName: memory, restartPolicy: RestartContainer}]",
+      (INVALID, "field", "Invalid value: \"RestartContainer\": must be 'NotRequired' when pod `restartPolicy` is 'Never'")),
+    C(TZ, "InvalidMemoryPolicyWithPodRestartPolicy",
+      "[{resourceName: cpu, restartPolicy: RestartContainer}, {resourceName: memory, restartPolicy: NotRequired}]",
+      (INVALID, "field", "must be 'NotRequired' when pod `restartPolicy` is 'Never'")),
+    C(TZ, "InvalidMemoryCPUPolicyWithPodRestartPolicy",
+      "[{resourceName: cpu, restartPolicy: RestartContainer}, {resourceName: memory, restartPolicy: RestartContainer}]",
+      (INVALID, "field", "must be 'NotRequired' when pod `restartPolicy` is 'Never'")),
+    C(TZ, "ValidMemoryCPUPolicyWithPodRestartPolicy",
+      "[{resourceName: cpu, restartPolicy: NotRequired}, {resourceName: memory, restartPolicy: NotRequired}]"),
+]
+
+# TestValidatePullPolicy: each valid policy (an empty one is defaulted from the image tag)
+PULL = Place("spec.template.spec.containers", root="field")
+PULL_CASES = [C("TestValidatePullPolicy", name, f"- {{name: {c}, image: '{image}', imagePullPolicy: {policy}}}")
+              for name, c, image, policy in (
+                  ("NotPresent1", "abc", "image:latest", "IfNotPresent"), ("NotPresent2", "abc1", "image", "IfNotPresent"),
+                  ("Always1", "'123'", "image:latest", "Always"), ("Always2", "'1234'", "image", "Always"),
+                  ("Never1", "abc-123", "image:latest", "Never"), ("Never2", "abc-1234", "image", "Never"))]
+
+
+@pytest.mark.parametrize("case,where", params(RESIZE_CASES, RESIZE) + params(RESIZE_NEVER_CASES, RESIZE_NEVER)
+                         + params(PULL_CASES, PULL))
+def test_resize_and_pull_policies(case, where):
+    check(case, where)
+
+
+# --- TestValidateVolumes and the per-source tables (TestValidateKeyToPath, TestValidateNFSVolumeSource,
+# --- TestValidateCSIVolumeSource); one volume in the pod's volumes -------------------------------------
+
+# upstream: ValidateVolumes([]core.Volume{vol}, nil, field.NewPath("field"), opts), its expected field
+# compared as a suffix; written here in full under field[0]
+VOLUMES = Place("spec.template.spec.volumes", root="field")
+TVV = "TestValidateVolumes"
+
+
+def V(name, volume, *errors):
+    return C(TVV, name, volume, *[(t, f"field[0].{f}" if f else "field[0]", d) for t, f, d in errors])
+
+
+DOWNWARD_ITEMS = """
+    - {path: labels, fieldRef: {apiVersion: v1, fieldPath: metadata.labels}}
+    - {path: labels with subscript, fieldRef: {apiVersion: v1, fieldPath: "metadata.labels['key']"}}
+    - {path: labels with complex subscript, fieldRef: {apiVersion: v1, fieldPath: "metadata.labels['test.example.com/key']"}}
+    - {path: annotations, fieldRef: {apiVersion: v1, fieldPath: metadata.annotations}}
+    - {path: annotations with subscript, fieldRef: {apiVersion: v1, fieldPath: "metadata.annotations['key']"}}
+    - {path: annotations with complex subscript, fieldRef: {apiVersion: v1, fieldPath: "metadata.annotations['TEST.EXAMPLE.COM/key']"}}
+    - {path: namespace, fieldRef: {apiVersion: v1, fieldPath: metadata.namespace}}
+    - {path: name, fieldRef: {apiVersion: v1, fieldPath: metadata.name}}
+    - {path: path/with/subdirs, fieldRef: {apiVersion: v1, fieldPath: metadata.labels}}
+    - {path: path/./withdot, fieldRef: {apiVersion: v1, fieldPath: metadata.labels}}
+    - {path: path/with/embedded..dotdot, fieldRef: {apiVersion: v1, fieldPath: metadata.labels}}
+    - {path: path/with/leading/..dotdot, fieldRef: {apiVersion: v1, fieldPath: metadata.labels}}
+    - {path: cpu_limit, resourceFieldRef: {containerName: test-container, resource: limits.cpu}}
+    - {path: cpu_request, resourceFieldRef: {containerName: test-container, resource: requests.cpu}}
+    - {path: memory_limit, resourceFieldRef: {containerName: test-container, resource: limits.memory}}
+    - {path: memory_request, resourceFieldRef: {containerName: test-container, resource: requests.memory}}
+"""
+
+
+def _downward(item):
+    return f"- name: downapi\n  downwardAPI:\n    items: [{item}]"
+
+
+LABELS = "fieldRef: {apiVersion: v1, fieldPath: metadata.labels}"
+VOLUME_CASES = [
+    V("valid alpha name", "- {name: empty, emptyDir: {}}"),
+    V("valid num name", "- {name: '123', emptyDir: {}}"),
+    V("valid alphanum name", "- {name: empty-123, emptyDir: {}}"),
+    V("valid numalpha name", "- {name: 123-empty, emptyDir: {}}"),
+    V("zero-length name", "- {name: '', emptyDir: {}}", (REQUIRED, "name", "")),
+    V("name > 63 characters", f"- {{name: {'a' * 64}, emptyDir: {{}}}}", (INVALID, "name", "must be no more than")),
+    V("name has dots", "- {name: a.b.c, emptyDir: {}}", (INVALID, "name", "")),
+    V("name not a DNS label", "- {name: Not a DNS label!, emptyDir: {}}",
+      (INVALID, "name", "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-'")),
+    V("more than one source", "- {name: dups, emptyDir: {}, hostPath: {path: /mnt/path, type: Directory}}",
+      (FORBIDDEN, "hostPath", "may not specify more than 1 volume")),
+    V("default HostPath", "- {name: hostpath, hostPath: {path: /mnt/path, type: Directory}}"),
+    V("valid HostPath", "- {name: hostpath, hostPath: {path: /mnt/path, type: Socket}}"),
+    V("invalid HostPath", "- {name: hostpath, hostPath: {path: /mnt/path, type: invalid}}",
+      (UNSUPPORTED, "hostPath.type", "")),
+    V("invalid HostPath backsteps", "- {name: hostpath, hostPath: {path: /mnt/path/.., type: Directory}}",
+      (INVALID, "hostPath.path", "must not contain '..'")),
+    V("valid Secret", "- {name: secret, secret: {secretName: my-secret}}"),
+    V("valid Secret with defaultMode", "- {name: secret, secret: {secretName: my-secret, defaultMode: 0644}}"),
+    V("valid Secret with projection and mode",
+      "- {name: secret, secret: {secretName: my-secret, items: [{key: key, path: filename, mode: 0644}]}}"),
+    V("valid Secret with subdir projection", "- {name: secret, secret: {secretName: my-secret, items: [{key: key, path: dir/filename}]}}"),
+    V("secret with missing path", "- {name: secret, secret: {secretName: s, items: [{key: key, path: ''}]}}",
+      (REQUIRED, "secret.items[0].path", "")),
+    V("secret with leading ..", "- {name: secret, secret: {secretName: s, items: [{key: key, path: ../foo}]}}",
+      (INVALID, "secret.items[0].path", "")),
+    V("secret with .. inside", "- {name: secret, secret: {secretName: s, items: [{key: key, path: foo/../bar}]}}",
+      (INVALID, "secret.items[0].path", "")),
+    V("secret with invalid positive defaultMode", "- {name: secret, secret: {secretName: s, defaultMode: 01000}}",
+      (INVALID, "secret.defaultMode", "must be a number between 0 and 0777 (octal), both inclusive")),
+    V("secret with invalid negative defaultMode", "- {name: secret, secret: {secretName: s, defaultMode: -1}}",
+      (INVALID, "secret.defaultMode", "")),
+    V("valid ConfigMap", "- {name: cfgmap, configMap: {name: my-cfgmap}}"),
+    V("valid ConfigMap with defaultMode", "- {name: cfgmap, configMap: {name: my-cfgmap, defaultMode: 0644}}"),
+    V("valid ConfigMap with projection and mode",
+      "- {name: cfgmap, configMap: {name: my-cfgmap, items: [{key: key, path: filename, mode: 0644}]}}"),
+    V("valid ConfigMap with subdir projection", "- {name: cfgmap, configMap: {name: my-cfgmap, items: [{key: key, path: dir/filename}]}}"),
+    V("configmap with missing path", "- {name: cfgmap, configMap: {name: c, items: [{key: key, path: ''}]}}",
+      (REQUIRED, "configMap.items[0].path", "")),
+    V("configmap with leading ..", "- {name: cfgmap, configMap: {name: c, items: [{key: key, path: ../foo}]}}",
+      (INVALID, "configMap.items[0].path", "")),
+    V("configmap with .. inside", "- {name: cfgmap, configMap: {name: c, items: [{key: key, path: foo/../bar}]}}",
+      (INVALID, "configMap.items[0].path", "")),
+    V("configmap with invalid positive defaultMode", "- {name: cfgmap, configMap: {name: c, defaultMode: 01000}}",
+      (INVALID, "configMap.defaultMode", "")),
+    V("configmap with invalid negative defaultMode", "- {name: cfgmap, configMap: {name: c, defaultMode: -1}}",
+      (INVALID, "configMap.defaultMode", "")),
+    V("valid DownwardAPI", "- name: downwardapi\n  downwardAPI:\n    items:" + DOWNWARD_ITEMS),
+    V("hugepages-downwardAPI-enabled", """
+- name: downwardapi
+  downwardAPI:
+    items:
+    - {path: hugepages_request, resourceFieldRef: {containerName: test-container, resource: requests.hugepages-2Mi}}
+    - {path: hugepages_limit, resourceFieldRef: {containerName: test-container, resource: limits.hugepages-2Mi}}
+"""),
+    V("downapi valid defaultMode", "- {name: downapi, downwardAPI: {defaultMode: 0644}}"),
+    V("downapi valid item mode", _downward(f"{{mode: 0644, path: path, {LABELS}}}")),
+    # upstream reports a downward API item's problems at the volume's downwardAPI path, without items[i]
+    V("downapi invalid positive item mode", _downward(f"{{mode: 01000, path: path, {LABELS}}}"),
+      (INVALID, "downwardAPI.mode", "")),
+    V("downapi invalid negative item mode", _downward(f"{{mode: -1, path: path, {LABELS}}}"),
+      (INVALID, "downwardAPI.mode", "")),
+    V("downapi empty metatada path", _downward(f"{{path: '', {LABELS}}}"), (REQUIRED, "downwardAPI.path", "")),
+    V("downapi absolute path", _downward(f"{{path: /absolutepath, {LABELS}}}"), (INVALID, "downwardAPI.path", "")),
+    V("downapi dot dot path", _downward(f"{{path: ../../passwd, {LABELS}}}"),
+      (INVALID, "downwardAPI.path", "must not contain '..'")),
+    V("downapi dot dot file name", _downward(f"{{path: ..badFileName, {LABELS}}}"),
+      (INVALID, "downwardAPI.path", "must not start with '..'")),
+    V("downapi dot dot first level dirent", _downward(f"{{path: ..badDirName/goodFileName, {LABELS}}}"),
+      (INVALID, "downwardAPI.path", "must not start with '..'")),
+    V("downapi fieldRef and ResourceFieldRef together",
+      _downward(f"{{path: test, {LABELS}, resourceFieldRef: {{containerName: test-container, resource: requests.memory}}}}"),
+      (INVALID, "downwardAPI", "fieldRef and resourceFieldRef can not be specified simultaneously")),
+    V("downapi invalid positive defaultMode", "- {name: downapi, downwardAPI: {defaultMode: 01000}}",
+      (INVALID, "downwardAPI.defaultMode", "")),
+    V("downapi invalid negative defaultMode", "- {name: downapi, downwardAPI: {defaultMode: -1}}",
+      (INVALID, "downwardAPI.defaultMode", "")),
+    V("ProjectedVolumeSource more than one projection in a source", """
+- name: projected-volume
+  projected:
+    sources:
+    - secret: {name: foo}
+    - secret: {name: foo}
+      downwardAPI: {}
+""", (FORBIDDEN, "projected.sources[1]", "may not specify more than 1 volume type per source")),
+    V("ProjectedVolumeSource more than one projection in a source, without names", """
+- name: projected-volume
+  projected:
+    sources:
+    - secret: {}
+    - {secret: {}, downwardAPI: {}}
+""", (REQUIRED, "projected.sources[0].secret.name", ""), (REQUIRED, "projected.sources[1].secret.name", ""),
+      (FORBIDDEN, "projected.sources[1]", "")),
+    V("valid image volume on pod", "- {name: image-volume, image: {reference: 'quay.io/my/artifact:v1', pullPolicy: IfNotPresent}}"),
+    V("image volume with empty name", "- {name: '', image: {reference: 'quay.io/my/artifact:v1', pullPolicy: IfNotPresent}}",
+      (REQUIRED, "name", "")),
+    V("image volume with wrong pullPolicy", "- {name: image-volume, image: {reference: 'quay.io/my/artifact:v1', pullPolicy: wrong}}",
+      (UNSUPPORTED, "image.pullPolicy", "")),
+    C(TVV, "dupsCase", "- {name: abc, emptyDir: {}}\n- {name: abc, emptyDir: {}}", (DUPLICATE, "field[1].name", "")),
+    V("hugePagesCase: emptyDir medium HugePages", "- {name: working, emptyDir: {medium: HugePages}}"),
+    *[C("TestValidateKeyToPath", f"ok/{path}", f"- {{name: s, secret: {{secretName: s, items: [{{key: k, path: {q(path)}{mode}}}]}}}}")
+      for path, mode in (("p", ""), ("p/p/p/p", ""), ("p/..p/p../p..p", ""), ("p", ", mode: 0644"))],
+    *[C("TestValidateKeyToPath", f"error/{name}", f"- {{name: s, secret: {{secretName: s, items: [{item}]}}}}",
+        (kind, f"field[0].secret.items[0].{where}", ""))
+      for name, item, kind, where in (
+          ("empty key", "{key: '', path: p}", REQUIRED, "key"), ("empty path", "{key: k, path: ''}", REQUIRED, "path"),
+          ("..p", "{key: k, path: ..p}", INVALID, "path"), ("../p", "{key: k, path: ../p}", INVALID, "path"),
+          ("p/../p", "{key: k, path: p/../p}", INVALID, "path"), ("p/..", "{key: k, path: p/..}", INVALID, "path"),
+          ("mode 01000", "{key: k, path: p, mode: 01000}", INVALID, "mode"),
+          ("mode -1", "{key: k, path: p, mode: -1}", INVALID, "mode"))],
+    *[C("TestValidateNFSVolumeSource", name, f"- {{name: nfs, nfs: {nfs}}}", (kind, f"field[0].nfs.{where}", detail))
+      for name, nfs, kind, where, detail in (
+          ("missing server", "{server: '', path: /tmp}", REQUIRED, "server", ""),
+          ("missing path", "{server: my-server, path: ''}", REQUIRED, "path", ""),
+          ("abs path", "{server: my-server, path: tmp}", INVALID, "path", "must be an absolute path"))],
+    *[C("TestValidateCSIVolumeSource", name, f"- {{name: csi, csi: {csi}}}",
+        *([(kind, f"field[0].csi.{where}", "")] if kind else []))
+      for name, csi, kind, where in (
+          ("all required fields ok", "{driver: test-driver}", None, None),
+          ("missing driver name", "{driver: ''}", REQUIRED, "driver"),
+          ("driver name: ok no punctuations", "{driver: comgooglestoragecsigcepd}", None, None),
+          ("driver name: ok dot only", "{driver: io.kubernetes.storage.csi.flex}", None, None),
+          ("driver name: ok dash only", "{driver: io-kubernetes-storage-csi-flex}", None, None),
+          ("driver name: invalid underscore", "{driver: io_kubernetes_storage_csi_flex}", INVALID, "driver"),
+          ("driver name: invalid dot underscores", "{driver: io.kubernetes.storage_csi.flex}", INVALID, "driver"),
+          ("driver name: ok beginning with number", "{driver: 2io.kubernetes.storage-csi.flex}", None, None),
+          ("driver name: ok ending with number", "{driver: io.kubernetes.storage-csi.flex2}", None, None),
+          ("driver name: invalid dot dash underscores", "{driver: io.kubernetes-storage.csi_flex}", INVALID, "driver"),
+          ("driver name: ok length 1", "{driver: a}", None, None),
+          ("driver name: invalid length > 63", "{driver: " + "g" * 65 + "}", TOO_LONG, "driver"),
+          ("driver name: invalid start char", "{driver: _comgooglestoragecsigcepd}", INVALID, "driver"),
+          ("driver name: invalid end char", "{driver: comgooglestoragecsigcepd/}", INVALID, "driver"),
+          ("driver name: invalid separators", "{driver: com/google/storage/csi~gcepd}", INVALID, "driver"),
+          ("valid nodePublishSecretRef", "{driver: com.google.gcepd, nodePublishSecretRef: {name: foobar}}", None, None),
+          ("nodePublishSecretRef: invalid name missing", "{driver: com.google.gcepd, nodePublishSecretRef: {name: ''}}",
+           REQUIRED, "nodePublishSecretRef.name"))],
+]
+
+IN_TREE = ("an in-tree cloud or legacy volume source (gcePersistentDisk, awsElasticBlockStore, gitRepo, iscsi, "
+           "glusterfs, flocker, rbd, cinder, cephfs, fc, flexVolume, azureFile, quobyte, azureDisk, scaleIO): "
+           "counted as a volume type, its own fields are not checked (docs/validation.md)")
+NOT_PORTED += [
+    (TVV, "GcePersistentDisk, AWSElasticBlockStore, GitRepo, ISCSI, Glusterfs, Flocker, RBD, Cinder, CephFS, FC, "
+     "FlexVolume, AzureFile, Quobyte, AzureDisk, ScaleIO cases", IN_TREE),
+    ("TestValidateGlusterfs", "all", IN_TREE),
+    ("TestValidateCSIPersistentVolumeSource", "all", "a PersistentVolume's source, not a pod's"),
+    ("TestValidateGlusterfsPersistentVolumeSource", "all", "a PersistentVolume's source, not a pod's"),
+    (TVV, "no volume source", "a volume without a source " + DEFAULTED + " (SetDefaults_Volume: emptyDir)"),
+    (TVV, "image volume with empty reference on pod", "Pod only: a template may leave the reference empty "
+     "(validateImageVolumeSource refuses it for a Pod, or with the ratcheting option off)"),
+    (TVV, "image volume with empty reference allowed for ratcheting", "ratcheting on update"),
+]
+
+
+# --- TestValidateVolumeMounts, TestValidateSubpathMutuallyExclusive, TestValidateDisabledSubpathExpr,
+# --- TestValidateMountPropagation, TestAlphaValidateVolumeDevices --------------------------------------
+
+# upstream's volumes (and, for the mount tables, volumeDevices named xyz and uvw, which here are
+# persistentVolumeClaim volumes so that the devices are valid themselves)
+MOUNT_POD = {
+    "containers": [{"name": "ctr", "image": "image"}],
+    "volumes": [{"name": "abc", "persistentVolumeClaim": {"claimName": "testclaim1"}},
+                {"name": "abc-123", "persistentVolumeClaim": {"claimName": "testclaim2"}},
+                {"name": "123", "hostPath": {"path": "/foo/baz", "type": ""}},
+                {"name": "ephemeral", "ephemeral": {"volumeClaimTemplate": {"spec": {
+                    "accessModes": ["ReadWriteOnce"], "resources": {"requests": {"storage": "10G"}}}}}},
+                {"name": "image-volume", "image": {"reference": "quay.io/my/artifact:v1", "pullPolicy": "IfNotPresent"}},
+                {"name": "xyz", "persistentVolumeClaim": {"claimName": "xyz"}},
+                {"name": "uvw", "persistentVolumeClaim": {"claimName": "uvw"}},
+                {"name": "foo", "hostPath": {"path": "/foo/baz", "type": ""}}],
+}
+# ValidateVolumeMounts(mounts, devices, vols, &container, field.NewPath("field")): the mounts of containers[0]
+MOUNTS = Place("spec.template.spec.containers[0].volumeMounts", root="field", pod=MOUNT_POD)
+TM = "TestValidateVolumeMounts"
+GOOD_MOUNTS = [("abc", "/foo", ""), ("123", "/bar", ""), ("abc-123", "/baz", ""), ("abc-123", "/baa", "subPath: ''"),
+               ("abc-123", "/bab", "subPath: baz"), ("abc-123", "d:", "subPath: ''"), ("abc-123", "F:", "subPath: ''"),
+               ("abc-123", "G:\\\\mount", "subPath: ''"), ("abc-123", "/bac", "subPath: .baz"),
+               ("abc-123", "/bad", "subPath: ..baz"), ("ephemeral", "/foobar", ""),
+               ("123", "/rro-nil", "readOnly: true"),
+               ("123", "/rro-disabled", "readOnly: true, recursiveReadOnly: Disabled"),
+               ("123", "/rro-disabled-2", "readOnly: false, recursiveReadOnly: Disabled"),
+               ("123", "/rro-ifpossible", "readOnly: true, recursiveReadOnly: IfPossible"),
+               ("123", "/rro-enabled", "readOnly: true, recursiveReadOnly: Enabled"),
+               ("123", "/rro-enabled-2", "readOnly: true, recursiveReadOnly: Enabled, mountPropagation: None"),
+               ("image-volume", "/image-volume", ""), ("image-volume", "/image-volume-1", "subPath: foo"),
+               ("image-volume", "/image-volume-2", "subPathExpr: $(POD_NAME)")]
+
+
+def _mount(name, path, extra=""):
+    return f"- {{name: {q(name)}, mountPath: {q(path)}{', ' + extra if extra else ''}}}"
+
+
+MOUNT_CASES = [
+    *[C(TM, f"success/{name} at {path} {extra}".strip(), _mount(name, path, extra)) for name, path, extra in GOOD_MOUNTS],
+    C(TM, "empty name", _mount("", "/foo"), (REQUIRED, "field[0].name", ""), (NOT_FOUND, "field[0].name", "")),
+    C(TM, "empty mountpath", _mount("abc", ""), (REQUIRED, "field[0].mountPath", "")),
+    C(TM, "mountpath collision", _mount("foo", "/path/a") + "\n" + _mount("abc", "/path/a"),
+      (INVALID, "field[1].mountPath", "must be unique")),
+    # upstream reports subPath problems at `<mounts>.subPath`, without the index
+    C(TM, "absolute subpath", _mount("abc", "/bar", "subPath: /baz"), (INVALID, "field.subPath", "must be a relative path")),
+    C(TM, "subpath in ..", _mount("abc", "/bar", "subPath: ../baz"), (INVALID, "field.subPath", "must not contain '..'")),
+    C(TM, "subpath contains ..", _mount("abc", "/bar", "subPath: baz/../bat"), (INVALID, "field.subPath", "must not contain '..'")),
+    C(TM, "subpath ends in ..", _mount("abc", "/bar", "subPath: ./.."), (INVALID, "field.subPath", "must not contain '..'")),
+    C(TM, "disabled MountPropagation feature gate", _mount("abc", "/bar", "mountPropagation: Bidirectional"),
+      (FORBIDDEN, "field.mountPropagation", "Bidirectional mount propagation is available only to privileged containers")),
+    C(TM, "rro but not ro", _mount("123", "/rro-bad1", "readOnly: false, recursiveReadOnly: Enabled"),
+      (FORBIDDEN, "field.recursiveReadOnly", "may only be specified when readOnly is true")),
+    C(TM, "rro with incompatible propagation",
+      _mount("123", "/rro-bad2", "readOnly: true, recursiveReadOnly: Enabled, mountPropagation: HostToContainer"),
+      (FORBIDDEN, "field.recursiveReadOnly", "may only be specified when mountPropagation is None or not specified")),
+    C(TM, "rro-if-possible but not ro", _mount("123", "/rro-bad1", "readOnly: false, recursiveReadOnly: IfPossible"),
+      (FORBIDDEN, "field.recursiveReadOnly", "")),
+    C(TM, "subPath for image volume sources should be relative", _mount("image-volume", "/image-volume-err-1", "subPath: /foo"),
+      (INVALID, "field.subPath", "must be a relative path")),
+    *[C("TestValidateSubpathMutuallyExclusive", name, _mount("abc-123", "/bab", extra), *errors)
+      for name, extra, errors in (
+          ("subpath and subpathexpr not specified", "", ()),
+          ("subpath expr specified", "subPathExpr: $(POD_NAME)", ()),
+          ("subpath specified", "subPath: baz", ()),
+          ("subpath and subpathexpr specified", "subPath: baz, subPathExpr: $(POD_NAME)",
+           ((INVALID, "field[0].subPathExpr", "subPathExpr and subPath are mutually exclusive"),)))],
+    *[C("TestValidateDisabledSubpathExpr", name, _mount("abc-123", "/bab", extra))
+      for name, extra in (("subpath expr not specified", ""), ("subpath expr specified", "subPathExpr: $(POD_NAME)"))],
+]
+
+# the mount and device tables whose container or devices differ: (case, container fields)
+TMP = "TestValidateMountPropagation"
+PROPAGATION_CASES = [
+    (C(TMP, f"{who} + {mode or 'no propagation'}", "- {name: ctr, image: image, " + sc
+       + "volumeMounts: [{name: foo, mountPath: /foo" + (f", mountPropagation: {mode}" if mode else "") + "}]}",
+       *([(FORBIDDEN if mode == "Bidirectional" else UNSUPPORTED, "containers[0].volumeMounts.mountPropagation", "")]
+         if bad else [])))
+    for who, sc, mode, bad in (
+        ("implicitly non-privileged container", "", "", False),
+        ("implicitly non-privileged container", "", "HostToContainer", False),
+        ("non-privileged container", "", "None", False),
+        ("implicitly non-privileged container", "", "Bidirectional", True),
+        ("explicitly non-privileged container", "securityContext: {privileged: false}, ", "", False),
+        ("explicitly non-privileged container", "securityContext: {privileged: false}, ", "HostToContainer", False),
+        ("explicitly non-privileged container", "securityContext: {privileged: false}, ", "Bidirectional", True),
+        ("privileged container", "securityContext: {privileged: true}, ", "", False),
+        ("privileged container", "securityContext: {privileged: true}, ", "HostToContainer", False),
+        ("privileged container", "securityContext: {privileged: true}, ", "Bidirectional", False),
+        ("privileged container", "securityContext: {privileged: true}, ", "invalid", True))
+]
+CONTAINERS_WITH_VOLUMES = Place("spec.template.spec.containers", root="containers", pod=MOUNT_POD)
+
+TD = "TestAlphaValidateVolumeDevices"
+DEVICE_POD = {**MOUNT_POD, "volumes": MOUNT_POD["volumes"][:2] + [
+    {"name": "def", "hostPath": {"path": "/foo/baz", "type": ""}}, MOUNT_POD["volumes"][3]]}
+DEVICES = Place("spec.template.spec.containers[0].volumeDevices", root="field", pod=DEVICE_POD)
+
+
+def _devices(*pairs):
+    return "\n".join(f"- {{name: {q(n)}, devicePath: {q(p)}}}" for n, p in pairs)
+
+
+DEVICE_CASES = [
+    C(TD, "success", _devices(("abc", "/foo"), ("abc-123", "/usr/share/test"), ("ephemeral", "/disk"))),
+    C(TD, "empty name", _devices(("", "/foo")), (REQUIRED, "field[0].name", ""), (NOT_FOUND, "field[0].name", "")),
+    C(TD, "duplicate name", _devices(("abc", "/foo"), ("abc", "/foo/bar")), (INVALID, "field[1].name", "must be unique")),
+    C(TD, "name not found", _devices(("not-found", "/usr/share/test")), (NOT_FOUND, "field[0].name", "")),
+    C(TD, "name found but invalid source", _devices(("def", "/usr/share/test")),
+      (INVALID, "field[0].name", "can only use volume source type of PersistentVolumeClaim or Ephemeral for block mode")),
+    C(TD, "empty devicepath", _devices(("abc", "")), (REQUIRED, "field[0].devicePath", "")),
+    C(TD, "duplicate devicepath", _devices(("abc", "/foo"), ("abc-123", "/foo")), (INVALID, "field[1].devicePath", "must be unique")),
+    C(TD, "no backsteps", _devices(("abc", "/baz/../")), (INVALID, "field[0].devicePath", "can not contain backsteps ('..')")),
+]
+# upstream's "relative devicepath" (baz) expects a failure that validateVolumeDevices never reports
+# for a relative path: its error comes from the device map's other entries in that test
+NOT_PORTED += [
+    (TD, "relative devicepath", "ValidateVolumeDevices accepts a relative devicePath; upstream's case fails only "
+     "through the shared badVolumeMounts fixture (abc-123 mounted at /this/path/exists)"),
+    (TD, "name/path/both exist in volumemounts", "overlap with the same container's volumeMounts is ported "
+     "from TestValidateVolumeMounts' side (a real container has both lists)"),
+    (TM, "name exists in volumeDevice / mountpath exists in volumeDevice / both exist in volumeDevice",
+     "see TestAlphaValidateVolumeDevices: ported as one container with both lists (DEVICE_OVERLAP_CASES)"),
+]
+DEVICE_OVERLAP_CASES = [
+    C(TM, "name exists in volumeDevice",
+      "- {name: ctr, image: image, volumeMounts: [{name: xyz, mountPath: /bar}], volumeDevices: [{name: xyz, devicePath: /mnt/exists}]}",
+      (INVALID, "containers[0].volumeMounts[0].name", "must not already exist in volumeDevices"),
+      (INVALID, "containers[0].volumeDevices[0].name", "must not already exist in volumeMounts")),
+    C(TM, "mountpath exists in volumeDevice",
+      "- {name: ctr, image: image, volumeMounts: [{name: uvw, mountPath: /mnt/exists}], volumeDevices: [{name: xyz, devicePath: /mnt/exists}]}",
+      (INVALID, "containers[0].volumeMounts[0].mountPath", "must not already exist as a path in volumeDevices"),
+      (INVALID, "containers[0].volumeDevices[0].devicePath", "must not already exist as a path in volumeMounts")),
+]
+
+
+@pytest.mark.parametrize("case,where", params(VOLUME_CASES, VOLUMES) + params(MOUNT_CASES, MOUNTS)
+                         + params(PROPAGATION_CASES + DEVICE_OVERLAP_CASES, CONTAINERS_WITH_VOLUMES)
+                         + params(DEVICE_CASES, DEVICES))
+def test_volumes(case, where):
+    check(case, where)
+
+
+# --- resources: TestValidateResourceNames, TestHugePagesIsolation, TestAlphaLocalStorageCapacityIsolation,
+# --- TestValidatePodResources, TestValidatePodResourceConsistency (pod level) ---------------------------
+
+RESOURCES = Place("spec.template.spec.containers[0].resources", root="resources")
+TRN = "TestValidateResourceNames"
+# validateResourceName on its own accepts quota names (storage, requests.cpu, ...); a container's
+# resources also pass validateContainerResourceName, which refuses those (see NOT_PORTED)
+RESOURCE_NAME_CASES = [
+    *[C(TRN, f"success/{name}", f"limits: {{{q(name)}: '1'}}\nrequests: {{{q(name)}: '1'}}")
+      for name in ("memory", "cpu", "my.favorite.app.co/12345", "kubernetes.io/" + "a" * 63)],
+    C(TRN, "success/hugepages-2Mi", "limits: {hugepages-2Mi: 2Mi, memory: 1Gi}"),
+    C(TRN, "success/hugepages-1Gi", "limits: {hugepages-1Gi: 1Gi, memory: 1Gi}"),
+    *[C(TRN, f"failure/{name or 'empty'}", f"limits: {{{q(name)}: '1'}}", (INVALID, f"resources.limits[{name}]", ""))
+      for name in ("network", "disk", "", ".", "..", "my.favorite.app.co/_12345", "my.favorite.app.co/12345_",
+                   "kubernetes.io/..", "kubernetes.io/" + "a" * 64, "kubernetes.io//", "kubernetes.io",
+                   "kubernetes.io/will/not/work/")],
+]
+THP = "TestHugePagesIsolation"
+HUGE = "{cpu: '10', memory: 10G, hugepages-2Mi: 1Gi}"
+HUGEPAGE_CASES = [
+    C(THP, "Valid: request hugepages-2Mi", f"requests: {HUGE}\nlimits: {HUGE}"),
+    C(THP, "Valid: request more than one hugepages size",
+      "requests: {cpu: '10', memory: 10G, hugepages-2Mi: 1Gi, hugepages-1Gi: 2Gi}\n"
+      "limits: {cpu: '10', memory: 10G, hugepages-2Mi: 1Gi, hugepages-1Gi: 2Gi}"),
+    C(THP, "Invalid: not requesting cpu and memory", "requests: {hugepages-2Mi: 1Gi}\nlimits: {hugepages-2Mi: 1Gi}",
+      (FORBIDDEN, "resources", "HugePages require cpu or memory")),
+    C(THP, "Invalid: request 1Gi hugepages-2Mi but limit 2Gi",
+      "requests: {cpu: '10', memory: 10G, hugepages-2Mi: 1Gi}\nlimits: {cpu: '10', memory: 10G, hugepages-2Mi: 2Gi}",
+      (INVALID, "resources.requests", "must be equal to hugepages-2Mi limit of 2Gi")),
+    C("TestAlphaLocalStorageCapacityIsolation", "containerLimitCase", "limits: {ephemeral-storage: 40}"),
+]
+NOT_PORTED += [
+    (TRN, "success/storage, requests.cpu, requests.memory, requests.storage, limits.cpu, limits.memory",
+     "valid for validateResourceName alone (quota names); a container's resources also pass "
+     "validateContainerResourceName, which refuses them ('must be a standard resource for containers')"),
+    ("TestValidatePodResourceNames", "all", "the names of pod-level resources are not checked (docs/validation.md)"),
+    (THP, "Valid: request hugepages-1Gi, limit hugepages-2Mi and hugepages-1Gi",
+     "the table's pod is the same as 'more than one hugepages size' in the stored snapshot"),
+]
+
+
+@pytest.mark.parametrize("case,where", params(RESOURCE_NAME_CASES + HUGEPAGE_CASES, RESOURCES))
+def test_resources(case, where):
+    check(case, where)
+
+
 def test_not_ported_cases_are_not_also_ported():
     ported = {c.id for name, cases in globals().items() if name.endswith("_CASES") for c in cases}
     assert len(ported) > 100
