@@ -317,7 +317,7 @@ class _Collector:
 
 def run(
     items: list, function_config, *, base_dir: str = ".", default_namespace: str = "", freeze=None, reader=None,
-    kustomization_root: str | None = None, returns_inputs: bool = True, env=None, emit=None,
+    kustomization_root: str | None = None, returns_inputs: bool = True, env=None, emit=None, report=None,
 ) -> Outcome:
     """Expand the TrainJobs among `items` (and the config's) into the output items and results.
 
@@ -337,7 +337,10 @@ def run(
     default reader's EXPAND_TRAINJOBS_EXTRA_ROOTS); none by default. `emit` (with `freeze`, when
     rendering): called with the output items that are final, in order, as soon as they are (after a
     TrainJob, everything before the next one; output.Placement.release), so that a caller writing them
-    out at once never holds the whole output; Outcome.items is then the rest.
+    out at once never holds the whole output; Outcome.items is then the rest. `report` (render mode
+    only): a function of the run's Outcome (before its items are final) giving (object, marker, file,
+    option) of the review report to place among the items (kpt_fn.review.report_placement;
+    output.Placement.own).
 
     The cyclic garbage collector is the caller's choice (the CLI turns it off for its one short
     run); with it off, this loop frees what each TrainJob leaves behind (see _Collector)."""
@@ -400,5 +403,9 @@ def run(
         collector.after_trainjob()
 
     results = results_mod.merge_per_secret(results) + place_results + reaching
-    out_items = items if cfg.mode == "validate" else placement.finish(results)
-    return Outcome(out_items, results, rendered, cfg, placement.stale)
+    if cfg.mode == "validate":
+        return Outcome(items, results, rendered, cfg)
+    if report is not None:  # made of the whole run, stale output included
+        results += placement.stale_results()
+        results += placement.own(*report(Outcome(None, results, rendered, cfg)))
+    return Outcome(placement.finish(results), results, rendered, cfg, placement.stale)

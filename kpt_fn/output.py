@@ -28,7 +28,7 @@ import posixpath
 
 from kpt_fn import resource as res
 from kpt_fn import results as results_mod
-from kpt_fn.problems import INFO, WARNING, Problem
+from kpt_fn.problems import ERROR, INFO, WARNING, Problem
 
 GENERATED_SUFFIX = ".generated.yaml"
 # On every generated object: the name of the TrainJob that generated it (in the object's namespace).
@@ -102,6 +102,7 @@ class Placement:
         self._released = 0  # positions before this one have been handed out (release)
         self.stale: list = []  # earlier output no TrainJob generates any more (set by finish)
         self._rendered: dict[tuple, bool] = {}  # TrainJob (namespace, name) -> it placed objects
+        self._stale_done = False
 
     def _key(self, obj: dict) -> tuple:
         group, kind, ns, name = res.identity(obj)
@@ -179,6 +180,27 @@ class Placement:
             placed.append(obj)
         return placed
 
+    def own(self, obj: dict, marker: str, path: str, what: str) -> list:
+        """Place an object of the function's own that belongs to no TrainJob (the review report): in
+        place of its copy from an earlier run (the first item of its identity, without a namespace,
+        when it carries `marker`; its client annotations kept), else at the end, in file `path` at the
+        next free index (the file may hold the user's own objects, and kpt refuses a taken index).
+        An item of that identity without `marker` is someone else's: left as it is, and an error
+        (`what` names the object and the option that asks for it)."""
+        pos = self._existing.get(self._key(obj))
+        previous = self.out[pos] if pos is not None else None
+        if previous is not None and not res.namespace(previous):
+            if marker not in res.annotations(previous):
+                return [results_mod.about(
+                    previous, f"{res.display(previous)} is not a {what} of this function (no {marker} annotation): "
+                    f"left as it is; rename it, or drop the `{what}` option", ERROR)]
+            self.out[pos] = res.with_annotations(obj, res.client_annotations(previous))
+            return []
+        idx = str(self._index_for(path))
+        self._tail.append(res.with_annotations(obj, {res.PATH: path, res.INDEX: idx, res.LEGACY_PATH: path,
+                                                     res.LEGACY_INDEX: idx}))
+        return []
+
     def _earlier_run(self, obj: dict, trainjob_name) -> int | None:
         """The position of this TrainJob's own earlier output that `obj` renames under a new content
         hash (same kind and namespace, not yet replaced), or None."""
@@ -217,8 +239,8 @@ class Placement:
 
     def finish(self, results: list) -> list:
         """The output items (from the first one `release` has not handed out); stale-object warnings
-        go to `results`."""
-        results.extend(self._stale())
+        go to `results` (unless `stale_results` gave them)."""
+        results.extend(self.stale_results())
         out, after, tail = self.out, self._after, self._tail
         if self._released:
             out = out[self._released:]
@@ -231,8 +253,9 @@ class Placement:
             merged.extend(after.get(i, ()))
         return merged + tail
 
-    def _stale(self) -> list:
-        """Warnings for earlier output (items carrying MARKER) that no TrainJob generates any more.
+    def stale_results(self) -> list:
+        """Warnings for earlier output (items carrying MARKER) that no TrainJob generates any more;
+        given once (finish gives them unless this was asked first).
 
         KRM mode never deletes inputs, so a deleted TrainJob (or one whose runtime no longer needs,
         say, a hostfile) leaves its earlier output behind, and a GitOps tool would keep applying it.
@@ -241,6 +264,9 @@ class Placement:
         are someone else's, wherever they are.
         """
         out = []
+        if self._stale_done:
+            return out
+        self._stale_done = True
         for i, owner in self._own.items():
             if i in self._replaced:
                 continue

@@ -680,28 +680,9 @@ def _report_object(data: dict, fmt: str) -> dict:
     }
 
 
-def with_report(outcome, fmt: str) -> None:
-    """Put the review report among `outcome.items` as a local-config ConfigMap (kpt writes it to
-    expand-trainjobs-report.yaml at the package root; nothing applies it): in place of the report of
-    an earlier run, or at the end. A ConfigMap of that name that is not a report of ours is left as
-    it is, and is an error."""
-    from kpt_fn import results as results_mod
-    from kpt_fn.problems import ERROR
-
-    report_cm = _report_object(report(outcome), fmt)
-    for i, item in enumerate(outcome.items):
-        if not (isinstance(item, dict) and item.get("kind") == "ConfigMap" and res.name(item) == REPORT_NAME
-                and not res.namespace(item)):
-            continue
-        if REPORT_MARKER not in res.annotations(item):
-            outcome.results.append(results_mod.about(
-                item, f"{res.display(item)} is not a report of this function (no {REPORT_MARKER} annotation): "
-                f"left as it is; rename it, or drop the `report` option", ERROR))
-            return
-        outcome.items[i] = res.with_annotations(report_cm, res.client_annotations(item))
-        return
-    # The file may hold the user's own objects: take the next free index (kpt refuses a taken one).
-    index = str(max((res.file_index(i) + 1 for i in outcome.items if isinstance(i, dict) and res.file_path(i) == REPORT_FILE),
-                    default=0))
-    outcome.items.append(res.with_annotations(report_cm, {res.PATH: REPORT_FILE, res.INDEX: index,
-                                                           res.LEGACY_PATH: REPORT_FILE, res.LEGACY_INDEX: index}))
+def report_placement(fmt: str):
+    """function.run's `report`: the review report of the run as a local-config ConfigMap that
+    output.Placement.own puts among the items (kpt writes it to expand-trainjobs-report.yaml at the
+    package root; nothing applies it), in place of the report of an earlier run or at the end. A
+    ConfigMap of that name that is not a report of ours is left as it is, and is an error."""
+    return lambda outcome: (_report_object(report(outcome), fmt), REPORT_MARKER, REPORT_FILE, "report")

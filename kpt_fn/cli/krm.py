@@ -234,6 +234,8 @@ def process_pieces(
     generator = kustomize_names.is_kustomize_generator_call(rl["items"], rl.get("functionConfig"))
     # The review report reads the rendered objects after the run: they stay data for it.
     report = parsed.config.report
+    if report != "none":
+        from kpt_fn import review
     # Written while rendering: only frozen items (no review report) among input items kept as their
     # own text (the pieces' text then is dump_pieces').
     early = ListWriter(write, {"apiVersion": api_version, "kind": "ResourceList"}, "items") \
@@ -242,11 +244,8 @@ def process_pieces(
         rl["items"], parsed, base_dir=base_dir, freeze=passing.freeze if report == "none" else None,
         kustomization_root=base_dir if generator else None, env=env,
         emit=None if early is None else (lambda ready: early.add(passing.output(ready))),
+        report=None if report == "none" else review.report_placement(report),
     )
-    if report != "none" and outcome.config.mode != "validate":
-        from kpt_fn import review
-
-        review.with_report(outcome, report)
     del rl  # the output holds what it needs of the input
     out = {
         "apiVersion": api_version,

@@ -279,3 +279,33 @@ def test_duplicates_once_the_default_namespace_is_applied():
     (r,) = output.duplicates([bare, same], "team-a", False)
     assert "ConfigMap team-a/settings (in b.yaml) and ConfigMap settings (in a.yaml) are the same object once namespace 'team-a' is applied" in r.message
     assert output.duplicates([bare, same], "", False) == []
+
+
+# --- objects of the function's own (the review report) -------------------------------------------------
+
+
+def test_own_object_replaces_its_earlier_copy_in_place_or_goes_last_at_the_next_free_index():
+    report = obj("ConfigMap", "report", ns=None, **{"x/report": "markdown"})
+    del report["metadata"]["namespace"]
+    earlier = {**report, "data": {"old": "1"}}
+    earlier["metadata"] = {**report["metadata"], "annotations": {"x/report": "json", PATH: "r.yaml", INDEX: "3"}}
+    tj = trainjob("a", "a.yaml")
+    placement = output.Placement([earlier, tj])
+    assert placement.own(report, "x/report", "r.yaml", "report") == []
+    out = placement.finish([])
+    assert out[0]["metadata"]["annotations"] == {"x/report": "markdown", PATH: "r.yaml", INDEX: "3"} and out[1] is tj
+
+    mine = obj("ConfigMap", "notes", **{PATH: "r.yaml", INDEX: "0"})
+    placement = output.Placement([mine, tj])
+    assert placement.own(report, "x/report", "r.yaml", "report") == []
+    out = placement.finish([])
+    assert out[:2] == [mine, tj] and out[2]["metadata"]["annotations"][INDEX] == "1"
+
+
+def test_own_object_never_replaces_someone_elses_item():
+    report = {"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "report"}}
+    theirs = {**report, "data": {"a": "b"}}
+    placement = output.Placement([theirs])
+    (r,) = placement.own(report, "x/report", "r.yaml", "report")
+    assert r.severity == "error" and "is not a report of this function (no x/report annotation)" in r.message
+    assert placement.finish([]) == [theirs]
