@@ -7,6 +7,8 @@ between the PodSets and the template.
 
 from __future__ import annotations
 
+import copy
+
 _MISSING = object()
 
 
@@ -14,6 +16,10 @@ def _upsert(items: list, new_items, same) -> list:
     for new in new_items:
         for i, old in enumerate(items):
             if same(old, new):
+                if old is not new and any(x is new for x in items):
+                    # Upserting a list into itself (the JobSet builder writes back the template's own
+                    # elements) can put one element at two places; the output must not alias it.
+                    new = copy.deepcopy(new)
                 items[i] = new
                 break
         else:

@@ -115,8 +115,9 @@ def _sync_container(target: dict, c) -> None:
     upsert_volume_mounts(_ensure_list(target, "volumeMounts"), c.volume_mounts)
 
 
-def _copy_pod_sets(info) -> None:
-    """Write every PodSet back into its replicated job, by index (§4.10.2)."""
+def _copy_pod_sets(info, init_containers: bool = True) -> None:
+    """Write every PodSet back into its replicated job, by index (§4.10.2); its init containers too
+    unless `init_containers` is False (Trainer v2.2.1, kpt_fn/plugins/v2_2_1/jobset.py)."""
     jobs = info.replicated_jobs
     if len(jobs) < len(info.pod_sets):
         raise RenderError(f"runtime template has {len(jobs)} replicatedJobs but runtime info has "
@@ -127,12 +128,14 @@ def _copy_pod_sets(info) -> None:
         containers = _ensure_list(pod, "containers")
         for i, c in enumerate(ps.containers):
             _sync_container(containers[i], c)
-        init_containers = _ensure_list(pod, "initContainers")
+        if not init_containers:
+            continue
+        init_list = _ensure_list(pod, "initContainers")
         for i, c in enumerate(ps.init_containers):
-            if i >= len(init_containers):
+            if i >= len(init_list):
                 # Plugins (Flux) add init containers to the PodSet only; give them a slot.
-                init_containers.append({"name": c.name})
-            _sync_container(init_containers[i], c)
+                init_list.append({"name": c.name})
+            _sync_container(init_list[i], c)
 
 
 def _initializer_step(jobs: list, trainjob: dict) -> None:
@@ -188,8 +191,8 @@ def _trainer_step(info, jobs: list, trainjob: dict) -> None:
                     upsert_env_vars(_ensure_list(c, "env"), env_vars(trainer.get("env")))
 
 
-def build(info, trainjob, options) -> list[dict]:
-    _copy_pod_sets(info)
+def build(info, trainjob, options, init_containers: bool = True) -> list[dict]:
+    _copy_pod_sets(info, init_containers)
     spec = info.obj_apply
     jobs = info.replicated_jobs
     _initializer_step(jobs, trainjob)

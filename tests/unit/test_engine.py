@@ -128,6 +128,15 @@ def test_upsert_port_quirk(ports, want):
     assert apply.upsert_ports(list(ports), [{"containerPort": 29500}]) == want
 
 
+def test_upserting_a_list_into_itself_never_aliases_an_element():
+    # The JobSet builder writes a container's own ports back (pkg/apply/apply.go byContainerPortOrName):
+    # 53/UDP replaces 53/TCP, as upstream does, but as a copy, so that the output has no YAML alias.
+    ports = [{"name": "dns-tcp", "containerPort": 53, "protocol": "TCP"}, {"name": "dns-udp", "containerPort": 53, "protocol": "UDP"}]
+    apply.upsert_ports(ports, list(ports))
+    assert ports == [{"name": "dns-udp", "containerPort": 53, "protocol": "UDP"}] * 2
+    assert ports[0] is not ports[1]
+
+
 def test_env_var_conversion():
     assert apply.env_var({"name": "A"}) == {"name": "A", "value": ""}
     assert apply.env_var({"name": "A", "valueFrom": {"resourceFieldRef": {"resource": "limits.cpu", "divisor": "1m"}}}) == {

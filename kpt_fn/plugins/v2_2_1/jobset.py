@@ -8,6 +8,10 @@ at v2.2.1); everything not redefined here is v2.3.0's (kpt_fn.plugins.jobset).
   resourcesPerNode as written, replacing the runtime's resources, when it has limits or requests
   (builder.go Trainer() at v2.2.1 :142-166: `WithResources`, limits and requests only); the
   ancestor label alone decides, no mlPolicy needed. v2.3.0 merges it in the runtime core instead.
+- Builder: PodSet init containers are not written back (jobset.go Build :279-302 at v2.2.1 copies
+  volumes and containers; v2.3.0 added the init-container loop for Flux's installer, which v2.2.1's
+  Flux writes into the JobSet itself). A runtime init container is left as written: its duplicate
+  env names, for one, keep their values, where v2.3.0's upsert gives every duplicate the last value.
 - Admission: no check that an initializer container mounts the `initializer` volume (new in v2.3.0's
   jobset.go Validate).
 """
@@ -41,7 +45,7 @@ def _endpoints(tj, job, ps, subdomain):
 
 
 def build(info, trainjob, options) -> list[dict]:
-    objects = _current.build(info, trainjob, options)
+    objects = _current.build(info, trainjob, options, init_containers=False)
     rpn = ((trainjob.get("spec") or {}).get("trainer") or {}).get("resourcesPerNode")
     if rpn is None or (rpn.get("limits") is None and rpn.get("requests") is None):
         return objects
