@@ -52,7 +52,8 @@ RULES = [
         ("api-version", "TrainJob", "kubeflow.org/v2alpha1 and trainer.kubeflow.org/v2alpha1 objects are converted to "
                                     "trainer.kubeflow.org/v1alpha1"),
         ("runtime-ref", "TrainJob", "spec.runtimeRef.apiGroup kubeflow.org becomes trainer.kubeflow.org"),
-        ("managed-by", "TrainJob", "spec.managedBy kubeflow.org/trainjob-controller becomes the v2.3.0 controller name"),
+        ("managed-by", "TrainJob", "spec.managedBy kubeflow.org/trainjob-controller becomes the current controller name "
+                                    "(trainer.kubeflow.org/trainjob-controller)"),
         ("num-proc-per-node", "TrainJob", "string numProcPerNode becomes an integer (auto: removed; cpu/gpu: counted "
                                           "from resourcesPerNode)"),
         ("dataset-config", "TrainJob", "spec.datasetConfig becomes spec.initializer.dataset"),
@@ -63,8 +64,8 @@ RULES = [
         ("status", "TrainJob", "status is dropped"),
         ("runtime-num-proc-per-node", "TrainingRuntime", "mlPolicy.torch.numProcPerNode is removed"),
         ("elastic-policy", "TrainingRuntime", "mlPolicy.torch.elasticPolicy cannot be converted"),
-        ("job-layout", "TrainingRuntime", "KEP-era trainer-node/trainer and initializer jobs get the v2.3.0 names and "
-                                          "ancestor labels"),
+        ("job-layout", "TrainingRuntime", "KEP-era trainer-node/trainer and initializer jobs get the current names "
+                                          "(node, dataset-initializer, model-initializer) and ancestor labels"),
         ("malformed", "TrainJob, TrainingRuntime", "an older object whose fields have the wrong types is refused, "
                                                    "not guessed at"),
     )

@@ -40,10 +40,10 @@ def _declared(release: str) -> list[Rule]:
     from kpt_fn.engine import framework
     from kpt_fn.validation import admitted
 
-    return [*runtime_webhook.RULES,
+    return [*runtime_webhook.rules(release),
             *jobset_webhook.rules(upstream.bundle(release).jobset_release),
             *k8s.RULES,
-            *engine.RULES, *framework.rules(release), *convert.RULES, *kueue.RULES, *policy.RULES, *rerun.RULES,
+            *engine.rules(release), *framework.rules(release), *convert.RULES, *kueue.RULES, *policy.RULES, *rerun.RULES,
             *admitted.RULES]
 
 

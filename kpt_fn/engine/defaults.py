@@ -1,4 +1,4 @@
-"""The defaults the API server applies to TrainJobs and runtimes (the v2.3.0 CRDs' defaults: manifests/base/crds/trainer.kubeflow.org_*.yaml).
+"""The defaults the API server applies to TrainJobs and runtimes (the selected release's CRDs' defaults: manifests/base/crds/trainer.kubeflow.org_*.yaml).
 
 In the cluster the controller only sees objects defaulted from the CRD structural schemas, and
 several code paths rely on that (MPI, coscheduling and volcano dereference defaulted fields). Raw

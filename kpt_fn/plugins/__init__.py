@@ -28,7 +28,7 @@ REGISTRY = (
 # Per older release: registry name -> the module that replaces it (docs/architecture.md, "Adding a
 # Trainer release"). Filled as the releases' differences are ported; each variant cites upstream.
 VARIANTS: dict = {
-    "v2.2.1": {"jobset": "v2_2_1.jobset", "mpi": "v2_2_1.mpi", "flux": "v2_2_1.flux"},
+    "v2.2.1": {"jobset": "v2_2_1.jobset", "torch": "v2_2_1.torch", "mpi": "v2_2_1.mpi", "flux": "v2_2_1.flux"},
 }
 
 

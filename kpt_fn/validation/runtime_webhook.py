@@ -1,4 +1,4 @@
-"""The Trainer TrainingRuntime / ClusterTrainingRuntime admission webhooks (upstream pkg/webhooks/trainingruntime_webhook.go and clustertrainingruntime_webhook.go at v2.3.0).
+"""The Trainer TrainingRuntime / ClusterTrainingRuntime admission webhooks of the run's Trainer release (upstream pkg/webhooks/trainingruntime_webhook.go and clustertrainingruntime_webhook.go, read at v2.3.0; v2.2.1's differ in the objectSelector only, below).
 
 For every replicated job whose Job template carries the ancestor label with a known value, the job
 must run exactly one replica (an absent `replicas` is the CRD default 1) and must have the container
@@ -40,22 +40,26 @@ RULE_REPLICAS = "runtime-webhook/replicas"
 RULE_CONTAINER = "runtime-webhook/ancestor-container"
 RULE_DEPRECATED = "runtime-webhook/deprecated"
 _RUNTIMES = "TrainingRuntime, ClusterTrainingRuntime"
-_SKIPPED = " (not for runtimes labelled trainer.kubeflow.org/webhook-validation: disabled)"
-RULES = [
-    Rule(RULE_REPLICAS, "runtime-webhook", _RUNTIMES,
-         "replicated jobs labelled with a Trainer ancestor step must have replicas 1" + _SKIPPED),
-    Rule(RULE_CONTAINER, "runtime-webhook", _RUNTIMES,
-         "replicated jobs labelled with a Trainer ancestor step must have its container "
-         "(trainer: node, dataset-initializer, model-initializer)" + _SKIPPED),
-    Rule(RULE_DEPRECATED, "runtime-webhook", _RUNTIMES,
-         "warning for a ClusterTrainingRuntime labelled trainer.kubeflow.org/support: deprecated" + _SKIPPED),
-]
-
-
-
-
 # The releases whose runtime webhooks skip runtimes labelled webhook-validation: disabled.
 _OBJECT_SELECTOR_FROM = ("v2.3.0",)
+
+
+def rules(release: str = "v2.3.0") -> list[Rule]:
+    """The rule records of `release`'s runtime webhooks (only v2.3.0's skip runtimes labelled disabled)."""
+    skipped = (" (not for runtimes labelled trainer.kubeflow.org/webhook-validation: disabled)"
+               if release in _OBJECT_SELECTOR_FROM else "")
+    return [
+        Rule(RULE_REPLICAS, "runtime-webhook", _RUNTIMES,
+             "replicated jobs labelled with a Trainer ancestor step must have replicas 1" + skipped),
+        Rule(RULE_CONTAINER, "runtime-webhook", _RUNTIMES,
+             "replicated jobs labelled with a Trainer ancestor step must have its container "
+             "(trainer: node, dataset-initializer, model-initializer)" + skipped),
+        Rule(RULE_DEPRECATED, "runtime-webhook", _RUNTIMES,
+             "warning for a ClusterTrainingRuntime labelled trainer.kubeflow.org/support: deprecated" + skipped),
+    ]
+
+
+RULES = rules()
 
 
 def check(runtime: dict, release: str = "v2.3.0") -> list[Problem]:

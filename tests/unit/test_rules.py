@@ -85,3 +85,26 @@ def test_checking_modules_declare_rule_records():
             assert isinstance(rule, Rule), (name, rule)
             assert rule.family and rule.applies_to and rule.description, (name, rule)
 
+
+
+def test_the_catalogue_describes_the_selected_release():
+    """`rules --trainer-version v2.2.1` describes v2.2.1: its runtime webhooks have no objectSelector, its
+    reconciler no managedBy check, its API no envInjection, its torchtune no v2.3.0-only checks, its JobSet
+    (v0.11.1) no RestartJob checks; nothing in it speaks of v2.3.0."""
+    from kpt_fn import upstream
+
+    def catalogue(release):
+        return {r["id"]: r["description"] for r in rules.rules(upstream.bundle(release))}
+
+    old, new = catalogue("v2.2.1"), catalogue("v2.3.0")
+    assert not [i for i, d in old.items() if "v2.3.0" in d]
+    gone = {"trainer-controller/managed-by-other-controller", "trainer-webhook/torch-env-injection-target",
+            "trainer-webhook/mpi-reserved-env"}
+    assert gone <= set(new) and not gone & set(old)
+    for rule in ("runtime-webhook/replicas", "runtime-webhook/ancestor-container", "runtime-webhook/deprecated"):
+        assert "webhook-validation" in new[rule] and "webhook-validation" not in old[rule]
+    assert "RestartJob" in new["jobset-webhook/failure-policy"]
+    assert "RestartJob" not in old["jobset-webhook/failure-policy"]
+    assert "LoRA not multi-node" in new["trainer-webhook/torchtune-config"]
+    assert "LoRA not multi-node" not in old["trainer-webhook/torchtune-config"]
+    assert "envInjection" not in old["trainer-controller/reconcile-error"]

@@ -24,7 +24,7 @@ from kpt_fn.trainer_names import NODE, TRAINER
 
 NAME = _current.NAME
 RULES = [r._replace(description="spec.initializer.dataset/model needs a runtime job of that name with a container "
-                                 "of that name (v2.2.1: no volume-mount check)")
+                                 "of that name")
          if r.id == _current.RULE_INITIALIZER else r for r in _current.RULES]
 sync_parallel_count = _current.sync_parallel_count
 check_runtime_patches = _current.check_runtime_patches
