@@ -43,7 +43,8 @@ FAMILIES = (
     (probes.RULE, _CORE, "liveness/readiness/startup probes and lifecycle handlers: one handler, ports, "
      "schemes, headers, non-negative timings, successThreshold 1 where required"),
     (security.RULE, _CORE, "pod and container securityContext: user and group ids, sysctls, seccomp, "
-     "AppArmor, procMount, policies, privilege escalation"),
+     "AppArmor, procMount, policies, privilege escalation; what hostUsers: false forbids (host network, PID, IPC, "
+     "volumeDevices)"),
     (restart.RULE, _CORE, "a container's own restartPolicy (Always, OnFailure, Never) and restartPolicyRules "
      "(action Restart, exitCodes with In/NotIn and at most 255 values, at most 20 rules)"),
     (scheduling.TOLERATIONS, _CORE, "tolerations: keys, operators, values, effects, tolerationSeconds"),
@@ -51,7 +52,7 @@ FAMILIES = (
      "mismatchLabelKeys (label names, not both, a matchLabelKeys key not also in the labelSelector once the "
      "Pod's own value is merged in)"),
     (scheduling.SPREAD, _CORE, "topologySpreadConstraints: maxSkew, topologyKey, whenUnsatisfiable, "
-     "uniqueness, minDomains, inclusion policies, labelSelector"),
+     "uniqueness, minDomains, inclusion policies, labelSelector, matchLabelKeys"),
     (scheduling.NODE_SELECTOR, _CORE, "nodeSelector keys and values"),
     (metadata.RULE, _CORE, "pod-template annotations the API server reads: mirror pod, pod deletion cost "
      "(a 32-bit integer), seccomp and AppArmor profiles (valid, naming a container, agreeing with securityContext)"),
