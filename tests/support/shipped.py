@@ -1,7 +1,7 @@
 """The nine ClusterTrainingRuntimes Trainer v2.3.0 ships, read from ../shared/upstream for the tests.
 
 An oracle independent of the function's built-in catalog (the bundle's runtimes.json, made by
-`scripts/generate.py catalog`), which tests/behaviour/test_shipped_runtimes_are_valid.py checks against it: the base manifests
+`scripts/generate.py catalog`), which tests/behaviour/test_shipped_runtimes.py checks against it: the base manifests
 with what upstream's install overlays do (manifests/overlays/runtimes, .../data-cache) — Kubeflow-built
 images pinned to the release tag, webhook validation disabled by label.
 """

@@ -1,4 +1,5 @@
-"""Every runtime Trainer v2.3.0 ships renders, and its output is valid (manifests/base/runtimes and the install overlays at v2.3.0).
+"""Every runtime Trainer ships renders, its JobSet keeps the runtime's jobs in their order, and its output is
+valid (manifests/base/runtimes and the install overlays at v2.3.0 and v2.2.1).
 
 Runtimes are read from shared/upstream with the install overlay applied (tests/support/shipped.py
 `shipped_runtimes`), independently of the function's built-in catalog, which is checked against it.
@@ -82,6 +83,9 @@ def test_shipped_runtime_renders(runtime, variant):
     result = expand(_trainjob(runtime, trainer), shipped_runtimes()[runtime], engine_options({}))
     assert not has_errors(result.problems), [p.message for p in result.problems]
     kinds = [o["kind"] for o in result.objects]
+    jobset = result.objects[-1]
+    assert [rj["name"] for rj in jobset["spec"]["replicatedJobs"]] == \
+        [rj["name"] for rj in shipped_runtimes()[runtime]["spec"]["template"]["spec"]["replicatedJobs"]]
     if runtime in MPI_RUNTIMES:
         # No key material by default: the hostfile, the JobSet, and a result naming the Secret.
         assert kinds == ["ConfigMap", "JobSet"]
