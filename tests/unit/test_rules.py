@@ -84,6 +84,7 @@ def test_checking_modules_declare_rule_records():
         for rule in getattr(importlib.import_module(name), "RULES", ()):
             assert isinstance(rule, Rule), (name, rule)
             assert rule.family and rule.applies_to and rule.description, (name, rule)
+            assert rule.id.startswith(rule.family + "/"), (name, rule)
 
 
 

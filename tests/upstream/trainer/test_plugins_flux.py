@@ -16,7 +16,6 @@ from support import upstream_data
 from kpt_fn.engine.info import Container, Info, PodSet, RuntimePolicy, Scheduler
 from kpt_fn.plugins import flux
 from kpt_fn.plugins.v2_2_1 import flux as flux_v2_2_1
-from kpt_fn.problems import Rule
 
 # Upstream's templates per release, copied into the shared data (relative to the checkout, like all shared data).
 TEMPLATES = Path("pkg") / "runtime" / "framework" / "plugins" / "flux" / "templates"
@@ -199,12 +198,6 @@ def test_scripts_behave_like_upstream_templates(directory, behaviour, entrypoint
     assert _code_lines(entrypoint) == _code_lines(up_entry)
     # Same trailing layout (a blank line before EOT comes from broker.toml's final newline).
     assert (init.endswith("\n"), entrypoint.endswith("\n")) == (up_init.endswith("\n"), up_entry.endswith("\n"))
-
-
-def test_rules_are_well_formed():
-    for rule in flux.RULES:
-        assert isinstance(rule, Rule)
-        assert rule.id.startswith(rule.family + "/")
 
 
 def test_broker_settings_ignore_empty_runtime_values_but_not_user_ones():
