@@ -8,8 +8,8 @@
       mode: render                             mode: render
 
 kpt's placeholders (no functionConfig, `{}`, or a ConfigMap `function-input` with no data) mean
-"all defaults". Every option is listed in OPTIONS with its type and meaning; the table in docs/options.md is
-generated from the same list, so the two cannot drift.
+"all defaults". Every option is declared once, in OPTIONS (see Option): the parsing here, FunctionConfig,
+the command-line flags, the Argo CD plugin parameters and the table in docs/options.md all follow from it.
 """
 
 from __future__ import annotations
@@ -33,11 +33,16 @@ REPORTS = ("none", "markdown", "json")
 
 
 class Option:
+    """One option, declared once: everything else is derived from it -- the parsing below,
+    FunctionConfig, the command-line flag (kpt_fn.cli.commands), the Argo CD plugin parameter
+    (argocd/plugin.yaml) and the table of docs/options.md (both written by scripts/generate.py options)."""
+
     # A plain class, like FunctionConfig: creating dataclasses cost a noticeable part of start-up.
-    __slots__ = ("name", "type", "default", "help", "choices", "maximum", "sensitive")
+    __slots__ = ("name", "type", "default", "help", "choices", "maximum", "sensitive", "flag", "flag_help", "argocd")
 
     def __init__(self, name: str, type: str, default: object, help: str, choices: tuple = (),
-                 maximum: int | None = None, sensitive: bool = False):
+                 maximum: int | None = None, sensitive: bool = False, flag: tuple = (), flag_help: str = "",
+                 argocd: str | None = None):
         self.name = name
         self.type = type  # str | bool | int | list | enum | objects
         self.default = default
@@ -46,6 +51,11 @@ class Option:
         self.maximum = maximum  # int options: the largest value accepted
         # A sensitive value is never shown: not in an error message, not in a repr, whatever its type.
         self.sensitive = sensitive
+        # The flag of `render` and `validate` that sets it (its names, its --help), when it has one.
+        self.flag = flag
+        self.flag_help = flag_help
+        # The title of the Argo CD plugin parameter that sets it, when Argo CD announces one.
+        self.argocd = argocd
 
     def __repr__(self):
         default = "<redacted>" if self.sensitive else repr(self.default)
@@ -93,11 +103,18 @@ def _int_problem(value, maximum: int) -> str | None:
 
 OPTIONS = (
     Option("mode", "enum", "render", "`render` expands TrainJobs; `validate` runs every check and generates nothing.", MODES),
-    Option("namespace", "str", "", "Namespace for TrainJobs and TrainingRuntimes that have none (CMP mode: defaults to `ARGOCD_APP_NAMESPACE`). Empty: leave it unset."),
-    Option("runtimeDirs", "list", (), "Directories whose YAML files are searched for runtimes after the ResourceList items and before the built-in catalog. Relative paths are relative to the working directory (kustomize and Argo CD: the kustomization / app directory)."),
-    Option("trainerVersion", "enum", upstream.DEFAULT_RELEASE, "The Kubeflow Trainer release the cluster runs: its controller's behaviour, its admission checks, the schemas of its CRDs (and of the JobSet release it pins) and its built-in runtimes (docs/fidelity.md lists the differences).", upstream.RELEASES),
-    Option("builtinRuntimes", "bool", True, "Search the built-in catalog of the nine ClusterTrainingRuntimes that the selected Trainer release (`trainerVersion`) ships."),
-    Option("output", "enum", "generated", "Plain modes (`render`, `cmp`, kustomize legacy plugin as generator): `generated` prints generated objects plus the non-Trainer input objects; `all` also prints TrainJobs and runtimes. KRM mode never drops inputs.", OUTPUTS),
+    Option("namespace", "str", "", "Namespace for TrainJobs and TrainingRuntimes that have none (CMP mode: defaults to `ARGOCD_APP_NAMESPACE`). Empty: leave it unset.",
+           flag=("-n", "--namespace"), flag_help="Namespace for TrainJobs and runtimes that have none (the `namespace` option; wins over the config's).",
+           argocd="Namespace for TrainJobs without one (default: the Application's destination namespace)"),
+    Option("runtimeDirs", "list", (), "Directories whose YAML files are searched for runtimes after the ResourceList items and before the built-in catalog. Relative paths are relative to the working directory (kustomize and Argo CD: the kustomization / app directory).",
+           argocd="Directories (relative to the app path) searched for TrainingRuntimes / ClusterTrainingRuntimes"),
+    Option("trainerVersion", "enum", upstream.DEFAULT_RELEASE, "The Kubeflow Trainer release the cluster runs: its controller's behaviour, its admission checks, the schemas of its CRDs (and of the JobSet release it pins) and its built-in runtimes (docs/fidelity.md lists the differences).", upstream.RELEASES,
+           flag=("--trainer-version",), flag_help=f"The Kubeflow Trainer release the cluster runs (the `trainerVersion` option; default: the config's, else {upstream.DEFAULT_RELEASE}).",
+           argocd=f"The Kubeflow Trainer release the cluster runs: {' or '.join(upstream.RELEASES)}"),
+    Option("builtinRuntimes", "bool", True, "Search the built-in catalog of the nine ClusterTrainingRuntimes that the selected Trainer release (`trainerVersion`) ships.",
+           argocd="Use the runtimes the selected Trainer release ships when the repo has no runtime of that name"),
+    Option("output", "enum", "generated", "Plain modes (`render`, `cmp`, kustomize legacy plugin as generator): `generated` prints generated objects plus the non-Trainer input objects; `all` also prints TrainJobs and runtimes. KRM mode never drops inputs.", OUTPUTS,
+           argocd="generated: only what to apply; all: also TrainJobs and runtimes"),
     Option("mpiSSHSecret", "enum", "reference", "MPI SSH key Secret `<trainjob>-mpi-ssh-auth`: `reference` emits none and reports what must exist in the cluster; `generate` writes a key pair derived from `secretSeed` into the output (with a warning).", SECRET_POLICIES),
     Option("fluxCurveSecret", "enum", "reference", "Flux CURVE certificate Secret `<trainjob>-flux-curve`: `reference` or `generate`, as for `mpiSSHSecret`.", SECRET_POLICIES),
     Option("mpiSSHSecretName", "str", "{name}-mpi-ssh-auth", "Name of the MPI SSH Secret; `{name}` is replaced by the TrainJob name. Without `{name}`, all TrainJobs of a namespace share one Secret."),
@@ -108,7 +125,9 @@ OPTIONS = (
     Option("kueueQueues", "list", (), "`profile: kueue`: LocalQueue for TrainJobs without the `kueue.x-k8s.io/queue-name` label: `QUEUE` for every namespace, `NAMESPACE=QUEUE` for one. Without either, a LocalQueue named `default` in the TrainJob's namespace among the inputs is used, as Kueue's webhook would assign it."),
     Option("jobSetNames", "enum", "trainJob", "`trainJob`: the JobSet and every object derived from it are named after the TrainJob, as the controller names them. `contentHash`: the TrainJob's name plus a short hash of what is rendered, so that an edit creates a new JobSet (a new run) and the GitOps tool prunes the old one instead of updating a JobSet that cannot change once created (docs/lifecycle.md).", JOBSET_NAMES),
     Option("policy", "policy", (), "Guardrails checked on the rendered pods (`policy/...` rules; see docs/policy.md). In a ConfigMap, one key per setting: `policy.maxGPUsPerTrainJob`."),
-    Option("strict", "bool", False, "Warnings fail the run: each is reported as an error and the exit status is non-zero. For the routes that drop stderr when the run succeeds (the Argo CD sidecar, kubectl's kustomize exec plugin; docs/clients.md), where a warning is otherwise never seen. The info results that name a Secret to create stay info."),
+    Option("strict", "bool", False, "Warnings fail the run: each is reported as an error and the exit status is non-zero. For the routes that drop stderr when the run succeeds (the Argo CD sidecar, kubectl's kustomize exec plugin; docs/clients.md), where a warning is otherwise never seen. The info results that name a Secret to create stay info.",
+           flag=("--strict",), flag_help="Warnings fail the run (the `strict` option): for callers that show stderr only on failure.",
+           argocd="true: warnings fail the render (Argo CD shows the plugin's stderr only when it fails)"),
     Option("report", "enum", "none", "KRM mode: also write the review report (docs/review.md) among the items, as the local-config ConfigMap `expand-trainjobs-report` in `expand-trainjobs-report.yaml`, replaced on every run.", REPORTS),
     Option("trainJobs", "objects", (), "TrainJobs and runtimes given inline (the kustomize generator form)."),
     Option("files", "list", (), "YAML files or directories read for TrainJobs and runtimes (kustomize generator form; relative to the kustomization directory)."),
@@ -120,26 +139,25 @@ _BY_NAME = {o.name: o for o in OPTIONS}
 SENSITIVE = frozenset(o.name for o in OPTIONS if o.sensitive)
 
 
+def option(name: str) -> Option:
+    return _BY_NAME[name]
+
+
 class FunctionConfig:
-    """The parsed options, immutable and equal by value (`source` aside). One keyword per entry of
-    OPTIONS, with the same default (tests/unit/test_config.py keeps the two in step)."""
+    """The parsed options, immutable and equal by value (`source` aside): one keyword per entry of
+    OPTIONS, its default the option's."""
 
     # The option fields, in OPTIONS order; `source` is where they came from (not compared).
     FIELDS = tuple(o.name for o in OPTIONS)
     __slots__ = FIELDS + ("source",)
 
-    def __init__(
-        self, *, mode: str = "render", namespace: str = "", runtimeDirs: tuple = (), trainerVersion: str = upstream.DEFAULT_RELEASE,
-        builtinRuntimes: bool = True,
-        output: str = "generated", mpiSSHSecret: str = "reference", fluxCurveSecret: str = "reference",
-        mpiSSHSecretName: str = "{name}-mpi-ssh-auth", fluxCurveSecretName: str = "{name}-flux-curve",
-        secretSeed: str = "", knownPriorityClasses: tuple = (), profile: str = "controller", kueueQueues: tuple = (), jobSetNames: str = "trainJob", policy: tuple = (), strict: bool = False, report: str = "none", trainJobs: tuple = (), files: tuple = (),
-        maxInputBytes: int = DEFAULT_LIMITS.max_bytes, maxDepth: int = DEFAULT_LIMITS.max_depth,
-        maxAliasNodes: int = DEFAULT_LIMITS.max_nodes, source: object = None,
-    ):
-        values = locals()
-        for name in self.__slots__:
-            object.__setattr__(self, name, values[name])
+    def __init__(self, *, source: object = None, **values):
+        unknown = set(values).difference(_BY_NAME)
+        if unknown:
+            raise TypeError(f"FunctionConfig has no option(s) {', '.join(sorted(unknown))}")
+        for o in OPTIONS:
+            object.__setattr__(self, o.name, values.get(o.name, o.default))
+        object.__setattr__(self, "source", source)
 
     def __setattr__(self, name, value):
         raise AttributeError(f"FunctionConfig is immutable: cannot set {name}")

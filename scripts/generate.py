@@ -17,7 +17,7 @@ JSON Schemas, the begin marker of the options table).
     catalog     the shipped ClusterTrainingRuntimes with the release's install overlay
     patch-meta  strategic-merge metadata from Trainer's OpenAPI document
     omitempty   the zero values the controller's Go types leave out, from the Go sources (git mirrors)
-    options     the functionConfig options table in docs/options.md
+    options     the functionConfig options table in docs/options.md and the Argo CD plugin parameters
 
 --upstream DIR: the upstream copies (default ../shared/upstream beside the checkout); --mirrors DIR:
 git mirrors of the upstream repositories for `omitempty` (default ../.mirror, <owner>+<name>/repo).

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import click
 
-from kpt_fn import __version__, upstream
+from kpt_fn import __version__, config
 from kpt_fn.cli import modes
 from kpt_fn.cli.dispatch import COMMANDS, kustomize_form
 from kpt_fn.formats import NAMES as FORMAT_NAMES
@@ -49,15 +49,19 @@ def cli(ctx):
         modes.krm_mode()
 
 
-_STRICT = click.option(
-    "--strict", is_flag=True,
-    help="Warnings fail the run (the `strict` option): for callers that show stderr only on failure.",
-)
-# The command line's own settings of render and validate (each also an option of the functionConfig).
-_NAMESPACE = click.option(
-    "-n", "--namespace", default=None,
-    help="Namespace for TrainJobs and runtimes that have none (the `namespace` option; wins over the config's).",
-)
+def _flag(name: str):
+    """The click option of a functionConfig option, as config.OPTIONS declares its flag."""
+    o = config.option(name)
+    if o.type == "bool":
+        return click.option(*o.flag, is_flag=True, help=o.flag_help)
+    choices = {"type": click.Choice(o.choices)} if o.type == "enum" else {}
+    return click.option(*o.flag, default=None, help=o.flag_help, **choices)
+
+
+# The functionConfig options that are also flags of render and validate (the flag wins).
+_STRICT = _flag("strict")
+_NAMESPACE = _flag("namespace")
+_TRAINER_VERSION = _flag("trainerVersion")
 _CONFIG = click.option(
     "--config", "config", type=click.Path(dir_okay=False), default=None,
     help="The functionConfig file (an ExpandTrainJobs or a ConfigMap) instead of the app directory's "
@@ -65,11 +69,6 @@ _CONFIG = click.option(
 )
 _QUIET = click.option("-q", "--quiet", is_flag=True, help="Nothing on stderr unless the run fails.")
 _PATHS_HELP = "PATHS are YAML files or directories (default: .); `-` reads a YAML stream from stdin."
-_TRAINER_VERSION = click.option(
-    "--trainer-version", type=click.Choice(upstream.RELEASES), default=None,
-    help=f"The Kubeflow Trainer release the cluster runs (the `trainerVersion` option; default: the "
-         f"config's, else {upstream.DEFAULT_RELEASE}).",
-)
 
 
 @_command("render")

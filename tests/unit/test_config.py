@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import inspect
-
 import pytest
 
 from kpt_fn import config
@@ -34,10 +32,11 @@ def test_function_input_with_data_is_a_real_config():
 
 
 def test_options_and_fields_agree():
-    params = inspect.signature(FunctionConfig).parameters
-    fields = {name: p.default for name, p in params.items() if name != "source"}
-    assert {o.name: o.default for o in OPTIONS} == fields
-    assert FunctionConfig.FIELDS == tuple(fields)
+    cfg = FunctionConfig()
+    assert {o.name: o.default for o in OPTIONS} == {f: getattr(cfg, f) for f in FunctionConfig.FIELDS}
+    assert FunctionConfig.FIELDS == tuple(o.name for o in OPTIONS)
+    with pytest.raises(TypeError, match="no option"):
+        FunctionConfig(nameSpace="x")
     for o in OPTIONS:
         assert o.help and (o.type != "enum" or o.default in o.choices), o
 
@@ -122,3 +121,12 @@ def test_is_config_object():
     assert config.is_config_object(typed({}))
     assert not config.is_config_object(cm({}))
     assert not config.is_config_object({**typed({}), "apiVersion": "fn.kpt.dev/v1"})
+
+
+def test_declared_flags_are_options_of_render_and_validate():
+    from kpt_fn.cli import commands
+
+    declared = {f for o in OPTIONS for f in o.flag}
+    assert {"--namespace", "--strict", "--trainer-version"} <= declared
+    for command in (commands.render, commands.validate):
+        assert declared <= {f for p in command.params for f in p.opts}, command.name
