@@ -29,7 +29,8 @@ markers in expected.yaml:
     "@shape:ssh-privatekey"   base64 of a PEM "EC PRIVATE KEY" holding a P-521 key
     "@shape:ssh-publickey"    base64 of "ecdsa-sha2-nistp521 <base64>\\n"
     "@shape:curve.cert:<tj>"  base64 of a CURVE certificate for TrainJob <tj> with 40-character keys
-    "@file:<name>"            the text of file <name> in the case directory
+    "@file:<name>"            the text of file <name> in the case directory, or of another case's file by a
+                              relative path (a v2.2.1 Flux case whose init.sh is its v2.3.0 case's, unchanged)
 
 Updating (the only update path): `UPDATE_GOLDEN=1 pytest tests/upstream/trainer/test_plugins_golden.py` rewrites expected.yaml / problems.yaml of every case whose output
 differs, and FAILS that case ("rewritten, review the diff"); cases that did not change are asserted
