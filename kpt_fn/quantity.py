@@ -13,7 +13,6 @@ encoder produced from the YAML number, so ints print as-is and floats use Go's f
 
 from __future__ import annotations
 
-from decimal import Decimal
 
 TYPE_CHECKING = False  # without importing typing, which KRM mode otherwise never needs
 if TYPE_CHECKING:
@@ -134,6 +133,8 @@ def _go_float_text(value: float) -> str:
         raise QuantityError(MSG_FORMAT_WRONG)
     if value == 0:
         return "-0" if str(value).startswith("-") else "0"
+    from decimal import Decimal  # only for a float quantity (decimal costs every start-up ~1 ms)
+
     shortest = Decimal(repr(value))  # Python's repr is the shortest round-tripping form, like Go's -1
     magnitude = abs(value)
     if 1e-6 <= magnitude < 1e21:

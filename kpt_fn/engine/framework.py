@@ -76,7 +76,8 @@ map, which Go iterates at random). With today's registry the phases are:
 from __future__ import annotations
 
 import importlib
-import importlib.util
+import importlib.machinery
+import sys
 from functools import cache
 
 from kpt_fn.problems import ERROR, Problem
@@ -127,7 +128,7 @@ class Plugin:
         self.name = name
         self.policy, self.entry = _parse_switch(name, switch)
         self._qualname = f"{package}.{module or name}"
-        if importlib.util.find_spec(self._qualname) is None:
+        if not _module_exists(self._qualname):
             raise RegistryError(f"plugin registry of {package} names {name!r}, but there is no module {self._qualname}")
         self._module = None
 
@@ -146,6 +147,16 @@ class Plugin:
             return True
         source = ml_policy if self.policy == "mlPolicy" else pod_group_policy
         return (source or {}).get(self.entry) is not None
+
+
+def _module_exists(qualname: str) -> bool:
+    """Whether the module can be imported, without importing it: its package's path searched as the
+    import system does (importlib.util.find_spec would cost every start-up its contextlib import)."""
+    if qualname in sys.modules:
+        return True
+    parent, _, _ = qualname.rpartition(".")
+    path = getattr(importlib.import_module(parent), "__path__", None)
+    return path is not None and importlib.machinery.PathFinder.find_spec(qualname, path) is not None
 
 
 def _parse_switch(name: str, switch: str | None) -> tuple[str | None, str | None]:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from kpt_fn import openapi
 from kpt_fn.problems import Problem
-from kpt_fn.validation import hints, precheck
+from kpt_fn.validation import precheck
 from kpt_fn.validation.fielderr import (
     INVALID,
     REQUIRED,
@@ -136,6 +136,8 @@ def _did_you_mean(field: str, node: dict, value) -> str:
 
 
 def _describe(err, node: dict, path: str, name: str):
+    from kpt_fn.validation import hints  # an error's wording: runs without errors never import it
+
     kind = err.kind
     value = err.instance
     what = type(kind).__name__
