@@ -167,8 +167,33 @@ def _pod_resources(pod, path, f):
             return
         if pod_resources.get("claims") is not None:
             f.forbidden(resources.RULE, child(where, "claims"), "claims may not be set for Resources at pod-level")
+        _pod_resource_names(pod_resources, where, f)
         resources.check_requirements(pod_resources, where, f, check_names=False)
         _pod_resources_consistent(pod, pod_resources, where, f)
+
+
+# component-helpers resource SupportedPodLevelResources (v0.36): cpu, memory and every hugepages-<size>,
+# listed as sets.List sorts them in the NotSupported detail
+POD_LEVEL_RESOURCES = ("cpu", "hugepages-", "memory")
+
+
+def _pod_resource_names(pod_resources: dict, path: str, f) -> None:
+    """validatePodResourceName: a resource name (validateResourceName), then one pod-level resources
+    support (a GPU or ephemeral-storage stays with its container)."""
+    for part in ("limits", "requests"):
+        for name in as_dict(pod_resources.get(part)):
+            if not isinstance(name, str):
+                continue
+            where = key(child(path, part), name)
+            problems = names.is_qualified_name(name)
+            for msg in problems:
+                f.invalid(resources.RULE, where, name, msg)
+            if problems:
+                continue
+            if "/" not in name and not resources.is_standard(name):
+                f.invalid(resources.RULE, where, name, "must be a standard resource type or fully qualified")
+            elif name not in ("cpu", "memory") and not resources.is_hugepages(name):
+                f.unsupported(resources.RULE, where, name, POD_LEVEL_RESOURCES)
 
 
 def _quantities(mapping) -> dict:

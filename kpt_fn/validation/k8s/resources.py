@@ -50,6 +50,11 @@ def overcommit_allowed(name: str) -> bool:
     return is_native(name) and not is_hugepages(name)
 
 
+def is_standard(name: str) -> bool:
+    """core/helper IsStandardResourceName (pod-level resource names use it too)."""
+    return _standard(name, _STANDARD)
+
+
 def _standard(name: str, allowed: frozenset) -> bool:
     return name in allowed or is_hugepages(name) or (allowed is _STANDARD and name.startswith("requests.hugepages-"))
 

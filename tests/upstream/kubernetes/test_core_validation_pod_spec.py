@@ -642,13 +642,47 @@ LINUX_CASES = [
 ]
 
 
+# --- TestValidateResourceRequirements: its validatePodResourceRequirements rows (pod-level resources;
+# the container rows are the container-level tables'). Upstream passes `resources`; written from the pod spec.
+
+T = "TestValidateResourceRequirements"
+_H = "hugepages-2Mi"
+POD_RESOURCES_CASES = [
+    C(T, "pod resource hugepages with cpu or memory", f"resources: {{limits: {{{_H}: 2Mi}}, requests: {{memory: 2Mi, {_H}: 2Mi}}}}"),
+    C(T, "pod resource hugepages limit without request", f"resources: {{limits: {{memory: 2Mi, {_H}: 2Mi}}}}"),
+    C(T, "limits and requests of memory resource are equal (pod)", "resources: {limits: {memory: 2Mi}, requests: {memory: 2Mi}}"),
+    C(T, "limits and requests of cpu resource are equal (pod)", "resources: {limits: {cpu: '10'}, requests: {cpu: '10'}}"),
+    C(T, "pod resource hugepages without cpu or memory", f"resources: {{limits: {{{_H}: 2Mi}}, requests: {{{_H}: 2Mi}}}}",
+      (FORBIDDEN, "field.resources", "HugePages require cpu or memory")),
+    C(T, "pod resource hugepages request without limit", f"resources: {{requests: {{memory: 2Mi, {_H}: 2Mi}}}}",
+      (REQUIRED, "field.resources.limits", "Limit must be set for non overcommitable resources")),
+    C(T, "pod resource with ephemeral-storage", "resources: {limits: {ephemeral-storage: 2Mi}, requests: {ephemeral-storage2Mi: 2Mi}}",
+      (UNSUPPORTED, "field.resources.limits[ephemeral-storage]", 'supported values: "cpu", "hugepages-", "memory"'),
+      (INVALID, "field.resources.requests[ephemeral-storage2Mi]", "must be a standard resource type or fully qualified")),
+    C(T, "pod resource with unsupported prefixed resources", "resources: {limits: {kubernetesio/cpu: '2'}, requests: {kubernetesio/memory: '2'}}",
+      (UNSUPPORTED, "field.resources.limits[kubernetesio/cpu]", 'supported values: "cpu", "hugepages-", "memory"'),
+      (UNSUPPORTED, "field.resources.requests[kubernetesio/memory]", 'supported values: "cpu", "hugepages-", "memory"'),
+      # an extended resource's request needs its limit (the checks after the name's)
+      (REQUIRED, "field.resources.limits", "Limit must be set for non overcommitable resources")),
+    C(T, "pod resource with unsupported native resources",
+      "resources: {limits: {kubernetes.io/" + "a" * 63 + ": '2'}, requests: {kubernetes.io/" + "a" * 63 + ": '2'}}",
+      (UNSUPPORTED, "field.resources.limits[kubernetes.io/" + "a" * 63 + "]", ""),
+      (UNSUPPORTED, "field.resources.requests[kubernetes.io/" + "a" * 63 + "]", "")),
+    C(T, "pod resource with unsupported empty native resource name",
+      "resources: {limits: {kubernetes.io/: '2'}, requests: {kubernetes.io: '2'}}",
+      (INVALID, "field.resources.limits[kubernetes.io/]", "name part must be non-empty"),
+      (INVALID, "field.resources.requests[kubernetes.io]", "must be a standard resource type or fully qualified")),
+]
+
+
 # --- the tests -----------------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("case,where", params(POD_SPEC_CASES + DNS_CASES + READINESS_CASES, SPEC_FIELD)
                          + params(AFFINITY_CASES + TOLERATION_CASES + SECURITY_CASES, POD)
                          + params(ANNOTATION_CASES, POD_META) + params(RESTART_CASES, CONTAINERS)
                          + params(SPREAD_CASES, SPREAD) + params(HOST_USERS_CASES + HOSTNAME_CASES, HOST_USERS)
-                         + params(CONTAINER_SC_CASES, CONTAINER_SC) + params(LINUX_CASES, SPEC_FIELD))
+                         + params(CONTAINER_SC_CASES, CONTAINER_SC) + params(LINUX_CASES, SPEC_FIELD)
+                         + params(POD_RESOURCES_CASES, SPEC_FIELD))
 def test_upstream_case(case, where):
     check(case, where)
 
