@@ -82,6 +82,34 @@ def test_fields_new_in_v2_3_0_are_unknown_to_v2_2_1():
     assert validation.check_object(runtime, upstream.bundle("v2.2.1"))
 
 
+def test_command_and_args_items_are_shorter_in_v2_2_1():
+    # The TrainJob CRD's trainer.command/args items: maxLength 65536 at v2.2.1, 1048576 at v2.3.0.
+    for field in ("command", "args"):
+        at_limit = _trainjob(trainer={field: ["x" * 65536]})
+        over = _trainjob(trainer={field: ["x" * 65537]})
+        for release in ("v2.2.1", "v2.3.0"):
+            assert validation.check_object(at_limit, upstream.bundle(release)) == [], (field, release)
+        assert validation.check_object(over, upstream.bundle("v2.3.0")) == []
+        old = validation.check_object(over, upstream.bundle("v2.2.1"))
+        assert [p.path for p in old] == [f"spec.trainer.{field}[0]"]
+        assert "65536" in old[0].message
+
+
+def test_shipped_launcher_runtimes_differ():
+    # manifests/base/runtimes/{deepspeed,mlx}_distributed.yaml: v2.2.1 lists the launcher first, without the
+    # launcher's dependsOn on the node job and without fsGroup; v2.3.0 has the node job first.
+    def layout(release, name):
+        rt = next(r for r in upstream.bundle(release).catalog() if r["metadata"]["name"] == name)
+        jobs = rt["spec"]["template"]["spec"]["replicatedJobs"]
+        return [(j["name"], j.get("dependsOn"), (j["template"]["spec"]["template"]["spec"].get("securityContext")
+                                                 or {}).get("fsGroup")) for j in jobs]
+
+    for name in ("deepspeed-distributed", "mlx-distributed"):
+        assert layout("v2.2.1", name) == [("launcher", None, None), ("node", None, None)]
+        assert layout("v2.3.0", name) == [("node", None, 1000),
+                                          ("launcher", [{"name": "node", "status": "Ready"}], 1000)]
+
+
 def test_v2_2_1_runtime_webhooks_have_no_object_selector():
     # v2.3.0's manifests/base/webhook/patch_validating.yaml adds the objectSelector; v2.2.1's has none.
     runtime = copy.deepcopy(next(r for r in upstream.bundle("v2.3.0").catalog()

@@ -49,13 +49,13 @@ def build(info, trainjob, options) -> list[dict]:
     rpn = ((trainjob.get("spec") or {}).get("trainer") or {}).get("resourcesPerNode")
     if rpn is None or (rpn.get("limits") is None and rpn.get("requests") is None):
         return objects
-    replaced = {k: dict(rpn[k]) for k in ("limits", "requests") if rpn.get(k) is not None}
     launcher_as_node = _current._launcher_as_node(info)
     for rj in info.replicated_jobs:
         if ancestor_of(rj) == TRAINER or (launcher_as_node and rj.get("name") == NODE):
             for c in pod_spec_of(rj).get("containers") or ():
                 if c.get("name") == NODE:
-                    c["resources"] = dict(replaced)
+                    # A copy per container: the launcher's and the node's must not share their maps.
+                    c["resources"] = {k: dict(rpn[k]) for k in ("limits", "requests") if rpn.get(k) is not None}
     return objects
 
 
