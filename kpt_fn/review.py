@@ -527,7 +527,7 @@ class SourceError(Exception):
     """OLD or NEW cannot be read (the message says why, for the user)."""
 
 
-def materialize(spec: str, cwd: str, scratch: str, env=None, max_bytes: int | None = None) -> tuple:
+def materialize(spec: str, cwd: str, scratch: str, env: dict, max_bytes: int | None = None) -> tuple:
     """(directory, environment, notes) to render OLD or NEW with: a directory as it is, or the app's
     files at a git revision of the repository the working directory is in, read from git's objects
     alone into a new directory under `scratch`. A name that is both is an error: which was meant?
@@ -536,11 +536,10 @@ def materialize(spec: str, cwd: str, scratch: str, env=None, max_bytes: int | No
     runtimes) that lie in the repository are read at that revision too, laid out as in the repository
     so that the app's relative references reach them: a runtime changed between OLD and NEW must show
     in the diff, not be read twice from today's working tree. Roots outside the repository are read as
-    they are now, and a note says so."""
+    they are now, and a note says so. `env`: the environment the command line passes in."""
     from kpt_fn import gitrev, sources
     from kpt_fn.yamlio import DEFAULT_LIMITS
 
-    env = os.environ if env is None else env
     path = spec if os.path.isabs(spec) else os.path.join(cwd, spec)
     is_dir = os.path.isdir(path)
     try:

@@ -237,6 +237,22 @@ def test_no_upward_imports(files, forbidden):
     assert {p: ms for p, ms in bad.items() if ms} == {}
 
 
+def test_environment_and_collector_only_at_the_edge():
+    """The environment is read in kpt_fn/cli alone (everything else is handed `env`), and the cyclic
+    collector is asked about in function._Collector alone (the CLI configures it)."""
+    found = []
+    for path in sorted((REPO / "kpt_fn").rglob("*.py")):
+        rel = path.relative_to(REPO).as_posix()
+        for node in ast.walk(ast.parse(path.read_text())):
+            if not (isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name)):
+                continue
+            if node.value.id == "os" and node.attr in ("environ", "getenv", "putenv") and not rel.startswith("kpt_fn/cli/"):
+                found.append(f"{rel}: os.{node.attr}")
+            if node.value.id == "gc" and rel != "kpt_fn/function.py" and not rel.startswith("kpt_fn/cli/"):
+                found.append(f"{rel}: gc.{node.attr}")
+    assert found == []
+
+
 def _module_name(path: Path) -> str:
     parts = list(path.relative_to(REPO).with_suffix("").parts)
     return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
