@@ -1,9 +1,6 @@
 """Strategic merge patch: worked runtimePatches examples (upstream pkg/runtime/core/trainingruntime.go applies them) and our own cases."""
 
 import copy
-import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
