@@ -56,3 +56,20 @@ def patch(manager, **pod_spec):
 
 NODE = job("node", ["node"], ancestor="trainer")
 TORCH = {"torch": {}}
+
+
+def tune(runtime_name, num_nodes=1, args=None, requests=None, nproc=None):
+    trainer = {"numNodes": num_nodes, "image": "ghcr.io/kubeflow/trainer/torchtune-trainer", "command": ["tune", "run"],
+               "resourcesPerNode": {"requests": requests or {}}}
+    if args is not None:
+        trainer["args"] = args
+    if nproc is not None:
+        trainer["numProcPerNode"] = nproc
+    return trainjob(runtime_name=runtime_name, kind="ClusterTrainingRuntime", trainer=trainer)
+
+
+def tune_runtime(name):
+    return runtime(NODE, ml_policy=TORCH, kind="ClusterTrainingRuntime", name=name)
+
+
+LORA = "model.lora_attn_modules=[q_proj, v_proj, output_proj]"

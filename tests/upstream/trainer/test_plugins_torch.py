@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from kpt_fn.engine import admission
-from support.admission_kit import job, runtime, trainjob, errors, NODE, TORCH
+from support.admission_kit import LORA, NODE, TORCH, errors, job, runtime, trainjob, tune, tune_runtime
 
 
 # --- Torch plugin ----------------------------------------------------------------------------------
@@ -36,23 +36,6 @@ def test_env_injection_targets_each_missing_container():
     assert errors(admission(trainjob(), rt)) == [
         ("spec.runtimeRef", 'envInjection target podSet "node" container "a" not found in runtime template'),
         ("spec.runtimeRef", 'envInjection target podSet "gone" container "b" not found in runtime template')]
-
-
-def tune(runtime_name, num_nodes=1, args=None, requests=None, nproc=None):
-    trainer = {"numNodes": num_nodes, "image": "ghcr.io/kubeflow/trainer/torchtune-trainer", "command": ["tune", "run"],
-               "resourcesPerNode": {"requests": requests or {}}}
-    if args is not None:
-        trainer["args"] = args
-    if nproc is not None:
-        trainer["numProcPerNode"] = nproc
-    return trainjob(runtime_name=runtime_name, kind="ClusterTrainingRuntime", trainer=trainer)
-
-
-def tune_runtime(name):
-    return runtime(NODE, ml_policy=TORCH, kind="ClusterTrainingRuntime", name=name)
-
-
-LORA = "model.lora_attn_modules=[q_proj, v_proj, output_proj]"
 
 
 @pytest.mark.parametrize("name,tj,want", [

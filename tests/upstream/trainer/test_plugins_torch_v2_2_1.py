@@ -1,6 +1,6 @@
 """Trainer v2.2.1's Torch admission checks: pkg/runtime/framework/plugins/torch/torch_test.go
 TestTorchValidate at v2.2.1 as data (each case named by its upstream case), run through the engine with
-`trainerVersion: v2.2.1`, then the v2.3.0 cases (test_plugins_validate.py) whose answer v2.2.1 changes:
+`trainerVersion: v2.2.1`, then the v2.3.0 cases (test_plugins_torch.py) whose answer v2.2.1 changes:
 no LoRA multi-node and no immutable-args check (new in v2.3.0's validateTorchTune), and QLoRA/DoRA
 matched as substrings whatever the value (isUseQLoraFinetune at v2.2.1).
 
@@ -14,7 +14,7 @@ from __future__ import annotations
 import pytest
 
 from kpt_fn.engine import EngineOptions, admission
-from upstream.trainer.test_plugins_validate import LORA, errors, job, runtime, trainjob, tune, tune_runtime
+from support.admission_kit import LORA, errors, job, runtime, trainjob, tune, tune_runtime
 
 V221 = EngineOptions(trainerVersion="v2.2.1")
 V230 = EngineOptions(trainerVersion="v2.3.0")
@@ -53,7 +53,7 @@ def test_torch_validate(tj, rt, want):
     assert errors(admission(tj, rt, V221)) == want
 
 
-# v2.3.0's TestTorchValidate cases (test_plugins_validate.py) with v2.2.1's answer and v2.3.0's.
+# v2.3.0's TestTorchValidate cases (test_plugins_torch.py) with v2.2.1's answer and v2.3.0's.
 CHANGED = [
     pytest.param(tune("torchtune-llama3.3-70b", num_nodes=2, args=[LORA]), "torchtune-llama3.3-70b", [],
                  [("spec.trainer.numNodes", "LoRA fine-tuning is not supported for multi-node training in TorchTune")],
