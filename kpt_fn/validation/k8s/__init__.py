@@ -44,7 +44,7 @@ FAMILIES = (
      "schemes, headers, non-negative timings, successThreshold 1 where required"),
     (security.RULE, _CORE, "pod and container securityContext: user and group ids, sysctls, seccomp, "
      "AppArmor, procMount, policies, privilege escalation; what hostUsers: false forbids (host network, PID, IPC, "
-     "volumeDevices)"),
+     "volumeDevices); Windows options (GMSA credential spec, runAsUserName, HostProcess pods)"),
     (restart.RULE, _CORE, "a container's own restartPolicy (Always, OnFailure, Never) and restartPolicyRules "
      "(action Restart, exitCodes with In/NotIn and at most 255 values, at most 20 rules)"),
     (scheduling.TOLERATIONS, _CORE, "tolerations: keys, operators, values, effects, tolerationSeconds"),

@@ -301,8 +301,12 @@ def _os(pod, path, f):
     os_name = as_dict(pod.get("os")).get("name")
     if not isinstance(os_name, str):
         return
+    if not os_name:
+        f.required(RULE, child(child(path, "os"), "name"))
+        return
     if os_name not in OS_NAMES:
-        f.unsupported(RULE, child(child(path, "os"), "name"), os_name, OS_NAMES)
+        # upstream reports it at `os`, not `os.name`
+        f.unsupported(RULE, child(path, "os"), os_name, OS_NAMES)
         return
     sc = as_dict(pod.get("securityContext"))
     containers = [(field, i, as_dict(c)) for field in ("initContainers", "containers")
@@ -383,6 +387,7 @@ _POD_FIELDS = (
     (("readinessGates",), _readiness_gates),
     (("schedulingGates",), _scheduling_gates),
     (("topologySpreadConstraints",), _spread),
+    (("containers", "initContainers"), security.check_host_process),
     (("hostnameOverride",), _hostname_override),
     _named_field("serviceAccountName", _subdomain),
     _named_field("nodeName", _subdomain),

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 
+from kpt_fn.validation import names
 from kpt_fn.validation.fielderr import child, index
 from kpt_fn.validation.k8s import paths
 from kpt_fn.validation.k8s.findings import as_dict, as_int, as_list, as_str
@@ -29,12 +30,19 @@ _SYSCTL_MSG = f"must have at most 253 characters and match regex ^({_SYSCTL_SEGM
 
 
 # component-helpers node/util/sysctl: the sysctls namespaced by the kernel (exact names, then prefixes).
-# Names written with '/' separators are not normalised here, so they are never flagged (no false positive).
 _IPC_SYSCTLS = frozenset({"kernel.sem"})
 _NAMESPACED_PREFIXES = (("kernel.shm", "ipc"), ("kernel.msg", "ipc"), ("fs.mqueue.", "ipc"), ("net.", "net"))
 
 
+def _normalize_sysctl(name: str) -> str:
+    """component-helpers node/util/sysctl NormalizeName: a name whose first separator is '/' is
+    written with '/' between its parts and '.' inside them; swap them to the dotted form."""
+    first = next((ch for ch in name if ch in "./"), "")
+    return name.translate(str.maketrans("./", "/.")) if first == "/" else name
+
+
 def _sysctl_namespace(name: str) -> str:
+    name = _normalize_sysctl(name)
     if name in _IPC_SYSCTLS:
         return "ipc"
     return next((kind for prefix, kind in _NAMESPACED_PREFIXES if name.startswith(prefix)), "")
@@ -106,7 +114,89 @@ def check_container(sc, path: str, host_users: bool, f) -> None:
         for cap in as_list(as_dict(sc.get("capabilities")).get("add")):
             if cap == "CAP_SYS_ADMIN":
                 f.invalid(RULE, path, sc, "cannot set `allowPrivilegeEscalation` to false and `capabilities.Add` CAP_SYS_ADMIN")
+    windows_options(sc.get("windowsOptions"), child(path, "windowsOptions"), f)
     _apparmor(sc.get("appArmorProfile"), child(path, "appArmorProfile"), f)
+
+
+# validateWindowsSecurityContextOptions: limits and forms from validation.go (GMSA credential spec
+# size, runAsUserName as DOMAIN\USER or USER with a NetBios or DNS domain)
+MAX_GMSA_SPEC_KIB = 64
+MAX_USER_DOMAIN = 256
+MAX_USER = 104
+_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
+_NETBIOS = re.compile(r'[^\\/:*?"<>|.][^\\/:*?"<>|]{0,14}')
+_DNS_LABEL = r"[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?"
+_DNS_DOMAIN = re.compile(rf"{_DNS_LABEL}(?:\.{_DNS_LABEL})*")
+_USER_BAD_CHARS = re.compile(r'["/\\:;|=,+*?<>@\[\]]')
+_USER_DOTS_SPACES = re.compile(r"[. ]+")
+
+
+def windows_options(options, path: str, f) -> None:
+    if not isinstance(options, dict):
+        return
+    name = options.get("gmsaCredentialSpecName")
+    if isinstance(name, str):
+        for msg in names.is_dns1123_subdomain(name):
+            f.invalid(RULE, child(path, "gmsaCredentialSpecName"), name, msg)
+    spec = options.get("gmsaCredentialSpec")
+    if isinstance(spec, str):
+        if not spec:
+            f.invalid(RULE, child(path, "gmsaCredentialSpec"), spec, "gmsaCredentialSpec cannot be an empty string")
+        elif len(spec.encode()) > MAX_GMSA_SPEC_KIB * 1024:
+            f.invalid(RULE, child(path, "gmsaCredentialSpec"), spec, f"gmsaCredentialSpec size must be under {MAX_GMSA_SPEC_KIB} KiB")
+    user = options.get("runAsUserName")
+    if isinstance(user, str):
+        for msg in _run_as_user_name(user):
+            f.invalid(RULE, child(path, "runAsUserName"), user, msg)
+
+
+def _run_as_user_name(value: str) -> list[str]:
+    if not value:
+        return ["runAsUserName cannot be an empty string"]
+    if _CONTROL.search(value):
+        return ["runAsUserName cannot contain control characters"]
+    parts = value.split("\\")
+    if len(parts) > 2:
+        return ["runAsUserName cannot contain more than one backslash"]
+    domain, user = (parts[0], parts[1]) if len(parts) == 2 else ("", parts[0])
+    out = []
+    if len(domain.encode()) >= MAX_USER_DOMAIN:
+        out.append(f"runAsUserName's Domain length must be under {MAX_USER_DOMAIN} characters")
+    if len(parts) == 2 and not (_NETBIOS.fullmatch(domain) or _DNS_DOMAIN.fullmatch(domain)):
+        out.append("runAsUserName's Domain doesn't match the NetBios nor the DNS format")
+    if not user:
+        out.append("runAsUserName's User cannot be empty")
+    elif len(user.encode()) > MAX_USER:
+        out.append(f"runAsUserName's User length must not be longer than {MAX_USER} characters")
+    if _USER_DOTS_SPACES.fullmatch(user):
+        out.append("runAsUserName's User cannot contain only periods or spaces")
+    if _USER_BAD_CHARS.search(user):
+        out.append('runAsUserName\'s User cannot contain the following characters: "/\\:;|=,+*?<>@[]')
+    return out
+
+
+def check_host_process(pod: dict, path: str, f) -> None:
+    """validateWindowsHostProcessPod (every pod, whatever its os): all containers HostProcess or none,
+    with hostNetwork; a container's value equal to the pod's when both are set. The cluster allows
+    privileged containers, so HostProcess ones are not refused by policy."""
+    pod_value = as_dict(as_dict(pod.get("securityContext")).get("windowsOptions")).get("hostProcess")
+    pod_value = pod_value if isinstance(pod_value, bool) else None
+    total = host_process = 0
+    for field in ("initContainers", "containers"):  # VisitContainersWithPath; ephemeral ones are refused
+        for i, c in enumerate(as_list(pod.get(field))):
+            total += 1
+            value = as_dict(as_dict(as_dict(c).get("securityContext")).get("windowsOptions")).get("hostProcess")
+            value = value if isinstance(value, bool) else None
+            if pod_value is not None and value is not None and value != pod_value:
+                f.invalid(RULE, f"{path}.{field}[{i}].securityContext.windowsOptions.hostProcess", value,
+                          f"pod hostProcess value must be identical if both are specified, was {str(pod_value).lower()}")
+            if value is True or (value is None and pod_value is True):
+                host_process += 1
+    if host_process:
+        if host_process != total:
+            f.invalid(RULE, path, "", "If pod contains any hostProcess containers then all containers must be HostProcess containers")
+        if pod.get("hostNetwork") is not True:
+            f.invalid(RULE, child(path, "hostNetwork"), False, "hostNetwork must be true if pod contains any hostProcess containers")
 
 
 def check_pod(pod: dict, path: str, f) -> None:
@@ -156,6 +246,7 @@ def check_pod(pod: dict, path: str, f) -> None:
     if isinstance(policy, str) and policy not in FS_GROUP_CHANGE:
         f.unsupported(RULE, child(where, "fsGroupChangePolicy"), policy, FS_GROUP_CHANGE)
     _seccomp(sc.get("seccompProfile"), child(where, "seccompProfile"), f)
+    windows_options(sc.get("windowsOptions"), child(where, "windowsOptions"), f)
     _apparmor(sc.get("appArmorProfile"), child(where, "appArmorProfile"), f)
     policy = sc.get("supplementalGroupsPolicy")
     if isinstance(policy, str) and policy not in SUPPLEMENTAL_GROUPS_POLICIES:

@@ -494,4 +494,4 @@ def test_the_other_os_fields():
         ("securityContext.windowsOptions", "Forbidden: windows options cannot be set for a linux pod")]
     assert errors(jobset({"os": {"name": "windows"}}, containers=[ctr(securityContext={"privileged": False})])) == [
         ("containers[0].securityContext.privileged", "Forbidden: cannot be set for a windows pod")]
-    assert errors(jobset({"os": {"name": "plan9"}})) == [("os.name", 'Unsupported value: "plan9": supported values: "linux", "windows"')]
+    assert errors(jobset({"os": {"name": "plan9"}})) == [("os", 'Unsupported value: "plan9": supported values: "linux", "windows"')]

@@ -675,6 +675,114 @@ POD_RESOURCES_CASES = [
 ]
 
 
+# --- TestValidateWindowsSecurityContextOptions (upstream's root is the windowsOptions; written here as a
+# container's), TestValidateWindowsHostProcessPod, TestValidateSysctls ---------------------------------------
+
+T = "TestValidateWindowsSecurityContextOptions"
+_WO = "field.containers[0].securityContext.windowsOptions"
+
+
+def _wo(options: str) -> str:
+    return f"containers: [{{name: ctr, image: image, securityContext: {{windowsOptions: {options}}}}}]"
+
+
+def _user(name: str) -> str:
+    return _wo("{runAsUserName: " + __import__("json").dumps(name) + "}")
+
+
+WINDOWS_OPTIONS_CASES = [
+    C(T, "an empty struct", _wo("{}")),
+    C(T, "a valid input", _wo("{gmsaCredentialSpecName: dummy-gmsa-crep-spec-name, gmsaCredentialSpec: dummy-gmsa-crep-spec-contents}")),
+    C(T, "a GMSA cred spec name that is not a valid resource name", _wo("{gmsaCredentialSpecName: not_a-valid-gmsa-crep-spec-name}"),
+      (INVALID, f"{_WO}.gmsaCredentialSpecName", "a lowercase RFC 1123 subdomain")),
+    C(T, "empty GMSA cred spec contents", _wo("{gmsaCredentialSpec: ''}"),
+      (INVALID, f"{_WO}.gmsaCredentialSpec", "gmsaCredentialSpec cannot be an empty string")),
+    C(T, "GMSA cred spec contents that are too long", _wo("{gmsaCredentialSpec: " + "a" * (64 * 1024 + 1) + "}"),
+      (INVALID, f"{_WO}.gmsaCredentialSpec", "gmsaCredentialSpec size must be under 64 KiB")),
+    C(T, "a valid RunAsUserName", _user("Container. User")),
+    C(T, "a valid RunAsUserName with NetBios Domain", _user("Network Service\\Container. User")),
+    C(T, "a valid RunAsUserName with DNS Domain", _user("fOo" * 20 + ".liSH\\Container. User")),
+    C(T, "a valid RunAsUserName with DNS Domain with a single character segment", _user("fOo" * 20 + ".l\\Container. User")),
+    C(T, "a valid RunAsUserName with a long single segment DNS Domain", _user("a" * 42 + "\\Container. User")),
+    C(T, "an empty RunAsUserName", _user(""), (INVALID, f"{_WO}.runAsUserName", "runAsUserName cannot be an empty string")),
+    C(T, "RunAsUserName containing a control character", _user("Container\tUser"),
+      (INVALID, f"{_WO}.runAsUserName", "runAsUserName cannot contain control characters")),
+    C(T, "RunAsUserName containing too many backslashes", _user("Container\\Foo\\Lish"),
+      (INVALID, f"{_WO}.runAsUserName", "runAsUserName cannot contain more than one backslash")),
+    C(T, "RunAsUserName containing backslash but empty Domain", _user("\\User"),
+      (INVALID, f"{_WO}.runAsUserName", "runAsUserName's Domain doesn't match the NetBios nor the DNS format")),
+    C(T, "RunAsUserName containing backslash but empty User", _user("Container\\"),
+      (INVALID, f"{_WO}.runAsUserName", "runAsUserName's User cannot be empty")),
+    C(T, "RunAsUserName's NetBios Domain is too long", _user("NetBios " + "a" * 8 + "\\user"),
+      (INVALID, f"{_WO}.runAsUserName", "runAsUserName's Domain doesn't match the NetBios")),
+    C(T, "RunAsUserName's DNS Domain is too long", _user(((("a" * 63) + ".") * 4)[:253] + ".com\\user"),
+      (INVALID, f"{_WO}.runAsUserName", "runAsUserName's Domain length must be under 256 characters")),
+    C(T, "RunAsUserName's User is too long", _user("a" * 105),
+      (INVALID, f"{_WO}.runAsUserName", "runAsUserName's User length must not be longer than 104 characters")),
+    C(T, "RunAsUserName's User cannot contain only spaces or periods", _user("... ..."),
+      (INVALID, f"{_WO}.runAsUserName", "runAsUserName's User cannot contain only periods or spaces")),
+    C(T, "RunAsUserName's NetBios Domain cannot start with a dot", _user(".FooLish\\User"),
+      (INVALID, f"{_WO}.runAsUserName", "runAsUserName's Domain doesn't match the NetBios")),
+    C(T, "RunAsUserName's NetBios Domain cannot contain invalid characters", _user("Foo? Lish?\\User"),
+      (INVALID, f"{_WO}.runAsUserName", "runAsUserName's Domain doesn't match the NetBios")),
+    C(T, "RunAsUserName's DNS Domain cannot contain invalid characters", _user("a" * 32 + ".com-\\user"),
+      (INVALID, f"{_WO}.runAsUserName", "runAsUserName's Domain doesn't match the NetBios nor the DNS format")),
+    C(T, "RunAsUserName's User cannot contain invalid characters", _user("Container/User"),
+      (INVALID, f"{_WO}.runAsUserName", "runAsUserName's User cannot contain the following characters")),
+]
+
+T = "TestValidateWindowsHostProcessPod"
+_HP = "securityContext: {windowsOptions: {hostProcess: %s}}"
+_CTR = "{name: container, image: image, " + _HP + "}"
+# upstream names its init container `container` too (only this check runs there); a pod needs unique names
+_INIT = _CTR.replace("name: container", "name: init-container")
+HOST_PROCESS_CASES = [
+    C(T, "Spec with feature enabled, pod-wide HostProcess=true, and HostNetwork unset should not validate",
+      "{" + _HP % "true" + ", containers: [{name: container, image: image}]}",
+      (INVALID, "field.hostNetwork", "hostNetwork must be true if pod contains any hostProcess containers")),
+    C(T, "Spec with feature enabled, pod-wide HostProcess=ture, and HostNetwork set should validate",
+      "{hostNetwork: true, " + _HP % "true" + ", containers: [{name: container, image: image}]}"),
+    C(T, "Spec with feature enabled, pod-wide HostProcess=ture, HostNetwork set, and containers setting HostProcess=true should validate",
+      "{hostNetwork: true, " + _HP % "true" + f", containers: [{_CTR % 'true'}], initContainers: [{_INIT % 'true'}]}}"),
+    C(T, "Spec with feature enabled, pod-wide HostProcess=nil, HostNetwork set, and all containers setting HostProcess=true should validate",
+      f"{{hostNetwork: true, containers: [{_CTR % 'true'}], initContainers: [{_INIT % 'true'}]}}"),
+    C(T, "Pods with feature enabled, some containers setting HostProcess=true, and others setting HostProcess=false should not validate",
+      f"{{hostNetwork: true, containers: [{_CTR % 'true'}], initContainers: [{_INIT % 'false'}]}}",
+      (INVALID, "field", "If pod contains any hostProcess containers then all containers must be HostProcess containers")),
+    C(T, "Spec with feature enabled, some containers setting HostProcess=true, and other leaving HostProcess unset should not validate",
+      f"{{hostNetwork: true, containers: [{_CTR % 'true'}], initContainers: [{{name: init-container, image: image}}]}}",
+      (INVALID, "field", "If pod contains any hostProcess containers then all containers must be HostProcess containers")),
+    C(T, "Spec with feature enabled, pod-wide HostProcess=true, some containers setting HostProcess=true, and init containers "
+         "setting HostProcess=false should not validate",
+      "{hostNetwork: true, " + _HP % "true" + f", containers: [{_CTR % 'true'}], initContainers: [{_INIT % 'false'}]}}",
+      (INVALID, "field.initContainers[0].securityContext.windowsOptions.hostProcess",
+       "pod hostProcess value must be identical if both are specified, was true"),
+      (INVALID, "field", "If pod contains any hostProcess containers then all containers must be HostProcess containers")),
+]
+
+T = "TestValidateSysctls"
+_SYSCTL = "field.securityContext.sysctls[%d].name"
+
+
+def _sysctls(*sysctl_names, **pod):
+    listed = ", ".join(f"{{name: {n}, value: '1'}}" for n in sysctl_names)
+    extra = "".join(f", {k}: {str(v).lower()}" for k, v in pod.items())
+    return f"{{securityContext: {{sysctls: [{listed}]}}{extra}}}"
+
+
+SYSCTL_CASES = [
+    C(T, "valid", _sysctls("net.foo.bar", "kernel.shmmax", "net.ipv4.conf.enp3s0/200.forwarding", "net/ipv4/conf/enp3s0.200/forwarding")),
+    C(T, "invalid", _sysctls("i..nvalid", "_invalid"), (INVALID, _SYSCTL % 0, ""), (INVALID, _SYSCTL % 1, "")),
+    C(T, "duplicates", _sysctls("kernel.shmmax", "kernel.shmmax"), (DUPLICATE, _SYSCTL % 1, "")),
+    C(T, "invalidWithHostNet", _sysctls("net.ipv4.conf.enp3s0/200.forwarding", "net/ipv4/conf/enp3s0.200/forwarding", hostNetwork=True),
+      (INVALID, _SYSCTL % 0, "may not be specified when 'hostNetwork' is true"),
+      (INVALID, _SYSCTL % 1, "may not be specified when 'hostNetwork' is true")),
+    C(T, "invalidWithHostIPC", _sysctls("kernel.shmmax", "kernel.msgmax", hostIPC=True),
+      (INVALID, _SYSCTL % 0, "may not be specified when 'hostIPC' is true"),
+      (INVALID, _SYSCTL % 1, "may not be specified when 'hostIPC' is true")),
+]
+
+
 # --- the tests -----------------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("case,where", params(POD_SPEC_CASES + DNS_CASES + READINESS_CASES, SPEC_FIELD)
@@ -682,7 +790,8 @@ POD_RESOURCES_CASES = [
                          + params(ANNOTATION_CASES, POD_META) + params(RESTART_CASES, CONTAINERS)
                          + params(SPREAD_CASES, SPREAD) + params(HOST_USERS_CASES + HOSTNAME_CASES, HOST_USERS)
                          + params(CONTAINER_SC_CASES, CONTAINER_SC) + params(LINUX_CASES, SPEC_FIELD)
-                         + params(POD_RESOURCES_CASES, SPEC_FIELD))
+                         + params(POD_RESOURCES_CASES, SPEC_FIELD)
+                         + params(WINDOWS_OPTIONS_CASES + HOST_PROCESS_CASES + SYSCTL_CASES, SPEC_FIELD))
 def test_upstream_case(case, where):
     check(case, where)
 
@@ -731,8 +840,10 @@ NOT_PORTED = {
         "gate settings other than 1.36's, or options only an update of an existing Pod sets",
     "TestValidateHostUsers/empty, opts: Allow... (3 cases), ephemeralContainer volumeDevice": "no pod spec at all; an "
         "option only an update of an existing Pod sets; ephemeral containers are refused in a template anyway",
-    "TestValidateWindowsHostProcessPod, TestValidateWindowsSecurityContextOptions": "Windows securityContext options "
-        "are not checked here (docs/validation.md, rules left out)",
+    "TestValidateWindowsSecurityContextOptions/a nil pointer, RunAsUserName is nil": "nothing written",
+    "TestValidateWindowsHostProcessPod/(the cases after the seventh)": "not read from the snapshot",
+    "TestValidateSysctls/... AllowNamespacedSysctlsForHostNetAndHostIPC true": "an option only an update of an existing "
+                                                                               "Pod sets",
     "TestValidateSecurityContext/request privileged when capabilities forbids": "cluster policy (the API server's "
         "--allow-privileged); the default allows privileged containers",
     "TestValidateContainers/Forbidden RestartPolicy (gate off)": "ContainerRestartRules is beta and on since 1.35; "
