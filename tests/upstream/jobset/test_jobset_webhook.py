@@ -1,32 +1,89 @@
-"""JobSet-webhook family: cases ported from jobset v0.12.0 pkg/webhooks/jobset_webhook_test.go
-(TestValidateCreate), objects rewritten as plain dicts."""
+"""JobSet v0.12.0's webhook (the JobSet Trainer v2.3.0 installs), from JobSet's
+pkg/webhooks/jobset_webhook_test.go at v0.12.0: first its cases as data, each named by its upstream test
+and case (webhook_cases: those v0.11.1 has too; below: those new in v0.12.0; NOT_PORTED with reasons);
+then the function's own, stricter checks of the same behaviour (exact field paths and messages, the
+defaults the webhook sees), objects written as plain dicts."""
 
 from __future__ import annotations
 
+import copy
 from pathlib import Path
 
 import pytest
 import yaml
 
 from kpt_fn import validation
+from kpt_fn.lifecycle import jobset_defaults, jobset_update
 from kpt_fn.validation import jobset_webhook
+from upstream.jobset.webhook_cases import (CREATE, DEFAULTING, DNS1035, IMMUTABLE_RJOBS, NOT_PORTED, UPDATE, case,
+                                           check_create, jobset, rjob, update)
 
+RELEASE = jobset_webhook.V0_12_0
 FIXTURES = Path(__file__).resolve().parents[3] / "fixtures" / "validation"
-DNS1035 = ("a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an "
-           "alphabetic character, and end with an alphanumeric character (e.g. 'my-name',  or 'abc-123', "
-           "regex used for validation is '[a-z]([-a-z0-9]*[a-z0-9])?')")
-POD = {"spec": {"containers": [{"name": "test", "image": "bash:latest"}]}}
+OVER_1024 = ("JobSet cannot have a failure policy rule with RestartJob or RestartJobAndIgnoreMaxRestarts action and "
+             "a replicated job with replicas > 1024")
+GATE_OFF = ("RestartJob and RestartJobAndIgnoreMaxRestarts failure policy actions are not allowed when RestartJob "
+            "feature gate is disabled")
 
 
-def rjob(name="rj", replicas=1, **job_spec):
-    return {"name": name, "groupName": "default", "replicas": replicas,
-            "template": {"spec": {"template": POD, **job_spec}}}
+def _restart(action, gates, want):
+    name = (f"jobset failure policy rule has {action} action and "
+            + ("a replicated job with replicas > 1024" if gates else "RestartJob feature gate is disabled"))
+    js = jobset(rjob(replicas=1025), failurePolicy={"rules": [{"name": "r", "action": action}]})
+    return case("TestValidateCreate", name, js, [want], gates=gates)
 
 
-def jobset(*rjobs, name="js", **spec):
-    return {"apiVersion": "jobset.x-k8s.io/v1alpha2", "kind": "JobSet", "metadata": {"name": name},
-            "spec": {"replicatedJobs": list(rjobs), "successPolicy": {"operator": "All"}, **spec}}
+# The cases new in v0.12.0's tests.
+V0_12_CREATE = [_restart(action, gates, want) for gates, want in ((["RestartJob"], OVER_1024), ((), GATE_OFF))
+                for action in jobset_webhook.RESTART_JOB_ACTIONS]
+V0_12_UPDATE = [
+    update("adding a new ReplicatedJob while suspended does not panic and is rejected",
+           {"suspend": True, "replicatedJobs": [rjob("job-a", group=None, parallelism=2)]},
+           {"suspend": True, "replicatedJobs": [rjob("job-a", group=None, parallelism=2),
+                                                rjob("job-b", group=None, parallelism=2)]}, IMMUTABLE_RJOBS),
+    update("invalid scaling of parallelism and completions when feature gate is disabled",
+           {"replicatedJobs": [rjob("test-jobset-replicated-job-0", 2, group=None, parallelism=2, completions=2)]},
+           {"replicatedJobs": [rjob("test-jobset-replicated-job-0", 2, group=None, parallelism=8, completions=8)]},
+           IMMUTABLE_RJOBS),
+]
+_ELASTIC = ("behind the ElasticJobSet gate (alpha, off by default in pkg/features/features.go), which the "
+            "function does not model: with it off, every such change is refused as immutable")
+NOT_PORTED_V0_12 = {
+    **NOT_PORTED,
+    **{f"TestValidateUpdate/{name}": _ELASTIC for name in (
+        "valid scaling of parallelism and completions", "invalid scaling of parallelism to < 1",
+        "invalid scaling of completions to < 1", "cannot scale parallelism if JobSet is Completed",
+        "cannot scale completions if JobSet is Failed", "immutability still enforced for other fields during valid scale",
+        "invalid scaling: parallelism and completions must be equal",
+        "reordering ReplicatedJobs evaluates ElasticJobSet scaling correctly by name",
+        "invalid scaling: immutability enforced for NonIndexed jobs even when ElasticJobSet is enabled")},
+}
 
+
+@pytest.mark.parametrize("js, want, gates, note", CREATE + V0_12_CREATE)
+def test_validate_create(js, want, gates, note):
+    check_create(js, want, gates, note, RELEASE)
+
+
+@pytest.mark.parametrize("spec, want", DEFAULTING)
+def test_jobset_defaulting(spec, want):
+    spec = copy.deepcopy(spec)
+    jobset_defaults.webhook_default(spec)
+    assert spec == want
+
+
+@pytest.mark.parametrize("old, new, want", UPDATE + V0_12_UPDATE)
+def test_validate_update(old, new, want):
+    assert [(r.path, r.message) for r in jobset_update.validate_update(old, new, RELEASE)] == want
+
+
+def test_each_upstream_case_once():
+    ported = [p.id for p in CREATE + V0_12_CREATE + DEFAULTING + UPDATE + V0_12_UPDATE]
+    assert len(ported) == len(set(ported))
+    assert not set(NOT_PORTED_V0_12) & set(ported)
+
+
+# --- the function's own checks of the same webhook ------------------------------------------------------------
 
 def problems(js, gates=frozenset()):
     return [(p.path, p.message) for p in jobset_webhook.check(js, gates)]
