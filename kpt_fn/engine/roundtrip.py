@@ -31,6 +31,7 @@ _QUANTITIES = frozenset({"sizeLimit", "divisor"})
 # container's image, command, args, env and ports before the rest. Other keys keep their order.
 _LEADING = ("apiVersion", "kind", "name", "namespace", "metadata", "groupName", "replicas", "dependsOn",
             "parallelism", "completions", "image", "command", "args", "env", "envFrom", "ports")
+_RANK = {key: rank for rank, key in enumerate(_LEADING)}
 
 
 class QuantityProblem(ValueError):
@@ -73,7 +74,16 @@ def normalize(obj, path: str = ""):
 
 
 def _normalize_dict(obj: dict) -> None:
+    # Whether the leading keys already lead, in their order: noted on the way through the keys.
+    ordered, last, others = True, -1, False
     for key in list(obj):
+        rank = _RANK.get(key)
+        if rank is None:
+            others = True
+        elif others or rank < last:
+            ordered = False
+        else:
+            last = rank
         value = obj[key]
         if value is None:
             del obj[key]
@@ -108,10 +118,8 @@ def _normalize_dict(obj: dict) -> None:
             except _Bad as bad:
                 bad.parts[0], bad.keys[0] = key, True
                 raise
-    for key in _LEADING:
-        if key in obj:
-            _lead(obj)
-            return
+    if not ordered:
+        _lead(obj)
 
 
 def _normalize_list(obj: list) -> None:
@@ -132,8 +140,6 @@ def _normalize_list(obj: list) -> None:
 
 def _lead(obj: dict) -> None:
     leading = [k for k in _LEADING if k in obj]
-    if not leading or list(obj)[: len(leading)] == leading:
-        return
     items = list(obj.items())
     obj.clear()
     values = dict(items)

@@ -114,14 +114,17 @@ def webhook_round_trip(spec: dict) -> None:
 def create_defaults(jobset: dict, bundle: upstream.Bundle | None = None) -> dict:
     """The JobSet as the API server stores it after the create, under the JobSet release of `bundle`'s
     Trainer release (default: the default release's): a defaulted deep copy."""
-    out = private_copy(jobset)
-    spec = out.get("spec")
-    if not isinstance(spec, dict):
-        return out
-    webhook_default(spec)
-    webhook_round_trip(spec)
-    apply_defaults(spec, _spec_tree(bundle))
-    return out
+    return default_created(private_copy(jobset), bundle)
+
+
+def default_created(jobset: dict, bundle: upstream.Bundle | None = None) -> dict:
+    """create_defaults in place, for a JobSet nothing else holds (one a render has just made); returns it."""
+    spec = jobset.get("spec")
+    if isinstance(spec, dict):
+        webhook_default(spec)
+        webhook_round_trip(spec)
+        apply_defaults(spec, _spec_tree(bundle))
+    return jobset
 
 
 def crd_defaults(jobset: dict, bundle: upstream.Bundle | None = None) -> dict:

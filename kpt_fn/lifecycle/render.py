@@ -30,11 +30,12 @@ def with_sync_option(obj: dict, option: str) -> dict:
 
 def finish(objects: list, profile: str, bundle=None) -> list:
     """The generated objects as the function writes them: JobSets in their created form, as the JobSet
-    release of `bundle`'s Trainer release creates them (default: the default release's)."""
+    release of `bundle`'s Trainer release creates them (default: the default release's). The JobSets
+    are defaulted in place: they are the render's own, just made by the engine."""
     out = []
     for obj in objects:
         if isinstance(obj, dict) and obj.get("kind") == "JobSet" and res.api_group(obj) == "jobset.x-k8s.io":
-            obj = jobset_defaults.create_defaults(obj, bundle)
+            obj = jobset_defaults.default_created(obj, bundle)  # the render's own object: no copy
             if profile == "kueue":
                 obj = with_sync_option(obj, SERVER_SIDE_APPLY)
         out.append(obj)
