@@ -36,7 +36,7 @@ from __future__ import annotations
 
 from kpt_fn import upstream
 from kpt_fn.engine.defaults import private_copy
-from kpt_fn.upstream.defaults import apply_defaults, defaults_tree
+from kpt_fn.upstream.defaults import apply_defaults
 
 INDEXED = "Indexed"
 ON_FAILURE = "OnFailure"
@@ -56,9 +56,7 @@ def jobset_schema(bundle: upstream.Bundle | None = None) -> dict:
 def _spec_tree(bundle: upstream.Bundle | None = None) -> dict:
     """The `default:` values below the JobSet CRD's spec (metadata defaults of the strict schema are
     not the API server's)."""
-    b = bundle or upstream.bundle()
-    return b.derived("lifecycle.jobset_spec_defaults",
-                     lambda: defaults_tree((jobset_schema(b).get("properties") or {}).get("spec") or {}))
+    return (bundle or upstream.bundle()).defaults("JobSet")["spec"]  # crd_defaults.json, generated
 
 
 def _obj(parent: dict, key: str) -> dict:

@@ -6,8 +6,8 @@ copies) and the validator (kpt_fn.validation.cel, where a rule selects a default
 same defaults. Structural defaulting fills a field only when it is absent (or null) and its parent
 object is present; an explicitly written value, even "" or 0, is kept.
 
-A bundle keeps the trees of the TrainJob and runtime specs in crd_defaults.json (scripts/generate.py
-defaults), so a run reads a few hundred bytes instead of parsing both schemas.
+A bundle keeps the trees of the TrainJob, runtime and JobSet specs in crd_defaults.json
+(scripts/generate.py defaults), so a run reads a few kilobytes instead of walking the schemas.
 """
 
 from __future__ import annotations
@@ -52,8 +52,10 @@ def defaults_tree(schema) -> dict:
 
 # In crd_defaults.json a defaulted field is {"=": value, <the defaults below it>}: no property is "=".
 _VALUE = "="
-# The kinds crd_defaults.json holds the spec defaults of (trainer.kubeflow.org/v1alpha1).
-CRD_DEFAULTS_KINDS = ("TrainJob", "TrainingRuntime")
+# The kinds crd_defaults.json holds the spec defaults of, with their apiVersion: the engine defaults
+# TrainJobs and runtimes, kpt_fn.lifecycle the JobSets it renders (their created form).
+CRD_DEFAULTS_KINDS = {"TrainJob": "trainer.kubeflow.org/v1alpha1", "TrainingRuntime": "trainer.kubeflow.org/v1alpha1",
+                      "JobSet": "jobset.x-k8s.io/v1alpha2"}
 
 
 def tree_to_json(tree: dict) -> dict:

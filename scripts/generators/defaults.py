@@ -1,8 +1,8 @@
 """`scripts/generate.py defaults`: crd_defaults.json of a release bundle, the `default:` values of the
-TrainJob and TrainingRuntime specs read from the bundle's generated schemas (run `schemas` first).
+TrainJob, TrainingRuntime and JobSet specs read from the bundle's generated schemas (run `schemas` first).
 
-The engine defaults every TrainJob and runtime it renders; parsing both schemas for that would cost a
-one-TrainJob run a few milliseconds, the digest a fraction of one. Format (kpt_fn.upstream.defaults):
+The engine defaults every TrainJob and runtime it renders, and kpt_fn.lifecycle every JobSet; walking
+the schemas for that would cost a one-TrainJob run a few milliseconds, the digest a fraction of one. Format (kpt_fn.upstream.defaults):
 
     {"generated": MARKER, "kinds": {"<kind>": {"<property>": {...}, "<list>": {"[]": {...}},
                                                 "<defaulted>": {"=": VALUE, ...}}}}
@@ -21,8 +21,8 @@ PER_RELEASE = True
 def build(ctx) -> dict[str, str]:
     bundle = upstream.Bundle(ctx.release.name, str(ctx.bundle_dir))  # fresh: not a cached, older copy
     kinds = []
-    for kind in defaults.CRD_DEFAULTS_KINDS:
-        schema = bundle.schema(bundle.schema_entries()[("trainer.kubeflow.org/v1alpha1", kind)])
+    for kind, api_version in defaults.CRD_DEFAULTS_KINDS.items():
+        schema = bundle.schema(bundle.schema_entries()[(api_version, kind)])
         tree = defaults.tree_to_json(defaults.defaults_tree(schema["properties"]["spec"]))
         kinds.append(f"{json.dumps(kind)}: {json.dumps(tree, separators=(',', ':'), ensure_ascii=False)}")
     text = "{" + f'"generated": {json.dumps(ctx.marker)},\n"kinds": {{\n' + ",\n".join(kinds) + "\n}}\n"
