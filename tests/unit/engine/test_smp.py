@@ -181,7 +181,8 @@ def test_unknown_type_name():
 
 
 # ------------------------------------------------------------------------------------------------
-# §10.4: two runtimePatches applied in sequence to a JobSet spec
+# Two runtimePatches applied in sequence to a JobSet spec, as pkg/runtime/core/trainingruntime.go
+# mergeRuntimePatches applies them at v2.3.0 (one strategic merge per patch, on the previous result)
 
 
 RUNTIME_SPEC = {

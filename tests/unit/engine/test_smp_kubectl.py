@@ -219,7 +219,8 @@ def test_matches_kubectl(pods, patch):
 
 
 # ------------------------------------------------------------------------------------------------
-# Fixed cases, including the ones §3.3 spells out and the error path.
+# Fixed cases of apimachinery's strategicpatch that runtimePatches rely on (new items first, patched
+# items in patch order, duplicates, nulls, type mismatches, finalizers as a union) and the error path.
 
 FIXED = [
     # env by name: new items first, patched items in patch order
