@@ -56,8 +56,9 @@ RULES = [
 ] + [Rule("policy/waiver", "policy", "TrainJob",
           f"annotation {ANNOTATION_GUIDE} names a known rule and gives a reason; waived violations are warnings"),
      Rule("policy/skipped", "policy", "TrainJob",
-          "warning: pod-level rules cannot run on a TrainJob whose spec.managedBy hands it to another "
-          "controller (nothing is rendered); the rules skipped are named")]
+          "warning: when a TrainJob is not rendered because its spec.managedBy hands it to another controller "
+          "(the selected release's reconciler leaves it alone), the pod-level rules cannot run; the rules skipped "
+          "are named")]
 
 
 # --- the policy section ------------------------------------------------------------------------
