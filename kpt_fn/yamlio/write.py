@@ -53,21 +53,30 @@ def _value_text(value) -> tuple:
 
 _string_text = functools.lru_cache(maxsize=1 << 16)(_value_text)
 
-# Lower-case words, digits and dashes starting with a letter (most names and labels) are written plain
-# by PyYAML unless a YAML 1.1 reader would take them for a boolean or null: no need to ask it.
+# Text that starts with a letter, `/` or a dash and a letter, and holds only letters, digits and
+# `._/:@-` without ending in `:` (most names, label keys, image references, paths, flags) has nothing PyYAML's emitter must quote in block
+# context; it is written plain unless the Dumper's own implicit resolvers read it as something else
+# (`y`, `True`, `NULL`, ...), which they are asked directly: no need to emit it.
 # tests/unit/yamlio/test_write.py checks this rule against PyYAML.
-_PLAIN_WORD = re.compile(r"[a-z][a-z0-9-]*\Z")
-_NOT_PLAIN = frozenset({"y", "n", "yes", "no", "on", "off", "true", "false", "null"})
+_PLAIN_WORD = re.compile(r"(?:[A-Za-z/]|-[A-Za-z])[A-Za-z0-9._/:@-]*(?<!:)\Z")
+_RESOLVERS = Dumper.yaml_implicit_resolvers
 
 
 def _is_plain_word(value: str) -> bool:
-    return _PLAIN_WORD.match(value) is not None and value not in _NOT_PLAIN
+    if _PLAIN_WORD.match(value) is None:
+        return False
+    for first in (value[0], None):  # as BaseResolver.resolve looks them up
+        if any(regexp.match(value) for _, regexp in _RESOLVERS.get(first, ())):
+            return False
+    return True
 
 
 @functools.lru_cache(maxsize=1 << 14)
 def _key_text(key) -> str:
     if not isinstance(key, str):
         raise _Unsupported
+    if len(key) < 128 and _is_plain_word(key):  # a simple key (PyYAML: shorter than 128), written plain
+        return key
     text = pyyaml_dump({key: None})
     if any(ch in text for ch in _OTHER_BREAKS):
         raise _Unsupported

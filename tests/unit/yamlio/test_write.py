@@ -49,8 +49,16 @@ def test_rendered_manifests_as_one_stream():
         assert write.dump_all(docs) == write.pyyaml_dump_all(docs), path
 
 
-@settings(max_examples=500, deadline=None)
-@given(st.from_regex(r"[a-z][a-z0-9-]{0,12}", fullmatch=True) | st.sampled_from(["y", "n", "yes", "no", "on", "off", "true", "false", "null", "nan", "inf", "e", "x-", "a--b"]))
+_WORDS = ["y", "n", "Y", "N", "yes", "No", "ON", "off", "True", "FALSE", "null", "Null", "NULL", "nan", "inf",
+          "e", "x-", "a--b", "a:", "a::b", "http://x", "img@sha256:ab", "E1", "e1", "x_1", "a.b/c:1.0", "/", "-", "-a", "--a", "---a", "-1", "/a:", "k" * 127, "k" * 128]
+
+
+@settings(max_examples=1000, deadline=None)
+@given(st.from_regex(r"[-A-Za-z/.:@0-9][A-Za-z0-9._/:@-]{0,14}", fullmatch=True) | st.from_regex(r"[ -~]{1,6}", fullmatch=True)
+       | st.sampled_from(_WORDS))
 def test_plain_word_rule_agrees_with_pyyaml(word):
-    assert write._is_plain_word(word) == (write.pyyaml_dump({"k": word}) == f"k: {word}\n")
+    if write._is_plain_word(word):
+        assert write.pyyaml_dump({"k": word}) == f"k: {word}\n"
+        assert write.pyyaml_dump({word: None}) == f"{word}: null\n"
     assert write.block({"k": word}) == write.pyyaml_dump({"k": word})
+    assert write.block({word: "v"}) == write.pyyaml_dump({word: "v"})
