@@ -87,7 +87,7 @@ def collect(outcome, root: str, cwd: str) -> dict:
     errors = sum(f["count"] for f in findings if f["severity"] == ERROR)
     warnings = sum(f["count"] for f in findings if f["severity"] == WARNING)
     return {
-        "summary": outcome.summary(),
+        "summary": str(outcome.summary),
         "errors": errors,
         "warnings": warnings,
         "trainJobs": trainjobs,

@@ -24,7 +24,7 @@ from kpt_fn.lifecycle import render as lifecycle
 from kpt_fn.problems import ERROR, INFO, WARNING, Problem, has_errors
 from kpt_fn.blame import Blame
 from kpt_fn.results import Result, from_problem
-from kpt_fn.trainer_names import DEBUG_ENV, OUTPUT_PREFIX
+from kpt_fn.trainer_names import DEBUG_ENV
 
 
 
@@ -72,26 +72,28 @@ class Outcome:
     def exit_code(self) -> int:
         return 1 if self.errors else 0
 
-    def summary(self) -> str:
+    @property
+    def summary(self) -> results_mod.Summary:
+        """The outcome in one line (results.Summary: whether it is ok, and what it says), from the
+        results and TrainJobs as they are now."""
         jobs = len(self.rendered)
         done = sum(1 for r in self.rendered if r.objects)
         objs = sum(len(r.objects) for r in self.rendered)
-        verb = "validated" if self.config.mode == "validate" else f"rendered {done} of"
-        state = "FAILED" if self.errors else "ok"
+        ok = not self.errors
         counts = f"{self.errors} error(s), {self.warnings} warning(s)"
         if self.config.mode == "validate":
-            return f"{OUTPUT_PREFIX}{state}: {counts}; validated {jobs} TrainJob(s)"
-        if self.errors:  # every client drops the whole output of a failed run: say so, not "rendered"
-            return (f"{OUTPUT_PREFIX}FAILED: {counts}; nothing written: an error fails the whole run "
-                    f"({done} of {jobs} TrainJob(s) rendered into {objs} object(s))")
-        return f"{OUTPUT_PREFIX}ok: {counts}; {verb} {jobs} TrainJob(s) into {objs} object(s)"
+            return results_mod.Summary(ok, f"{counts}; validated {jobs} TrainJob(s)")
+        if not ok:  # every client drops the whole output of a failed run: say so, not "rendered"
+            return results_mod.Summary(False, f"{counts}; nothing written: an error fails the whole run "
+                                              f"({done} of {jobs} TrainJob(s) rendered into {objs} object(s))")
+        return results_mod.Summary(True, f"{counts}; rendered {done} of {jobs} TrainJob(s) into {objs} object(s)")
 
     def krm_results(self) -> list:
         """The results of the output ResourceList (wire format), the summary last."""
-        return results_mod.krm(self.final_results + [Result(self.summary(), INFO)])
+        return results_mod.krm(self.final_results + [Result(str(self.summary), INFO)])
 
     def stderr_lines(self) -> list:
-        return results_mod.stderr_lines(self.summary(), self.final_results)
+        return results_mod.stderr_lines(self.summary, self.final_results)
 
 
 def engine_options(cfg: config_mod.FunctionConfig):

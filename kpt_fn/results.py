@@ -24,6 +24,7 @@ import re
 
 from kpt_fn import resource as res
 from kpt_fn.problems import ERROR, INFO, WARNING
+from kpt_fn.trainer_names import OUTPUT_PREFIX
 
 # Most results of one kind carried in a ResourceList, and most lines of one kind on stderr.
 RESULTS_PER_KIND = 100
@@ -279,6 +280,18 @@ def krm(results: list) -> list:
     return [r.krm() for r in capped(results, RESULTS_PER_KIND)]
 
 
-def stderr_lines(summary: str, results: list) -> list:
+class Summary(str):
+    """A run's outcome as the first line of stderr, `expand-trainjobs: ok: ...` or `... FAILED: ...`,
+    escaped; a str (written like any line) that keeps what it says apart: whether the run succeeded
+    (`ok`) and the rest (`detail`), so that no one has to read them back out of the text."""
+
+    def __new__(cls, ok: bool, detail: str):
+        detail = escape(detail)
+        line = super().__new__(cls, f"{OUTPUT_PREFIX}{'ok' if ok else 'FAILED'}: {detail}")
+        line.ok, line.detail = ok, detail
+        return line
+
+
+def stderr_lines(summary: Summary, results: list) -> list:
     """The summary first (kpt shows 4 lines, kustomize and Argo CD only stderr), then what is shown."""
-    return [escape(summary)] + [r.line() for r in capped([r for r in results if r.shown], LINES_PER_KIND)]
+    return [summary] + [r.line() for r in capped([r for r in results if r.shown], LINES_PER_KIND)]

@@ -27,7 +27,7 @@ from kpt_fn import lines, quantity, workload
 from kpt_fn.lifecycle import classify
 from kpt_fn import resource as res
 from kpt_fn.problems import ERROR, WARNING
-from kpt_fn.results import without_file
+from kpt_fn.results import Summary, without_file
 from kpt_fn.resource import dig
 from kpt_fn.trainer_names import OUTPUT_PREFIX as PREFIX
 
@@ -629,17 +629,17 @@ def diff_command(old: str, new: str, fmt: str, cwd: str, env: dict, max_chars: i
         text = json.dumps(data, indent=2, sort_keys=True, default=str) + "\n" if fmt == "json" \
             else diff_markdown(data, max_chars)
     except SourceError as e:
-        return "", [f"{PREFIX}FAILED: {e}"], 2
+        return "", [Summary(False, str(e))], 2
     except RecursionError:
-        return "", [f"{PREFIX}FAILED: the input is nested too deeply to compare (e.g. ARGOCD_APP_PARAMETERS or a "
-                    "file): could not compare"], 2
+        return "", [Summary(False, "the input is nested too deeply to compare (e.g. ARGOCD_APP_PARAMETERS or a "
+                                     "file): could not compare")], 2
     finally:
         if scratch is not None:
             shutil.rmtree(scratch, ignore_errors=True)
     for spec, _, outcome in sides:
         if outcome.exit_code:
             lines = outcome.stderr_lines()
-            return text, [f"{PREFIX}FAILED: {spec} does not render ({outcome.errors} error(s)): could not compare",
+            return text, [Summary(False, f"{spec} does not render ({outcome.errors} error(s)): could not compare"),
                           *lines[1:], *notes], 2
     changes = has_changes(data)
     status = f"{PREFIX}{'changes' if changes else 'no changes'}"

@@ -25,8 +25,7 @@ from __future__ import annotations
 from kpt_fn import config as config_mod
 from kpt_fn import function, kustomize_names
 from kpt_fn.problems import Problem
-from kpt_fn.results import Result, escape, from_problem
-from kpt_fn.trainer_names import OUTPUT_PREFIX
+from kpt_fn.results import Result, Summary, from_problem
 from kpt_fn.yamlio import (
     DEFAULT_LIMITS,
     ItemMarks,
@@ -218,7 +217,7 @@ def process_pieces(
             limits = limits_from_env(env, limits)
         rl = parse_resource_list(data, limits, marks)
     except InputError as e:
-        return iter((dump(error_resource_list(str(e))),)), [escape(f"{OUTPUT_PREFIX}FAILED: {e}")], 1
+        return iter((dump(error_resource_list(str(e))),)), [Summary(False, str(e))], 1
     passing = PassThrough(rl["items"], item_source(data, marks))
     del data, marks
     api_version = rl.get("apiVersion")
@@ -230,7 +229,7 @@ def process_pieces(
     if problem is not None:
         result = from_problem(problem)
         out = {"apiVersion": api_version, "kind": "ResourceList", "items": passing.output(rl["items"]), "results": [result.krm()]}
-        return dump_pieces(out), [escape(f"{OUTPUT_PREFIX}FAILED: {result.message}")], 1
+        return dump_pieces(out), [Summary(False, result.message)], 1
     generator = kustomize_names.is_kustomize_generator_call(rl["items"], rl.get("functionConfig"))
     # The review report reads the rendered objects after the run: they stay data for it.
     report = parsed.config.report

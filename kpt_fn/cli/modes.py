@@ -35,15 +35,22 @@ def _traceback_lines() -> list[str]:
 
 def _failed_first(failure: str, lines: list[str]) -> list[str]:
     """`failure` as the first line; the run's own summary, which may say "ok", demoted under it."""
-    head = f"{PREFIX}FAILED: {failure}"
+    head = _summary(False, failure)
     if not lines:
         return [head]
     first, rest = lines[0], lines[1:]
-    if first.startswith(PREFIX + "ok: "):
-        first = f"  (the run itself: {first[len(PREFIX) + 4:]})"
-    elif first.startswith(PREFIX + "FAILED: "):
-        first = f"  (the run itself failed: {first[len(PREFIX) + 8:]})"
+    if hasattr(first, "ok"):  # a run's own summary (results.Summary), which may say "ok": demoted
+        first = f"  (the run itself{'' if first.ok else ' failed'}: {first.detail})"
     return [head, first, *rest]
+
+
+def _summary(ok: bool, detail: str) -> str:
+    """The first line of stderr, a results.Summary (the text alone when the package is broken)."""
+    try:
+        from kpt_fn.results import Summary
+    except Exception:
+        return f"{PREFIX}{'ok' if ok else 'FAILED'}: {detail}"
+    return Summary(ok, detail)
 
 
 class HeldStderr(io.StringIO):
@@ -161,7 +168,7 @@ def krm_mode() -> None:
     """ResourceList on stdin -> ResourceList on stdout."""
     if _stdin_is_terminal():
         # Waiting for a ResourceList nobody will type looks like a hang.
-        finish("", [f"{PREFIX}FAILED: expected a ResourceList on stdin (see --help for the other modes)"], 1)
+        finish("", [_summary(False, "expected a ResourceList on stdin (see --help for the other modes)")], 1)
     # What the fallback needs to give the items back: stdin, then (once process_pieces has parsed it,
     # and the bytes can go) the parsed items. Held here alone, so that no frame keeps the bytes alive.
     fallback: dict = {"data": b""}
@@ -180,13 +187,13 @@ def krm_mode() -> None:
     except SystemExit:
         raise
     except CannotRun as e:  # e.g. a deleted working directory: the items back, with what to do
-        _failed_krm(fallback, str(e), [f"{PREFIX}FAILED: {e}"])
+        _failed_krm(fallback, str(e), [_summary(False, str(e))])
     except BaseException as e:  # never lose the user's items to a bug of ours
         if out.written or isinstance(e, stdio.WriteError):
             _failed_midway(out, e)
         out.pending.clear()  # nothing of it reached stdout: the fallback has stdout to itself
         message = f"internal error: {type(e).__name__}: {e}"
-        lines = [f"{PREFIX}FAILED: {message}"]
+        lines = [_summary(False, message)]
         lines += _traceback_lines() if _debug() else [f"  (set {DEBUG_ENV}=1 to see the traceback)"]
         _failed_krm(fallback, message, lines)
 
@@ -201,7 +208,7 @@ def _failed_midway(out: stdio.Output, e: BaseException) -> None:
     else:
         failure = (f"internal error after {out.written} bytes of the output were written: {type(e).__name__}: {e}; "
                    "the output is incomplete")
-    lines = [f"{PREFIX}FAILED: {failure}"]
+    lines = [_summary(False, failure)]
     if _debug():
         lines += _traceback_lines()
     out.pending.clear()
@@ -251,9 +258,9 @@ def guarded(fn, *args, failed_code: int = 1) -> None:
     except SystemExit:
         raise
     except CannotRun as e:
-        finish("", [f"{PREFIX}FAILED: {e}"], failed_code)
+        finish("", [_summary(False, str(e))], failed_code)
     except BaseException as e:
-        lines = [f"{PREFIX}FAILED: internal error: {type(e).__name__}: {e}"]
+        lines = [_summary(False, f"internal error: {type(e).__name__}: {e}")]
         if _debug():
             lines += _traceback_lines()
         else:
@@ -354,9 +361,9 @@ def check_generated_mode(paths) -> None:
             root = os.path.normpath(os.path.join(cwd, d))
             lines += [f"  [error] {d}: {p.message}" for p in generated.check(root, env, plain.load_config_file)]
         if lines:
-            head = f"{PREFIX}FAILED: the generated output of {', '.join(dirs)} is not current ({len(lines)} problem(s))"
+            head = _summary(False, f"the generated output of {', '.join(dirs)} is not current ({len(lines)} problem(s))")
             return "", [escape(x) for x in [head, *lines]], 1
-        return "", [escape(f"{PREFIX}ok: the generated output of {', '.join(dirs)} is current")], 0
+        return "", [_summary(True, f"the generated output of {', '.join(dirs)} is current")], 0
 
     guarded(run)
 
@@ -385,13 +392,13 @@ def _upgrade(path: str, releases: str, fmt: str, fail_on: str = "change") -> tup
     try:
         old, new = upgrade.parse_range(releases, upstream.RELEASES)
     except ValueError as e:
-        return "", [f"{PREFIX}FAILED: {e}"], 2
+        return "", [_summary(False, str(e))], 2
     cwd, env = working_directory(), dict(os.environ)
     outcomes = []
     for release in (old, new):
         outcome = plain.expand([path], cwd, env, trainer_version=release)
         if outcome.exit_code:
-            return "", [f"{PREFIX}FAILED: {path} does not render under Trainer {release}", *outcome.stderr_lines()[1:]], 2
+            return "", [_summary(False, f"{path} does not render under Trainer {release}"), *outcome.stderr_lines()[1:]], 2
         outcomes.append(outcome)
     data = upgrade.preview(old, new, *outcomes)
     text = json.dumps(data, indent=2, sort_keys=True, default=str) + "\n" if fmt == "json" else upgrade.markdown(data)

@@ -16,8 +16,7 @@ from kpt_fn import config as config_mod
 from kpt_fn import argocd, function, output, sources
 from kpt_fn import resource as res
 from kpt_fn.problems import ERROR, WARNING, Problem
-from kpt_fn.results import Result, from_problem
-from kpt_fn.trainer_names import OUTPUT_PREFIX
+from kpt_fn.results import Result, Summary, from_problem
 from kpt_fn.yamlio import DEFAULT_LIMITS, YAMLInputError, dump_all, load_all
 
 CONFIG_FILE = sources.MARKER_FILE
@@ -326,7 +325,7 @@ def kustomize_plugin(config_path: str, stdin: bytes, env: dict, cwd: str) -> tup
         try:
             docs = load_all(stdin, cfg.limits)
         except YAMLInputError as e:
-            return "", [f"{OUTPUT_PREFIX}FAILED: input is not valid YAML: {e}"], 1
+            return "", [Summary(False, f"input is not valid YAML: {e}")], 1
         for d in docs:
             if sources.is_list(d):
                 items.extend(d["items"])

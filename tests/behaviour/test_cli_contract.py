@@ -200,12 +200,13 @@ def test_internal_error_after_parsing_gives_back_the_parsed_items_not_the_bytes(
 def test_a_piece_that_cannot_be_encoded_after_output_was_written_is_an_error_first(monkeypatch, capsys):
     from kpt_fn import stdio
     from kpt_fn.cli import krm
+    from kpt_fn.results import Summary
 
     def pieces():
         yield "a" * (stdio.CHUNK + 1)  # written
         yield "\udc80"  # a lone surrogate: no UTF-8 for it
 
-    monkeypatch.setattr(krm, "process_pieces", lambda *a, **k: (pieces(), ["expand-trainjobs: ok: fine"], 0))
+    monkeypatch.setattr(krm, "process_pieces", lambda *a, **k: (pieces(), [Summary(True, "fine")], 0))
     monkeypatch.setattr(sys, "stdin", _Stdin(io.BytesIO(b"kind: ResourceList\n")))
     with pytest.raises(SystemExit) as e:
         modes.krm_mode()

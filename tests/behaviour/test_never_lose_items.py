@@ -35,7 +35,7 @@ def _results(outcome, severity):
 ])
 def test_a_trainjob_with_a_misspelt_apiversion_is_an_error(api_version):
     outcome = function.run([trainjob(api_version=api_version)], None)
-    assert outcome.exit_code == 1, outcome.summary()
+    assert outcome.exit_code == 1, outcome.summary
     (msg,) = _results(outcome, ERROR)
     assert f'"{api_version}"' in msg and "trainer.kubeflow.org/v1alpha1" in msg and "passed through unchanged" in msg
     assert outcome.items == [trainjob(api_version=api_version)]
@@ -51,7 +51,7 @@ def test_a_trainjob_kind_of_another_api_group_is_a_warning_not_silence():
 @pytest.mark.parametrize("kind", ["TrainJobs", "TrainingJob", "TrainJobb"])
 def test_a_misspelt_trainer_kind_is_an_error(kind):
     outcome = function.run([trainjob(kind=kind)], None)
-    assert outcome.exit_code == 1, outcome.summary()
+    assert outcome.exit_code == 1, outcome.summary
     (msg,) = _results(outcome, ERROR)
     assert f'"{kind}"' in msg and 'did you mean "TrainJob"' in msg
 
