@@ -379,3 +379,8 @@ def test_the_architecture_page_names_every_top_level_module():
     top = {p.stem for p in (REPO / "kpt_fn").glob("*.py") if p.stem != "__init__"}
     top |= {p.name + "/" for p in (REPO / "kpt_fn").iterdir() if (p / "__init__.py").is_file()}
     assert sorted(m for m in top if f"`{m}`" not in text) == []
+    # ... and every module inside a package, by its path ("Inside the packages"), none that is gone
+    inside = {p.relative_to(REPO / "kpt_fn").with_suffix("").as_posix() for p in (REPO / "kpt_fn").rglob("*.py")
+              if p.parent != REPO / "kpt_fn" and p.stem != "__init__"}
+    assert sorted(m for m in inside if f"| `{m}` |" not in text) == [], "add a row to docs/architecture.md"
+    assert sorted(set(re.findall(r"^\| `([a-z0-9_]+/[a-z0-9_/]+)` \|", text, re.M)) - inside) == []
