@@ -194,7 +194,9 @@ def _label_keys(term: dict, path: str, pod_labels, f, rule: str = AFFINITY) -> N
         for k in written + merged:
             if k in position and k in seen and k not in reported:
                 # upstream's path: the term indexed by the key's place in matchLabelKeys
-                f.invalid(rule, index(path, position[k]), k, "exists in both matchLabelKeys and labelSelector")
+                # its blame: the matchLabelKeys entry the user wrote
+                f.invalid(rule, index(path, position[k]), k, "exists in both matchLabelKeys and labelSelector",
+                          hint=index(child(path, "matchLabelKeys"), position[k]))
                 reported.add(k)
             seen.add(k)
     mismatched = set(mismatch_keys)
