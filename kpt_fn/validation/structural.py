@@ -138,38 +138,51 @@ _STRUCTURE_KEYS = frozenset({"x-kubernetes-validations", "x-kubernetes-list-type
 
 
 def _build(schema: dict, kind: str, schema_path: str, *, root: bool) -> Node | None:
+    # A Node is made only for a node that is kept: most nodes with children carry no check below
+    # them, and making a Node (and a path) for each of them was most of a tree's cost.
     if not root and _STRUCTURE_KEYS.isdisjoint(schema):
         return None
-    node = Node(schema=schema, type=_schema_type(schema))
+    type_ = _schema_type(schema)
+    rules = []
     for rule in schema.get("x-kubernetes-validations") or ():
         if cel.mentions_old_self(rule["rule"]):
             continue  # transition rules only apply to updates
-        node.rules.append(CelRule(
+        rules.append(CelRule(
             id=_rule_id(kind, schema_path, rule), rule=rule["rule"], message=rule.get("message", ""),
             message_expression=rule.get("messageExpression", ""), field_path=rule.get("fieldPath", ""),
             schema=schema, schema_path=schema_path or "self",
             subject_path=(_SLUGS.get(rule["rule"], (None, None))[0] or "") if root else ""))
-    if node.type == "array":
-        lt = schema.get("x-kubernetes-list-type")
-        if lt in ("map", "set"):
-            node.list_type = lt
-            node.map_keys = tuple(schema.get("x-kubernetes-list-map-keys") or ())
-            item_props = (schema.get("items") or {}).get("properties") or {}
-            node.key_defaults = {k: item_props[k]["default"] for k in node.map_keys
-                                 if "default" in item_props.get(k, {})}
+    list_type = schema.get("x-kubernetes-list-type") if type_ == "array" else None
+    if list_type not in ("map", "set"):
+        list_type = None
+    props: dict = {}
+    items = additional = None
     for what, name, sub in openapi.children(schema):
+        if _STRUCTURE_KEYS.isdisjoint(sub):
+            continue  # a leaf: nothing to check below it (_build would say None)
         if what == openapi.ITEMS:
-            if node.type == "array":
-                node.items = _build(sub, kind, f"{schema_path}[]", root=False)
+            if type_ == "array":
+                items = _build(sub, kind, f"{schema_path}[]", root=False)
         elif what == openapi.VALUES:
-            node.additional = _build(sub, kind, f"{schema_path}[*]", root=False)
+            additional = _build(sub, kind, f"{schema_path}[*]", root=False)
         elif not (root and name == "metadata"):  # the object's own metadata: names.check_object_meta
             built = _build(sub, kind, child(schema_path, name), root=False)
             if built is not None:
-                node.props[name] = built
-    if not root and schema_path.endswith("metadata") and _is_object_meta(schema):
-        node.embedded_meta = True
-    return node if (root or node.interesting()) else None
+                props[name] = built
+    embedded_meta = not root and schema_path.endswith("metadata") and _is_object_meta(schema)
+    if not (root or rules or list_type or embedded_meta or props or items or additional):
+        return None
+    node = Node(schema=schema, type=type_)
+    node.rules = rules
+    if list_type is not None:
+        node.list_type = list_type
+        node.map_keys = tuple(schema.get("x-kubernetes-list-map-keys") or ())
+        item_props = (schema.get("items") or {}).get("properties") or {}
+        node.key_defaults = {k: item_props[k]["default"] for k in node.map_keys
+                             if "default" in item_props.get(k, {})}
+    node.embedded_meta = embedded_meta
+    node.props, node.items, node.additional = props, items, additional
+    return node
 
 
 def _is_object_meta(schema: dict) -> bool:
