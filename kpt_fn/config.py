@@ -38,11 +38,12 @@ class Option:
     (argocd/plugin.yaml) and the table of docs/options.md (both written by scripts/generate.py options)."""
 
     # A plain class, like FunctionConfig: creating dataclasses cost a noticeable part of start-up.
-    __slots__ = ("name", "type", "default", "help", "choices", "maximum", "sensitive", "flag", "flag_help", "argocd")
+    __slots__ = ("name", "type", "default", "help", "choices", "maximum", "sensitive", "flag", "flag_help", "argocd",
+                 "limit")
 
     def __init__(self, name: str, type: str, default: object, help: str, choices: tuple = (),
                  maximum: int | None = None, sensitive: bool = False, flag: tuple = (), flag_help: str = "",
-                 argocd: str | None = None):
+                 argocd: str | None = None, limit: str | None = None):
         self.name = name
         self.type = type  # str | bool | int | list | enum | objects
         self.default = default
@@ -56,6 +57,10 @@ class Option:
         self.flag_help = flag_help
         # The title of the Argo CD plugin parameter that sets it, when Argo CD announces one.
         self.argocd = argocd
+        # The yamlio.Limits field it sets (FunctionConfig.limits), with that limit's default and maximum.
+        self.limit = limit
+        if limit is not None:
+            self.default, self.maximum = getattr(DEFAULT_LIMITS, limit), LIMIT_MAXIMA[limit]
 
     def __repr__(self):
         default = "<redacted>" if self.sensitive else repr(self.default)
@@ -131,12 +136,14 @@ OPTIONS = (
     Option("report", "enum", "none", "KRM mode: also write the review report (docs/review.md) among the items, as the local-config ConfigMap `expand-trainjobs-report` in `expand-trainjobs-report.yaml`, replaced on every run.", REPORTS),
     Option("trainJobs", "objects", (), "TrainJobs and runtimes given inline (the kustomize generator form)."),
     Option("files", "list", (), "YAML files or directories read for TrainJobs and runtimes (kustomize generator form; relative to the kustomization directory)."),
-    Option("maxInputBytes", "int", DEFAULT_LIMITS.max_bytes, "Largest input accepted, in bytes (at most 1 GiB). For files the function reads (runtimeDirs, files, render paths); for the ResourceList on stdin it can only lower the limit (see below).", maximum=LIMIT_MAXIMA["max_bytes"]),
-    Option("maxDepth", "int", DEFAULT_LIMITS.max_depth, "Deepest YAML nesting accepted (at most 1000; same scope as maxInputBytes).", maximum=LIMIT_MAXIMA["max_depth"]),
-    Option("maxAliasNodes", "int", DEFAULT_LIMITS.max_nodes, "Most YAML nodes a stream may expand to through aliases, beyond the nodes it holds without them (at most 100000000; same scope as maxInputBytes).", maximum=LIMIT_MAXIMA["max_nodes"]),
+    Option("maxInputBytes", "int", None, "Largest input accepted, in bytes (at most 1 GiB). For files the function reads (runtimeDirs, files, render paths); for the ResourceList on stdin it can only lower the limit (see below).", limit="max_bytes"),
+    Option("maxDepth", "int", None, "Deepest YAML nesting accepted (at most 1000; same scope as maxInputBytes).", limit="max_depth"),
+    Option("maxAliasNodes", "int", None, "Most YAML nodes a stream may expand to through aliases, beyond the nodes it holds without them (at most 100000000; same scope as maxInputBytes).", limit="max_nodes"),
 )
 _BY_NAME = {o.name: o for o in OPTIONS}
 SENSITIVE = frozenset(o.name for o in OPTIONS if o.sensitive)
+# yamlio.Limits field -> the option that sets it, for the limits an option sets
+LIMIT_OPTIONS = {o.limit: o.name for o in OPTIONS if o.limit}
 
 
 def option(name: str) -> Option:
@@ -178,7 +185,7 @@ class FunctionConfig:
 
     @property
     def limits(self) -> Limits:
-        return Limits(max_bytes=self.maxInputBytes, max_depth=self.maxDepth, max_nodes=self.maxAliasNodes)
+        return Limits(**{field: getattr(self, name) for field, name in LIMIT_OPTIONS.items()})
 
 
 def is_config_object(obj: dict) -> bool:

@@ -43,13 +43,14 @@ from kpt_fn.yamlio import (
 
 RESOURCE_LIST_VERSIONS = ("config.kubernetes.io/v1", "config.kubernetes.io/v1beta1")
 
-# Limits field -> (environment variable, functionConfig option)
+# Limits field -> the environment variable that sets it for stdin (the functionConfig options that set
+# the same fields name them: config.Option.limit)
 LIMIT_SETTINGS = {
-    "max_bytes": ("EXPAND_TRAINJOBS_MAX_INPUT_BYTES", "maxInputBytes"),
-    "max_depth": ("EXPAND_TRAINJOBS_MAX_DEPTH", "maxDepth"),
-    "max_nodes": ("EXPAND_TRAINJOBS_MAX_ALIAS_NODES", "maxAliasNodes"),
-    "max_aliases": ("EXPAND_TRAINJOBS_MAX_ALIASES", None),
-    "max_alias_bytes": ("EXPAND_TRAINJOBS_MAX_ALIAS_BYTES", None),
+    "max_bytes": "EXPAND_TRAINJOBS_MAX_INPUT_BYTES",
+    "max_depth": "EXPAND_TRAINJOBS_MAX_DEPTH",
+    "max_nodes": "EXPAND_TRAINJOBS_MAX_ALIAS_NODES",
+    "max_aliases": "EXPAND_TRAINJOBS_MAX_ALIASES",
+    "max_alias_bytes": "EXPAND_TRAINJOBS_MAX_ALIAS_BYTES",
 }
 
 
@@ -60,7 +61,7 @@ class InputError(ValueError):
 def limits_from_env(env, base: Limits = DEFAULT_LIMITS) -> Limits:
     """`base` with the EXPAND_TRAINJOBS_MAX_* variables of `env` applied. Raises InputError."""
     changes = {}
-    for field_name, (var, _) in LIMIT_SETTINGS.items():
+    for field_name, var in LIMIT_SETTINGS.items():
         raw = env.get(var)
         if raw is None or raw == "":
             continue
@@ -73,7 +74,7 @@ def limits_from_env(env, base: Limits = DEFAULT_LIMITS) -> Limits:
 
 
 def _hint(limit: str | None) -> str:
-    var = LIMIT_SETTINGS.get(limit, (None,))[0]
+    var = LIMIT_SETTINGS.get(limit)
     if var is None:
         return ""
     return f"; for stdin, set {var} to change this limit (the functionConfig can only lower it)"
@@ -161,10 +162,11 @@ def _config_limit_problem(size: int, rl: dict, used: Limits, cfg: config_mod.Fun
         return None
     prefix = "data" if fc.get("kind") == "ConfigMap" else "spec"
     values = fc.get(prefix)
-    if not isinstance(values, dict) or not any(o in values for _, o in LIMIT_SETTINGS.values() if o):
+    options = config_mod.LIMIT_OPTIONS  # Limits field -> the option that sets it
+    if not isinstance(values, dict) or not any(o in values for o in options.values()):
         return None  # only limits the functionConfig sets count, not its defaults
     # cfg's own problems (a limit that is not a number) are reported by function.run
-    wanted = used.replace(**{f: getattr(cfg.limits, f) for f, (_, o) in LIMIT_SETTINGS.items() if o in values})
+    wanted = used.replace(**{f: getattr(cfg.limits, f) for f, o in options.items() if o in values})
     subject = fc
     if wanted.max_bytes < used.max_bytes and size > wanted.max_bytes:
         return Problem(
@@ -176,7 +178,7 @@ def _config_limit_problem(size: int, rl: dict, used: Limits, cfg: config_mod.Fun
         try:
             check_limits(rl, used.replace(max_depth=min(wanted.max_depth, used.max_depth), max_nodes=min(wanted.max_nodes, used.max_nodes)))
         except YAMLInputError as e:
-            option = LIMIT_SETTINGS.get(e.limit, (None, None))[1]
+            option = options.get(e.limit)
             return Problem(f"the ResourceList on stdin: {e}", f"{prefix}.{option}" if option else "", subject=subject)
     return None
 
