@@ -147,13 +147,16 @@ def _weight(value, path: str, f) -> None:
         f.invalid(AFFINITY, path, weight, "must be in the range 1-100")
 
 
-# The labels every pod of a JobSet's Job carries besides its template's own: jobset v0.12
-# pkg/controllers/jobset_controller.go labelAndAnnotateObject labels the Job's pod template with these
-# (the keys a user names in matchLabelKeys to keep a Job's pods together).
+# The labels the JobSet controller puts on every Job's pod template (labelAndAnnotateObject in
+# pkg/controllers/jobset_controller.go, the same keys at v0.11.1 and v0.12.0). Left out: the
+# coordinator label (only with spec.coordinator, which this check does not see) and
+# job-restart-attempt (behind the RestartJob gate, off by default): a key missing here can only
+# miss an error, never invent one.
 JOBSET_POD_LABELS = frozenset({
     "jobset.sigs.k8s.io/jobset-name", "jobset.sigs.k8s.io/jobset-uid", "jobset.sigs.k8s.io/replicatedjob-name",
-    "jobset.sigs.k8s.io/replicatedjob-replicas", "jobset.sigs.k8s.io/job-index", "jobset.sigs.k8s.io/job-key",
-    "jobset.sigs.k8s.io/job-global-index", "jobset.sigs.k8s.io/restart-attempt"})
+    "jobset.sigs.k8s.io/replicatedjob-replicas", "jobset.sigs.k8s.io/global-replicas", "jobset.sigs.k8s.io/job-index",
+    "jobset.sigs.k8s.io/job-key", "jobset.sigs.k8s.io/job-global-index", "jobset.sigs.k8s.io/restart-attempt",
+    "jobset.sigs.k8s.io/group-name", "jobset.sigs.k8s.io/group-replicas", "jobset.sigs.k8s.io/job-group-index"})
 
 
 def _selector_keys(selector: dict) -> list:

@@ -39,6 +39,15 @@ def test_a_key_the_pod_carries_and_the_selector_names_fails_every_pod():
         (f"{TERM}[0]", f'Invalid value: "{key}": exists in both matchLabelKeys and labelSelector')]
 
 
+def test_every_label_the_jobset_controller_puts_on_the_pods_counts():
+    # labelAndAnnotateObject (jobset pkg/controllers/jobset_controller.go) at v0.11.1 and v0.12.0
+    for key in ("jobset.sigs.k8s.io/group-name", "jobset.sigs.k8s.io/group-replicas",
+                "jobset.sigs.k8s.io/global-replicas", "jobset.sigs.k8s.io/job-group-index"):
+        assert _errors(_jobset(_anti(key, key))) == [
+            (f"{TERM}[0]", f'Invalid value: "{key}": exists in both matchLabelKeys and labelSelector')], key
+        assert _errors(_jobset(_anti(key))) == [], key
+
+
 def test_the_usual_forms_are_valid():
     assert _errors(_jobset(_anti("team"))) == []  # the pod has no such label: nothing is merged
     assert _errors(_jobset(_anti("jobset.sigs.k8s.io/job-key"))) == []  # exclusive placement per Job
