@@ -1,4 +1,4 @@
-"""Measure expand-trainjobs against the floor of its own I/O, in one run (project issue 6).
+"""Measure expand-trainjobs against the floor of its own I/O, in one run.
 
 For each repository size N (bench/generate.py), median of --repeat runs:
 
@@ -55,13 +55,13 @@ DEFAULT_SIZES = (200, 2000)
 QUICK_SIZES = (20, 200)
 CLOCKS = ("cpu", "wall")
 
-# Targets of issue 23 ("ahead of the Go peer, without tricks"), on the 2-core reference machine.
-# `render` of an N-TrainJob app / `kubectl kustomize` over its output, by N (issue 16 had 1.0 for both).
+# The third targets ("ahead of the Go peer, without tricks", docs/benchmarks.md), on the 2-core reference machine.
+# `render` of an N-TrainJob app / `kubectl kustomize` over its output, by N (the second targets had 1.0 for both).
 TARGET_ARGOCD_RATIO = {1: 0.9, 10: 0.85}
-TARGET_LEAN_FLOOR_RATIO = 0.9  # function time / lean PyYAML C floor at N = 2,000 (issue 16: 1.0)
+TARGET_LEAN_FLOOR_RATIO = 0.9  # function time / lean PyYAML C floor at N = 2,000 (second targets: 1.0)
 TARGET_GROWTH_TIME = 11.0  # time factor per 10x TrainJobs (linear: 10x, with a margin for noise)
-TARGET_PEAK_RSS_20000 = 200 * 2**20  # peak RSS at N = 20,000 (issue 16: 256 MiB)
-# Earlier targets (issue 6), still reported.
+TARGET_PEAK_RSS_20000 = 200 * 2**20  # peak RSS at N = 20,000 (second targets: 256 MiB)
+# The first targets, still reported.
 TARGET_FLOOR_RATIO = 2.5  # function time / YAML floor at N = 2,000
 TARGET_STARTUP_RATIO = 4.0  # one-TrainJob run / `python -c pass`
 TARGET_MEMORY_RATIO = 4.0  # peak RSS / (input + output bytes)
@@ -529,7 +529,7 @@ def jobsets_of(output_text) -> list:
 
 
 def verdicts(report: dict) -> dict:
-    """Each target of issue 6 that was measured: value, limit, met."""
+    """Each first target that was measured: value, limit, met."""
     rows = {r["n"]: r for r in report["sizes"]}
     ref = rows.get(2000) or (report["sizes"][-1] if report["sizes"] else None)
     v = {}
