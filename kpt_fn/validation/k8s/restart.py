@@ -4,9 +4,9 @@ Kubernetes v1.36 pkg/apis/core/validation/validation.go validateContainerRestart
 containers, from validateContainers) and validateInitContainerRestartPolicy (init containers). The
 ContainerRestartRules gate is beta and on by default since 1.35 (pkg/features/kube_features.go), so
 a regular container may name Always, OnFailure or Never and rules that restart it on exit codes.
-RestartAllContainersOnContainerExits was alpha (off) in 1.35 and its 1.36 state was not read from a
-1.36 snapshot: the checks that depend on it (the RestartAllContainers action, rules on a restartable
-init container) are not applied, so no value it may allow is refused.
+RestartAllContainersOnContainerExits is beta and on in 1.36 (kube_features.go of a snapshot with 1.37
+entries, AIAgentSandox/kubernetes@db1f817b): the RestartAllContainers action is allowed, and a
+restartable init container's rules are validated like a regular container's.
 """
 
 from __future__ import annotations
@@ -18,8 +18,7 @@ RULE = "k8s/container-restart"
 
 POLICIES = ("Always", "Never", "OnFailure")  # sets.List order
 OPERATORS = ("In", "NotIn")
-ACTIONS = ("Restart",)
-GATED_ACTIONS = ("RestartAllContainers",)
+ACTIONS = ("Restart", "RestartAllContainers")  # supportedContainerRestartRuleActionsWithRestartAllContainers
 MAX_RULES = 20
 MAX_EXIT_CODES = 255
 
@@ -37,7 +36,7 @@ def _policy_and_rules(policy, rules: list, path: str, f) -> None:
         rule = as_dict(rule)
         where = index(child(path, "restartPolicyRules"), i)
         action = rule.get("action", "")
-        if action not in ACTIONS and action not in GATED_ACTIONS:
+        if action not in ACTIONS:
             f.unsupported(RULE, child(where, "action"), action, ACTIONS)
         codes = rule.get("exitCodes")
         if isinstance(codes, dict):
@@ -60,8 +59,8 @@ def check_container(c: dict, path: str, init: bool, f) -> None:
             if rules:
                 f.required(RULE, child(path, "restartPolicy"), "must specify restartPolicy when restart rules are used")
             return
-        if policy == "Always":
-            return  # rules here depend on RestartAllContainersOnContainerExits (see the module docstring)
+        # validateInitContainerRestartPolicy with AllowRestartAllContainers: Always is validated as a
+        # regular container's policy too, its rules included
     _policy_and_rules(policy, rules, path, f)
 
 

@@ -1183,6 +1183,44 @@ def test_resources(case, where):
     check(case, where)
 
 
+# --- TestValidateSleepAction (validateSleepAction; PodLifecycleSleepActionAllowZero is on in 1.36) ---
+
+TS = "TestValidateSleepAction"
+
+
+def _sleep(seconds, grace):
+    """A preStop sleep in a pod whose terminationGracePeriodSeconds is `grace`."""
+    return Place("spec.template.spec.containers", root="containers", pod={"terminationGracePeriodSeconds": grace,
+                                                                         "containers": []})
+
+
+SLEEP_TABLE = [
+    # (case, seconds, grace period, error detail or None); upstream's gate-off cases are in NOT_PORTED
+    (TS, "valid setting", 5, 30, None),
+    (TS, "longer than gracePeriod", 5, 3, "must be non-negative and less than terminationGracePeriodSeconds (3)"),
+    (TS, "sleep duration of zero with zero value feature gate enabled", 0, 30, None),
+    (TS, "invalid sleep duration (negative value) with zero value enabled", -1, 30,
+     "must be non-negative and less than terminationGracePeriodSeconds (30)"),
+    (TS, "zero grace period duration with zero value enabled", 0, 0, None),
+]
+
+
+@pytest.mark.parametrize("test,name,seconds,grace,detail", SLEEP_TABLE, ids=[f"{c[0]}/{c[1]}" for c in SLEEP_TABLE])
+def test_sleep_action(test, name, seconds, grace, detail):
+    errors = [(INVALID, "containers[0].lifecycle.preStop.sleep", detail)] if detail else []
+    case = C(test, name, f"- {{name: ctr, image: image, lifecycle: {{preStop: {{sleep: {{seconds: {seconds}}}}}}}}}", *errors)
+    check(case, _sleep(seconds, grace))
+
+
+NOT_PORTED += [
+    (TS, "negative seconds / sleep duration of zero with zero value feature gate disabled / invalid sleep duration "
+     "(negative value) with zero value disabled / nil grace period with zero value disabled",
+     "PodLifecycleSleepActionAllowZero is on in 1.36: the gate-off wording and the refusal of 0 do not apply"),
+    (TS, "nil grace period with zero value enabled", "a Job's pod always has a grace period (defaulted to 30)"),
+    ("TestValidateStopSignal", "all", "lifecycle.stopSignal: ContainerStopSignals is alpha and off in 1.36"),
+]
+
+
 def test_not_ported_cases_are_not_also_ported():
     ported = {c.id for name, cases in globals().items() if name.endswith("_CASES") for c in cases}
     assert len(ported) > 100

@@ -1,6 +1,6 @@
 """kpt_fn/validation/k8s/restart.py: a container's own restartPolicy and restartPolicyRules
-(validateContainerRestartPolicy, validateInitContainerRestartPolicy), and what the RestartAllContainers
-gate would decide is left alone."""
+(validateContainerRestartPolicy, validateInitContainerRestartPolicy), with RestartAllContainersOnContainerExits
+on (1.36)."""
 
 from __future__ import annotations
 
@@ -35,11 +35,16 @@ def test_init_containers():
         (f"{P}.initContainers[0].restartPolicy", 'Unsupported value: "Sometimes": supported values: "Always", "Never", "OnFailure"')]
 
 
-def test_what_the_restart_all_containers_gate_decides_is_not_refused():
-    # its 1.36 state was not read: a sidecar's rules and the RestartAllContainers action pass
+def test_the_restart_all_containers_gate_is_on():
+    # beta and on in 1.36: a sidecar's rules and the RestartAllContainers action pass, and a sidecar's
+    # rules are validated
     rule = {"action": "RestartAllContainers", "exitCodes": {"operator": "In", "values": [1]}}
     assert _run({"initContainers": [{"name": "s", "restartPolicy": "Always", "restartPolicyRules": [rule]}],
                  "containers": [{"name": "a", "restartPolicy": "Never", "restartPolicyRules": [rule]}]}) == []
+    assert _run({"initContainers": [{"name": "s", "restartPolicy": "Always", "restartPolicyRules": [{"action": "Stop"}]}]}) == [
+        (f"{P}.initContainers[0].restartPolicyRules[0].action",
+         'Unsupported value: "Stop": supported values: "Restart", "RestartAllContainers"'),
+        (f"{P}.initContainers[0].restartPolicyRules[0].exitCodes", "Required value: must be specified")]
 
 
 def test_wrong_types_are_left_to_the_schema_check():
