@@ -28,6 +28,11 @@ JOB_SPEC = "spec"
 POD_SPEC = "spec.template.spec"
 POD_METADATA = "spec.template.metadata"
 
+# Go's field.ErrorType names, as the tables write upstream's expected errors
+REQUIRED, INVALID, UNSUPPORTED = "FieldValueRequired", "FieldValueInvalid", "FieldValueNotSupported"
+DUPLICATE, NOT_FOUND, FORBIDDEN = "FieldValueDuplicate", "FieldValueNotFound", "FieldValueForbidden"
+TOO_LONG, TOO_MANY = "FieldValueTooLong", "FieldValueTooMany"
+
 # field.ErrorType.String() for the types our messages start with
 TYPES = {
     "FieldValueRequired": "Required value",
@@ -72,6 +77,11 @@ class Case:
 
     def fragment(self):
         return yaml.safe_load(self.yaml)
+
+
+def case(test: str, name: str, text: str, *errors) -> Case:
+    """A table row: `errors` are upstream's (type, field, detail) triples."""
+    return Case(test, name, text, tuple(errors))
 
 
 @dataclasses.dataclass(frozen=True)

@@ -16,10 +16,8 @@ from __future__ import annotations
 
 import pytest
 
-from upstream.kubernetes.harness import JOB_SPEC, Case, Place, check, params
-
-REQUIRED, INVALID, UNSUPPORTED = "FieldValueRequired", "FieldValueInvalid", "FieldValueNotSupported"
-DUPLICATE, TOO_LONG, TOO_MANY = "FieldValueDuplicate", "FieldValueTooLong", "FieldValueTooMany"
+from upstream.kubernetes.harness import (DUPLICATE, INVALID, JOB_SPEC, REQUIRED, TOO_LONG, TOO_MANY, UNSUPPORTED, Place,
+                                         case, check, params)
 
 GENERATED = {"restartPolicy": "OnFailure", "containers": [{"name": "abc", "image": "image"}],
              "initContainers": [{"name": "def", "image": "image"}]}
@@ -32,7 +30,7 @@ T = "TestValidateJob"
 
 
 def C(name, text, *errors):
-    return Case(T, name, text, tuple(errors))
+    return case(T, name, text, *errors)
 
 
 def _rules(n, rule):

@@ -15,18 +15,12 @@ import json
 
 import pytest
 
-from upstream.kubernetes.harness import Case, Place, check, params
-
-REQUIRED, INVALID, UNSUPPORTED = "FieldValueRequired", "FieldValueInvalid", "FieldValueNotSupported"
-DUPLICATE, NOT_FOUND, FORBIDDEN = "FieldValueDuplicate", "FieldValueNotFound", "FieldValueForbidden"
-TOO_LONG = "FieldValueTooLong"
+from upstream.kubernetes.harness import (DUPLICATE, FORBIDDEN, INVALID, NOT_FOUND, REQUIRED, TOO_LONG, UNSUPPORTED,
+                                         Place, check, params)
+from upstream.kubernetes.harness import case as C
 
 # upstream passes field.NewPath("containers") to validateContainers
 CONTAINERS = Place("spec.template.spec.containers", root="containers")
-
-
-def C(test, name, text, *errors):
-    return Case(test, name, text, tuple(errors))
 
 
 def q(text: str) -> str:
@@ -857,36 +851,26 @@ VOLUME_CASES = [
       (UNSUPPORTED, "hostPath.type", "")),
     V("invalid HostPath backsteps", "- {name: hostpath, hostPath: {path: /mnt/path/.., type: Directory}}",
       (INVALID, "hostPath.path", "must not contain '..'")),
-    V("valid Secret", "- {name: secret, secret: {secretName: my-secret}}"),
-    V("valid Secret with defaultMode", "- {name: secret, secret: {secretName: my-secret, defaultMode: 0644}}"),
-    V("valid Secret with projection and mode",
-      "- {name: secret, secret: {secretName: my-secret, items: [{key: key, path: filename, mode: 0644}]}}"),
-    V("valid Secret with subdir projection", "- {name: secret, secret: {secretName: my-secret, items: [{key: key, path: dir/filename}]}}"),
-    V("secret with missing path", "- {name: secret, secret: {secretName: s, items: [{key: key, path: ''}]}}",
-      (REQUIRED, "secret.items[0].path", "")),
-    V("secret with leading ..", "- {name: secret, secret: {secretName: s, items: [{key: key, path: ../foo}]}}",
-      (INVALID, "secret.items[0].path", "")),
-    V("secret with .. inside", "- {name: secret, secret: {secretName: s, items: [{key: key, path: foo/../bar}]}}",
-      (INVALID, "secret.items[0].path", "")),
-    V("secret with invalid positive defaultMode", "- {name: secret, secret: {secretName: s, defaultMode: 01000}}",
-      (INVALID, "secret.defaultMode", "must be a number between 0 and 0777 (octal), both inclusive")),
-    V("secret with invalid negative defaultMode", "- {name: secret, secret: {secretName: s, defaultMode: -1}}",
-      (INVALID, "secret.defaultMode", "")),
-    V("valid ConfigMap", "- {name: cfgmap, configMap: {name: my-cfgmap}}"),
-    V("valid ConfigMap with defaultMode", "- {name: cfgmap, configMap: {name: my-cfgmap, defaultMode: 0644}}"),
-    V("valid ConfigMap with projection and mode",
-      "- {name: cfgmap, configMap: {name: my-cfgmap, items: [{key: key, path: filename, mode: 0644}]}}"),
-    V("valid ConfigMap with subdir projection", "- {name: cfgmap, configMap: {name: my-cfgmap, items: [{key: key, path: dir/filename}]}}"),
-    V("configmap with missing path", "- {name: cfgmap, configMap: {name: c, items: [{key: key, path: ''}]}}",
-      (REQUIRED, "configMap.items[0].path", "")),
-    V("configmap with leading ..", "- {name: cfgmap, configMap: {name: c, items: [{key: key, path: ../foo}]}}",
-      (INVALID, "configMap.items[0].path", "")),
-    V("configmap with .. inside", "- {name: cfgmap, configMap: {name: c, items: [{key: key, path: foo/../bar}]}}",
-      (INVALID, "configMap.items[0].path", "")),
-    V("configmap with invalid positive defaultMode", "- {name: cfgmap, configMap: {name: c, defaultMode: 01000}}",
-      (INVALID, "configMap.defaultMode", "")),
-    V("configmap with invalid negative defaultMode", "- {name: cfgmap, configMap: {name: c, defaultMode: -1}}",
-      (INVALID, "configMap.defaultMode", "")),
+    # the secret and configMap tables are the same cases for each: (title, lower-case, volume, field, name field)
+    *[case for title, low, vol, kind, ref in (("Secret", "secret", "secret", "secret", "secretName"),
+                                               ("ConfigMap", "configmap", "cfgmap", "configMap", "name"))
+      for case in (
+          V(f"valid {title}", f"- {{name: {vol}, {kind}: {{{ref}: my-{vol}}}}}"),
+          V(f"valid {title} with defaultMode", f"- {{name: {vol}, {kind}: {{{ref}: my-{vol}, defaultMode: 0644}}}}"),
+          V(f"valid {title} with projection and mode",
+            f"- {{name: {vol}, {kind}: {{{ref}: my-{vol}, items: [{{key: key, path: filename, mode: 0644}}]}}}}"),
+          V(f"valid {title} with subdir projection",
+            f"- {{name: {vol}, {kind}: {{{ref}: my-{vol}, items: [{{key: key, path: dir/filename}}]}}}}"),
+          V(f"{low} with missing path", f"- {{name: {vol}, {kind}: {{{ref}: s, items: [{{key: key, path: ''}}]}}}}",
+            (REQUIRED, f"{kind}.items[0].path", "")),
+          V(f"{low} with leading ..", f"- {{name: {vol}, {kind}: {{{ref}: s, items: [{{key: key, path: ../foo}}]}}}}",
+            (INVALID, f"{kind}.items[0].path", "")),
+          V(f"{low} with .. inside", f"- {{name: {vol}, {kind}: {{{ref}: s, items: [{{key: key, path: foo/../bar}}]}}}}",
+            (INVALID, f"{kind}.items[0].path", "")),
+          V(f"{low} with invalid positive defaultMode", f"- {{name: {vol}, {kind}: {{{ref}: s, defaultMode: 01000}}}}",
+            (INVALID, f"{kind}.defaultMode", "must be a number between 0 and 0777 (octal), both inclusive")),
+          V(f"{low} with invalid negative defaultMode", f"- {{name: {vol}, {kind}: {{{ref}: s, defaultMode: -1}}}}",
+            (INVALID, f"{kind}.defaultMode", "")))],
     V("valid DownwardAPI", "- name: downwardapi\n  downwardAPI:\n    items:" + DOWNWARD_ITEMS),
     V("hugepages-downwardAPI-enabled", """
 - name: downwardapi

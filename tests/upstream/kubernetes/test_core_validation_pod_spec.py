@@ -15,18 +15,13 @@ from __future__ import annotations
 
 import pytest
 
-from upstream.kubernetes.harness import POD_METADATA, POD_SPEC, Case, Place, check, params
-
-REQUIRED, INVALID, UNSUPPORTED = "FieldValueRequired", "FieldValueInvalid", "FieldValueNotSupported"
-FORBIDDEN, TOO_LONG, DUPLICATE = "FieldValueForbidden", "FieldValueTooLong", "FieldValueDuplicate"
+from upstream.kubernetes.harness import (DUPLICATE, FORBIDDEN, INVALID, POD_METADATA, POD_SPEC, REQUIRED, TOO_LONG,
+                                         UNSUPPORTED, Case, Place, check, params)
+from upstream.kubernetes.harness import case as C
 
 SPEC_FIELD = Place(POD_SPEC, root="field")  # TestValidatePodSpec: ValidatePodSpec(..., field.NewPath("field"))
 POD = Place(POD_SPEC, root="spec")          # TestValidatePod: the Pod's spec
 POD_META = Place(POD_METADATA, root="metadata")  # TestValidatePod: the Pod's metadata
-
-
-def C(test, name, text, *errors):
-    return Case(test, name, text, tuple(errors))
 
 
 # --- TestValidatePodSpec -------------------------------------------------------------------------
