@@ -219,6 +219,15 @@ def _pod_resources_consistent(pod, pod_resources: dict, path: str, f) -> None:
             f.invalid(resources.RULE, key(child(path, "requests"), name), quantity.canonical(have),
                       f"must be greater than or equal to aggregate container requests of {quantity.canonical(need)}")
     pod_limits = _quantities(pod_resources.get("limits"))
+    # validatePodResourceConsistency (validation.go): hugepages are never overcommitted, so a pod-level
+    # hugepage limit must cover the containers' together (AggregateContainerLimits; a container's
+    # hugepage request equals its limit, so the aggregate requests are those limits);
+    # TestValidatePodResourceConsistency's "hugepage aggregate container limits greater than pod limits"
+    for name, need in workload.pod_requests(containers_only).items():
+        have = pod_limits.get(name)
+        if resources.is_hugepages(name) and have is not None and need > have:
+            f.invalid(resources.RULE, key(child(path, "limits"), name), quantity.canonical(have),
+                      f"must be greater than or equal to aggregate container limits of {quantity.canonical(need)}")
     for i, c in enumerate(as_list(pod.get("containers"))):
         for name, limit in _quantities(as_dict(as_dict(c).get("resources")).get("limits")).items():
             most = pod_limits.get(name)

@@ -15,8 +15,8 @@ import json
 
 import pytest
 
-from upstream.kubernetes.harness import (DUPLICATE, FORBIDDEN, INVALID, NOT_FOUND, REQUIRED, TOO_LONG, UNSUPPORTED,
-                                         Place, check, params)
+from upstream.kubernetes.harness import (DUPLICATE, FORBIDDEN, INVALID, NOT_FOUND, POD_SPEC, REQUIRED, TOO_LONG,
+                                         UNSUPPORTED, Place, check, params)
 from upstream.kubernetes.harness import case as C
 
 # upstream passes field.NewPath("containers") to validateContainers
@@ -1203,6 +1203,123 @@ NOT_PORTED += [
     (TS, "nil grace period with zero value enabled", "a Job's pod always has a grace period (defaulted to 30)"),
     ("TestValidateStopSignal", "all", "lifecycle.stopSignal: ContainerStopSignals is alpha and off in 1.36"),
 ]
+
+
+# --- pod-level resources: TestValidatePodResources, TestValidatePodResourceConsistency ----------------
+
+# upstream's roots: validatePodResources(spec, ..., field.NewPath("spec")) and
+# validatePodResourceConsistency(spec, field.NewPath("resources")); here both are the pod spec's
+POD_LEVEL = Place(POD_SPEC, root="spec", pod={})
+TPR, TPC = "TestValidatePodResources", "TestValidatePodResourceConsistency"
+POD_RESOURCES = """
+resources:
+  requests: {cpu: '10', memory: 10Mi}
+  limits: {cpu: '20', memory: 20Mi, hugepages-2Mi: 100Mi}
+resourceClaims: [{name: resource-claim, resourceClaimName: claim}]
+"""
+
+
+def _pod(pod_resources, *container_resources):
+    containers = "".join(f"\n- {{name: c{i}, image: image, resources: {r}}}" for i, r in enumerate(container_resources))
+    return f"resources: {pod_resources}\ncontainers:{containers or ' [{name: c0, image: image}]'}"
+
+
+POD_RESOURCE_CASES = [
+    C(TPR, "supported os", "os: {name: linux}" + POD_RESOURCES + "containers: [{name: c0, image: image}]"),
+    C(TPR, "unsupported os", "os: {name: windows}" + POD_RESOURCES + "containers: [{name: c0, image: image}]",
+      (FORBIDDEN, "spec.resources", "may not be set for a windows pod")),
+    C(TPR, "unsupported resource claims at pod level resources", "os: {name: linux}" + POD_RESOURCES.replace(
+        "hugepages-2Mi: 100Mi}", "hugepages-2Mi: 100Mi}\n  claims: [{name: resource-claim}]")
+      + "containers: [{name: c0, image: image}]",
+      (FORBIDDEN, "spec.resources.claims", "claims may not be set for Resources at pod-level")),
+    C(TPC, "aggregate container requests less than pod requests",
+      _pod("{requests: {cpu: '10', memory: 10Mi}}", "{requests: {cpu: '5', memory: 5Mi}}", "{requests: {cpu: '4', memory: 3Mi}}")),
+    C(TPC, "aggregate container requests equal to pod requests",
+      _pod("{requests: {cpu: '10', memory: 10Mi}}", "{requests: {cpu: '5', memory: 5Mi}}", "{requests: {cpu: '5', memory: 5Mi}}")),
+    C(TPC, "aggregate container requests greater than pod requests",
+      _pod("{requests: {cpu: '10', memory: 10Mi}}", "{requests: {cpu: '6', memory: 5Mi}}", "{requests: {cpu: '8', memory: 7Mi}}"),
+      (INVALID, "spec.resources.requests[cpu]", "must be greater than or equal to aggregate container requests of 14"),
+      (INVALID, "spec.resources.requests[memory]", "must be greater than or equal to aggregate container requests of 12Mi")),
+    C(TPC, "aggregate container limits less than pod limits",
+      _pod("{limits: {cpu: '10', memory: 10Mi, hugepages-2Mi: 10Mi}}", "{limits: {cpu: '5', memory: 5Mi, hugepages-2Mi: 4Mi}}",
+           "{limits: {cpu: '4', memory: 3Mi, hugepages-2Mi: 4Mi}}")),
+    C(TPC, "aggregate container limits equal to pod limits",
+      _pod("{limits: {cpu: '10', memory: 10Mi, hugepages-2Mi: 8Mi}}", "{limits: {cpu: '5', memory: 5Mi, hugepages-2Mi: 4Mi}}",
+           "{limits: {cpu: '5', memory: 5Mi, hugepages-2Mi: 4Mi}}")),
+    # limits of cpu and memory may be overcommitted: only each container's is compared
+    C(TPC, "aggregate container limits greater than pod limits",
+      _pod("{limits: {cpu: '10', memory: 10Mi}}", "{limits: {cpu: '5', memory: 5Mi}}", "{limits: {cpu: '6', memory: 9Mi}}")),
+    C(TPC, "hugepage aggregate container limits greater than pod limits",
+      _pod("{limits: {cpu: '10', hugepages-2Mi: 4Mi}}", "{limits: {cpu: '6', hugepages-2Mi: 4Mi}}",
+           "{limits: {cpu: '6', hugepages-2Mi: 4Mi}}"),
+      (INVALID, "spec.resources.limits[hugepages-2Mi]", "must be greater than or equal to aggregate container limits of 8Mi")),
+    C(TPC, "individual container limits greater than pod limits",
+      _pod("{limits: {cpu: '10', memory: 10Mi, hugepages-2Mi: 2Mi}}", "{limits: {cpu: '11', memory: 12Mi, hugepages-2Mi: 4Mi}}"),
+      (INVALID, "spec.resources.limits[hugepages-2Mi]", "must be greater than or equal to aggregate container limits"),
+      (INVALID, "spec.resources.containers[0][cpu].limits", "must be less than or equal to pod limits of 10"),
+      (INVALID, "spec.resources.containers[0][memory].limits", "must be less than or equal to pod limits of 10Mi"),
+      (INVALID, "spec.resources.containers[0][hugepages-2Mi].limits", "must be less than or equal to pod limits of 2Mi")),
+]
+NOT_PORTED += [
+    (TPC, "container requests with resources unsupported at pod-level", "its containers request `storage`, which "
+     "validateContainerResourceName refuses when the whole pod is validated (upstream calls the consistency check alone)"),
+]
+
+
+# --- TestValidateFileKeyRefVolume (validateFileKeyRefVolumes(spec, field.NewPath("spec"))) ---------------
+
+TFV = "TestValidateFileKeyRefVolume"
+
+
+def _file_key_pod(volumes, *refs, kind="containers"):
+    env = ", ".join(f"{{name: V{i}, valueFrom: {{fileKeyRef: {{volumeName: {v}, path: f.env, key: K}}}}}}"
+                    for i, v in enumerate(refs))
+    app = "" if kind == "containers" else "containers: [{name: app, image: image}]\n"
+    return f"{app}{kind}: [{{name: c, image: image, env: [{env}]}}]\nvolumes: {volumes}"
+
+
+EMPTY_DIR, HOST = "{emptyDir: {}}", "{hostPath: {path: /tmp/data, type: Directory}}"
+FILE_KEY_REF_VOLUME_CASES = [
+    C(TFV, "should pass when no FileKeyRef environment variables are used",
+      f"containers: [{{name: c, image: image, env: [{{name: STATIC_VAR, value: static_value}}]}}]\n"
+      f"volumes: [{{name: some-volume, hostPath: {{path: /tmp/data, type: Directory}}}}]"),
+    C(TFV, "should pass when FileKeyRef references a valid emptyDir volume",
+      _file_key_pod("[{name: config-volume, emptyDir: {}}]", "config-volume")),
+    C(TFV, "should pass when FileKeyRef references emptyDir volume with memory medium",
+      _file_key_pod("[{name: cache-volume, emptyDir: {medium: Memory}}]", "cache-volume")),
+    C(TFV, "should pass when FileKeyRef references emptyDir volume and other volume types exist",
+      _file_key_pod("[{name: config-volume, emptyDir: {}}, {name: other-volume, hostPath: {path: /tmp/data, type: Directory}}]",
+                    "config-volume")),
+    C(TFV, "should fail when FileKeyRef references a non-existent volume",
+      _file_key_pod("[{name: config-volume, emptyDir: {}}]", "non-existent-volume"),
+      (NOT_FOUND, "spec.containers[0].env[0].valueFrom.fileKeyRef.volumeName", "")),
+    *[C(TFV, f"should fail when FileKeyRef references a {kind} volume", _file_key_pod(f"[{{name: v, {source}}}]", "v"),
+        (INVALID, "spec.containers[0].env[0].valueFrom.fileKeyRef.volumeName", "referenced volume must be of type emptyDir"))
+      for kind, source in (("hostPath", "hostPath: {path: /tmp/config, type: Directory}"),
+                           ("secret", "secret: {secretName: my-secret}"), ("configMap", "configMap: {name: my-config}"),
+                           ("persistentVolumeClaim", "persistentVolumeClaim: {claimName: my-pvc}"))],
+    C(TFV, "should fail when FileKeyRef references multiple non-emptyDir volumes",
+      _file_key_pod("[{name: host-volume, hostPath: {path: /tmp/config, type: Directory}}, "
+                    "{name: configmap-volume, configMap: {name: my-config}}]", "host-volume", "configmap-volume"),
+      (INVALID, "spec.containers[0].env[0].valueFrom.fileKeyRef.volumeName", "referenced volume must be of type emptyDir"),
+      (INVALID, "spec.containers[0].env[1].valueFrom.fileKeyRef.volumeName", "referenced volume must be of type emptyDir")),
+    C(TFV, "should pass when FileKeyRef in initContainers references a valid emptyDir volume",
+      _file_key_pod("[{name: init-config-volume, emptyDir: {}}]", "init-config-volume", kind="initContainers")),
+    C(TFV, "should fail when FileKeyRef in initContainers references a hostPath volume",
+      _file_key_pod("[{name: init-config-volume, hostPath: {path: /tmp/init, type: Directory}}]", "init-config-volume",
+                    kind="initContainers"),
+      (INVALID, "spec.initContainers[0].env[0].valueFrom.fileKeyRef.volumeName", "referenced volume must be of type emptyDir")),
+]
+NOT_PORTED += [
+    (TFV, "should fail when FileKeyRef references non-existent volume in multiple containers",
+     "the same refusal as the single-container case; its two containers have no names, which a template refuses"),
+    (TFV, "... in ephemeralContainers ...", "ephemeral containers are refused in a pod template (k8s/pod)"),
+]
+
+
+@pytest.mark.parametrize("case,where", params(POD_RESOURCE_CASES + FILE_KEY_REF_VOLUME_CASES, POD_LEVEL))
+def test_pod_level_resources_and_file_key_ref_volumes(case, where):
+    check(case, where)
 
 
 def test_not_ported_cases_are_not_also_ported():
