@@ -1,0 +1,185 @@
+"""Every module of kpt_fn has its unit tests where docs/testing.md ("Where a test lives") says to look.
+
+A module `kpt_fn/<path>/<module>.py` is tested in `tests/unit/<path>/test_<module>.py`; a package's
+`__init__.py` in `tests/unit/<path>/test_<package>.py` (kpt_fn/engine/__init__.py in
+tests/unit/test_engine.py). A module that defines no function or class (re-exports, constants, the
+`python -m` entry) has nothing of its own to test. The only other home is a port of the upstream tests
+that pin the module's behaviour (PORTED below, with the reason no unit file is needed); the modules whose
+unit file is still to be written are listed in NOT_YET with the suite that exercises them meanwhile,
+a list that may only shrink.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+PACKAGE = ROOT / "kpt_fn"
+TESTS = ROOT / "tests"
+
+_K8S_CONTAINERS = "tests/upstream/kubernetes/test_core_validation_containers.py"
+_K8S_POD_SPEC = "tests/upstream/kubernetes/test_core_validation_pod_spec.py"
+_K8S_WHY = "each rule of the family is pinned by Kubernetes' own validation_test.go table cases"
+
+# module -> (the ported upstream test file that tests it, why that is its test)
+PORTED = {
+    "kpt_fn/plugins/coscheduling.py": ("tests/upstream/trainer/test_plugins_golden.py",
+                                       "coscheduling_test.go's cases are golden cases (fixtures/golden/*/coscheduling/)"),
+    "kpt_fn/plugins/flux.py": ("tests/upstream/trainer/test_plugins_flux.py", "flux_test.go ported table by table"),
+    "kpt_fn/plugins/jax.py": ("tests/upstream/trainer/test_plugins_jax.py", "jax_test.go ported"),
+    "kpt_fn/plugins/jobset.py": ("tests/upstream/trainer/test_plugins_jobset.py", "jobset_test.go ported"),
+    "kpt_fn/plugins/mpi.py": ("tests/upstream/trainer/test_plugins_mpi.py", "mpi_test.go ported"),
+    "kpt_fn/plugins/plainml.py": ("tests/upstream/trainer/test_plugins_golden.py",
+                                  "plainml_test.go's cases are golden cases (fixtures/golden/*/plainml/)"),
+    "kpt_fn/plugins/torch/__init__.py": ("tests/upstream/trainer/test_plugins_torch.py", "torch_test.go ported"),
+    "kpt_fn/plugins/torch/torchtune.py": ("tests/upstream/trainer/test_plugins_torch.py",
+                                          "torch_test.go's torchtune tables (and torchtune golden cases)"),
+    "kpt_fn/plugins/v2_2_1/flux.py": ("tests/upstream/trainer/test_plugins_flux_v2_2_1.py", "v2.2.1's flux_test.go ported"),
+    "kpt_fn/plugins/v2_2_1/jobset.py": ("tests/upstream/trainer/test_plugins_golden.py",
+                                        "v2.2.1's jobset_test.go cases are golden cases (fixtures/golden/v2.2.1/jobset/)"),
+    "kpt_fn/plugins/v2_2_1/mpi.py": ("tests/upstream/trainer/test_plugins_golden.py",
+                                     "v2.2.1's mpi_test.go cases are golden cases (fixtures/golden/v2.2.1/mpi/)"),
+    "kpt_fn/plugins/volcano.py": ("tests/upstream/trainer/test_plugins_volcano.py", "volcano_test.go ported"),
+    "kpt_fn/plugins/xgboost.py": ("tests/upstream/trainer/test_plugins_xgboost.py", "xgboost_test.go ported"),
+    "kpt_fn/validation/jobset_webhook.py": ("tests/upstream/jobset/test_jobset_webhook.py",
+                                            "JobSet's jobset_webhook_test.go ported case by case"),
+    "kpt_fn/validation/k8s/containers.py": (_K8S_CONTAINERS, _K8S_WHY),
+    "kpt_fn/validation/k8s/env.py": (_K8S_CONTAINERS, _K8S_WHY),
+    "kpt_fn/validation/k8s/ports.py": (_K8S_CONTAINERS, _K8S_WHY),
+    "kpt_fn/validation/k8s/probes.py": (_K8S_CONTAINERS, _K8S_WHY),
+    "kpt_fn/validation/k8s/resources.py": (_K8S_CONTAINERS, _K8S_WHY),
+    "kpt_fn/validation/k8s/volumes.py": (_K8S_CONTAINERS, _K8S_WHY),
+    "kpt_fn/validation/k8s/paths.py": (_K8S_CONTAINERS, "the path rules of volume mounts and env's fieldRef cases"),
+    "kpt_fn/validation/k8s/findings.py": (_K8S_CONTAINERS, "the error types and messages every family reports"),
+    "kpt_fn/validation/k8s/pod.py": (_K8S_POD_SPEC, _K8S_WHY),
+    "kpt_fn/validation/k8s/metadata.py": (_K8S_POD_SPEC, _K8S_WHY),
+    "kpt_fn/validation/k8s/scheduling.py": (_K8S_POD_SPEC, _K8S_WHY),
+    "kpt_fn/validation/k8s/security.py": (_K8S_POD_SPEC, _K8S_WHY),
+    "kpt_fn/validation/k8s/job.py": ("tests/upstream/kubernetes/test_batch_validation.py",
+                                     "pkg/apis/batch/validation/validation_test.go's Job tables ported"),
+}
+
+# module -> the suite that exercises it until its unit file exists (remove the entry with the file)
+NOT_YET = {
+    "kpt_fn/blame.py": "tests/behaviour/test_k8s_blame_and_controls.py",
+    "kpt_fn/cli/__init__.py": "tests/behaviour/test_cli_contract.py",
+    "kpt_fn/cli/commands.py": "tests/behaviour/test_cli_conventions.py",
+    "kpt_fn/cli/dispatch.py": "tests/behaviour/test_cli_contract.py",
+    "kpt_fn/cli/item_at_line.py": "tests/behaviour/test_newcomer_messages.py",
+    "kpt_fn/cli/krm.py": "tests/behaviour/test_cli_contract.py",
+    "kpt_fn/cli/modes.py": "tests/behaviour/test_cli_contract.py",
+    "kpt_fn/cli/plain.py": "tests/behaviour/test_cli_conventions.py",
+    "kpt_fn/engine/info.py": "tests/upstream/trainer/test_plugins_golden.py",
+    "kpt_fn/engine/v2_2_1.py": "tests/upstream/trainer/test_plugins_golden.py",
+    "kpt_fn/findings.py": "tests/behaviour/test_validate_formats.py",
+    "kpt_fn/formats/__init__.py": "tests/behaviour/test_validate_formats.py",
+    "kpt_fn/formats/github.py": "tests/behaviour/test_validate_formats.py",
+    "kpt_fn/formats/json.py": "tests/behaviour/test_validate_formats.py",
+    "kpt_fn/formats/junit.py": "tests/behaviour/test_validate_formats.py",
+    "kpt_fn/formats/sarif.py": "tests/behaviour/test_validate_formats.py",
+    "kpt_fn/function.py": "tests/behaviour/test_never_lose_items.py",
+    "kpt_fn/gitrev.py": "tests/lifecycle/test_diff.py",
+    "kpt_fn/intake.py": "tests/behaviour/test_never_lose_items.py",
+    "kpt_fn/kueue_tas.py": "tests/unit/test_kueue.py",
+    "kpt_fn/lifecycle/classify.py": "tests/lifecycle/test_diff.py",
+    "kpt_fn/lifecycle/jobset_defaults.py": "tests/upstream/jobset/test_jobset_webhook.py",
+    "kpt_fn/lifecycle/jobset_update.py": "tests/upstream/jobset/test_jobset_webhook.py",
+    "kpt_fn/lifecycle/naming.py": "tests/lifecycle/test_naming.py",
+    "kpt_fn/lifecycle/render.py": "tests/lifecycle/test_routes.py",
+    "kpt_fn/lines.py": "tests/behaviour/test_validate_formats.py",
+    "kpt_fn/markdown.py": "tests/behaviour/test_review_markdown_inert.py",
+    "kpt_fn/profiles/__init__.py": "tests/unit/test_kueue.py",
+    "kpt_fn/profiles/base.py": "tests/unit/test_plugins.py",
+    "kpt_fn/profiles/controller.py": "tests/unit/test_kueue.py",
+    "kpt_fn/profiles/kueue.py": "tests/unit/test_kueue.py",
+    "kpt_fn/registry.py": "tests/unit/test_resolve.py",
+    "kpt_fn/stdio.py": "tests/behaviour/test_hostile_environment.py",
+    "kpt_fn/upstream/__init__.py": "tests/behaviour/test_trainer_version.py",
+    "kpt_fn/upstream/defaults.py": "tests/unit/engine/test_defaults.py",
+    "kpt_fn/validation/__init__.py": "tests/unit/validation/test_k8s.py",
+    "kpt_fn/validation/admitted.py": "tests/upstream/trainer/test_webhooks_trainjob_webhook.py",
+    "kpt_fn/validation/bench.py": "tests/behaviour/test_bench_harness_runs.py",
+    "kpt_fn/validation/fielderr.py": "tests/upstream/kubernetes/test_core_validation_containers.py",
+    "kpt_fn/validation/hints.py": "tests/unit/validation/test_schema_check.py",
+    "kpt_fn/validation/runtime_webhook.py": "tests/upstream/trainer/test_webhooks_trainingruntime.py",
+    "kpt_fn/validation/structural.py": "tests/unit/validation/test_cel.py",
+    "kpt_fn/yamlio/errors.py": "tests/unit/test_yamlio.py",
+    "kpt_fn/yamlio/limits.py": "tests/unit/test_yamlio.py",
+    "kpt_fn/yamlio/passthrough.py": "tests/behaviour/test_yaml_passthrough.py",
+    "kpt_fn/yamlio/read.py": "tests/unit/test_yamlio.py",
+    "kpt_fn/yamlio/schema.py": "tests/unit/test_yamlio.py",
+    "kpt_fn/yamlio/stream.py": "tests/behaviour/test_streamed_output.py",
+}
+
+
+def modules() -> list:
+    return sorted(p.relative_to(ROOT).as_posix() for p in PACKAGE.rglob("*.py"))
+
+
+def unit_home(module: str) -> str:
+    """Where the unit tests of `module` (kpt_fn/...py, relative to the checkout) live."""
+    parts = Path(module).parts[1:]
+    if parts[-1] == "__init__.py":
+        if len(parts) == 1:
+            return ""  # kpt_fn/__init__.py: the package itself
+        *where, name = parts[:-1]
+    else:
+        *where, name = parts[:-1] + (parts[-1][:-3],)
+    return Path("tests", "unit", *where, f"test_{name}.py").as_posix()
+
+
+def defines_something(module: str) -> bool:
+    tree = ast.parse((ROOT / module).read_text(encoding="utf-8"))
+    return any(isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) for n in tree.body)
+
+
+def test_unit_home_follows_the_package():
+    assert unit_home("kpt_fn/engine/smp.py") == "tests/unit/engine/test_smp.py"
+    assert unit_home("kpt_fn/validation/k8s/env.py") == "tests/unit/validation/k8s/test_env.py"
+    assert unit_home("kpt_fn/engine/__init__.py") == "tests/unit/test_engine.py"
+    assert unit_home("kpt_fn/plugins/torch/__init__.py") == "tests/unit/plugins/test_torch.py"
+    assert unit_home("kpt_fn/config.py") == "tests/unit/test_config.py"
+
+
+def test_every_module_has_its_unit_tests_or_a_ported_upstream_test():
+    missing = []
+    for module in modules():
+        home = unit_home(module)
+        if not home or not defines_something(module) or module in PORTED or module in NOT_YET:
+            continue
+        if not (ROOT / home).is_file():
+            missing.append(f"{module}: put its unit tests in {home} (docs/testing.md, 'Where a test lives'), "
+                           f"or, if a port of upstream's tests pins it, name that file in PORTED of {__name__}")
+    assert not missing, "\n".join(missing)
+
+
+def test_the_tables_name_real_files_and_no_module_twice():
+    assert not set(PORTED) & set(NOT_YET)
+    for module, (ported, reason) in PORTED.items():
+        assert (ROOT / module).is_file(), f"PORTED names {module}, which is gone: remove the entry"
+        assert (ROOT / ported).is_file(), f"{module}: {ported} does not exist"
+        assert ported.startswith("tests/upstream/") and reason, module
+    for module, suite in NOT_YET.items():
+        assert (ROOT / module).is_file(), f"NOT_YET names {module}, which is gone: remove the entry"
+        assert (ROOT / suite).is_file(), f"{module}: {suite} does not exist"
+
+
+def test_a_module_with_its_unit_file_leaves_the_tables():
+    """NOT_YET only shrinks, and a ported test is not a reason to skip a unit file someone wrote."""
+    stale = [m for m in (*PORTED, *NOT_YET) if (ROOT / unit_home(m)).is_file()]
+    assert not stale, f"these have {[unit_home(m) for m in stale]} now: remove them from the tables: {stale}"
+
+
+def test_no_unit_test_file_without_its_module():
+    """A file in tests/unit/ is named after a module (or, with a suffix, a part of one: test_smp_kubectl.py)."""
+    homes = {unit_home(m) for m in modules()} - {""}
+    stems = {h[: -len(".py")] for h in homes}
+    orphans = []
+    for path in sorted((TESTS / "unit").rglob("test_*.py")):
+        rel = path.relative_to(ROOT).as_posix()
+        if rel in homes or rel == "tests/unit/test_test_layout.py":
+            continue
+        if not any(rel.startswith(stem + "_") for stem in stems):
+            orphans.append(rel)
+    assert not orphans, f"unit test files named after no module of kpt_fn: {orphans}"
