@@ -33,20 +33,22 @@ FAMILIES = (
      "extended resources whole numbers with a limit equal to the request, requests <= limits, hugepages "
      "whole pages and with cpu or memory"),
     (containers.RULE, _CORE, "containers and init containers: names (unique across both), image, "
-     "imagePullPolicy, terminationMessagePolicy, resizePolicy; probes and lifecycle only on regular "
+     "imagePullPolicy, terminationMessagePolicy, resizePolicy (RestartContainer only for sidecars among init "
+     "containers); probes and lifecycle only on regular "
      "containers and restartable init containers (sidecars)"),
     (env.RULE, _CORE, "env names (printable ASCII but '='), valueFrom with exactly one of fieldRef, "
      "resourceFieldRef, configMapKeyRef, secretKeyRef, fileKeyRef and each selector; envFrom sources and prefixes"),
     (ports.RULE, _CORE, "container ports: names, numbers, protocols, host-port conflicts, hostNetwork ports"),
-    (volumes.RULE, _CORE, "volumes (DNS label names, unique, exactly one source and its fields) and "
-     "volumeMounts / volumeDevices naming a volume, unique mount paths, subPath, propagation"),
+    (volumes.RULE, _CORE, "volumes (DNS label names, unique, exactly one source and its fields, an ephemeral "
+     "volume's claim template) and volumeMounts / volumeDevices naming a volume, unique mount paths, subPath, "
+     "propagation"),
     (probes.RULE, _CORE, "liveness/readiness/startup probes and lifecycle handlers: one handler, ports, "
      "schemes, headers, non-negative timings, successThreshold 1 where required"),
     (security.RULE, _CORE, "pod and container securityContext: user and group ids, sysctls, seccomp, "
      "AppArmor, procMount, policies, privilege escalation; what hostUsers: false forbids (host network, PID, IPC, "
      "volumeDevices); Windows options (GMSA credential spec, runAsUserName, HostProcess pods)"),
     (restart.RULE, _CORE, "a container's own restartPolicy (Always, OnFailure, Never) and restartPolicyRules "
-     "(action Restart, exitCodes with In/NotIn and at most 255 values, at most 20 rules)"),
+     "(action Restart or RestartAllContainers, exitCodes with In/NotIn and at most 255 values, at most 20 rules)"),
     (scheduling.TOLERATIONS, _CORE, "tolerations: keys, operators, values, effects, tolerationSeconds"),
     (scheduling.AFFINITY, _CORE, "node, pod and pod anti-affinity terms, selectors and weights; matchLabelKeys and "
      "mismatchLabelKeys (label names, not both, a matchLabelKeys key not also in the labelSelector once the "
