@@ -365,8 +365,8 @@ def ceil_value(q: Quantity) -> int:
 
 
 def _first_gpu(resource_list: Mapping | None) -> int:
-    # Upstream takes the first matching name in Go map order (random); we take the smallest name
-    # so the result is deterministic (Non-det N4).
+    # Upstream takes the first matching name in Go map order, random per call (pkg/runtime/runtime.go
+    # numGPU at v2.3.0); we take the smallest name so the result is deterministic.
     for name in sorted(resource_list or ()):
         if "gpu" in name.lower():
             return ceil_value(parse(resource_list[name]))

@@ -17,8 +17,9 @@ Contract used by the rest of the function (kpt_fn.function):
 
     admission(trainjob, runtime, options, form=None) -> list[Problem]
         The checks the selected Trainer release's TrainJob admission webhook runs (registry key, deprecation
-        warning, runtime plugins' CustomValidation: JobSet initializer and runtimePatches checks with
-        R6.1/R3.1/R3.2, Torch, MPI, XGBoost, Flux, Volcano), without generating anything.
+        warning, runtime plugins' CustomValidation: JobSet initializer and runtimePatches checks plus
+        the project's `recommendation/` checks of patch targets, directive keys and value/valueFrom
+        switches, Torch, MPI, XGBoost, Flux, Volcano), without generating anything.
         `expand` runs the same checks first unless options.admission is False; a caller that calls
         `admission` itself should pass admission=False to `expand` to avoid duplicate warnings.
 
@@ -27,22 +28,27 @@ Contract used by the rest of the function (kpt_fn.function):
 
 Pipeline of `expand` (upstream pkg/runtime/core/trainingruntime.go and pkg/runtime/framework/core/framework.go at v2.3.0):
 
-    1. default private copies of TrainJob and runtime (defaults.py, §1.2/§1.3), then drop the zero
-       values the controller's Go types leave out (omitempty.py, §1.4); the runtime's form is the
+    1. default private copies of TrainJob and runtime (defaults.py: the CRDs' schema defaults), then
+       drop the zero values the controller's Go types leave out (omitempty.py); the runtime's form is the
        caller's (runtime_form), copied;
     2. build the Info (runtime_info.py: label propagation, runtimePatches, round-trip, PodSets);
     3. unless options.admission is False: the admission checks on that Info, exactly what the
        webhook would reject -- errors stop the render (also for a TrainJob managed elsewhere: the
        webhook checks it all the same);
-    4. stop (warning, no objects) when spec.managedBy names another controller (§0 step 1);
+    4. stop (warning, no objects) when spec.managedBy names another controller (the controller
+       skips it: pkg/controller/trainjob_controller.go Reconcile, IsManagedByExternalController);
     5. framework.run: EnforceMLPolicy, EnforcePodGroupPolicy, PodNetwork, builders (framework.py
        documents the fixed plugin order);
     6. round-trip normalisation of every object (roundtrip.py: canonical quantities, no null or
-       empty artefacts), objects in the order Secrets, ConfigMaps, PodGroups, JobSet (R5.1).
+       empty artefacts), objects in the order Secrets, ConfigMaps, PodGroups, JobSet (a fixed order
+       of our own: upstream returns them in builder order, random per process, since
+       pkg/runtime/framework/core/framework.go New fills each phase from a Go map).
 
-Deliberate offline behaviour: no ownerReferences (R5.2), no runtime-snapshot ConfigMap (R2.2),
-`spec.activeDeadlineSeconds` is not rendered (upstream enforces it in the controller; an info result
-says so); the TrainJobStatus plugin (alpha, off by default upstream) is not implemented (R4.2).
+Deliberate offline behaviour (docs/output.md): no ownerReferences (the TrainJob's UID exists only once
+the API server has created it), no runtime-snapshot ConfigMap (pkg/runtime/core/snapshot.go; nothing
+outside the controller reads it), `spec.activeDeadlineSeconds` is not rendered (upstream enforces it in
+the controller, trainjob_controller.go reconcileDeadline; an info result says so); the TrainJobStatus
+plugin (alpha, off by default upstream, pkg/features/features.go) is not implemented.
 Where upstream is random (plugin order, GPU name choice) the fixed orders of framework.py and
 resources.num_gpu apply. Errors the controller would hit while reconciling (merge failures, missing
 envInjection targets, invalid quantities, malformed input) are error Problems, never exceptions.

@@ -37,7 +37,7 @@ def _same_mount_path(a: dict, b: dict) -> bool:
 
 def _same_port(a: dict, b: dict) -> bool:
     # Two absent names compare equal upstream (pointer equality of nil), so an unnamed new port
-    # replaces the first unnamed existing one (quirk Q2).
+    # replaces the first unnamed existing one (pkg/apply/apply.go byContainerPortOrName at v2.3.0).
     return a.get("containerPort") == b.get("containerPort") or a.get("name") == b.get("name")
 
 
@@ -71,7 +71,7 @@ def env_var(e: dict) -> dict:
     Without valueFrom the value is always emitted (even ""); with valueFrom the value is dropped
     and only fieldRef.fieldPath, resourceFieldRef (divisor always, "0" when unset),
     configMapKeyRef and secretKeyRef are copied. fileKeyRef is lost, leaving `valueFrom: {}`
-    (quirk Q17).
+    (pkg/apply/apply.go EnvVar at v2.3.0 copies no other source).
     """
     out = {"name": e.get("name", "")}
     src = e.get("valueFrom")

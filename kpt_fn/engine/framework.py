@@ -35,7 +35,8 @@ Every attribute below is optional; the framework calls only what a module define
         no ownerReferences). The framework orders them (see `order_objects`), so a builder need not.
     validate(info, trainjob, options) -> list[Problem]                    CustomValidation
         Upstream's CustomValidation: runs at admission on an Info built by runtime_info only (no
-        enforce/network phases), with `info.unpatched_spec` set for target checks (R6.1).
+        enforce/network phases), with `info.unpatched_spec` set for target checks (see
+        plugins/jobset.py: targets are checked against the runtime as written).
     check_runtime_patches(unpatched_spec, trainjob) -> list[Problem]
         The admission checks that need only the runtime's JobSet spec before patching. The engine
         runs them alone when the Info cannot be built (upstream's webhook ignores that error and
@@ -96,7 +97,8 @@ RUNTIME_PATCH_CHECKS = "check_runtime_patches"
 # The runtime policies a registry switch may name, as "<policy>.<entry>".
 _POLICIES = ("mlPolicy", "podGroupPolicy")
 
-# R5.1: the order objects are emitted in, by kind; anything else goes last, builder order kept.
+# The order objects are emitted in, by kind (our own: upstream's builder order is random per process,
+# pkg/runtime/framework/core/framework.go New); anything else goes last, builder order kept.
 _KIND_RANK = {"Secret": 0, "ConfigMap": 1, "PodGroup": 2, "JobSet": 3}
 
 
@@ -196,7 +198,7 @@ class Framework:
         return self._enabled(policy.ml_policy_source, policy.pod_group_policy, info)
 
     def run(self, info, trainjob, options) -> list[dict]:
-        """All reconcile phases in order; returns the generated objects in emit order (R5.1)."""
+        """All reconcile phases in order; returns the generated objects in emit order (order_objects)."""
         mods = self._active(info)
         for fn in _phase(mods, ENFORCE_ML_POLICY):
             fn(info, trainjob, options)
@@ -262,7 +264,7 @@ def check_runtime_patches(runtime: dict, trainjob: dict, release: str | None = N
 
 
 def order_objects(objects: list[dict]) -> list[dict]:
-    """Secrets, ConfigMaps, PodGroups, JobSet (R5.1); stable, so builder order breaks ties."""
+    """Secrets, ConfigMaps, PodGroups, JobSet; stable, so builder order breaks ties."""
     return sorted(objects, key=lambda o: _KIND_RANK.get(o.get("kind"), len(_KIND_RANK)))
 
 

@@ -6,7 +6,8 @@ plugins edit and that the JobSet builder copies back (upstream pkg/runtime/runti
 
 PodSet container lists are copies of the template lists (not aliases as in Go): plugins upsert into
 them and the JobSet builder upserts them back into the template, which gives the same result
-(§3.1). Upserts replace list elements, they never mutate an element dict in place.
+(pkg/runtime/runtime.go toPodSetContainer). Upserts replace list elements, they never mutate an
+element dict in place.
 """
 
 from __future__ import annotations
@@ -82,8 +83,8 @@ class Info(_Plain):
         self.obj_apply = obj_apply  # JobSet spec (plain dict), mutated by plugins and the builder
         self.pod_sets = pod_sets  # list[PodSet], one per replicated job, same order
         # The defaulted runtime JobSet spec before runtimePatches; admission checks patch targets
-        # against it (Recommendation R6.1). It shares sub-objects with obj_apply, so it is only
-        # meaningful before the plugin phases run; never mutate it.
+        # against it (plugins/jobset.py, runtime-patch-target). It shares sub-objects with
+        # obj_apply, so it is only meaningful before the plugin phases run; never mutate it.
         self.unpatched_spec = unpatched_spec
         # Non-fatal findings of plugins during a render (warnings, infos).
         self.problems = [] if problems is None else problems
@@ -117,7 +118,7 @@ class Info(_Plain):
 
 
 def extract_resource_per_node_from_runtime(info: Info) -> dict | None:
-    """Resources of the trainer `node` container as the runtime (after §3.5 merge) has them.
+    """Resources of the trainer `node` container as the runtime (after the resourcesPerNode merge) has them.
 
     The first replicated job named `node` or carrying ancestor `trainer` that has a `node`
     container with a resources object wins; returns {"limits": {...}, "requests": {...}}.

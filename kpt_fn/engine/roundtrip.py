@@ -6,9 +6,9 @@ configurations. Visible effects reproduced here, in place on the render's privat
 * nulls disappear;
 * empty lists disappear (every apply-configuration list is `omitempty`);
 * empty Go maps (labels, annotations, nodeSelector, limits, requests) disappear, and so do the
-  no-op `resources: {}` / `metadata: {}` structs the encoder emits (R1.2); "presence" objects such
-  as `emptyDir: {}` or `torch: {}` stay;
-* every resource quantity is printed in canonical form (§12.2), exactly as upstream prints it.
+  no-op `resources: {}` / `metadata: {}` structs the encoder emits (they change nothing the API
+  server stores); "presence" objects such as `emptyDir: {}` or `torch: {}` stay;
+* every resource quantity is printed in canonical form (kpt_fn/quantity.py), exactly as upstream prints it.
 
 Unknown fields are deliberately kept: the strict schema validation reports them to the user
 instead of the engine dropping them silently.

@@ -1,10 +1,11 @@
 """Build the Info for one TrainJob from its (defaulted) runtime (upstream pkg/runtime/core/trainingruntime.go, newRuntimeInfo, at v2.3.0).
 
 Upstream: newRuntimeInfo / mergeRuntimePatches in pkg/runtime/core/trainingruntime.go. Steps:
-propagate JobSet labels/annotations (§3.2), strategic-merge every runtimePatch into the JobSet
-template spec and restore the replicated-job order (§3.3), the typed round-trip of §1.4
+propagate JobSet labels/annotations, strategic-merge every runtimePatch into the JobSet template
+spec and restore the replicated-job order (mergeRuntimePatches), the typed round-trip
 (`roundtrip.normalize`), then one PodSet per replicated job with its count and the
-resourcesPerNode merge (§3.5) and its single-pod requests (§3.6).
+resourcesPerNode merge (pkg/util/trainingruntime/trainingruntime.go MergeResourceRequirements) and
+its single-pod requests (pkg/runtime/runtime.go WithPodSet).
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ from kpt_fn.trainer_names import NODE, TRAINER
 
 
 def propagated_metadata(template: dict, trainjob: dict) -> tuple[dict, dict]:
-    """JobSet labels and annotations: runtime template metadata overlaid by every patch's (§3.2)."""
+    """JobSet labels and annotations: runtime template metadata overlaid by every patch's (newRuntimeInfo)."""
     md = template.get("metadata") or {}
     labels = dict(md.get("labels") or {})
     annotations = dict(md.get("annotations") or {})
@@ -89,9 +90,10 @@ def _project(containers) -> list:
 
 
 def _merge_resources_per_node(pod_spec: dict, rpn: dict) -> None:
-    """Merge resourcesPerNode into the first `node` container, per resource name (§3.5).
+    """Merge resourcesPerNode into the first `node` container, per resource name (MergeResourceRequirements).
 
-    Only limits and requests reach the apply form: resources.claims are dropped (quirk Q5).
+    Only limits and requests reach the apply form: resources.claims are dropped (newRuntimeInfo
+    copies only Limits and Requests into the container's apply configuration).
     """
     from kpt_fn.engine import pod_resources as resources
 
@@ -127,7 +129,7 @@ def build_info(trainjob: dict, runtime: dict, bundle=None) -> Info:
     if spec is not unpatched:
         # Upstream's merge re-encodes the typed spec, so from here on every quantity is in its
         # canonical form; without patches the pod requests below see the quantities as written,
-        # which decides the format of PodGroup totals (§12.2).
+        # which decides the format of PodGroup totals (kpt_fn/quantity.py).
         roundtrip.normalize_jobset_spec(spec)
 
     ml_source = None

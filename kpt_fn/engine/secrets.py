@@ -1,9 +1,10 @@
 """Secret material for the MPI SSH Secret and the Flux CURVE Secret, and the policy that governs it.
 
 The controller makes both Secrets in the cluster: a fresh random ECDSA P-521 key pair per MPI TrainJob
-(pkg/runtime/framework/plugins/mpi/mpi.go at v2.3.0) and an X25519 CURVE certificate derived from SHA-256 of the TrainJob UID
-for Flux (§5.6). Neither can be reproduced offline: there is no randomness we may commit to Git
-silently and no UID before the API server assigns one (§8 N1, N2). So the renderer never writes
+(pkg/runtime/framework/plugins/mpi/mpi.go buildSSHAuthSecret at v2.3.0) and an X25519 CURVE certificate
+derived from SHA-256 of the TrainJob UID for Flux (pkg/runtime/framework/plugins/flux/flux.go
+buildCurveSecret). Neither can be reproduced offline: there is no randomness we may commit to Git
+silently and no UID before the API server assigns one. So the renderer never writes
 private key material unless it is told to.
 
 Policy, per Secret kind (EngineOptions field / functionConfig key; until the fields exist the keys
@@ -201,7 +202,7 @@ def _derive(seed: str, label: str, namespace: str, secret_name: str, length: int
 
 
 def mpi_ssh_key_pair(seed: str, namespace: str, secret_name: str) -> tuple[bytes, bytes]:
-    """(private key PEM, authorized_keys line) in the controller's formats (§5.3).
+    """(private key PEM, authorized_keys line) in the controller's formats (mpi.go buildSSHAuthSecret).
 
     PEM "EC PRIVATE KEY" (SEC 1, 66-byte scalar, named curve, public key) and
     "ecdsa-sha2-nistp521 <base64>\\n". The scalar is HKDF output reduced into [1, n-1]; 16 bytes
@@ -236,7 +237,8 @@ def z85_encode(data: bytes) -> str:
 
 
 def curve_certificate(cert_name: str, secret_key: bytes) -> str:
-    """The czmq certificate text the controller writes, for a 32-byte X25519 secret key (§5.6)."""
+    """The czmq certificate text the controller writes, for a 32-byte X25519 secret key (flux.go
+    buildCurveSecret)."""
     from cryptography.hazmat.primitives import serialization
     from cryptography.hazmat.primitives.asymmetric import x25519
 

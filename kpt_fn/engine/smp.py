@@ -2,8 +2,8 @@
 
 Only the behaviour reachable from a typed patch is implemented: merge options "merge parallel lists"
 and "ignore unmatched nulls" are on, and patches carry no directives. Callers reject directive keys
-with `find_directive_keys` first (Recommendation R3.1); `strategic_merge` raises MergeError when the
-patch has one anywhere.
+with `find_directive_keys` first (plugins/jobset.py, runtime-patch-directive); `strategic_merge`
+raises MergeError when the patch has one anywhere.
 
 Semantics, per key of a patch map:
   * null deletes the key;
@@ -135,7 +135,7 @@ def find_directive_keys(patch, path: str = "") -> list[str]:
     $deleteFromPrimitiveList/...) anywhere in `patch`, e.g. `replicatedJobs[0].template.metadata.labels[$patch]`.
 
     A typed patch can only carry them as keys of free-form maps (labels, annotations, nodeSelector),
-    where upstream would still interpret them; callers reject such patches (R3.1).
+    where upstream would still interpret them; callers reject such patches.
     """
     found: list[str] = []
     _find_directives(patch, path, found)

@@ -152,7 +152,7 @@ def original_command(info, trainjob: dict, behaviour: Behaviour = CURRENT) -> st
             command = list(trainer["command"])
         if trainer.get("args") is not None:
             args = list(trainer["args"])
-    # No shell quoting: one argv element, words joined by single spaces (quirk Q15).
+    # No shell quoting: one argv element, words joined by single spaces (flux.go getOriginalCommand).
     return " ".join(command + args).strip(_GO_SPACE)
 
 
@@ -215,7 +215,7 @@ def enforce_ml_policy(info, trainjob, options, behaviour: Behaviour = CURRENT) -
 
     command = original_command(info, trainjob, behaviour)
     trainer["command"] = ["/bin/bash", f"{CONFIG_PATH}/entrypoint.sh", command]
-    # Only the TrainJob's args are cleared: runtime args stay on the container (quirk Q15).
+    # Only the TrainJob's args are cleared: runtime args stay on the container (flux.go EnforceMLPolicy).
     trainer.pop("args", None)
 
     for index, ps in enumerate(info.pod_sets):
@@ -247,7 +247,8 @@ def resource_spec(tasks: int, gpus: int, behaviour: Behaviour = CURRENT) -> str:
 
 
 def render_scripts(info, trainjob: dict, release: str, behaviour: Behaviour = CURRENT) -> dict:
-    """The ConfigMap data: entrypoint.sh for the node container, init.sh for the installer (§5.5)."""
+    """The ConfigMap data: entrypoint.sh for the node container, init.sh for the installer (flux.go
+    buildInitScriptConfigMap)."""
     trainer = _trainer(trainjob, release)
     if trainer.get("numNodes") is None:
         raise RenderError(f"a Flux runtime needs spec.trainer.numNodes (Trainer {release}'s controller "
@@ -315,7 +316,7 @@ def build(info, trainjob, options, behaviour: Behaviour = CURRENT) -> list[dict]
 
 
 def validate(info, trainjob, options, behaviour: Behaviour = CURRENT) -> list[Problem]:
-    """Admission checks of the Flux plugin (§6.4.6), upstream's messages and paths."""
+    """Admission checks of the Flux plugin (flux.go Validate), upstream's messages and paths."""
     problems: list[Problem] = []
     num_proc = info.runtime_policy.ml_policy_source["flux"].get("numProcPerNode")
     trainer = (trainjob.get("spec") or {}).get("trainer")

@@ -29,7 +29,8 @@ def enforce_ml_policy(info, trainjob, options) -> None:
     upsert_env_vars(container.env, [
         {"name": "JAX_NUM_PROCESSES", "value": str(num_processes)},
         {"name": "JAX_PROCESS_ID", "valueFrom": {"fieldRef": {"fieldPath": COMPLETION_INDEX}}},
-        # Always the literal job name `node` and the TrainJob name as subdomain (quirk Q7).
+        # Always the literal job name `node` and the TrainJob name as subdomain (jax.go EnforceMLPolicy),
+        # whatever the runtime's network.subdomain or trainer job name.
         {"name": "JAX_COORDINATOR_ADDRESS", "value": f"{name}-{NODE}-0-0.{name}:{PORT}"},
     ])
     upsert_ports(container.ports, [{"containerPort": PORT}])

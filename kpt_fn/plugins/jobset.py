@@ -1,4 +1,4 @@
-"""JobSet: pod network, parallelism sync, the JobSet builder and its admission checks (§4.10, §6.4.1).
+"""JobSet: pod network, parallelism sync, the JobSet builder and its admission checks.
 
 Upstream: pkg/runtime/framework/plugins/jobset/{jobset.go,builder.go}. Always active.
 """
@@ -36,16 +36,16 @@ RULES = [
          "spec.runtimePatches[].manager must be a domain-prefixed path (such as \"acme.io/foo\")"),
     Rule(RULE_PATCH_TARGET, "recommendation", "TrainJob",
          "runtimePatches may only target replicated jobs, containers and init containers that exist in "
-         "the runtime template (checked against the unpatched runtime, R6.1; upstream's webhook "
+         "the runtime template (checked against the unpatched runtime; upstream's webhook "
          "checks the patched template, so it never fires there and the JobSet fails later)"),
     Rule(RULE_PATCH_ENV, "trainer-webhook", "TrainJob",
          "runtimePatches must not set env on the node, dataset-initializer or model-initializer "
          "containers (use spec.trainer.env / spec.initializer.*.env)"),
     Rule(RULE_PATCH_DIRECTIVE, "trainer-webhook", "TrainJob",
-         "runtimePatches must not contain strategic-merge directive keys (`$patch`, ...) (R3.1)"),
+         "runtimePatches must not contain strategic-merge directive keys (`$patch`, ...)"),
     Rule(RULE_PATCH_CONFLICT, "recommendation", "TrainJob",
          "a runtimePatch must not give a runtime volume a different source, or turn a runtime env var "
-         "between value and valueFrom: the strategic merge would keep both (R3.2)"),
+         "between value and valueFrom: the strategic merge would keep both"),
 ]
 
 
@@ -116,7 +116,7 @@ def _sync_container(target: dict, c) -> None:
 
 
 def _copy_pod_sets(info, init_containers: bool = True) -> None:
-    """Write every PodSet back into its replicated job, by index (§4.10.2); its init containers too
+    """Write every PodSet back into its replicated job, by index (jobset.go Build); its init containers too
     unless `init_containers` is False (Trainer v2.2.1, kpt_fn/plugins/v2_2_1/jobset.py)."""
     jobs = info.replicated_jobs
     if len(jobs) < len(info.pod_sets):
@@ -284,7 +284,7 @@ def _validate_runtime_patches(spec: dict, trainjob) -> list[Problem]:
 
     problems = []
     path = "spec.runtimePatches"
-    # R6.1: targets must exist in the runtime as written, not in the already-patched template, and an
+    # Targets must exist in the runtime as written, not in the already-patched template, and an
     # init container cannot be patched as a regular container or vice versa. Kept on purpose although
     # upstream's webhook never rejects these: pkg/runtime/core/trainingruntime.go ValidateObjects calls
     # newRuntimeInfo(new, ...) -- runtimePatches already merged -- and jobset.go Validate collects the
@@ -336,7 +336,7 @@ def _by_name(items) -> dict:
 
 
 def _validate_patch_conflicts(spec: dict, trainjob) -> list[Problem]:
-    """R3.2: merges upstream would perform silently but that yield objects the API rejects or that do
+    """Merges upstream would perform silently but that yield objects the API rejects or that do
     not mean what the patch says (a volume with two sources, an env var with value and valueFrom)."""
     problems = []
     jobs = _by_name(spec.get("replicatedJobs"))

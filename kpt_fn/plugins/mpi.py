@@ -111,7 +111,7 @@ def enforce_with(info, trainjob, options, ssh_volume) -> None:
     trainer = _trainer(trainjob)
 
     if trainer is not None and trainer.get("numNodes") is not None:
-        # By name: the SSH worker job, not the trainer-ancestor launcher (quirk Q4).
+        # By name: the SSH worker job, not the trainer-ancestor launcher (mpi.go EnforceMLPolicy).
         node = info.pod_set_by_name(NODE)
         if node is not None:
             num_nodes = trainer["numNodes"]
@@ -183,7 +183,7 @@ def _replicas(info, ps) -> int:
 
 
 def hostfile(info) -> str:
-    """One `<endpoint> slots=<n>` line per MPI host, in replicated-job order (§5.4).
+    """One `<endpoint> slots=<n>` line per MPI host, in replicated-job order (mpi.go buildHostFileConfigMap).
 
     numNodes and replicas are int32s the schema admits up to 2^31-1: the host count is checked
     before any line is made (each line takes at least 10 bytes), and the text stops growing at the
@@ -236,7 +236,7 @@ def build(info, trainjob, options) -> list[dict]:
 
 
 def validate(info, trainjob, options) -> list[Problem]:
-    """Admission checks of the MPI plugin (§6.4.3), upstream's messages and paths."""
+    """Admission checks of the MPI plugin (mpi.go Validate), upstream's messages and paths."""
     problems: list[Problem] = []
     trainer = _trainer(trainjob)
     if trainer is None:

@@ -1,4 +1,4 @@
-"""Volcano: the Volcano PodGroup, its pod annotation and admission checks (§4.9, §5.2, §6.4.7).
+"""Volcano: the Volcano PodGroup, its pod annotation and admission checks.
 
 Upstream: pkg/runtime/framework/plugins/volcano/volcano.go. Active when the runtime has
 podGroupPolicy.volcano.

@@ -2,7 +2,7 @@
 
 Upstream: pkg/runtime/framework/plugins/xgboost/xgboost.go. PlainML is active too and runs first
 (framework order), so the user-only env vars precede the DMLC_* ones; upstream's order depends on
-its random plugin order (§8.2 item 1).
+its random plugin order (pkg/runtime/framework/core/framework.go New fills the phase from a Go map).
 """
 
 from __future__ import annotations
@@ -45,7 +45,7 @@ def enforce_ml_policy(info, trainjob, options) -> None:
     workers_per_node = gpus if gpus > 0 else 1
     name = (trainjob.get("metadata") or {}).get("name") or ""
     upsert_env_vars(container.env, [
-        # No port in the URI, and always `<tj>-node-0-0.<tj>` (quirk Q7).
+        # No port in the URI, and always `<tj>-node-0-0.<tj>` (xgboost.go EnforceMLPolicy).
         {"name": ENV_TRACKER_URI, "value": f"{name}-{NODE}-0-0.{name}"},
         {"name": ENV_TRACKER_PORT, "value": str(PORT)},
         {"name": ENV_TASK_ID, "valueFrom": {"fieldRef": {"fieldPath": COMPLETION_INDEX}}},
@@ -55,7 +55,7 @@ def enforce_ml_policy(info, trainjob, options) -> None:
 
 
 def validate(info, trainjob, options) -> list[Problem]:
-    """One Forbidden error per reserved env entry, at its index (§6.4.4)."""
+    """One Forbidden error per reserved env entry, at its index (xgboost.go Validate)."""
     trainer = (trainjob.get("spec") or {}).get("trainer")
     if trainer is None:
         return []

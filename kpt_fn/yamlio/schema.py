@@ -3,8 +3,9 @@
 kpt and kustomize speak YAML 1.2, PyYAML speaks 1.1 and Argo CD reads with a 1.1 parser that also takes
 y/n as booleans. Reading with the 1.2 core schema keeps `on`, `yes`, `2024-01-01` and `0755`-style
 scalars that kpt sends unquoted as the strings they are; dumping quotes every string that *any* of
-those readers would take for something else (krm-clients.md §5.4). Loader and PyLoader read, Dumper
-is the writer's oracle for each scalar's text (kpt_fn.yamlio.write).
+those readers would take for something else (go-yaml v3's resolve.go for kpt and kustomize,
+go-yaml v2 through sigs.k8s.io/yaml for Argo CD; docs/yaml.md has the table). Loader and PyLoader
+read, Dumper is the writer's oracle for each scalar's text (kpt_fn.yamlio.write).
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Torch: torchrun PET_* environment, numProcPerNode, envInjection, torchtune (§4.3, §6.4.2).
+"""Torch: torchrun PET_* environment, numProcPerNode, envInjection, torchtune.
 
 Upstream: pkg/runtime/framework/plugins/torch/torch.go. Active when the runtime has mlPolicy.torch.
 A package as upstream's plugin is: torchtune.py beside it is its torchtune support (torchtune.go).

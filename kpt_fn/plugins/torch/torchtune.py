@@ -1,4 +1,4 @@
-"""torchtune support of the Torch plugin: command rewriting and its admission checks (§4.3.2, §6.4.2).
+"""torchtune support of the Torch plugin: command rewriting and its admission checks.
 
 Upstream: pkg/runtime/framework/plugins/torch/torchtune.go. Not a framework plugin of its own (no
 phase functions); the Torch plugin (this package) calls it when `spec.trainer.command` is exactly ["tune", "run"].
@@ -106,8 +106,9 @@ def rewrite_command(info, trainjob: dict, num_nodes: int, nproc, gpu: int, relea
 
 
 def validate(info, trainjob: dict, gpu: int, release: str = "v2.3.0") -> list[Problem]:
-    """torchtune admission checks; `gpu` is the GPU count of resources_per_node (§6.4.2). The LoRA
-    multi-node and immutable-args checks are new in v2.3.0 (torchtune.go validateTorchTune)."""
+    """torchtune admission checks; `gpu` is the GPU count of resources_per_node (validateTorchTune
+    counts it with GetNumGPUPerNode). The LoRA multi-node and immutable-args checks are new in v2.3.0
+    (torchtune.go validateTorchTune)."""
     spec = trainjob.get("spec") or {}
     trainer = spec.get("trainer") or {}
     ref_name = (spec.get("runtimeRef") or {}).get("name") or ""
