@@ -1,0 +1,38 @@
+"""kpt_fn.profiles.controller: the Trainer controller's objects, unchanged; Kueue's leftovers reported."""
+
+from __future__ import annotations
+
+from kpt_fn import kueue
+from kpt_fn.config import FunctionConfig
+from kpt_fn.problems import WARNING, Problem
+from kpt_fn.profiles.controller import Controller
+
+JOBSET = {"apiVersion": "jobset.x-k8s.io/v1alpha2", "kind": "JobSet", "metadata": {"name": "tj"}, "spec": {}}
+
+
+def trainjob(labels=None):
+    return {"apiVersion": "trainer.kubeflow.org/v1alpha1", "kind": "TrainJob",
+            "metadata": {"name": "tj", "labels": labels or {}}, "spec": {}}
+
+
+def test_objects_pass_unchanged_and_problems_are_kept():
+    before = Problem("engine's")
+    objects, problems = Controller(FunctionConfig(), [], {}).after_engine(trainjob(), [JOBSET], [before])
+    assert objects == [JOBSET] and problems == [before]
+
+
+def test_kueue_labels_left_on_the_trainjob_are_a_warning():
+    tj = trainjob({kueue.QUEUE_LABEL: "q"})
+    objects, [p] = Controller(FunctionConfig(), [], {}).after_engine(tj, [JOBSET], [])
+    assert objects == [JOBSET]
+    assert (p.severity, p.rule, p.path) == (WARNING, kueue.RULE_LABEL_LOST, "metadata.labels")
+    assert kueue.QUEUE_LABEL not in objects[0]["metadata"].get("labels", {})
+
+
+def test_check_is_kueues_tas_check_whoever_renders():
+    bad = {**JOBSET, "spec": {"replicatedJobs": [{"name": "n", "replicas": 1, "template": {"spec": {"template": {
+        "metadata": {"annotations": {"kueue.x-k8s.io/podset-slice-size": "1"}}, "spec": {}}}}}]}}
+    profile = Controller(FunctionConfig(), [], {})
+    assert profile.check(trainjob(), JOBSET) == []
+    [p] = profile.check(trainjob(), bad)
+    assert p.rule == kueue.RULE_TAS and p.subject is bad

@@ -1,0 +1,57 @@
+"""kpt_fn.profiles.kueue: an adapter of kpt_fn.kueue's behaviour to the profile hooks (the behaviour
+itself is tested in tests/unit/test_kueue.py)."""
+
+from __future__ import annotations
+
+from kpt_fn import kueue
+from kpt_fn.config import FunctionConfig
+from kpt_fn.problems import ERROR, INFO, Problem
+from kpt_fn.profiles.controller import Controller
+from kpt_fn.profiles.kueue import Kueue
+
+JOBSET = {"apiVersion": "jobset.x-k8s.io/v1alpha2", "kind": "JobSet", "metadata": {"name": "tj", "namespace": "ns"},
+          "spec": {"replicatedJobs": []}}
+
+
+def trainjob(**spec):
+    return {"apiVersion": "trainer.kubeflow.org/v1alpha1", "kind": "TrainJob",
+            "metadata": {"name": "tj", "namespace": "ns"}, "spec": spec}
+
+
+def profile(items=(), queues=None):
+    return Kueue(FunctionConfig(profile="kueue"), list(items), queues or {})
+
+
+def test_it_is_the_controller_profile_with_kueues_hooks():
+    assert issubclass(Kueue, Controller) and Kueue.name == kueue.KUEUE
+
+
+def test_before_engine_renders_a_multikueue_trainjob():
+    tj = trainjob(managedBy=kueue.MULTIKUEUE, suspend=True)
+    assert profile().before_engine(tj)["spec"] == {"suspend": True}
+    plain = trainjob()
+    assert profile().before_engine(plain) is plain
+
+
+def test_after_engine_queues_the_jobset_from_the_queues_option():
+    objects, problems = profile(queues={"ns": "team"}).after_engine(trainjob(), [JOBSET], [])
+    assert objects[0]["metadata"]["labels"][kueue.QUEUE_LABEL] == "team"
+    assert (problems[-1].severity, problems[-1].rule) == (INFO, kueue.RULE_QUEUE)
+
+
+def test_after_engine_without_a_queue_is_an_error():
+    objects, problems = profile().after_engine(trainjob(), [JOBSET], [Problem("engine's")])
+    assert objects == [JOBSET]
+    assert problems[0] == Problem("engine's")
+    assert any(p.severity == ERROR and p.rule == kueue.RULE_QUEUE for p in problems)
+
+
+def test_a_default_local_queue_among_the_items_is_found():
+    local_queue = {"apiVersion": "kueue.x-k8s.io/v1beta1", "kind": "LocalQueue",
+                   "metadata": {"name": "default", "namespace": "ns"}, "spec": {"clusterQueue": "cq"}}
+    objects, _ = profile([local_queue]).after_engine(trainjob(), [JOBSET], [])
+    assert objects[0]["metadata"]["labels"][kueue.QUEUE_LABEL] == "default"
+
+
+def test_check_adds_quotas_only_when_there_are_queues_among_the_items():
+    assert profile().check(trainjob(), JOBSET) == []
