@@ -1,4 +1,4 @@
-"""Helpers shared by the client tests (krm-clients.md §6): running a client, normalising its output,
+"""Helpers shared by the client tests: running a client, normalising its output,
 and what every client must produce for the demo package.
 
 Assertions here are about structure (which objects exist, names, namespaces, annotations), never
@@ -153,7 +153,7 @@ def sort_key(obj: dict) -> tuple:
 
 
 def normalize(source) -> list:
-    """Objects to apply, comparable across clients (§6 "Normalize before comparing"): parsed with
+    """Objects to apply, comparable across clients: parsed with
     the 1.2 loader, local-config objects dropped, client annotations dropped, sorted."""
     docs = load_stream(source) if isinstance(source, str) else list(source)
     objs = [_strip_client_annotations(d) for d in docs if isinstance(d, dict) and not is_local_config(d)]

@@ -1,4 +1,4 @@
-"""Argo CD's config-management-plugin contract, emulated (krm-clients.md §4, T6), with the shipped
+"""Argo CD's config-management-plugin contract, emulated (tests/support/argocd_cmp.py), with the shipped
 argocd/plugin.yaml and `expand-trainjobs render` running as the sidecar's uid 999 when we are root."""
 
 from __future__ import annotations

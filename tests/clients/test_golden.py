@@ -1,5 +1,5 @@
-"""T8: one golden file for every client, canaries for the client behaviour the design relies on,
-and the YAML property test (krm-clients.md §5.4, §6).
+"""One golden file for every client, canaries for the client behaviour the design relies on,
+and the YAML property test (docs/yaml.md).
 
 Every client test compares its normalised output with kpt's `-o unwrap` of the same session
 (`demo_objects`); this file pins that to fixtures/golden/demo.yaml. When the engine changes on
@@ -26,7 +26,7 @@ def test_golden_demo(demo_objects):
     kit.golden_check("demo.yaml", demo_objects)
 
 
-# --- canaries: if one fails after a client upgrade, update krm-clients.md and the README -------------
+# --- canaries: if one fails after a client upgrade, update docs/clients.md and the README -------------
 
 
 @pytest.mark.clients

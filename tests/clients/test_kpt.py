@@ -1,5 +1,5 @@
 """kpt 1.0 running expand-trainjobs: exec (eval, render); the container route is in tests/container/.
-krm-clients.md §2 and T1."""
+kpt's exec runtime: internal/fnruntime/exec.go ExecFn.Run; how to call it: docs/clients.md."""
 
 from __future__ import annotations
 
@@ -31,7 +31,7 @@ def _on_disk_annotations(pkg) -> list:
     return out
 
 
-# --- T1.1 / T1.3: unwrap --------------------------------------------------------------------------
+# --- unwrap --------------------------------------------------------------------------------------
 
 
 def test_unwrap_gives_a_jobset_per_trainjob_and_leaves_the_package_alone(kpt, fn, demo, env, tmp_path, demo_objects):
@@ -51,7 +51,7 @@ def test_unwrap_gives_a_jobset_per_trainjob_and_leaves_the_package_alone(kpt, fn
     assert kit.run(eval_(kpt, demo, fn, "-o", "unwrap"), cwd=tmp_path, env=env).ok().stdout == r.stdout
 
 
-# --- T1.2 / T1.3: in place ------------------------------------------------------------------------
+# --- in place ------------------------------------------------------------------------------------
 
 
 def test_in_place_layout_comments_and_idempotency(kpt, fn, demo, env, tmp_path):
@@ -83,7 +83,7 @@ def test_in_place_layout_comments_and_idempotency(kpt, fn, demo, env, tmp_path):
     assert kit.snapshot(demo) == first
 
 
-# --- T1.4: render with a Kptfile pipeline -----------------------------------------------------------
+# --- render with a Kptfile pipeline --------------------------------------------------------------
 
 
 def _with_pipeline(pkg, mutator: dict):
@@ -139,7 +139,7 @@ def test_render_config_map_and_no_config(kpt, fn, env, tmp_path, mutator, namesp
     assert _jobset_namespaces(pkg) == [namespace]
 
 
-# --- T1.5: config forms ---------------------------------------------------------------------------
+# --- config forms ------------------------------------------------------------------------------
 
 TYPED = {"apiVersion": "fn.kpt.dev/v1alpha1", "kind": "ExpandTrainJobs", "metadata": {"name": "cfg"}, "spec": {"namespace": "team-b"}}
 CONFIGMAP = {"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "cfg"}, "data": {"namespace": "team-c"}}
@@ -177,7 +177,7 @@ def test_eval_bad_config_fails(kpt, fn, demo, env, tmp_path, config, message):
     assert kit.snapshot(demo) == before
 
 
-# --- T1.6: failure --------------------------------------------------------------------------------
+# --- failure -----------------------------------------------------------------------------------
 
 
 def test_invalid_trainjob_fails_and_leaves_the_tree_alone(kpt, fn, env, tmp_path):
@@ -214,7 +214,7 @@ def test_invalid_trainjob_fails_and_leaves_the_tree_alone(kpt, fn, env, tmp_path
     assert kit.snapshot(pkg) == before
 
 
-# --- T1.7: JSON in, YAML out ----------------------------------------------------------------------
+# --- JSON in, YAML out -------------------------------------------------------------------------
 
 
 def test_json_resource_list_in_yaml_out(kpt, fn, demo, env, tmp_path, demo_objects):
@@ -235,5 +235,5 @@ def test_help(fn, env, tmp_path):
     assert r.stderr == ""
 
 
-# T2, the container route (`--image`, `fn render` with an image mutator, `fn doc --image`), runs the
+# The container route (`--image`, `fn render` with an image mutator, `fn doc --image`), runs the
 # real image with podman: tests/container/test_kpt_image.py (marker `container`).

@@ -1,4 +1,4 @@
-"""kustomize running expand-trainjobs (krm-clients.md §3, T3-T5):
+"""kustomize running expand-trainjobs (docs/clients.md, kustomize):
 
 A. stock `kubectl kustomize` with the legacy exec plugin shipped in kustomize/plugin/;
 B. stock `kubectl kustomize` with a container KRM function (the image, in tests/container/);

@@ -1,5 +1,6 @@
-"""The function under container constraints at process level (krm-clients.md T7): uid 65534
-(`nobody`, as kpt and kustomize run containers), no network, an empty environment and cwd `/`,
+"""The function under container constraints at process level: uid 65534
+(`nobody`, as kpt and kustomize run containers: kpt internal/fnruntime/container.go, kustomize
+kyaml/runfn/runfn.go getUIDGID), no network, an empty environment and cwd `/`,
 from an install made the way the Dockerfile makes it."""
 
 from __future__ import annotations

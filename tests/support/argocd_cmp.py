@@ -1,7 +1,9 @@
-"""An emulation of Argo CD's config-management-plugin contract, for tests (krm-clients.md §4, T6).
+"""An emulation of Argo CD's config-management-plugin contract, for tests (docs/clients.md, Argo CD).
 
 Argo CD itself is not run. This module does what its cmp-server and repo-server do around a plugin's
-`generate` command, as read from argo-cd's source: validate plugin.yaml, copy the repo into a fresh
+`generate` command, as read from argo-cd v3.5's source (reposerver/repository/repository.go
+runConfigManagementPluginSidecars and getPluginEnvs, util/cmp/stream.go ReceiveRepoStream,
+cmpserver/plugin/plugin.go generateManifest and runCommand): validate plugin.yaml, copy the repo into a fresh
 work dir with 0644 files, build the environment (build env, ARGOCD_ENV_*, parameters), discover,
 run init and generate without a shell in the app dir (as uid 999 when we are root), and decode
 stdout the way the repo-server does (YAML 1.1 with y/n booleans, `items` lists expanded, every

@@ -100,7 +100,8 @@ def test_patch_env_on_init_container_named_node_is_allowed():
 
 
 def test_patch_targets_are_checked_against_the_unpatched_runtime():
-    # A first patch adding a container does not make a second patch's target valid (R6.1).
+    # A first patch adding a container does not make a second patch's target valid: targets are
+    # checked against the runtime as written (plugins/jobset.py).
     tj = trainjob(runtimePatches=[patch("acme.io/a", containers=[{"name": "extra"}]),
                                   patch("acme.io/b", containers=[{"name": "extra", "securityContext": {}}])])
     assert errors(admission(tj, runtime(NODE))) == [
