@@ -86,12 +86,7 @@ NOT_YET = {
     "kpt_fn/validation/bench.py": "tests/behaviour/test_bench_harness_runs.py",
     "kpt_fn/validation/runtime_webhook.py": "tests/upstream/trainer/test_webhooks_trainingruntime.py",
     "kpt_fn/validation/structural.py": "tests/unit/validation/test_cel.py",
-    "kpt_fn/yamlio/errors.py": "tests/unit/test_yamlio.py",
-    "kpt_fn/yamlio/limits.py": "tests/unit/test_yamlio.py",
     "kpt_fn/yamlio/passthrough.py": "tests/behaviour/test_yaml_passthrough.py",
-    "kpt_fn/yamlio/read.py": "tests/unit/test_yamlio.py",
-    "kpt_fn/yamlio/schema.py": "tests/unit/test_yamlio.py",
-    "kpt_fn/yamlio/stream.py": "tests/behaviour/test_streamed_output.py",
 }
 
 

@@ -62,3 +62,7 @@ def test_plain_word_rule_agrees_with_pyyaml(word):
         assert write.pyyaml_dump({word: None}) == f"{word}: null\n"
     assert write.block({"k": word}) == write.pyyaml_dump({"k": word})
     assert write.block({word: "v"}) == write.pyyaml_dump({word: "v"})
+
+
+def test_dump_all_starts_every_document():
+    assert write.dump_all([{"a": 1}, {"b": 2}]) == "---\na: 1\n---\nb: 2\n"

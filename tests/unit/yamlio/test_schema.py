@@ -1,0 +1,86 @@
+"""kpt_fn.yamlio.schema: scalars read as go-yaml reads them (YAML 1.2 core plus Go's numbers) and written
+quoted wherever any reader in the pipeline would retype them (docs/yaml.md has the table)."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+import yaml
+
+from kpt_fn.yamlio import schema
+
+
+def load(text):
+    return yaml.load(text, Loader=schema.Loader)
+
+
+@pytest.mark.parametrize("text, value", [
+    ("on", "on"), ("yes", "yes"), ("y", "y"), ("2024-01-01", "2024-01-01"), ("1:20", "1:20"),  # 1.1 only: strings
+    ("true", True), ("False", False), ("TRUE", True), ("tRUE", "tRUE"),
+    ("0x1F", 31), ("0o17", 15), ("0b101", 5), ("0755", 493), ("1_000", 1000), ("-0x10", -16),
+    ("08", 8), ("09", 9),                       # not octal: Go's floats 8.0 and 9.0, the same number
+    ("1e3", 1000.0), (".5", 0.5), ("1_0.5", 10.5), ("~", None), ("null", None),
+])
+@pytest.mark.parametrize("loader", [schema.Loader, schema.PyLoader])
+def test_scalars_read_as_go_yaml_reads_them(text, value, loader):
+    got = yaml.load(f"k: {text}", Loader=loader)["k"]
+    assert got == value and type(got) is type(value)
+
+
+def test_special_floats():
+    doc = load("a: .inf\nb: -.Inf\nc: .NaN\n")
+    assert (doc["a"], doc["b"]) == (math.inf, -math.inf) and math.isnan(doc["c"])
+
+
+@pytest.mark.parametrize("text, value", [
+    ("1_0", 10), ("+7", 7), ("-0o7", -7),
+    ("0x" + "F" * 17, "0x" + "F" * 17),           # prefixed beyond 64 bits: Go gives up, the string stays
+    ("0" + "7" * 30, float("0" + "7" * 30)),      # 0777-style beyond 64 bits: Go's decimal float fallback
+])
+def test_int_1_2(text, value):
+    got = schema.int_1_2(text)
+    assert got == value and type(got) is type(value)
+
+
+def test_int_1_2_refuses_too_many_digits():
+    with pytest.raises(ValueError, match="too large"):
+        schema.int_1_2("1" * (schema.MAX_INT_DIGITS + 1))
+    with pytest.raises(yaml.constructor.ConstructorError, match="too large"):
+        load("k: " + "1" * (schema.MAX_INT_DIGITS + 1))
+
+
+@pytest.mark.parametrize("text, value", [("1_000.5", 1000.5), ("-.INF", -math.inf), ("1e-2", 0.01)])
+def test_float_1_2(text, value):
+    assert schema.float_1_2(text) == value
+
+
+def test_keys_are_their_text():
+    assert load("True: 1\n~: 2\n0x1F: 3\n1.5: 4\n") == {"True": 1, "~": 2, "0x1F": 3, "1.5": 4}
+    with pytest.raises(yaml.constructor.ConstructorError, match="non-scalar key"):
+        load("? [a]\n: 1\n")
+
+
+@pytest.mark.parametrize("tag, text, key", [
+    (schema.NULL, "~", "null"), (schema.BOOL, "True", "true"), (schema.INT, "0x1F", "31"),
+    (schema.FLOAT, "1.50", "1.50"), (schema.STR, "True", "True"),
+])
+def test_key_canon(tag, text, key):
+    assert schema.key_canon(tag, text) == key
+
+
+@pytest.mark.parametrize("value", ["y", "N", "on", "0755", "0o17", "1_0", "0_E0", "0x_1F", "1e3", "true", "~", ""])
+def test_dumper_quotes_what_some_reader_would_retype(value):
+    text = yaml.dump({"k": value}, Dumper=schema.Dumper)
+    assert text.startswith(("k: '", 'k: "')), text
+    assert load(text) == {"k": value}
+
+
+def test_dumper_writes_shared_objects_in_full_and_multi_line_strings_as_blocks():
+    shared = {"a": 1}
+    text = yaml.dump({"x": shared, "z": shared, "s": "l1\nl2\n", "y": 1}, Dumper=schema.Dumper, sort_keys=False)
+    assert text == "x:\n  a: 1\nz:\n  a: 1\ns: |\n  l1\n  l2\n'y': 1\n"  # a key `y` is a boolean to Argo CD
+
+
+def test_only_core_tags():
+    assert schema.CORE_TAGS == {schema.CORE + t for t in ("str", "int", "float", "bool", "null", "map", "seq", "merge")}
