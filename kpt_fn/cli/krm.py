@@ -211,7 +211,9 @@ def process_pieces(
     `write`, when given, takes the first pieces of stdout while the function still runs: the items
     before the TrainJob being rendered, as soon as they are final (function.run's `emit`), so that the
     output of thousands of TrainJobs is never held at once; the pieces returned are the rest. Once it
-    has been called, a failure can no longer give the items back whole."""
+    has been called, a failure of the run cannot take back what is written: `fallback["complete"]`
+    (until the pieces are returned) then gives the pieces that end that ResourceList with every input
+    item not written yet and an error result of the message it is called with."""
     size = len(data)
     marks = ItemMarks()
     try:
@@ -241,10 +243,23 @@ def process_pieces(
     # own text (the pieces' text then is dump_pieces').
     early = ListWriter(write, {"apiVersion": api_version, "kind": "ResourceList"}, "items") \
         if write is not None and report == "none" and passing.active else None
+    emit = None
+    if early is not None:
+        items, sent = rl["items"], [0]  # sent: how many input items are written, in order
+
+        def emit(ready: list) -> None:
+            for x in ready:
+                early.add(passing.output([x]))
+                if sent[0] < len(items) and x is items[sent[0]]:
+                    sent[0] += 1
+
+        if fallback is not None:
+            fallback["complete"] = lambda message: early.rest({
+                "apiVersion": api_version, "kind": "ResourceList",
+                "items": passing.output(items[sent[0]:]), "results": [Result(message).krm()]})
     outcome = function.run(
         rl["items"], parsed, base_dir=base_dir, freeze=passing.freeze if report == "none" else None,
-        kustomization_root=base_dir if generator else None, env=env,
-        emit=None if early is None else (lambda ready: early.add(passing.output(ready))),
+        kustomization_root=base_dir if generator else None, env=env, emit=emit,
         report=None if report == "none" else review.report_placement(report),
     )
     del rl  # the output holds what it needs of the input
@@ -254,7 +269,10 @@ def process_pieces(
         "items": passing.output(outcome.items),
         "results": outcome.krm_results(),
     }
-    return (dump_pieces(out) if early is None else early.rest(out)), stderr_lines(outcome), outcome.exit_code
+    lines = stderr_lines(outcome)
+    if fallback is not None:  # what is left to write is the pieces returned: no longer `complete`'s
+        fallback.pop("complete", None)
+    return (dump_pieces(out) if early is None else early.rest(out)), lines, outcome.exit_code
 
 
 def stderr_lines(outcome) -> list[str]:

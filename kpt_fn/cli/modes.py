@@ -190,7 +190,7 @@ def krm_mode() -> None:
         _failed_krm(fallback, str(e), [_summary(False, str(e))])
     except BaseException as e:  # never lose the user's items to a bug of ours
         if out.written or isinstance(e, stdio.WriteError):
-            _failed_midway(out, e)
+            _failed_midway(out, e, fallback.get("complete"))
         out.pending.clear()  # nothing of it reached stdout: the fallback has stdout to itself
         message = f"internal error: {type(e).__name__}: {e}"
         lines = [_summary(False, message)]
@@ -198,21 +198,31 @@ def krm_mode() -> None:
         _failed_krm(fallback, message, lines)
 
 
-def _failed_midway(out: stdio.Output, e: BaseException) -> None:
-    """A failure once part of the output is on stdout: it cannot be taken back, so the run fails and
+def _failed_midway(out: stdio.Output, e: BaseException, complete=None) -> None:
+    """A failure once part of the output is on stdout: it cannot be taken back. While the function
+    still renders, `complete` (krm.process_pieces' fallback) ends that ResourceList with the input items
+    not written yet and an error result, so the items still all come back; else the run fails and
     says first that the output is incomplete."""
+    lines = _traceback_lines() if _debug() else []
     if isinstance(e, stdio.WriteError):
         failure = f"could not write the output to stdout ({e.reason}) after {e.written} bytes: the output is incomplete"
         if e.broken_pipe:
             stdio.silence(sys.stdout)
     else:
+        message = f"internal error: {type(e).__name__}: {e}"
+        if complete is not None:
+            try:
+                finish(complete(message), [_summary(False, f"{message}; the output holds every input item "
+                                                           "and this error, and no more of the generated objects"),
+                                           *lines], 1, out=out)
+            except SystemExit:
+                raise
+            except BaseException:  # the end could not be written either
+                pass
         failure = (f"internal error after {out.written} bytes of the output were written: {type(e).__name__}: {e}; "
                    "the output is incomplete")
-    lines = [_summary(False, failure)]
-    if _debug():
-        lines += _traceback_lines()
     out.pending.clear()
-    finish("", lines, 1, out=out)
+    finish("", [_summary(False, failure), *lines], 1, out=out)
 
 
 def _failed_krm(fallback: dict, message: str, lines: list) -> None:

@@ -1,6 +1,7 @@
 """KRM mode writes the items while it renders (krm.process_pieces' `write`, output.Placement.release):
 the bytes are the same as written at the end, earlier output of the function holds everything after it
-back, and a failure once part of the output is on stdout says that the output is incomplete."""
+back, and a failure while the function renders, once part of the output is on stdout, still gives every
+input item back with the error."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ import io
 import sys
 
 import pytest
+import yaml
 
 from bench import generate
 from kpt_fn import function
@@ -60,15 +62,7 @@ def test_earlier_output_holds_back_everything_after_it():
     assert placement.finish([])[:2] == [own, {**tj, "metadata": {"name": "b"}}]
 
 
-def test_a_failure_after_part_of_the_output_is_written_says_it_is_incomplete(monkeypatch):
-    data = _repository(60)  # well over one write's worth of items before the failure
-    calls = []
-
-    def failing(self):
-        calls.append(1)
-        raise RuntimeError("boom")
-
-    monkeypatch.setattr(function.Outcome, "krm_results", failing)
+def _krm_mode(monkeypatch, data: bytes) -> tuple[str, str, int]:
     monkeypatch.delenv("EXPAND_TRAINJOBS_DEBUG", raising=False)
     stdout, stderr = io.StringIO(), io.StringIO()
     monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(data)))
@@ -76,8 +70,63 @@ def test_a_failure_after_part_of_the_output_is_written_says_it_is_incomplete(mon
     monkeypatch.setattr(sys, "stderr", stderr)
     with pytest.raises(SystemExit) as done:
         modes.krm_mode()
-    assert calls and done.value.code == 1
-    first = stderr.getvalue().splitlines()[0]
-    assert "FAILED: internal error after" in first and "RuntimeError: boom" in first
-    assert first.endswith("the output is incomplete")
-    assert stdout.getvalue().startswith(HEAD) and "results:" not in stdout.getvalue()
+    return stdout.getvalue(), stderr.getvalue(), done.value.code
+
+
+def _identities(items: list) -> list:
+    return [(i["kind"], i["metadata"].get("namespace"), i["metadata"]["name"]) for i in items]
+
+
+def test_a_failure_while_rendering_after_part_of_the_output_is_written_still_gives_every_item_back(monkeypatch):
+    data = _repository(60)  # well over one write's worth of items before the failure
+    calls = []
+    real = Placement.add
+
+    def failing(self, entry, *args, **kwargs):
+        calls.append(1)
+        if len(calls) == 50:
+            raise RuntimeError("boom")
+        return real(self, entry, *args, **kwargs)
+
+    monkeypatch.setattr(Placement, "add", failing)
+    stdout, stderr, code = _krm_mode(monkeypatch, data)
+    assert len(calls) == 50 and code == 1
+    first = stderr.splitlines()[0]
+    assert "FAILED: internal error: RuntimeError: boom" in first and "every input item" in first
+    out = yaml.safe_load(stdout)
+    inputs = _identities(yaml.safe_load(data)["items"])
+    written = _identities(out["items"])
+    assert [i for i in written if i in inputs] == inputs  # each input item once, in order
+    assert len(written) > len(inputs)  # the first TrainJobs' objects went out before the failure
+    assert out["results"] == [{"message": "internal error: RuntimeError: boom", "severity": "error"}]
+
+
+def test_a_failure_after_the_rendering_with_part_of_the_output_written_still_gives_every_item_back(monkeypatch):
+    data = _repository(60)
+    calls = []
+
+    def failing(self):
+        calls.append(1)
+        raise RuntimeError("boom")
+
+    monkeypatch.setattr(function.Outcome, "krm_results", failing)
+    stdout, stderr, code = _krm_mode(monkeypatch, data)
+    assert calls and code == 1
+    assert "FAILED: internal error: RuntimeError: boom" in stderr.splitlines()[0]
+    out = yaml.safe_load(stdout)
+    inputs = _identities(yaml.safe_load(data)["items"])
+    assert [i for i in _identities(out["items"]) if i in inputs] == inputs
+    assert out["results"][-1]["severity"] == "error"
+
+
+def test_an_error_in_the_last_trainjob_fails_the_run_with_every_item_written(monkeypatch):
+    data = _repository(30)
+    last = (b"- apiVersion: trainer.kubeflow.org/v1alpha1\n  kind: TrainJob\n"
+            b"  metadata: {name: last, namespace: t}\n  spec: {runtimeRef: {name: missing}}\n")
+    bad = data.replace(b"\nfunctionConfig:", b"\n" + last + b"functionConfig:")
+    whole, lines, code = krm.process(bad)
+    streamed, streamed_lines, streamed_code, early = _streamed(bad)
+    assert early and streamed == whole and streamed_lines == lines and streamed_code == code == 1
+    out = yaml.safe_load(streamed)
+    assert _identities(yaml.safe_load(bad)["items"])[-1] in _identities(out["items"])
+    assert any(r["severity"] == "error" for r in out["results"])
