@@ -1,99 +1,19 @@
-"""Kueue v0.19's create-time checks in the `kueue` profile (kpt_fn/kueue.py, kpt_fn/kueue_tas.py), each
-case from the Kueue test table it names where one exists, beside valid unusual controls that must
-keep rendering."""
+"""Kueue v0.19's create-time checks in the `kueue` profile (kpt_fn/kueue.py, kpt_fn/kueue_tas.py): the
+messages and paths, quota fit, LimitRange defaults and the queue, beside valid unusual controls that
+must keep rendering. The cases ported from Kueue's own test tables are in tests/upstream/kueue/."""
 
 from __future__ import annotations
 
-import copy
-
 import pytest
 
-from kpt_fn import function, kueue, kueue_tas
+from kpt_fn import kueue
 from kpt_fn.problems import ERROR, WARNING
-
-TAS = kueue_tas
-RACK, BLOCK, HOST = "cloud.com/rack", "cloud.com/block", "kubernetes.io/hostname"
-
-
-def _run(items, spec):
-    fc = {"apiVersion": "fn.kpt.dev/v1alpha1", "kind": "ExpandTrainJobs", "metadata": {"name": "x"}, "spec": spec}
-    return function.run(copy.deepcopy(items), fc)
-
-
-def _jobsets(outcome):
-    return [o for r in outcome.rendered for o in r.objects if o.get("kind") == "JobSet"]
-
-
-def _found(outcome, rule):
-    return [(r["severity"], r["message"]) for r in outcome.results if (r.get("tags") or {}).get("rule") == rule]
-
-
-def _runtime(labels=None, annotations=None, jobs=1, container=None):
-    """A namespaced TrainingRuntime of `jobs` replicated jobs; the first is the trainer."""
-    container = container or {"name": "node", "image": "img", "resources": {"requests": {"cpu": "1", "memory": "1Gi"}}}
-    replicated = []
-    for i in range(jobs):
-        step = {"trainer.kubeflow.org/trainjob-ancestor-step": "trainer"} if i == 0 else {}
-        replicated.append({"name": "node" if i == 0 else f"aux-{i}", "template": {
-            "metadata": {"labels": step},
-            "spec": {"template": {"spec": {"containers": [copy.deepcopy(container) if i == 0 else
-                                                          {"name": "aux", "image": "img", "resources": {"requests": {"cpu": "1", "memory": "1Gi"}}}]}}}}})
-    metadata = {}
-    if labels:
-        metadata["labels"] = labels
-    if annotations:
-        metadata["annotations"] = annotations
-    return {"apiVersion": "trainer.kubeflow.org/v1alpha1", "kind": "TrainingRuntime",
-            "metadata": {"name": "rt", "namespace": "ns"},
-            "spec": {"mlPolicy": {"numNodes": 1}, "template": {"metadata": metadata, "spec": {"replicatedJobs": replicated}}}}
-
-
-def _trainjob(**spec):
-    return {"apiVersion": "trainer.kubeflow.org/v1alpha1", "kind": "TrainJob", "metadata": {"name": "job", "namespace": "ns"},
-            "spec": {"runtimeRef": {"name": "rt", "kind": "TrainingRuntime"}, **spec}}
-
-
-KUEUE = {"profile": "kueue", "kueueQueues": ["q"]}
+from tests.support.kueue_kit import BLOCK, HOST, KUEUE, RACK, TAS
+from tests.support.kueue_kit import found as _found, jobsets as _jobsets, layers as _layers, local_queue as _local_queue
+from tests.support.kueue_kit import run as _run, runtime as _runtime, tas as _tas, trainjob as _trainjob
 
 
 # --- the multi-layer topology annotation ------------------------------------------------------------
-
-
-def _tas(*pod_sets):
-    """pod_sets: (annotations, pod count); one replicated job of that many pods each."""
-    jobset = {"apiVersion": "jobset.x-k8s.io/v1alpha2", "kind": "JobSet", "metadata": {"name": "j"}, "spec": {"replicatedJobs": [
-        {"name": f"rj{i}", "replicas": count, "template": {"spec": {"parallelism": 1, "completions": 1, "template": {
-            "metadata": {"annotations": notes}, "spec": {"containers": []}}}}}
-        for i, (notes, count) in enumerate(pod_sets)]}}
-    return [(p.path, p.message) for p in kueue_tas.check_tas(jobset)]
-
-
-def _layers(*entries):
-    return "[" + ",".join(f'{{"topology":"{t}","size":{s}}}' for t, s in entries) + "]"
-
-
-# jobframework/tas_validation_test.go TestValidateSliceRequiredTopologyConstraintsAnnotation: the number
-# of errors per case (the feature-gate-off case is left out: TASMultiLayerTopology is on by default
-# in v0.19). Kueue counts ValidateTASPodSetRequest's errors; the webhook answers the three cases the
-# builder cannot parse (invalid JSON, no entries, four entries) with the builder's one error instead.
-@pytest.mark.parametrize("notes, errors", [
-    ({TAS.REQUIRED_TOPOLOGY: BLOCK, TAS.SLICE_CONSTRAINTS: _layers((RACK, 16))}, 0),
-    ({TAS.REQUIRED_TOPOLOGY: BLOCK, TAS.SLICE_CONSTRAINTS: _layers((RACK, 16), (HOST, 4))}, 0),
-    ({TAS.REQUIRED_TOPOLOGY: BLOCK, TAS.SLICE_CONSTRAINTS: _layers((RACK, 16), ("cloud.com/sub-rack", 4), (HOST, 2))}, 0),
-    ({TAS.REQUIRED_TOPOLOGY: BLOCK, TAS.SLICE_CONSTRAINTS: "invalid-json"}, 1),
-    ({TAS.REQUIRED_TOPOLOGY: BLOCK, TAS.SLICE_CONSTRAINTS: "[]"}, 1),
-    ({TAS.REQUIRED_TOPOLOGY: BLOCK, TAS.SLICE_CONSTRAINTS: _layers(("a", 64), ("b", 16), ("c", 4), ("d", 1))}, 1),
-    ({TAS.REQUIRED_TOPOLOGY: BLOCK, TAS.SLICE_CONSTRAINTS: _layers((RACK, 0))}, 1),
-    ({TAS.REQUIRED_TOPOLOGY: BLOCK, TAS.SLICE_CONSTRAINTS: _layers((RACK, 16), (HOST, 5))}, 1),
-    ({TAS.REQUIRED_TOPOLOGY: BLOCK, TAS.SLICE_REQUIRED_TOPOLOGY: RACK, TAS.SLICE_SIZE: "16",
-      TAS.SLICE_CONSTRAINTS: _layers((RACK, 16))}, 2),
-    # Kueue's case counts 1 (the Forbidden group name); the webhook also groups the pod set, alone.
-    ({TAS.REQUIRED_TOPOLOGY: BLOCK, TAS.SLICE_CONSTRAINTS: _layers((RACK, 16)), TAS.GROUP_NAME: "group1"}, 2),
-    ({TAS.REQUIRED_TOPOLOGY: BLOCK, TAS.SLICE_CONSTRAINTS: _layers((RACK, 16), (RACK, 4))}, 1),
-    ({TAS.REQUIRED_TOPOLOGY: BLOCK, TAS.SLICE_CONSTRAINTS: _layers((RACK, 16), (HOST, 4), (RACK, 2))}, 1),
-])
-def test_multi_layer_constraints_kueue_table(notes, errors):
-    assert len(_tas((notes, 64))) == errors
 
 
 def test_multi_layer_constraint_messages_and_paths():
@@ -124,17 +44,6 @@ def test_multi_layer_constraint_messages_and_paths():
     assert len(_tas(({TAS.SLICE_SIZE: "1"}, 1), ({TAS.SLICE_CONSTRAINTS: "[]"}, 8))) == 1
 
 
-def test_multi_layer_outermost_size_upper_bound_kueue_table():
-    """jobframework/tas_validation_test.go TestValidateSliceSizeAnnotationUpperBound."""
-    two = _layers((RACK, 16), (HOST, 4))
-    assert _tas(({TAS.REQUIRED_TOPOLOGY: BLOCK, TAS.SLICE_REQUIRED_TOPOLOGY: RACK, TAS.SLICE_SIZE: "16"}, 20)) == []
-    assert len(_tas(({TAS.REQUIRED_TOPOLOGY: BLOCK, TAS.SLICE_REQUIRED_TOPOLOGY: RACK, TAS.SLICE_SIZE: "20"}, 16))) == 1
-    assert _tas(({TAS.REQUIRED_TOPOLOGY: BLOCK, TAS.SLICE_CONSTRAINTS: two}, 20)) == []
-    assert _tas(({TAS.REQUIRED_TOPOLOGY: BLOCK, TAS.SLICE_CONSTRAINTS: two}, 10)) == [(
-        f"spec.replicatedJobs[0].template.spec.template.metadata.annotations[{TAS.SLICE_CONSTRAINTS}]",
-        "Invalid value: 16: must not be greater than pod set count 10")]
-
-
 @pytest.mark.parametrize("value", [
     _layers((RACK, 8)),
     '[{"Topology": "cloud.com/rack", "SIZE": 8, "comment": "keys match case-insensitively; others are ignored"}]',
@@ -158,22 +67,6 @@ def test_pod_set_groups_count_only_pod_sets_with_a_topology():
     # An unconstrained pod set is no member either.
     assert len(_tas(({TAS.REQUIRED_TOPOLOGY: BLOCK, TAS.GROUP_NAME: "g"}, 1), ({TAS.REQUIRED_TOPOLOGY: BLOCK, TAS.GROUP_NAME: "g"}, 4),
                     ({TAS.UNCONSTRAINED_TOPOLOGY: "true", TAS.GROUP_NAME: "g"}, 2))) == 1
-
-
-# pkg/controller/jobs/jobset/jobset_webhook_test.go TestValidateCreate, the topology cases.
-def test_jobset_webhook_topology_cases():
-    assert _tas(({TAS.REQUIRED_TOPOLOGY: BLOCK}, 1), ({TAS.REQUIRED_TOPOLOGY: BLOCK}, 1)) == []
-    assert [m for _, m in _tas(({TAS.REQUIRED_TOPOLOGY: BLOCK}, 1), ({TAS.PREFERRED_TOPOLOGY: BLOCK, TAS.REQUIRED_TOPOLOGY: BLOCK}, 1))] == [
-        f'Invalid value: must not contain more than one topology annotation: ["{TAS.REQUIRED_TOPOLOGY}", '
-        f'"{TAS.PREFERRED_TOPOLOGY}", "{TAS.UNCONSTRAINED_TOPOLOGY}"]']
-    assert [m for _, m in _tas(({TAS.REQUIRED_TOPOLOGY: BLOCK, TAS.SLICE_REQUIRED_TOPOLOGY: BLOCK, TAS.SLICE_SIZE: "20"}, 2))] == [
-        'Invalid value: "20": must not be greater than pod set count 2']
-    grouped = {TAS.REQUIRED_TOPOLOGY: BLOCK, TAS.GROUP_NAME: "groupname"}
-    assert _tas((grouped, 1), (grouped, 2)) == []
-    assert len(_tas((grouped, 1), (grouped, 1), (dict(grouped, **{TAS.GROUP_NAME: "other"}), 2),
-                    (dict(grouped, **{TAS.GROUP_NAME: "other"}), 2))) == 2  # "no leader in group", both named
-    rack = dict(grouped, **{TAS.REQUIRED_TOPOLOGY: RACK})
-    assert [m.split(":")[0] for _, m in _tas((rack, 1), (grouped, 2))] == ["Invalid value", "Invalid value"]
 
 
 # --- the JobSet's labels and annotations (jobframework/validation.go ValidateJobOnCreate) -------------
@@ -225,19 +118,6 @@ def test_max_exec_time_above_int32_is_ignored_by_kueues_reconciler():
     assert result["field"]["path"] == "spec.activeDeadlineSeconds"
 
 
-def test_elastic_job_annotation_is_rejected_on_a_jobset():
-    """jobframework/validation_test.go TestValidateJobOnCreate "elastic annotation on unsupported
-    framework is rejected": a Forbidden error on metadata.annotations[kueue.x-k8s.io/elastic-job]."""
-    outcome = _run([_runtime(annotations={kueue.ELASTIC_JOB_ANNOTATION: "true"}), _trainjob()], KUEUE)
-    assert outcome.exit_code == 1
-    [result] = [r for r in outcome.results if (r.get("tags") or {}).get("rule") == kueue.RULE_CREATE]
-    assert result["message"].startswith('Forbidden: elastic job is not supported for "jobset.x-k8s.io/v1alpha2, Kind=JobSet"')
-    assert result["field"]["path"] == f"metadata.annotations[{kueue.ELASTIC_JOB_ANNOTATION}]"
-    # workloadslicing.Enabled matches the value "true" only.
-    for value in ("false", "True", ""):
-        assert _run([_runtime(annotations={kueue.ELASTIC_JOB_ANNOTATION: value}), _trainjob()], KUEUE).exit_code == 0
-
-
 def test_a_workload_holds_at_most_18_pod_sets():
     """apis/kueue/v1beta2/workload_types.go: spec.podSets MaxItems=18 (jobframework/constants.go
     MaxPodSets); Kueue's JobSet integration makes one pod set per replicated job (jobset_controller.go
@@ -249,36 +129,6 @@ def test_a_workload_holds_at_most_18_pod_sets():
     assert message.startswith("Too many: 19: must have at most 18 items") and "suspended for ever" in message
     # The controller profile renders it: without Kueue nothing is wrong with 19 replicated jobs.
     assert _run([_runtime(jobs=19), _trainjob()], {}).exit_code == 0
-
-
-# --- the queue ------------------------------------------------------------------------------------
-
-
-def _local_queue(name, namespace="ns", cq="cq"):
-    return {"apiVersion": "kueue.x-k8s.io/v1beta2", "kind": "LocalQueue", "metadata": {"name": name, "namespace": namespace},
-            "spec": {"clusterQueue": cq}}
-
-
-def test_the_namespaces_default_local_queue_is_what_kueue_assigns():
-    """jobframework/defaults.go: with no queue named, the webhook sets the label to the LocalQueue
-    `default` of the namespace when it exists (jobset_webhook_test.go "default lq is created, job
-    doesn't have queue label")."""
-    outcome = _run([_runtime(), _trainjob(), _local_queue("default")], {"profile": "kueue"})
-    assert outcome.exit_code == 0
-    [js] = _jobsets(outcome)
-    assert js["metadata"]["labels"][kueue.QUEUE_LABEL] == "default"
-    assert any("webhook assigns" in r["message"] for r in outcome.results if r["severity"] == "info")
-    # "default lq isn't created": another namespace's, or another name, is no default.
-    for other in (_local_queue("default", namespace="other"), _local_queue("team")):
-        outcome = _run([_runtime(), _trainjob(), other], {"profile": "kueue"})
-        assert outcome.exit_code == 1 and "no LocalQueue" in _found(outcome, kueue.RULE_QUEUE)[0][1]
-    # "default lq is created, job has queue label": the named queue stays.
-    job = _trainjob()
-    job["metadata"]["labels"] = {kueue.QUEUE_LABEL: "team"}
-    [js] = _jobsets(_run([_runtime(), job, _local_queue("default")], {"profile": "kueue"}))
-    assert js["metadata"]["labels"][kueue.QUEUE_LABEL] == "team"
-    [js] = _jobsets(_run([_runtime(), _trainjob(), _local_queue("default")], KUEUE))
-    assert js["metadata"]["labels"][kueue.QUEUE_LABEL] == "q"
 
 
 # --- quota fit: one flavor per resource group -----------------------------------------------------
