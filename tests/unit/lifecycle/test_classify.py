@@ -1,0 +1,92 @@
+"""kpt_fn.lifecycle.classify: what each change `expand-trainjobs diff` shows will do in the cluster."""
+
+from __future__ import annotations
+
+import pytest
+
+from kpt_fn.lifecycle import classify as c
+
+CM = {"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "x"}}
+
+
+def jobset(image="i", suspend=None, labels=None):
+    spec = {"replicatedJobs": [{"name": "node", "replicas": 1, "template": {"spec": {"template": {"spec": {
+        "containers": [{"name": "c", "image": image}]}}}}}]}
+    if suspend is not None:
+        spec["suspend"] = suspend
+    return {"apiVersion": "jobset.x-k8s.io/v1alpha2", "kind": "JobSet",
+            "metadata": {"name": "tj", "labels": labels or {}}, "spec": spec}
+
+
+def test_created_pruned_and_objects_other_than_jobsets():
+    assert c.effect("ConfigMap x", None, CM, []) == {"effect": c.CREATED}
+    assert c.effect("ConfigMap x", CM, None, []) == {"effect": c.PRUNED}
+    assert c.effect("ConfigMap x", CM, {**CM, "data": {"a": "b"}}, []) == {"effect": c.IN_PLACE}
+    other = {**jobset(), "apiVersion": "example.com/v1"}
+    assert c.effect("JobSet tj", other, {**other, "spec": {}}, []) == {"effect": c.IN_PLACE}
+
+
+def test_an_accepted_jobset_change_is_in_place():
+    assert c.effect("JobSet ns/tj", jobset(), jobset(), []) == {"effect": c.IN_PLACE}
+
+
+def test_a_refused_jobset_change_says_which_fields_and_what_to_do():
+    fields = [{"path": "spec.replicatedJobs.node.template.spec.template.spec.containers.c.image"}, {"path": "metadata.labels.a"}]
+    out = c.effect("JobSet ns/tj", jobset(), jobset("other"), fields)
+    assert out["effect"] == c.REFUSED and "whileSuspended" not in out
+    assert out["refusedFields"] == [fields[0]["path"]]  # only the changed fields under a refused path
+    assert out["refusals"] == [{"path": "spec.replicatedJobs", "message": "field is immutable", "rule": "jobset-webhook/update"}]
+    assert out["remedy"] == c.remedy("ns/tj") and "delete JobSet ns/tj before the sync" in out["remedy"]
+
+
+def test_without_the_diffs_fields_the_refusals_paths_are_named():
+    assert c.effect("JobSet tj", jobset(), jobset("other"), [])["refusedFields"] == ["spec.replicatedJobs"]
+
+
+def test_a_scheduling_change_is_accepted_while_suspended():
+    old, new = jobset(), jobset()
+    new["spec"]["replicatedJobs"][0]["template"]["spec"]["template"]["metadata"] = {"labels": {"a": "b"}}
+    out = c.effect("JobSet tj", old, new, [])
+    assert (out["effect"], out["whileSuspended"]) == (c.REFUSED, c.IN_PLACE)
+    # Held in both renders (suspended, no Kueue queue): in place now, refused once it runs.
+    held_old, held_new = jobset(suspend=True), jobset(suspend=True)
+    held_new["spec"]["replicatedJobs"] = new["spec"]["replicatedJobs"]
+    out = c.effect("JobSet tj", held_old, held_new, [])
+    assert (out["effect"], out["whileSuspended"], out["onceRunning"]) == (c.IN_PLACE, c.IN_PLACE, c.REFUSED)
+    # Queued in Kueue: Kueue resumes it, so it is not held.
+    queued = {c.QUEUE_LABEL: "q"}
+    out = c.effect("JobSet tj", jobset(suspend=True, labels=queued), {**held_new, "metadata": {"name": "tj", "labels": queued}}, [])
+    assert out["effect"] == c.REFUSED
+
+
+def test_annotate_summary_and_refused():
+    objects = [{"object": "JobSet tj"}, {"object": "ConfigMap x"}]
+    out = c.annotate(objects, {"JobSet tj": jobset()}, {"JobSet tj": jobset("other"), "ConfigMap x": CM})
+    assert [o["effect"] for o in out] == [c.REFUSED, c.CREATED]
+    jobs = [{"objects": out}, {"objects": [{"effect": c.CREATED}]}]
+    assert c.summary(jobs) == {"refused": 1}
+    assert c.refused({"trainJobs": jobs}) and not c.refused({"trainJobs": jobs[1:]})
+
+
+@pytest.mark.parametrize("obj, first", [
+    ({"effect": c.IN_PLACE}, "  - applied in place"),
+    ({"effect": c.PRUNED}, "  - deleted by a sync that prunes"),
+    ({"effect": c.IN_PLACE, "onceRunning": c.REFUSED, "refusedFields": ["a|b"]}, "  - applied in place while the TrainJob is held"),
+    ({"effect": c.REFUSED, "object": "JobSet ns/tj", "refusedFields": ["spec.x"], "remedy": "r"},
+     "  - **refused by the cluster**: JobSet ns/tj cannot be changed once created (`spec.x`)"),
+])
+def test_markdown(obj, first):
+    assert c.markdown(obj)[0].startswith(first)
+
+
+def test_markdown_of_created_is_nothing_and_user_paths_are_code():
+    assert c.markdown({"effect": c.CREATED}) == []
+    lines = c.markdown({"effect": c.REFUSED, "object": "JobSet tj", "refusedFields": ["env.*x*"], "remedy": "r",
+                        "whileSuspended": c.IN_PLACE})
+    assert "`env.*x*`" in lines[0] and lines[1].startswith("  - accepted while the JobSet is suspended")
+    assert lines[2] == "  - what to do: r"
+
+
+def test_markdown_summary():
+    assert c.markdown_summary({"summary": {"refused": 0}}) == []
+    assert c.markdown_summary({"summary": {"refused": 2}})[0].startswith("**2 TrainJob(s) have changes the cluster refuses**")

@@ -1,0 +1,81 @@
+"""kpt_fn.lifecycle.render: what the function renders for a JobSet's life after the first sync."""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+
+import pytest
+
+from kpt_fn.lifecycle import jobset_defaults, naming, render
+from kpt_fn.problems import Problem
+
+JOBSET = {"apiVersion": "jobset.x-k8s.io/v1alpha2", "kind": "JobSet", "metadata": {"name": "tj"},
+          "spec": {"replicatedJobs": [{"name": "node", "template": {"spec": {"template": {"spec": {
+              "containers": [{"name": "c", "image": "i"}]}}}}}]}}
+CONFIGMAP = {"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "tj"}}
+
+
+@pytest.mark.parametrize("current, expected", [
+    (None, "ServerSideApply=true"),
+    ("Prune=false", "Prune=false,ServerSideApply=true"),
+    ("ServerSideApply=false, Prune=false", "Prune=false,ServerSideApply=true"),  # the same option replaced
+    (" , ", "ServerSideApply=true"),
+    (3, "ServerSideApply=true"),                                                 # not a list: replaced
+])
+def test_with_sync_option(current, expected):
+    obj = {"kind": "JobSet", "metadata": {"name": "x", "annotations": {} if current is None else {render.SYNC_OPTIONS: current}}}
+    out = render.with_sync_option(obj, render.SERVER_SIDE_APPLY)
+    assert out["metadata"]["annotations"][render.SYNC_OPTIONS] == expected
+
+
+def test_finish_gives_jobsets_their_created_form():
+    import copy
+
+    out = render.finish([copy.deepcopy(JOBSET), CONFIGMAP, "not an object"], "controller")
+    assert out[0] == jobset_defaults.default_created(copy.deepcopy(JOBSET))
+    assert out[0] != JOBSET and out[1:] == [CONFIGMAP, "not an object"]
+    assert render.SYNC_OPTIONS not in (out[0]["metadata"].get("annotations") or {})
+
+
+def test_finish_under_kueue_asks_argo_cd_for_a_server_side_apply():
+    import copy
+
+    [js] = render.finish([copy.deepcopy(JOBSET)], "kueue")
+    assert js["metadata"]["annotations"][render.SYNC_OPTIONS] == render.SERVER_SIDE_APPLY
+
+
+def test_finish_leaves_another_groups_jobset():
+    other = {**JOBSET, "apiVersion": "example.com/v1"}
+    assert render.finish([other], "kueue") == [other]
+
+
+def _engine(seen):
+    def expand_one(tj):
+        seen.append(tj["metadata"]["name"])
+        return SimpleNamespace(objects=[{"kind": "JobSet", "metadata": {"name": tj["metadata"]["name"]}}], problems=[])
+    return expand_one
+
+
+def test_expand_without_content_hash_renders_once():
+    seen = []
+    tj = {"kind": "TrainJob", "metadata": {"name": "tj"}}
+    rendered, expansion = render.expand(tj, lambda t: t, naming.TRAINJOB_NAMES, _engine(seen))
+    assert rendered is tj and seen == ["tj"]
+
+
+def test_expand_with_content_hash_renders_again_under_the_hashed_name():
+    seen = []
+    tj = {"kind": "TrainJob", "metadata": {"name": "tj"}}
+    prefix = lambda t: {**t, "metadata": {"name": "p-" + t["metadata"]["name"]}}  # noqa: E731 (a kustomize namePrefix)
+    rendered, expansion = render.expand(tj, prefix, naming.CONTENT_HASH, _engine(seen))
+    digest = naming.content_hash([{"kind": "JobSet", "metadata": {"name": "p-tj"}}])
+    assert seen == ["p-tj", f"p-tj-{digest}"]
+    assert rendered["metadata"]["name"] == f"p-tj-{digest}"
+    assert expansion.objects[0]["metadata"]["name"] == f"p-tj-{digest}"
+
+
+def test_expand_with_content_hash_keeps_a_failed_render_unhashed():
+    tj = {"kind": "TrainJob", "metadata": {"name": "tj"}}
+    failed = lambda t: SimpleNamespace(objects=[], problems=[Problem("bad")])  # noqa: E731
+    rendered, expansion = render.expand(tj, lambda t: t, naming.CONTENT_HASH, failed)
+    assert rendered is tj and expansion.problems == [Problem("bad")]
