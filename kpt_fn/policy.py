@@ -51,7 +51,7 @@ RULE_IDS = tuple(dict.fromkeys(f"policy/{s.rule}" for s in SETTINGS))
 
 RULES = [
     Rule(rule, "policy", "TrainJob",
-         "; ".join(f"{s.name}: {s.help}" for s in SETTINGS if f"policy/{s.rule}" == rule))
+         " ".join(f"{s.name}: {s.help}" for s in SETTINGS if f"policy/{s.rule}" == rule))  # sentences
     for rule in RULE_IDS
 ] + [Rule("policy/waiver", "policy", "TrainJob",
           f"annotation {ANNOTATION_GUIDE} names a known rule and gives a reason; waived violations are warnings"),
