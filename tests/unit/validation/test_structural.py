@@ -1,0 +1,80 @@
+"""kpt_fn.validation.structural: what the API server checks on a custom resource besides its JSON Schema
+(list-type uniqueness, CEL rules, embedded metadata), on a toy schema; the CRDs' own rules are tested
+in tests/unit/validation/test_cel.py."""
+
+from __future__ import annotations
+
+import pytest
+
+from kpt_fn.validation import structural as s
+
+SCHEMA = {"type": "object", "properties": {"spec": {"type": "object", "properties": {
+    "ports": {"type": "array", "x-kubernetes-list-type": "map", "x-kubernetes-list-map-keys": ["name"],
+              "items": {"type": "object", "properties": {"name": {"type": "string"}, "port": {"type": "integer"}}}},
+    "tags": {"type": "array", "x-kubernetes-list-type": "set", "items": {"type": "string"}},
+    "count": {"type": "integer", "x-kubernetes-validations": [{"rule": "self >= 1", "message": "must be at least 1"}]},
+    # Rules of the shipped CRDs only: their parse trees are generated (scripts/generate.py cel).
+    "window": {"type": "object", "properties": {"lastUpdatedTime": {"type": "string"}},
+               "x-kubernetes-validations": [{"rule": "has(self.lastUpdatedTime)", "message": "needs it",
+                                             "fieldPath": ".lastUpdatedTime"},
+                                            {"rule": "self == oldSelf", "message": "immutable"}]},
+    "plain": {"type": "string"},
+}}}}
+
+
+@pytest.fixture(scope="module")
+def root():
+    return s.build_tree(SCHEMA, "Toy")
+
+
+def found(obj, root):
+    return [(p.path, p.message, p.rule) for p in s.check_tree(obj, root)]
+
+
+def test_cel_rules_are_the_schemas_non_transition_rules_with_stable_ids():
+    rules = s.cel_rules_of(SCHEMA, "Toy")
+    assert [r.rule for r in rules] == ["self >= 1", "has(self.lastUpdatedTime)"]  # self == oldSelf needs an old object
+    assert rules[0].id == "cel/toy/spec.count-min-1"
+
+
+def test_a_valid_object_has_no_problem(root):
+    assert found({"spec": {"ports": [{"name": "a"}, {"name": "b"}], "tags": ["x", "y"], "count": 1,
+                           "window": {"lastUpdatedTime": "t"}, "plain": "p"}}, root) == []
+
+
+def test_the_second_occurrence_of_a_key_is_reported_once(root):
+    obj = {"spec": {"ports": [{"name": "a", "port": 1}, {"name": "a", "port": 2}, {"name": "a"}], "tags": ["x", "y", "x", "x"]}}
+    assert found(obj, root) == [
+        ("spec.ports[1]", 'Duplicate value: {"name":"a"}', s.LIST_TYPE_RULE),
+        ("spec.tags[2]", 'Duplicate value: "x"', s.LIST_TYPE_RULE),
+    ]
+
+
+def test_set_items_keep_go_identity(root):
+    assert found({"spec": {"tags": [1, 1.5, True, "1"]}}, root) == []  # distinct values to Go
+
+
+def test_a_map_list_item_must_be_an_object(root):
+    assert found({"spec": {"ports": [1]}}, root) == [
+        ("spec.ports[0]", "Invalid value: 1: must be an object for an array of list-type map", s.LIST_TYPE_RULE)]
+
+
+def test_cel_failures_use_the_message_and_the_field_path(root):
+    assert found({"spec": {"count": 0, "window": {}}}, root) == [
+        ("spec.count", "must be at least 1", "cel/toy/spec.count-min-1"),
+        ("spec.window.lastUpdatedTime", "needs it", s.cel_rules_of(SCHEMA, "Toy")[1].id),
+    ]
+
+
+def test_a_value_of_the_wrong_type_is_left_to_the_schema_check(root):
+    assert found({"spec": {"count": "x", "tags": "x", "ports": None}}, root) == []
+
+
+def test_check_reads_the_tree_of_a_bundle_entry():
+    from kpt_fn import upstream
+
+    entry = upstream.bundle().schema_entries()[("trainer.kubeflow.org/v1alpha1", "TrainJob")]
+    assert s.tree(entry) is s.tree(entry)  # built once
+    tj = {"apiVersion": "trainer.kubeflow.org/v1alpha1", "kind": "TrainJob", "metadata": {"name": "Bad_Name"},
+          "spec": {"runtimeRef": {"name": "rt"}}}
+    assert [p.path for p in s.check(tj, entry)] == ["metadata.name"]
