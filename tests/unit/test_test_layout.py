@@ -68,14 +68,7 @@ NOT_YET = {
     "kpt_fn/cli/krm.py": "tests/behaviour/test_cli_contract.py",
     "kpt_fn/cli/modes.py": "tests/behaviour/test_cli_contract.py",
     "kpt_fn/cli/plain.py": "tests/behaviour/test_cli_conventions.py",
-    "kpt_fn/engine/info.py": "tests/upstream/trainer/test_plugins_golden.py",
-    "kpt_fn/engine/v2_2_1.py": "tests/upstream/trainer/test_plugins_golden.py",
     "kpt_fn/function.py": "tests/behaviour/test_never_lose_items.py",
-    "kpt_fn/gitrev.py": "tests/lifecycle/test_diff.py",
-    "kpt_fn/upstream/__init__.py": "tests/behaviour/test_trainer_version.py",
-    "kpt_fn/upstream/defaults.py": "tests/unit/engine/test_defaults.py",
-    "kpt_fn/validation/__init__.py": "tests/unit/validation/test_k8s.py",
-    "kpt_fn/validation/bench.py": "tests/behaviour/test_bench_harness_runs.py",
     "kpt_fn/yamlio/passthrough.py": "tests/behaviour/test_yaml_passthrough.py",
 }
 

@@ -1,0 +1,25 @@
+"""kpt_fn.validation.bench: the throughput command runs, on objects that are valid (a benchmark of
+failing checks would measure the wrong path). No figure is asserted: speed is measured with bench/."""
+
+from __future__ import annotations
+
+import yaml
+
+from kpt_fn import validation
+from kpt_fn.validation import bench
+
+
+def test_it_runs_and_prints_a_rate_per_check(capsys):
+    assert bench.main(["0"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].startswith("first call (load schemas, compile CEL): ")
+    assert [line.split(":")[0] for line in lines[1:]] == [
+        "JobSet check_object + check_jobset_webhook", "JobSet check_object", "TrainJob with runtimePatches check_object"]
+    assert all(line.endswith("/s") for line in lines[1:])
+
+
+def test_its_objects_are_valid():
+    jobset = yaml.safe_load((bench.FIXTURES / "jobset_torchtune.yaml").read_text())
+    trainjob = yaml.safe_load((bench.FIXTURES / "trainjob_runtimepatches.yaml").read_text())
+    assert validation.check_object(jobset) + validation.check_jobset_webhook(jobset) == []
+    assert validation.check_object(trainjob) == []
