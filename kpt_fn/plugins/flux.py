@@ -88,11 +88,6 @@ CURRENT = Behaviour(shared_memory=True, runtime_command=True, installer_in_pod_s
 _GO_SPACE = "\t\n\v\f\r \x85\xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000"
 
 
-def is_active(info) -> bool:
-    ml = info.runtime_policy.ml_policy_source
-    return ml is not None and ml.get("flux") is not None
-
-
 @lru_cache(maxsize=None)
 def _templates():
     import jinja2

@@ -31,7 +31,6 @@ RULES = [r._replace(description="Flux needs the runtime's flux numProcPerNode >=
          if r.id == _current.RULE_NUM_PROC else r for r in _current.RULES]
 BEHAVIOUR = _current.Behaviour(shared_memory=False, runtime_command=False, installer_in_pod_set=False,
                                trainjob_num_proc=False, local_resources=True)
-is_active = _current.is_active
 
 
 def enforce_ml_policy(info, trainjob, options) -> None:
