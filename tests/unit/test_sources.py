@@ -296,38 +296,12 @@ def test_unreadable_directory_and_file_are_errors(tmp_path_factory, request, fn)
 # --- Argo CD parameters --------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize(
-    "raw, message",
-    [
-        ("{not json", "ARGOCD_APP_PARAMETERS is not valid JSON"),
-        ('{"name": "namespace", "string": "x"}', "ARGOCD_APP_PARAMETERS must be a JSON list of parameters, found an object"),
-        ('[{"name": "nodeSelector", "map": {"a": "b"}}]', "parameter 'nodeSelector' is a map parameter"),
-        ('[{"name": 3, "string": "x"}]', "ARGOCD_APP_PARAMETERS[0] has no name (a non-empty string), found a number"),
-        ('["namespace"]', "ARGOCD_APP_PARAMETERS[0] must be an object with a name, found a string"),
-        ('[{"name": "namespace", "string": 5}]', "parameter 'namespace': string must be a string, found a number"),
-        ('[{"name": "runtimeDirs", "array": [1]}]', "parameter 'runtimeDirs': array must be a list of strings"),
-    ],
-)
-def test_malformed_argocd_parameters_are_errors(raw, message):
-    fc, problems = plain.config_from_argocd_env({"ARGOCD_APP_PARAMETERS": raw})
-    assert [p.severity for p in problems] == [ERROR]
-    assert problems[0].message.startswith(message), problems[0].message
-
-
 def test_malformed_argocd_parameters_fail_render(tmp_path):
     _write(tmp_path / "t.yaml", _tj("a"))
     (tmp_path / "expand-trainjobs.yaml").write_text("")
     out, lines, code = plain.render([], str(tmp_path), {"ARGOCD_APP_PARAMETERS": '{"name": "x"}', "ARGOCD_APP_NAMESPACE": "ns"})
     assert code == 1 and out == ""
     assert any("ARGOCD_APP_PARAMETERS must be a JSON list" in line for line in lines)
-
-
-def test_argocd_parameters_null_and_well_formed():
-    assert plain.config_from_argocd_env({"ARGOCD_APP_PARAMETERS": "null"}) == (None, [])
-    fc, problems = plain.config_from_argocd_env(
-        {"ARGOCD_APP_PARAMETERS": json.dumps([{"name": "namespace", "string": "ml"}, {"name": "runtimeDirs", "array": ["a", "b"]}])}
-    )
-    assert problems == [] and fc["data"] == {"namespace": "ml", "runtimeDirs": "a,b"}
 
 
 def test_parameters_ignored_for_a_config_in_the_marker_get_a_warning(tmp_path):

@@ -4,9 +4,7 @@ A module `kpt_fn/<path>/<module>.py` is tested in `tests/unit/<path>/test_<modul
 `__init__.py` in `tests/unit/<path>/test_<package>.py` (kpt_fn/engine/__init__.py in
 tests/unit/test_engine.py). A module that defines no function or class (re-exports, constants, the
 `python -m` entry) has nothing of its own to test. The only other home is a port of the upstream tests
-that pin the module's behaviour (PORTED below, with the reason no unit file is needed); the modules whose
-unit file is still to be written are listed in NOT_YET with the suite that exercises them meanwhile,
-a list that may only shrink.
+that pin the module's behaviour (PORTED below, with the reason no unit file is needed).
 """
 
 from __future__ import annotations
@@ -60,19 +58,6 @@ PORTED = {
                                      "pkg/apis/batch/validation/validation_test.go's Job tables ported"),
 }
 
-# module -> the suite that exercises it until its unit file exists (remove the entry with the file)
-NOT_YET = {
-    "kpt_fn/cli/__init__.py": "tests/behaviour/test_cli_contract.py",
-    "kpt_fn/cli/commands.py": "tests/behaviour/test_cli_conventions.py",
-    "kpt_fn/cli/item_at_line.py": "tests/behaviour/test_newcomer_messages.py",
-    "kpt_fn/cli/krm.py": "tests/behaviour/test_cli_contract.py",
-    "kpt_fn/cli/modes.py": "tests/behaviour/test_cli_contract.py",
-    "kpt_fn/cli/plain.py": "tests/behaviour/test_cli_conventions.py",
-    "kpt_fn/function.py": "tests/behaviour/test_never_lose_items.py",
-    "kpt_fn/yamlio/passthrough.py": "tests/behaviour/test_yaml_passthrough.py",
-}
-
-
 def modules() -> list:
     return sorted(p.relative_to(ROOT).as_posix() for p in PACKAGE.rglob("*.py"))
 
@@ -106,29 +91,25 @@ def test_every_module_has_its_unit_tests_or_a_ported_upstream_test():
     missing = []
     for module in modules():
         home = unit_home(module)
-        if not home or not defines_something(module) or module in PORTED or module in NOT_YET:
+        if not home or not defines_something(module) or module in PORTED:
             continue
         if not (ROOT / home).is_file():
             missing.append(f"{module}: put its unit tests in {home} (docs/testing.md, 'Where a test lives'), "
-                           f"or, if a port of upstream's tests pins it, name that file in PORTED of {__name__}")
+                           f"or, if a port of upstream's tests pins it, name that file in PORTED of tests/unit/test_test_layout.py")
     assert not missing, "\n".join(missing)
 
 
-def test_the_tables_name_real_files_and_no_module_twice():
-    assert not set(PORTED) & set(NOT_YET)
+def test_the_table_names_real_files():
     for module, (ported, reason) in PORTED.items():
         assert (ROOT / module).is_file(), f"PORTED names {module}, which is gone: remove the entry"
         assert (ROOT / ported).is_file(), f"{module}: {ported} does not exist"
         assert ported.startswith("tests/upstream/") and reason, module
-    for module, suite in NOT_YET.items():
-        assert (ROOT / module).is_file(), f"NOT_YET names {module}, which is gone: remove the entry"
-        assert (ROOT / suite).is_file(), f"{module}: {suite} does not exist"
 
 
-def test_a_module_with_its_unit_file_leaves_the_tables():
-    """NOT_YET only shrinks, and a ported test is not a reason to skip a unit file someone wrote."""
-    stale = [m for m in (*PORTED, *NOT_YET) if (ROOT / unit_home(m)).is_file()]
-    assert not stale, f"these have {[unit_home(m) for m in stale]} now: remove them from the tables: {stale}"
+def test_a_module_with_its_unit_file_leaves_the_table():
+    """A ported test is not a reason to keep a module in PORTED once someone wrote its unit file."""
+    stale = [m for m in PORTED if (ROOT / unit_home(m)).is_file()]
+    assert not stale, f"these have {[unit_home(m) for m in stale]} now: remove them from PORTED: {stale}"
 
 
 def test_no_unit_test_file_without_its_module():

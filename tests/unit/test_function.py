@@ -1,0 +1,79 @@
+"""kpt_fn.function: the function as a filter: items and a functionConfig in, output items and results
+out, every input item kept (the campaigns across clients are in tests/behaviour/)."""
+
+from __future__ import annotations
+
+import copy
+
+from kpt_fn import config, function, yamlio
+from kpt_fn.problems import ERROR, WARNING
+
+LOCAL = {"config.kubernetes.io/local-config": "true"}
+TJ = {"apiVersion": "trainer.kubeflow.org/v1alpha1", "kind": "TrainJob",
+      "metadata": {"name": "tj", "namespace": "ns", "annotations": LOCAL},
+      "spec": {"runtimeRef": {"name": "torch-distributed"}}}
+CM = {"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "cm"}}
+
+
+def fc(**spec):
+    return {"apiVersion": "fn.kpt.dev/v1alpha1", "kind": "ExpandTrainJobs", "metadata": {"name": "c"}, "spec": spec}
+
+
+def kinds(items):
+    return [i.get("kind") if isinstance(i, dict) else i for i in items]
+
+
+def test_a_trainjob_is_rendered_beside_the_items():
+    outcome = function.run([CM, copy.deepcopy(TJ)], None)
+    assert outcome.exit_code == 0 and outcome.errors == outcome.warnings == 0
+    assert kinds(outcome.items) == ["ConfigMap", "TrainJob", "JobSet"]
+    [entry] = outcome.rendered
+    assert (entry.position, entry.origin["metadata"]["name"], kinds(entry.objects)) == (1, "tj", ["JobSet"])
+    assert str(outcome.summary) == "expand-trainjobs: ok: 0 error(s), 0 warning(s); rendered 1 of 1 TrainJob(s) into 1 object(s)"
+    assert outcome.summary.ok and outcome.krm_results()[-1]["severity"] == "info"
+
+
+def test_a_failing_run_keeps_every_input_item_and_says_nothing_is_written():
+    outcome = function.run([copy.deepcopy(TJ), "not an object"], None)
+    assert outcome.exit_code == 1 and "not an object" in outcome.items
+    assert not outcome.summary.ok and "nothing written: an error fails the whole run" in str(outcome.summary)
+    assert outcome.stderr_lines()[0].startswith("expand-trainjobs: FAILED")
+
+
+def test_validate_mode_checks_without_adding_objects():
+    outcome = function.run([copy.deepcopy(TJ)], fc(mode="validate"))
+    assert kinds(outcome.items) == ["TrainJob"] and outcome.rendered[0].objects
+    assert "validated 1 TrainJob(s)" in str(outcome.summary)
+
+
+def test_strict_makes_warnings_errors():
+    unmarked = {**TJ, "metadata": {"name": "tj", "namespace": "ns"}}  # reaches the cluster: a warning
+    relaxed = function.run([copy.deepcopy(unmarked)], None)
+    assert relaxed.exit_code == 0 and relaxed.warnings >= 1
+    strict = function.run([copy.deepcopy(unmarked)], fc(strict=True))
+    assert strict.exit_code == 1 and strict.warnings == 0
+    assert all(r.severity == ERROR for r in strict.final_results if r.severity != "info")
+    assert any(r.severity == WARNING for r in strict.results)  # the results themselves are kept
+
+
+def test_the_config_is_taken_parsed_or_as_the_object():
+    parsed = config.parse(fc(namespace="other"))
+    a = function.run([copy.deepcopy({**TJ, "metadata": {"name": "tj", "annotations": LOCAL}})], parsed)
+    b = function.run([copy.deepcopy({**TJ, "metadata": {"name": "tj", "annotations": LOCAL}})], fc(namespace="other"))
+    assert a.config == b.config and kinds(a.items) == kinds(b.items)
+    assert a.rendered[0].objects[0]["metadata"]["namespace"] == "other"
+
+
+def test_freeze_and_emit_hand_out_the_output_as_it_is_final():
+    written = []
+    outcome = function.run([CM, copy.deepcopy(TJ), {**CM, "metadata": {"name": "after"}}], None,
+                           freeze=yamlio.freeze, emit=written.extend)
+    assert kinds(written[:1]) == ["ConfigMap"]
+    assert all(isinstance(x, (dict, yamlio.Frozen)) for x in written + outcome.items)
+    assert len(written) + len(outcome.items) == 4  # the ConfigMaps, the TrainJob, its JobSet
+
+
+def test_engine_options_are_the_configs():
+    opts = function.engine_options(config.FunctionConfig(mpiSSHSecret="generate", trainerVersion="v2.2.1"))
+    assert (opts.mpiSSHSecret, opts.trainerVersion) == ("generate", "v2.2.1")
+    assert opts.plugin_options["profile"] == "controller"
