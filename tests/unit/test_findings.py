@@ -7,11 +7,10 @@ from types import SimpleNamespace
 import pytest
 
 from kpt_fn import findings
+from kpt_fn.resource import INDEX, PATH
 from kpt_fn.problems import ERROR, WARNING
 from kpt_fn.results import Result
 
-PATH = "internal.config.kubernetes.io/path"
-INDEX = "internal.config.kubernetes.io/index"
 APP = """\
 apiVersion: trainer.kubeflow.org/v1alpha1
 kind: TrainJob
