@@ -17,10 +17,6 @@ Every attribute below is optional; the framework calls only what a module define
 
     NAME: str
         Upstream's plugin name ("Torch", "JobSet", ...), used in messages and the rule catalog.
-    is_active(info) -> bool
-        The "am I configured?" guard upstream repeats at the top of every method, asked after the
-        registry's switch. When it returns False the framework calls nothing else on the plugin for
-        this TrainJob (all phases and `validate`).
     REPLACES: tuple[str, ...]
         Registry names of plugins that do not run when this one does (Torch, MPI and JAX replace
         PlainML: they set the node count and the trainer env themselves).
@@ -40,7 +36,7 @@ Every attribute below is optional; the framework calls only what a module define
     check_runtime_patches(unpatched_spec, trainjob) -> list[Problem]
         The admission checks that need only the runtime's JobSet spec before patching. The engine
         runs them alone when the Info cannot be built (upstream's webhook ignores that error and
-        validates what it has); `is_active` is not asked then, there being no Info.
+        validates what it has).
     TRAINING_NODES(runtime) -> predicate on workload.PodSet | None
         Which pod sets of the rendered JobSet are training nodes, when not (only) the job labelled
         trainer (MPI: the `node` job, and the launcher with runLauncherAsNode); read by
@@ -181,21 +177,17 @@ class Framework:
         if len(set(names)) != len(names):
             raise RegistryError(f"plugin registry of {package} names a plugin twice: {names}")
 
-    def _enabled(self, ml_policy, pod_group_policy, info=None) -> list:
-        """The modules of the plugins this runtime switches on, in registry order."""
-        mods = []
-        for p in self.plugins:
-            if not p.switched_on(ml_policy, pod_group_policy):
-                continue
-            guard = getattr(p.module, "is_active", None) if info is not None else None
-            if guard is None or guard(info):
-                mods.append((p.name, p.module))
+    def _enabled(self, ml_policy, pod_group_policy) -> list:
+        """The modules of the plugins this runtime switches on, in registry order. The registry's
+        switch is the "am I configured?" guard upstream repeats at the top of every plugin method: a
+        plugin restates none of it."""
+        mods = [(p.name, p.module) for p in self.plugins if p.switched_on(ml_policy, pod_group_policy)]
         replaced = {r for _, mod in mods for r in getattr(mod, "REPLACES", ())}
         return [mod for name, mod in mods if name not in replaced]
 
     def _active(self, info) -> list:
         policy = info.runtime_policy
-        return self._enabled(policy.ml_policy_source, policy.pod_group_policy, info)
+        return self._enabled(policy.ml_policy_source, policy.pod_group_policy)
 
     def run(self, info, trainjob, options) -> list[dict]:
         """All reconcile phases in order; returns the generated objects in emit order (order_objects)."""
