@@ -22,6 +22,24 @@ def _value(line: str, key: str) -> str | None:
     return m.group(1) if m else None
 
 
+def _child_name(lines: list) -> str | None:
+    """metadata's own `name`: at the indentation of metadata's first field, not a `name` key deeper
+    down (a label or annotation called name)."""
+    indent = None
+    for x in lines:
+        body = x.lstrip(" ")
+        if not body or body.startswith("#"):
+            continue
+        depth = len(x) - len(body)
+        if indent is None:
+            indent = depth
+        if depth < indent:
+            return None
+        if depth == indent and (v := _value(x, "name")):
+            return v
+    return None
+
+
 def describe(text: str, line: int) -> str | None:
     """'ConfigMap settings (in cm.yaml)' for 1-based `line` of the ResourceList text, or None when the
     line is not inside an item. (The line in the file is not known: kpt adds its annotations.)"""
@@ -54,7 +72,7 @@ def describe(text: str, line: int) -> str | None:
     name = None
     for i, ln in enumerate(chunk):
         if re.match(r"^\s*(?:- )?metadata:\s*$", ln):
-            name = next((v for x in chunk[i + 1:] if (v := _value(x, "name"))), None)
+            name = _child_name(chunk[i + 1:])
             break
     path = next((m.group(1) for ln in chunk if (m := _PATH.search(ln))), None)
     who = " ".join(x for x in (kind, name) if x) or f"items[{number}]"

@@ -1,7 +1,7 @@
 """Offline validation of TrainJobs, runtimes and every generated object.
 
 Public API (pure functions; nothing raises for bad input, everything is reported as Problems whose
-`subject` is the checked object and whose `rule` is an id from `rules()`):
+`subject` is the checked object and whose `rule` is an id of kpt_fn.rules):
 
     check_object(obj) -> list[Problem]
         What the API server checks on create, for TrainJob, TrainingRuntime, ClusterTrainingRuntime
@@ -23,8 +23,9 @@ Public API (pure functions; nothing raises for bad input, everything is reported
         Kubernetes 1.36's validation of the Jobs and Pods the JobSet controller creates from each
         replicated job (kpt_fn/validation/k8s); with a kpt_fn.blame.Blame, each problem points at
         the TrainJob / runtimePatch / runtime field the value came from.
-    rules() -> list[dict]
-        {id, family, applies_to, description} for every rule, including the plugins' RULES.
+
+The catalogue of every rule (`expand-trainjobs rules`) is kpt_fn.rules.rules(), which sits above
+this package.
 
 Messages: schema problems read like the API server's field errors without the path
 (`Unsupported value: "X": supported values: "A", "B"`, `Required value`,
@@ -45,7 +46,7 @@ from kpt_fn.validation import schema_check as _schema_check
 from kpt_fn.validation import structural as _structural
 from kpt_fn import upstream
 
-__all__ = ["check_object", "check_runtime_webhook", "check_jobset_webhook", "check_job_templates", "rules", "Problem"]
+__all__ = ["check_object", "check_runtime_webhook", "check_jobset_webhook", "check_job_templates", "Problem"]
 
 # TrainJob names must also be RFC 1035 labels, but that is a CEL rule of the CRD, reported as such.
 _KIND_CHECKS = {

@@ -52,3 +52,7 @@ def test_the_runtime_webhook_of_the_release():
               "spec": {"template": {"spec": {"containers": [{"name": "node"}]}}}}}]}}}}
     assert validation.check_runtime_webhook(rt) == []            # v2.3.0's objectSelector skips it
     assert len(validation.check_runtime_webhook(rt, "v2.2.1")) == 1
+
+
+def test_every_public_name_exists():
+    assert all(hasattr(validation, name) for name in validation.__all__)

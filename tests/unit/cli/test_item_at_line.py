@@ -20,9 +20,9 @@ items:
     a: b
 - kind: Secret
   metadata:
-    name: "token"
     labels:
-      app: x
+      name: not-this
+    name: "token"
 - apiVersion: v1
   data: {x: [
 functionConfig:
@@ -33,7 +33,7 @@ functionConfig:
 @pytest.mark.parametrize("line, who", [
     (4, "ConfigMap settings (in cm.yaml)"),
     (11, "ConfigMap settings (in cm.yaml)"),
-    (12, "Secret token"),
+    (12, "Secret token"),          # metadata's own name, not a label called name
     (18, "items[2]"),              # neither kind nor name found: the index
     (1, None), (3, None),          # before the items
     (20, None),                    # after them
