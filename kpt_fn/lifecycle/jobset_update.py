@@ -205,7 +205,7 @@ def cel_immutables(old: dict, new: dict, bundle: upstream.Bundle | None = None) 
         before = dict(_values(old, path, ""))
         for where, value in _values(new, path, ""):
             if where in before and not same(value, before[where]):
-                out.append(Refusal(where, CEL_IMMUTABLE, "cel/jobset/" + where.split("[")[0].split(".")[-1]))
+                out.append(Refusal(where, CEL_IMMUTABLE, "cel/jobset/" + path[-1]))  # the field the rule guards
     return out
 
 

@@ -101,6 +101,7 @@ def test_cel_immutables_pair_list_items_by_name():
     new = jobset(rjob("b"), {**rjob("a"), "dependsOn": [{"name": "b", "status": "Complete"}]})
     [refusal] = ju.cel_immutables(old, new)
     assert (refusal.path, refusal.message) == ("spec.replicatedJobs[name=a].dependsOn", ju.CEL_IMMUTABLE)
+    assert refusal.source == "cel/jobset/dependsOn"  # the guarded field, not the list it sits in
     assert refusal.to_dict() == {"path": refusal.path, "message": ju.CEL_IMMUTABLE, "rule": refusal.source}
 
 
