@@ -1,5 +1,5 @@
 """kpt_fn.cli.krm: the KRM door: a ResourceList in, a ResourceList out, stdin's limits from the
-environment, and the failure shapes (docs/krm-clients; the clients themselves are in tests/clients/)."""
+environment, and the failure shapes (docs/clients.md; the clients themselves are in tests/clients/)."""
 
 from __future__ import annotations
 
