@@ -85,25 +85,27 @@ def _stderr(done: subprocess.CompletedProcess) -> str:
 
 
 class Repository:
-    """The repository around a working directory, and the directory's place in it."""
+    """The repository around a working directory: its working tree's root (`top`, absolute) and the
+    directory's place in it (`prefix`)."""
 
-    __slots__ = ("cwd", "env", "prefix")
+    __slots__ = ("cwd", "env", "top", "prefix")
 
-    def __init__(self, cwd: str, env: dict, prefix: str):
-        self.cwd, self.env, self.prefix = cwd, env, prefix
+    def __init__(self, cwd: str, env: dict, top: str, prefix: str):
+        self.cwd, self.env, self.top, self.prefix = cwd, env, top, prefix
 
 
 def repository(cwd: str, env) -> Repository | None:
     """The repository the working directory is in, or None when it is in none."""
     genv = git_env(env)
-    done = _git(["rev-parse", "--show-prefix"], cwd, genv)
+    done = _git(["rev-parse", "--show-toplevel", "--show-prefix"], cwd, genv)
     if done.returncode:
         return None
+    top, _, prefix = done.stdout.rstrip(b"\n").partition(b"\n")
     try:
-        prefix = done.stdout.decode("utf-8").strip()
+        prefix = prefix.decode("utf-8").strip()
     except UnicodeDecodeError:
         raise RevisionError("the working directory's path inside the repository is not UTF-8") from None
-    return Repository(cwd, genv, prefix.rstrip("/"))
+    return Repository(cwd, genv, os.fsdecode(top), prefix.rstrip("/"))
 
 
 def resolve(repo: Repository, revision: str) -> str | None:
@@ -122,14 +124,6 @@ def resolve(repo: Repository, revision: str) -> str | None:
 def _wanted(name: str) -> bool:
     """What the source reader reads in a walked directory, plus the files it reads by name."""
     return name.endswith(sources.EXTENSIONS) or name in sources.SKIPPED_NAMES
-
-
-def toplevel(repo: Repository) -> str:
-    """The repository's working tree root (absolute)."""
-    done = _git(["rev-parse", "--show-toplevel"], repo.cwd, repo.env)
-    if done.returncode:
-        raise RevisionError(f"the repository's root cannot be read ({_stderr(done)})")
-    return os.fsdecode(done.stdout).strip()
 
 
 def has_directory(repo: Repository, commit: str, prefix: str) -> bool:

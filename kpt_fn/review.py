@@ -554,7 +554,7 @@ def materialize(spec: str, cwd: str, scratch: str, env: dict, max_bytes: int | N
             raise SourceError(f"{spec!r} is neither a directory nor a git revision of the repository at {cwd}")
         limit = max_bytes or DEFAULT_LIMITS.max_bytes
         base = tempfile.mkdtemp(dir=scratch)
-        top = os.path.realpath(gitrev.toplevel(repo))
+        top = os.path.realpath(repo.top)
         inside, outside = _split_roots(sources.extra_roots_from_env(env), top)
         for prefix in _outermost([repo.prefix, *inside.values()]):
             if prefix == repo.prefix or gitrev.has_directory(repo, commit, prefix):

@@ -53,7 +53,7 @@ def test_the_app_directorys_place_and_the_revision(repo):
     root, app = repo
     where = gitrev.repository(str(app), ENV)
     assert where.prefix == "apps/train"
-    assert os.path.realpath(gitrev.toplevel(where)) == os.path.realpath(root)
+    assert os.path.realpath(where.top) == os.path.realpath(root)
     commit = gitrev.resolve(where, "HEAD")
     assert commit == git(root, "rev-parse", "HEAD")
     assert gitrev.resolve(where, "no-such-branch") is None
