@@ -564,9 +564,7 @@ def materialize(spec: str, cwd: str, scratch: str, env: dict, max_bytes: int | N
         roots = [_under(base, prefix) for prefix in inside.values()] + outside
         notes = [f"{spec}: extra root {root} is outside the repository: read as it is now, not at {spec}"
                  for root in outside]
-        env = {**env, sources.EXTRA_ROOTS_ENV: os.pathsep.join(roots)} if roots else \
-            {k: v for k, v in env.items() if k != sources.EXTRA_ROOTS_ENV}
-        return _under(base, repo.prefix), env, notes
+        return _under(base, repo.prefix), {**env, sources.EXTRA_ROOTS_ENV: os.pathsep.join(roots)}, notes
     except gitrev.RevisionError as e:
         raise SourceError(str(e)) from None
 
@@ -589,16 +587,16 @@ def _outermost(prefixes) -> list:
     entries, so the outer extraction does not hold it."""
     out = []
     for prefix in sorted(set(prefixes), key=len):
-        held = False
-        for outer in out:
-            if outer == "" or prefix.startswith(outer + "/"):
-                rest = prefix[len(outer):].lstrip("/").split("/")
-                held = not any(part.startswith(".") for part in rest)
-                if held:
-                    break
-        if not held:
+        if not any(_holds(outer, prefix) for outer in out):
             out.append(prefix)
     return out
+
+
+def _holds(outer: str, prefix: str) -> bool:
+    """Whether extracting `outer` extracts `prefix` (below it, through no hidden directory)."""
+    if outer and not prefix.startswith(outer + "/"):
+        return False
+    return not any(part.startswith(".") for part in prefix[len(outer):].lstrip("/").split("/"))
 
 
 def _under(base: str, prefix: str) -> str:
