@@ -96,17 +96,6 @@ class Outcome:
         return results_mod.stderr_lines(self.summary, self.final_results)
 
 
-def engine_options(cfg: config_mod.FunctionConfig):
-    """EngineOptions from the config: every config field the engine declares an option for, and all
-    options by functionConfig key in plugin_options for plugins that read their own."""
-    names = set(engine.EngineOptions.FIELDS)
-    values = {o.name: getattr(cfg, o.name) for o in config_mod.OPTIONS}
-    kwargs = {n: values[n] for n in names if n in values}
-    if "plugin_options" in names:
-        kwargs["plugin_options"] = values
-    return engine.EngineOptions(**kwargs)
-
-
 class _Checks:
     """Validation with per-object memo, so a runtime shared by many TrainJobs is checked once."""
 
@@ -381,7 +370,7 @@ def run(
     index_items = [it for i, it in enumerate(items) if i not in unusable] + [o for o in extra if isinstance(o, dict)]
     index = resolve.build_index(index_items, dir_runtimes, namespace, cfg.builtinRuntimes, bundle)
     del index_items  # the index keeps the runtimes; the TrainJobs must be free to go once processed
-    opts = engine_options(cfg)
+    opts = engine.EngineOptions(cfg)
     profile, option_problems = profiles.select(cfg, items)  # before items are frozen
     from kpt_fn.engine import secrets  # the secret policy owns what its options may be
 

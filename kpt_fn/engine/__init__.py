@@ -98,78 +98,55 @@ def rules(release: str | None = None) -> list[Rule]:
 
 
 class EngineOptions:
-    """Render options. Fields named like functionConfig keys are filled from it by name
-    (kpt_fn.function.engine_options); the snake_case properties are what plugins read. Immutable;
-    equal by value (plugin_options aside). A plain class: creating dataclasses cost start-up."""
+    """What one render is asked for: the run's functionConfig (`config`, a kpt_fn.config.FunctionConfig,
+    where every option's name and default are declared once) and whether `expand` runs the admission
+    checks. Plugins read an option by its functionConfig name (`options.mpiSSHSecret`,
+    `options.trainerVersion`): those attributes are the config's. Immutable; equal by value.
+    A plain class: creating dataclasses cost start-up."""
 
-    # Every constructor keyword, in order (what kpt_fn.function fills from the config by name).
-    FIELDS = ("admission", "knownPriorityClasses", "mpiSSHSecret", "fluxCurveSecret", "secretSeed", "trainerVersion",
-              "plugin_options")
-    __slots__ = FIELDS
+    __slots__ = ("config", "admission")
 
-    def __init__(self, admission: bool = True, knownPriorityClasses: tuple = (), mpiSSHSecret: str | None = None,
-                 fluxCurveSecret: str | None = None, secretSeed: str | None = None,
-                 trainerVersion: str = upstream.DEFAULT_RELEASE, plugin_options: dict | None = None):
+    def __init__(self, config=None, admission: bool = True, **values):
+        """`config`, or the options by name (`EngineOptions(trainerVersion="v2.2.1")`, the defaults for
+        the rest) for a caller without a parsed config."""
+        if config is None:
+            from kpt_fn.config import FunctionConfig
+
+            config = FunctionConfig(**values)
+        elif values:
+            raise TypeError("EngineOptions takes a config or option values, not both")
+        upstream.bundle(config.trainerVersion)  # an unknown release fails here, not in a plugin
         setattr_ = object.__setattr__
-        # The Trainer release whose controller is emulated: its bundle (defaults, typed fields, merge
-        # metadata) and its plugin registry (kpt_fn.plugins.REGISTRIES).
-        setattr_(self, "trainerVersion", upstream.bundle(trainerVersion).release)
+        setattr_(self, "config", config)
         # Run the admission checks inside `expand` (errors stop the render). A caller that has already
         # run `admission` passes False so that warnings are not reported twice.
         setattr_(self, "admission", admission)
-        # PriorityClass names known to exist (Volcano check); empty = cannot be checked (warning).
-        setattr_(self, "knownPriorityClasses", knownPriorityClasses)
-        # Secret policies of the MPI and Flux plugins (kpt_fn.engine.secrets); None = default.
-        setattr_(self, "mpiSSHSecret", mpiSSHSecret)
-        setattr_(self, "fluxCurveSecret", fluxCurveSecret)
-        setattr_(self, "secretSeed", secretSeed)
-        # Further plugin-specific settings by functionConfig key, read-only by convention.
-        setattr_(self, "plugin_options", {} if plugin_options is None else plugin_options)
+
+    def __getattr__(self, name):
+        # Only for names that are not slots: the options, read off the config.
+        if name.startswith("__") or name == "config":
+            raise AttributeError(name)
+        return getattr(self.config, name)
 
     def __setattr__(self, name, value):
         raise AttributeError(f"EngineOptions is immutable: cannot set {name}")
 
-    def _key(self) -> tuple:
-        return (self.admission, self.knownPriorityClasses, self.mpiSSHSecret, self.fluxCurveSecret, self.secretSeed,
-                self.trainerVersion)
+    def __eq__(self, other):
+        if type(other) is not EngineOptions:
+            return NotImplemented
+        return (self.admission, self.config) == (other.admission, other.config)
+
+    def __hash__(self):
+        return hash((self.admission, self.config))
+
+    def __repr__(self):  # the config's repr never shows a sensitive option (secretSeed)
+        return f"EngineOptions(config={self.config!r}, admission={self.admission!r})"
 
     @property
     def bundle(self) -> upstream.Bundle:
-        return upstream.bundle(self.trainerVersion)
-
-    def __eq__(self, other):
-        return self._key() == other._key() if type(other) is EngineOptions else NotImplemented
-
-    def __hash__(self):
-        return hash(self._key())
-
-    def __repr__(self):
-        return "EngineOptions(" + ", ".join(f"{f}={self._shown(f)}" for f in self.FIELDS) + ")"
-
-    def _shown(self, field: str) -> str:
-        # The seed is as sensitive as the keys derived from it: never in a repr (nor a message built from one).
-        value = getattr(self, field)
-        if field == "secretSeed" and value:
-            return "<redacted>"
-        if field == "plugin_options" and isinstance(value, dict) and value.get("secretSeed"):
-            value = {**value, "secretSeed": "<redacted>"}
-        return repr(value)
-
-    @property
-    def priority_classes(self) -> frozenset:
-        return frozenset(self.knownPriorityClasses or ())
-
-    @property
-    def mpi_ssh_secret(self):
-        return self.mpiSSHSecret
-
-    @property
-    def flux_curve_secret(self):
-        return self.fluxCurveSecret
-
-    @property
-    def secret_seed(self):
-        return self.secretSeed
+        """The bundle of the Trainer release whose controller is emulated (defaults, typed fields,
+        merge metadata; its plugin registry is kpt_fn.plugins.registry of the same release)."""
+        return upstream.bundle(self.config.trainerVersion)
 
 
 class Expansion:

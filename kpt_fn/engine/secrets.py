@@ -7,14 +7,9 @@ buildCurveSecret). Neither can be reproduced offline: there is no randomness we 
 silently and no UID before the API server assigns one. So the renderer never writes
 private key material unless it is told to.
 
-Policy, per Secret kind (EngineOptions field / functionConfig key; until the fields exist the keys
-are read from EngineOptions.plugin_options):
-
-    mpi_ssh_secret       / mpiSSHSecret          "reference" (default) | "generate"
-    mpi_ssh_secret_name  / mpiSSHSecretName      name template, default "{name}-mpi-ssh-auth"
-    flux_curve_secret    / fluxCurveSecret       "reference" (default) | "generate"
-    flux_curve_secret_name / fluxCurveSecretName name template, default "{name}-flux-curve"
-    secret_seed          / secretSeed            required with "generate"; >= 16 characters
+Policy, per Secret kind, from the functionConfig's options (kpt_fn.config declares them, with their
+defaults; docs/options.md): `mpiSSHSecret` / `fluxCurveSecret` (the mode), `mpiSSHSecretName` /
+`fluxCurveSecretName` (the name template) and `secretSeed` (required with generate, >= 16 characters).
 
 `{name}` in a name template is replaced by the TrainJob name; without it every TrainJob of the
 namespace shares one Secret (useful for a single, user-managed SSH identity).
@@ -47,11 +42,6 @@ MODES = (REFERENCE, GENERATE)
 MPI_SSH = "mpi-ssh"
 FLUX_CURVE = "flux-curve"
 
-DEFAULT_NAME_TEMPLATES = {MPI_SSH: "{name}-mpi-ssh-auth", FLUX_CURVE: "{name}-flux-curve"}
-_OPTION_FIELDS = {  # kind -> (mode field, name-template field) on EngineOptions
-    MPI_SSH: ("mpi_ssh_secret", "mpi_ssh_secret_name"),
-    FLUX_CURVE: ("flux_curve_secret", "flux_curve_secret_name"),
-}
 _CONFIG_KEYS = {MPI_SSH: ("mpiSSHSecret", "mpiSSHSecretName"), FLUX_CURVE: ("fluxCurveSecret", "fluxCurveSecretName")}
 MIN_SEED_LENGTH = 16
 
@@ -92,7 +82,7 @@ class SecretPolicy:
 
     __slots__ = ("kind", "mode", "name_template", "seed")
 
-    def __init__(self, kind: str, mode: str = REFERENCE, name_template: str = "", seed: str | None = None):
+    def __init__(self, kind: str, mode: str, name_template: str, seed: str | None = None):
         setattr_ = object.__setattr__
         setattr_(self, "kind", kind)  # MPI_SSH or FLUX_CURVE
         setattr_(self, "mode", mode)
@@ -116,7 +106,7 @@ class SecretPolicy:
                 f"seed={'<set>' if self.seed else self.seed!r})")
 
     def secret_name(self, trainjob_name: str) -> str:
-        name = (self.name_template or DEFAULT_NAME_TEMPLATES[self.kind]).replace("{name}", trainjob_name)
+        name = self.name_template.replace("{name}", trainjob_name)
         from kpt_fn.validation.names import is_dns1123_subdomain  # apimachinery's, once for the package
 
         if is_dns1123_subdomain(name):
@@ -126,34 +116,32 @@ class SecretPolicy:
 
     @property
     def per_trainjob(self) -> bool:
-        return "{name}" in (self.name_template or DEFAULT_NAME_TEMPLATES[self.kind])
+        return "{name}" in self.name_template
 
 
-def _option(options, field: str, key: str):
-    # A dedicated EngineOptions field wins; otherwise the functionConfig key in plugin_options.
-    value = getattr(options, field, None)
-    if value is None:
-        value = (getattr(options, "plugin_options", None) or {}).get(key)
-    return value
+def _option(options, key: str):
+    # An empty value is the option's default (a ConfigMap cannot leave a key out of a generated form).
+    from kpt_fn.config import option
+
+    return getattr(options, key) or option(key).default
 
 
 def policy(options, kind: str) -> SecretPolicy:
-    """The policy for `kind` from EngineOptions (fields, or functionConfig keys in plugin_options).
+    """The policy for `kind` from EngineOptions (the functionConfig's options by name).
 
-    Missing values mean the defaults; raises SecretPolicyError for values the policy cannot honour.
+    Raises SecretPolicyError for values the policy cannot honour.
     """
-    mode_field, name_field = _OPTION_FIELDS[kind]
     mode_key, name_key = _CONFIG_KEYS[kind]
-    mode = _option(options, mode_field, mode_key) or REFERENCE
+    mode = _option(options, mode_key)
     if mode not in MODES:
         raise SecretPolicyError(f'{mode_key} must be one of "reference", "generate"; got "{mode}"')
-    seed = _option(options, "secret_seed", "secretSeed")
+    seed = options.secretSeed
     if mode == GENERATE:
         if not seed:
             raise SecretPolicyError(f"secretSeed is required when {mode_key} is generate")
         if len(seed) < MIN_SEED_LENGTH:
             raise SecretPolicyError(f"secretSeed must be at least {MIN_SEED_LENGTH} characters long")
-    return SecretPolicy(kind=kind, mode=mode, name_template=_option(options, name_field, name_key) or "", seed=seed)
+    return SecretPolicy(kind=kind, mode=mode, name_template=_option(options, name_key), seed=seed)
 
 
 def render_policy(options, kind: str) -> SecretPolicy:

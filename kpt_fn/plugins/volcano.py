@@ -59,7 +59,7 @@ def validate(info, trainjob, options) -> list[Problem]:
     if info.annotations.get(QUEUE_ANNOTATION, None) == "":
         problems.append(Problem("Volcano queue name must not be empty",
                                 f"spec.annotations[{QUEUE_ANNOTATION}]", rule=RULE_QUEUE))
-    known = getattr(options, "priority_classes", None) or None
+    known = frozenset(options.knownPriorityClasses) or None
     for rj in info.replicated_jobs:
         pc = pod_spec_of(rj).get("priorityClassName")
         if not pc:

@@ -5,7 +5,7 @@ same case layout; a case is a directory holding:
 
     case.yaml      source:  the upstream v2.3.0 file and test/function (or the worked example it is derived from)
                             that justifies every expected field -- required
-                   options: functionConfig keys (EngineOptions fields; the others go to plugin_options);
+                   options: functionConfig keys, and `admission`;
                             admission is on unless options say `admission: false`
                    trainerVersion: the Trainer release the case is for (default v2.3.0); its bundle
                             validates inputs and outputs
@@ -111,15 +111,11 @@ def runtime_of(doc: dict, release: str = upstream.DEFAULT_RELEASE) -> dict:
 
 
 def engine_options(config: dict) -> EngineOptions:
-    """Admission on unless the config says otherwise; functionConfig keys that are EngineOptions
-    fields go there, the others into plugin_options."""
-    fields = set(EngineOptions.FIELDS)
-    known = {k: v for k, v in config.items() if k in fields}
-    rest = {k: v for k, v in config.items() if k not in fields}
-    if "knownPriorityClasses" in known:
-        known["knownPriorityClasses"] = tuple(known["knownPriorityClasses"])
-    known.setdefault("admission", True)
-    return EngineOptions(plugin_options=rest, **known)
+    """The case's options: `admission` (on unless the case says otherwise) and functionConfig keys."""
+    values = dict(config)
+    if "knownPriorityClasses" in values:
+        values["knownPriorityClasses"] = tuple(values["knownPriorityClasses"])
+    return EngineOptions(admission=values.pop("admission", True), **values)
 
 
 def releases(case_dir: Path) -> list[str]:

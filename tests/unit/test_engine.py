@@ -4,21 +4,34 @@ merge would turn into nonsense are refused, and bad input is reported, never rai
 
 from __future__ import annotations
 
+import pytest
 
-
+from kpt_fn import upstream
 from kpt_fn.engine import EngineOptions, admission, expand
 
 from support.admission_kit import job, runtime, trainjob, errors, patch, NODE, TORCH
 
 
-def test_engine_options_fields_are_its_constructor_keywords():
-    import inspect
+def test_engine_options_are_the_configs_options_by_name():
+    from kpt_fn import config
 
-    from kpt_fn.engine import EngineOptions
-
-    assert EngineOptions.FIELDS == tuple(inspect.signature(EngineOptions).parameters)
-    assert EngineOptions(secretSeed="x" * 16) == EngineOptions(secretSeed="x" * 16, plugin_options={"a": 1})
-    assert EngineOptions().plugin_options == {}
+    cfg = config.FunctionConfig(mpiSSHSecret="generate", trainerVersion="v2.2.1", secretSeed="x" * 16)
+    opts = EngineOptions(cfg)
+    assert (opts.config, opts.mpiSSHSecret, opts.trainerVersion, opts.admission) == (cfg, "generate", "v2.2.1", True)
+    assert opts.bundle.release == "v2.2.1"
+    # Without a config, the options by name; the others are their declared defaults.
+    assert EngineOptions(mpiSSHSecret="generate", trainerVersion="v2.2.1", secretSeed="x" * 16) == opts
+    assert all(getattr(EngineOptions(), o.name) == o.default for o in config.OPTIONS)
+    assert EngineOptions(admission=False) != EngineOptions()
+    assert "x" * 16 not in repr(opts)
+    with pytest.raises(TypeError):
+        EngineOptions(cfg, mpiSSHSecret="reference")
+    with pytest.raises(TypeError):
+        EngineOptions(noSuchOption=1)
+    with pytest.raises(AttributeError):
+        opts.noSuchOption  # noqa: B018
+    with pytest.raises(upstream.UnknownRelease):
+        EngineOptions(trainerVersion="v0.0.1")
 
 
 def test_checks_of_inactive_plugins_do_not_run():

@@ -71,9 +71,3 @@ def test_freeze_and_emit_hand_out_the_output_as_it_is_final():
     assert kinds(written[:1]) == ["ConfigMap"]
     assert all(isinstance(x, (dict, yamlio.Frozen)) for x in written + outcome.items)
     assert len(written) + len(outcome.items) == 4  # the ConfigMaps, the TrainJob, its JobSet
-
-
-def test_engine_options_are_the_configs():
-    opts = function.engine_options(config.FunctionConfig(mpiSSHSecret="generate", trainerVersion="v2.2.1"))
-    assert (opts.mpiSSHSecret, opts.trainerVersion) == ("generate", "v2.2.1")
-    assert opts.plugin_options["profile"] == "controller"

@@ -4,21 +4,15 @@ from __future__ import annotations
 
 import base64
 import hashlib
-from dataclasses import dataclass, field
 
 import pytest
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import ec, x25519
 
-from kpt_fn.engine import secrets
+from kpt_fn.engine import EngineOptions, secrets
 from kpt_fn.problems import INFO, WARNING
 
 SEED = "0123456789abcdef-test-seed"
-
-
-@dataclass(frozen=True)
-class Opts:
-    plugin_options: dict = field(default_factory=dict)
 
 
 def _z85_decode(text: str) -> bytes:
@@ -127,21 +121,17 @@ def test_curve_key_is_deterministic_and_bound():
 
 
 def test_policy_defaults_to_reference_with_upstream_names():
-    mpi = secrets.policy(Opts(), secrets.MPI_SSH)
-    flux = secrets.policy(Opts(), secrets.FLUX_CURVE)
+    mpi = secrets.policy(EngineOptions(), secrets.MPI_SSH)
+    flux = secrets.policy(EngineOptions(), secrets.FLUX_CURVE)
     assert (mpi.mode, flux.mode) == (secrets.REFERENCE, secrets.REFERENCE)
     assert mpi.secret_name("ds") == "ds-mpi-ssh-auth"
     assert flux.secret_name("lammps") == "lammps-flux-curve"
 
 
-def test_policy_reads_engine_option_fields_first():
-    @dataclass(frozen=True)
-    class WithFields:
-        mpi_ssh_secret: str = "generate"
-        secret_seed: str = SEED
-        plugin_options: dict = field(default_factory=lambda: {"mpiSSHSecret": "reference"})
-
-    assert secrets.policy(WithFields(), secrets.MPI_SSH).mode == secrets.GENERATE
+def test_an_empty_option_is_its_default():
+    # A ConfigMap's generated forms write every key: an empty mode or name template means the default.
+    pol = secrets.policy(EngineOptions(mpiSSHSecret="", mpiSSHSecretName=""), secrets.MPI_SSH)
+    assert (pol.mode, pol.secret_name("ds")) == (secrets.REFERENCE, "ds-mpi-ssh-auth")
 
 
 @pytest.mark.parametrize(
@@ -154,20 +144,20 @@ def test_policy_reads_engine_option_fields_first():
 )
 def test_policy_errors(opts, message):
     with pytest.raises(secrets.SecretPolicyError) as exc:
-        secrets.policy(Opts(plugin_options=opts), secrets.MPI_SSH)
+        secrets.policy(EngineOptions(**opts), secrets.MPI_SSH)
     assert str(exc.value) == message
 
 
 def test_name_template_and_invalid_names():
-    shared = secrets.policy(Opts(plugin_options={"mpiSSHSecretName": "team-mpi-ssh"}), secrets.MPI_SSH)
+    shared = secrets.policy(EngineOptions(mpiSSHSecretName="team-mpi-ssh"), secrets.MPI_SSH)
     assert shared.secret_name("any") == "team-mpi-ssh" and not shared.per_trainjob
-    bad = secrets.policy(Opts(plugin_options={"fluxCurveSecretName": "{name}_Curve"}), secrets.FLUX_CURVE)
+    bad = secrets.policy(EngineOptions(fluxCurveSecretName="{name}_Curve"), secrets.FLUX_CURVE)
     with pytest.raises(secrets.SecretPolicyError, match="not a valid DNS-1123 subdomain"):
         bad.secret_name("job")
 
 
 def test_generated_secret_objects_have_controller_shape():
-    opts = Opts(plugin_options={"mpiSSHSecret": "generate", "fluxCurveSecret": "generate", "secretSeed": SEED})
+    opts = EngineOptions(mpiSSHSecret="generate", fluxCurveSecret="generate", secretSeed=SEED)
     mpi = secrets.mpi_ssh_secret(secrets.policy(opts, secrets.MPI_SSH), "ds", "ml")
     assert mpi["metadata"] == {"name": "ds-mpi-ssh-auth", "namespace": "ml"}
     assert mpi["type"] == "kubernetes.io/ssh-auth" and mpi["immutable"] is True
@@ -180,7 +170,7 @@ def test_generated_secret_objects_have_controller_shape():
 
 
 def test_shared_flux_secret_is_identical_for_every_trainjob():
-    opts = Opts(plugin_options={"fluxCurveSecret": "generate", "secretSeed": SEED, "fluxCurveSecretName": "hpc-curve"})
+    opts = EngineOptions(fluxCurveSecret="generate", secretSeed=SEED, fluxCurveSecretName="hpc-curve")
     pol = secrets.policy(opts, secrets.FLUX_CURVE)
     assert secrets.flux_curve_secret(pol, "a", "hpc") == secrets.flux_curve_secret(pol, "b", "hpc")
 
@@ -214,9 +204,9 @@ def test_derivation_is_pinned():
 
 
 def test_check_options():
-    assert secrets.check_options(Opts()) == []
-    assert secrets.check_options(Opts(plugin_options={
-        "mpiSSHSecret": "generate", "fluxCurveSecretName": "Bad_Name"})) == [
+    assert secrets.check_options(EngineOptions()) == []
+    assert secrets.check_options(EngineOptions(
+        mpiSSHSecret="generate", fluxCurveSecretName="Bad_Name")) == [
         "secretSeed is required when mpiSSHSecret is generate",
         'fluxCurveSecretName gives the Secret name "Bad_Name", which is not a valid DNS-1123 subdomain',
     ]

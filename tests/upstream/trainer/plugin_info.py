@@ -3,16 +3,9 @@ hand instead of from a runtime (pkg/runtime/framework/plugins/*/*_test.go at v2.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
 from kpt_fn.engine.info import Container, Info, PodSet, RuntimePolicy, Scheduler
 
 COMPLETION_INDEX = "metadata.annotations['batch.kubernetes.io/job-completion-index']"
-
-
-@dataclass(frozen=True)
-class Opts:
-    plugin_options: dict = field(default_factory=dict)
 
 
 def hand_built_info(ml=None, pod_sets=(), obj_apply=None) -> Info:

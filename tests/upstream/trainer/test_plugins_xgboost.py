@@ -6,9 +6,10 @@ from __future__ import annotations
 
 import pytest
 
+from kpt_fn.engine import EngineOptions
 from kpt_fn.plugins import xgboost
 
-from upstream.trainer.plugin_info import COMPLETION_INDEX, Opts, hand_built_info, trainjob, pod_set
+from upstream.trainer.plugin_info import COMPLETION_INDEX, hand_built_info, trainjob, pod_set
 
 
 # --- XGBoost -------------------------------------------------------------------------------------------
@@ -16,7 +17,7 @@ from upstream.trainer.plugin_info import COMPLETION_INDEX, Opts, hand_built_info
 
 def test_xgboost_no_env_without_trainer():
     info = hand_built_info(ml={"xgboost": {}}, pod_sets=[pod_set("node", "trainer")])
-    xgboost.enforce_ml_policy(info, trainjob(), Opts())
+    xgboost.enforce_ml_policy(info, trainjob(), EngineOptions())
     assert info.pod_sets[0].containers[0].env == [] and info.pod_sets[0].count == 1
 
 
@@ -29,7 +30,7 @@ def test_xgboost_workers(num_nodes, resources, want):
     trainer = {"numNodes": num_nodes}
     if resources:
         trainer["resourcesPerNode"] = resources
-    xgboost.enforce_ml_policy(info, trainjob("xgb", trainer), Opts())
+    xgboost.enforce_ml_policy(info, trainjob("xgb", trainer), EngineOptions())
     c = info.pod_sets[0].containers[0]
     assert c.env == [
         {"name": "DMLC_TRACKER_URI", "value": "xgb-node-0-0.xgb"},
@@ -52,10 +53,10 @@ def test_xgboost_workers(num_nodes, resources, want):
     ],
 )
 def test_xgboost_validate(env, want):
-    problems = xgboost.validate(hand_built_info(ml={"xgboost": {}}), trainjob("test-job", {"numNodes": 1, "env": env}), Opts())
+    problems = xgboost.validate(hand_built_info(ml={"xgboost": {}}), trainjob("test-job", {"numNodes": 1, "env": env}), EngineOptions())
     assert [(p.path, p.message) for p in problems] == want
     assert all(p.severity == "error" for p in problems)
 
 
 def test_xgboost_validate_without_trainer():
-    assert xgboost.validate(hand_built_info(ml={"xgboost": {}}), trainjob(), Opts()) == []
+    assert xgboost.validate(hand_built_info(ml={"xgboost": {}}), trainjob(), EngineOptions()) == []
