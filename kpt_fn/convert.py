@@ -47,7 +47,7 @@ _CONTAINER_PATCH_FIELDS = ("name", "env", "volumeMounts", "securityContext")
 _INT_RE = re.compile(r"^[+-]?[0-9]+$")
 
 RULES = [
-    Rule(f"legacy/{step}", "legacy", kind, description)
+    Rule(f"legacy/{step}", kind, description)
     for step, kind, description in (
         ("api-version", "TrainJob", "kubeflow.org/v2alpha1 and trainer.kubeflow.org/v2alpha1 objects are converted to "
                                     "trainer.kubeflow.org/v1alpha1"),

@@ -63,31 +63,31 @@ RULE_QUOTA = "kueue/quota-fit"
 RULE_CREATE = "kueue/jobset-webhook"
 
 RULES = [
-    Rule(RULE_QUEUE, "kueue", "TrainJob",
+    Rule(RULE_QUEUE, "TrainJob",
          "kueue profile: the JobSet gets a LocalQueue (TrainJob label kueue.x-k8s.io/queue-name, the label from the "
          "runtime's template metadata, kueueQueues, or the namespace's LocalQueue `default` among the inputs, "
          "which Kueue's webhook assigns); the name is a "
          "DNS-1123 subdomain (jobframework.ValidateQueueName)"),
-    Rule(RULE_LABEL_LOST, "kueue", "TrainJob",
+    Rule(RULE_LABEL_LOST, "TrainJob",
          "warning: controller profile and a TrainJob with Kueue labels: the JobSet does not carry them"),
-    Rule(RULE_MAX_EXEC, "kueue", "TrainJob",
+    Rule(RULE_MAX_EXEC, "TrainJob",
          "kueue profile: activeDeadlineSeconds becomes kueue.x-k8s.io/max-exec-time-seconds (different semantics: "
          "warning); the label is a positive integer (validateCreateForMaxExecTime); above 2147483647 Kueue's "
          "reconciler ignores it (warning)"),
-    Rule(RULE_STALE_PATCH, "kueue", "TrainJob",
+    Rule(RULE_STALE_PATCH, "TrainJob",
          "warning: a runtimePatches entry of manager kueue.x-k8s.io/manager is written by Kueue at admission, not kept in Git"),
-    Rule(RULE_DOUBLE_GANG, "kueue", "TrainJob",
+    Rule(RULE_DOUBLE_GANG, "TrainJob",
          "warning: kueue profile and a coscheduling/Volcano PodGroup gate the same pods twice"),
-    Rule(RULE_TAS, "kueue", "JobSet",
+    Rule(RULE_TAS, "JobSet",
          "Topology-Aware-Scheduling pod-set annotations, the multi-layer slice constraints included, parse "
          "(jobframework/tas.go) and are consistent (jobframework/tas_validation.go)"),
-    Rule(RULE_CREATE, "kueue", "JobSet",
+    Rule(RULE_CREATE, "JobSet",
          "kueue profile: no kueue.x-k8s.io/elastic-job annotation on a JobSet (ValidateElasticJobAnnotation); at most "
          "18 replicated jobs, the pod sets of one Workload"),
-    Rule(RULE_REQUESTS, "kueue", "JobSet",
+    Rule(RULE_REQUESTS, "JobSet",
          "warning: kueue profile: every container requests cpu and memory (or sets limits, or a LimitRange among "
          "the inputs sets defaults), so that quota counts it"),
-    Rule(RULE_QUOTA, "kueue", "TrainJob",
+    Rule(RULE_QUOTA, "TrainJob",
          "the TrainJob's requests can fit its ClusterQueue: each pod set in one flavor per resource group, and "
          "the whole workload (nominal quota plus borrowing limit)"),
 ]

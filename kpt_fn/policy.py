@@ -50,12 +50,12 @@ _BY_NAME = {s.name: s for s in SETTINGS}
 RULE_IDS = tuple(dict.fromkeys(f"policy/{s.rule}" for s in SETTINGS))
 
 RULES = [
-    Rule(rule, "policy", "TrainJob",
+    Rule(rule, "TrainJob",
          " ".join(f"{s.name}: {s.help}" for s in SETTINGS if f"policy/{s.rule}" == rule))  # sentences
     for rule in RULE_IDS
-] + [Rule("policy/waiver", "policy", "TrainJob",
+] + [Rule("policy/waiver", "TrainJob",
           f"annotation {ANNOTATION_GUIDE} names a known rule and gives a reason; waived violations are warnings"),
-     Rule("policy/skipped", "policy", "TrainJob",
+     Rule("policy/skipped", "TrainJob",
           "warning: when a TrainJob is not rendered because its spec.managedBy hands it to another controller "
           "(the selected release's reconciler leaves it alone), the pod-level rules cannot run; the rules skipped "
           "are named")]

@@ -12,9 +12,20 @@ ERROR = "error"
 WARNING = "warning"
 INFO = "info"
 
-# A rule of the catalogue (`expand-trainjobs rules`), declared beside the check that reports it:
-# its id (a Problem's `rule`), its family, the kinds it applies to and what it checks.
-Rule = namedtuple("Rule", "id family applies_to description")
+class Rule(namedtuple("Rule", "id applies_to description")):
+    """A rule of the catalogue (`expand-trainjobs rules`), declared beside the check that reports it:
+    its id (a Problem's `rule`, `family/name`), the kinds it applies to and what it checks. Its family
+    is the id's first segment, written once, in the id."""
+
+    __slots__ = ()
+
+    @property
+    def family(self) -> str:
+        return self.id.partition("/")[0]
+
+    def as_dict(self) -> dict:
+        """The catalogue's entry (`rules --format json`, the SARIF rule table): the family spelled out."""
+        return {"id": self.id, "family": self.family, "applies_to": self.applies_to, "description": self.description}
 
 
 class Problem:

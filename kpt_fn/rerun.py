@@ -27,7 +27,7 @@ from kpt_fn.upstream import DEFAULT_RELEASE
 
 RULE = "lifecycle/jobset-ttl-rerun"
 RULES = [
-    Rule(RULE, "lifecycle", "TrainJob",
+    Rule(RULE, "TrainJob",
          "warning: the JobSet has spec.ttlSecondsAfterFinished: the JobSet controller deletes it once finished "
          "and Argo CD, kubectl or kpt create it again (the training reruns; argo-cd#13851); in validate mode, "
          "the Trainer controller reruns a failed TrainJob whose JobSet was deleted (kubeflow/trainer#3737)"),

@@ -21,15 +21,15 @@ def _record(rule) -> Rule:
 def _bundle_rules(bundle: upstream.Bundle) -> list[Rule]:
     """The schema rules (one per schema of the bundle) and the CEL rules of the CRDs, each once."""
     entries = sorted(bundle.schema_entries().values(), key=lambda e: (e.group, e.kind, e.api_version))
-    out = [Rule(schema_check.rule_id(e), "schema", e.kind,
+    out = [Rule(schema_check.rule_id(e), e.kind,
                 f"{e.api_version} {e.kind} matches the strict JSON Schema schemas/{e.file}") for e in entries]
-    out.append(Rule(structural.LIST_TYPE_RULE, "schema", _TEMPLATE_KINDS,
+    out.append(Rule(structural.LIST_TYPE_RULE, _TEMPLATE_KINDS,
                     "x-kubernetes-list-type map/set lists have unique keys/items"))
     out += names.RULES
     for entry in entries:
         for cel_rule in structural.cel_rules(entry):
             text = cel_rule.message.strip() or f"failed rule: {cel_rule.rule.strip()}"
-            out.append(Rule(cel_rule.id, "cel", entry.kind, f"{cel_rule.schema_path}: {cel_rule.rule.strip()} ({text})"))
+            out.append(Rule(cel_rule.id, entry.kind, f"{cel_rule.schema_path}: {cel_rule.rule.strip()} ({text})"))
     return out
 
 
@@ -54,5 +54,5 @@ def rules(bundle: upstream.Bundle | None = None) -> list[dict]:
     for rule in map(_record, [*_bundle_rules(bundle), *_declared(bundle.release)]):
         if rule.id not in seen:
             seen.add(rule.id)
-            out.append(rule._asdict())
+            out.append(rule.as_dict())
     return out

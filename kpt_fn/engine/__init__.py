@@ -72,17 +72,17 @@ RULE_DEADLINE = "trainer-controller/active-deadline-not-rendered"
 RULE_RENDER = "trainer-controller/reconcile-error"
 
 RULES = [
-    Rule(RULE_RUNTIME_KEY, "trainer-webhook", "TrainJob",
+    Rule(RULE_RUNTIME_KEY, "TrainJob",
          "spec.runtimeRef must name a TrainingRuntime or ClusterTrainingRuntime of trainer.kubeflow.org"),
-    Rule(RULE_DEPRECATED, "trainer-webhook", "TrainJob",
+    Rule(RULE_DEPRECATED, "TrainJob",
          "warning: the referenced ClusterTrainingRuntime is labelled trainer.kubeflow.org/support: deprecated"),
-    Rule(RULE_RENDER, "trainer-controller", "TrainJob",
+    Rule(RULE_RENDER, "TrainJob",
          "errors the controller would hit while building the objects (strategic merge failures, missing "
          "envInjection targets, invalid quantities, ...); nothing is rendered"),
-    Rule(RULE_MANAGED_BY, "trainer-controller", "TrainJob",
+    Rule(RULE_MANAGED_BY, "TrainJob",
          "warning: spec.managedBy names another controller, so nothing is rendered (the admission "
          "checks still apply)"),
-    Rule(RULE_DEADLINE, "trainer-controller", "TrainJob",
+    Rule(RULE_DEADLINE, "TrainJob",
          "info: spec.activeDeadlineSeconds is enforced by the controller and not part of the rendered objects"),
 ]
 

@@ -52,15 +52,15 @@ RULE_FLUX_GENERATED = "secret-policy/flux-curve-secret-generated"
 RULE_OPTIONS = "secret-policy/options"
 
 RULES = [
-    Rule(RULE_MPI_REFERENCE, "secret-policy", "TrainJob",
+    Rule(RULE_MPI_REFERENCE, "TrainJob",
          "MPI runtime without generated keys: the SSH Secret the pods mount must be provided in the cluster."),
-    Rule(RULE_MPI_GENERATED, "secret-policy", "TrainJob",
+    Rule(RULE_MPI_GENERATED, "TrainJob",
          "mpiSSHSecret=generate: an SSH private key derived from secretSeed is written to the output."),
-    Rule(RULE_FLUX_REFERENCE, "secret-policy", "TrainJob",
+    Rule(RULE_FLUX_REFERENCE, "TrainJob",
          "Flux runtime without generated keys: the CURVE certificate Secret must be provided in the cluster."),
-    Rule(RULE_FLUX_GENERATED, "secret-policy", "TrainJob",
+    Rule(RULE_FLUX_GENERATED, "TrainJob",
          "fluxCurveSecret=generate: a CURVE secret key derived from secretSeed is written to the output."),
-    Rule(RULE_OPTIONS, "secret-policy", "TrainJob",
+    Rule(RULE_OPTIONS, "TrainJob",
          "The secret options must be valid: known modes, a secretSeed of >= 16 characters with generate, "
          "name templates giving DNS-1123 names."),
 ]

@@ -62,11 +62,11 @@ RULE_NUM_PROC = "trainer-webhook/flux-num-proc-per-node"
 RULE_INSTALLER = "trainer-webhook/flux-reserved-init-container"
 RULE_TRAINER_REQUIRED = "trainer-controller/flux-num-nodes-required"
 RULES = [
-    Rule(RULE_NUM_PROC, "trainer-webhook", "TrainJob",
+    Rule(RULE_NUM_PROC, "TrainJob",
          "Flux needs numProcPerNode (TrainJob, else runtime) >= 1."),
-    Rule(RULE_INSTALLER, "trainer-webhook", "TrainJob",
+    Rule(RULE_INSTALLER, "TrainJob",
          "The runtime's node job must not already have an init container named flux-installer."),
-    Rule(RULE_TRAINER_REQUIRED, "trainer-controller", "TrainJob",
+    Rule(RULE_TRAINER_REQUIRED, "TrainJob",
          "Flux TrainJobs need spec.trainer.numNodes (upstream's controller crashes without it)."),
 ] + [r for r in secrets.RULES if r.id.startswith("secret-policy/flux-")]
 

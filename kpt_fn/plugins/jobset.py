@@ -29,21 +29,21 @@ RULE_PATCH_DIRECTIVE = "trainer-webhook/runtime-patch-directive"
 RULE_PATCH_CONFLICT = "recommendation/runtime-patch-conflict"
 
 RULES = [
-    Rule(RULE_INITIALIZER, "trainer-webhook", "TrainJob",
+    Rule(RULE_INITIALIZER, "TrainJob",
          "spec.initializer.dataset/model needs a runtime job of that name with a container of that "
          "name mounting the `initializer` volume"),
-    Rule(RULE_PATCH_MANAGER, "trainer-webhook", "TrainJob",
+    Rule(RULE_PATCH_MANAGER, "TrainJob",
          "spec.runtimePatches[].manager must be a domain-prefixed path (such as \"acme.io/foo\")"),
-    Rule(RULE_PATCH_TARGET, "recommendation", "TrainJob",
+    Rule(RULE_PATCH_TARGET, "TrainJob",
          "runtimePatches may only target replicated jobs, containers and init containers that exist in "
          "the runtime template (checked against the unpatched runtime; upstream's webhook "
          "checks the patched template, so it never fires there and the JobSet fails later)"),
-    Rule(RULE_PATCH_ENV, "trainer-webhook", "TrainJob",
+    Rule(RULE_PATCH_ENV, "TrainJob",
          "runtimePatches must not set env on the node, dataset-initializer or model-initializer "
          "containers (use spec.trainer.env / spec.initializer.*.env)"),
-    Rule(RULE_PATCH_DIRECTIVE, "trainer-webhook", "TrainJob",
+    Rule(RULE_PATCH_DIRECTIVE, "TrainJob",
          "runtimePatches must not contain strategic-merge directive keys (`$patch`, ...)"),
-    Rule(RULE_PATCH_CONFLICT, "recommendation", "TrainJob",
+    Rule(RULE_PATCH_CONFLICT, "TrainJob",
          "a runtimePatch must not give a runtime volume a different source, or turn a runtime env var "
          "between value and valueFrom: the strategic merge would keep both"),
 ]

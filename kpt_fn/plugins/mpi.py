@@ -46,11 +46,11 @@ RULE_RESERVED_ENV = "trainer-webhook/mpi-reserved-env"
 RULE_IMPLEMENTATION = "trainer-controller/mpi-implementation"
 
 RULES = [
-    Rule(RULE_LAUNCHER_AS_NODE, "trainer-webhook", "TrainJob",
+    Rule(RULE_LAUNCHER_AS_NODE, "TrainJob",
          "With runLauncherAsNode, numNodes >= 2 needs a runtime with both a launcher and a node job."),
-    Rule(RULE_RESERVED_ENV, "trainer-webhook", "TrainJob",
+    Rule(RULE_RESERVED_ENV, "TrainJob",
          "spec.trainer.env must not set the OMPI_MCA_* variables the MPI plugin manages."),
-    Rule(RULE_IMPLEMENTATION, "trainer-controller", "TrainJob",
+    Rule(RULE_IMPLEMENTATION, "TrainJob",
          "mpiImplementation must be OpenMPI, the only implementation upstream supports."),
 ] + [r for r in secrets.RULES if r.id.startswith("secret-policy/mpi-") or r.id == secrets.RULE_OPTIONS]
 

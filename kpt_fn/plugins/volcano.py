@@ -19,9 +19,9 @@ RULE_QUEUE = "trainer-webhook/volcano-queue-name"
 RULE_PRIORITY_CLASS = "trainer-webhook/volcano-priority-class"
 
 RULES = [
-    Rule(RULE_QUEUE, "trainer-webhook", "TrainJob",
+    Rule(RULE_QUEUE, "TrainJob",
          f"the {QUEUE_ANNOTATION} annotation (runtime template or runtimePatches) must not be empty"),
-    Rule(RULE_PRIORITY_CLASS, "trainer-webhook", "TrainJob",
+    Rule(RULE_PRIORITY_CLASS, "TrainJob",
          "pod template priorityClassName must name an existing PriorityClass (checked against "
          "knownPriorityClasses; a warning when that list is empty)"),
 ]

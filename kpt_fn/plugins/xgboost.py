@@ -23,7 +23,7 @@ RESERVED_ENV = frozenset((ENV_TRACKER_URI, ENV_TRACKER_PORT, ENV_TASK_ID, ENV_NU
 
 RULE_RESERVED_ENV = "trainer-webhook/xgboost-reserved-env"
 RULES = [
-    Rule(RULE_RESERVED_ENV, "trainer-webhook", "TrainJob",
+    Rule(RULE_RESERVED_ENV, "TrainJob",
          "spec.trainer.env must not set the DMLC_* variables the XGBoost plugin manages."),
 ]
 

@@ -18,9 +18,9 @@ RULE_NUM_NODES = "admitted/num-nodes-zero"
 RULE_NUM_PROC = "admitted/num-proc-per-node-below-one"
 
 RULES = [
-    Rule(RULE_NUM_NODES, "admitted", "TrainJob",
+    Rule(RULE_NUM_NODES, "TrainJob",
          "warning: spec.trainer.numNodes is 0 (admitted by the selected Trainer release): the trainer Job runs no pod"),
-    Rule(RULE_NUM_PROC, "admitted", "TrainJob",
+    Rule(RULE_NUM_PROC, "TrainJob",
          "warning: spec.trainer.numProcPerNode is below 1 (admitted by the selected Trainer release): no node can run it"),
 ]
 

@@ -63,7 +63,7 @@ _FAILURE_POLICY = {
 
 def rules(release: str = DEFAULT_RELEASE) -> list[Rule]:
     """The rule records of the webhook of JobSet `release` (they differ in the failure-policy checks)."""
-    return [Rule(R + rule, "jobset-webhook", "JobSet", description) for rule, description in (
+    return [Rule(R + rule, "JobSet", description) for rule, description in (
         ("in-place-restart-gate", "failurePolicy.restartStrategy InPlaceRestart needs the InPlaceRestart feature gate"),
         ("depends-on-first", "the first replicatedJob must not have dependsOn"),
         ("subdomain", "network.subdomain must be a DNS-1123 subdomain and a DNS-1035 label"),

@@ -30,17 +30,17 @@ _META_KINDS = "TrainJob, TrainingRuntime, ClusterTrainingRuntime, JobSet, PodGro
 _TEMPLATE_KINDS = "TrainJob, TrainingRuntime, ClusterTrainingRuntime, JobSet"
 
 RULES = [
-    Rule(RULE_NAME, "names", _META_KINDS, "metadata.name is set (or generateName) and is a DNS-1123 subdomain"),
-    Rule(RULE_GENERATE_NAME, "names", _META_KINDS, "metadata.generateName is a DNS-1123 subdomain prefix"),
-    Rule(RULE_NAMESPACE, "names", _META_KINDS, "metadata.namespace, when set on a namespaced kind, is a DNS-1123 label"),
-    Rule(RULE_LABELS, "names", _META_KINDS, "label keys are qualified names, label values valid label values"),
-    Rule(RULE_ANNOTATIONS, "names", _META_KINDS, "annotation keys are qualified names; annotations total at most 256 KiB"),
-    Rule(RULE_FINALIZERS, "names", _META_KINDS, "finalizers are qualified names"),
-    Rule(RULE_TEMPLATE_METADATA, "names", _TEMPLATE_KINDS,
+    Rule(RULE_NAME, _META_KINDS, "metadata.name is set (or generateName) and is a DNS-1123 subdomain"),
+    Rule(RULE_GENERATE_NAME, _META_KINDS, "metadata.generateName is a DNS-1123 subdomain prefix"),
+    Rule(RULE_NAMESPACE, _META_KINDS, "metadata.namespace, when set on a namespaced kind, is a DNS-1123 label"),
+    Rule(RULE_LABELS, _META_KINDS, "label keys are qualified names, label values valid label values"),
+    Rule(RULE_ANNOTATIONS, _META_KINDS, "annotation keys are qualified names; annotations total at most 256 KiB"),
+    Rule(RULE_FINALIZERS, _META_KINDS, "finalizers are qualified names"),
+    Rule(RULE_TEMPLATE_METADATA, _TEMPLATE_KINDS,
          "labels and annotations of embedded Job/Pod/PVC template metadata have valid syntax"),
-    Rule(RULE_DATA_KEYS, "names", "ConfigMap, Secret",
+    Rule(RULE_DATA_KEYS, "ConfigMap, Secret",
          "data/binaryData keys are valid config keys, not in both maps; payload at most 1 MiB"),
-    Rule(RULE_SECRET_TYPE, "names", "Secret", "typed Secrets carry their required keys (e.g. ssh-privatekey for ssh-auth)"),
+    Rule(RULE_SECRET_TYPE, "Secret", "typed Secrets carry their required keys (e.g. ssh-privatekey for ssh-auth)"),
 ]
 
 DNS1123_LABEL_FMT = "[a-z0-9]([-a-z0-9]*[a-z0-9])?"

@@ -49,12 +49,12 @@ def rules(release: str = "v2.3.0") -> list[Rule]:
     skipped = (" (not for runtimes labelled trainer.kubeflow.org/webhook-validation: disabled)"
                if release in _OBJECT_SELECTOR_FROM else "")
     return [
-        Rule(RULE_REPLICAS, "runtime-webhook", _RUNTIMES,
+        Rule(RULE_REPLICAS, _RUNTIMES,
              "replicated jobs labelled with a Trainer ancestor step must have replicas 1" + skipped),
-        Rule(RULE_CONTAINER, "runtime-webhook", _RUNTIMES,
+        Rule(RULE_CONTAINER, _RUNTIMES,
              "replicated jobs labelled with a Trainer ancestor step must have its container "
              "(trainer: node, dataset-initializer, model-initializer)" + skipped),
-        Rule(RULE_DEPRECATED, "runtime-webhook", _RUNTIMES,
+        Rule(RULE_DEPRECATED, _RUNTIMES,
              "warning for a ClusterTrainingRuntime labelled trainer.kubeflow.org/support: deprecated" + skipped),
     ]
 

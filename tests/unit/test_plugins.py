@@ -126,7 +126,7 @@ from kpt_fn.problems import Problem, Rule
 
 NAME = "Toy"
 REPLACES = ("plainml",)
-RULES = [Rule("trainer-webhook/toy-reserved-env", "trainer-webhook", "TrainJob",
+RULES = [Rule("trainer-webhook/toy-reserved-env", "TrainJob",
               "spec.trainer.env must not set TOY_WORLD_SIZE")]
 
 

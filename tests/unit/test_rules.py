@@ -69,7 +69,7 @@ def test_every_reported_rule_id_is_in_the_catalog():
 
 
 def test_checking_modules_declare_rule_records():
-    """Every module's RULES holds problems.Rule records (one shape), each id in its family."""
+    """Every module's RULES holds problems.Rule records (one shape), each id `family/name`."""
     import importlib
 
     from kpt_fn.problems import Rule
@@ -82,7 +82,7 @@ def test_checking_modules_declare_rule_records():
         for rule in getattr(importlib.import_module(name), "RULES", ()):
             assert isinstance(rule, Rule), (name, rule)
             assert rule.family and rule.applies_to and rule.description, (name, rule)
-            assert rule.id.startswith(rule.family + "/"), (name, rule)
+            assert rule.id.startswith(rule.family + "/") and rule.id != rule.family + "/", (name, rule)
 
 
 

@@ -23,12 +23,12 @@ RULE_RESERVED_ENV = "trainer-webhook/torch-reserved-env"
 RULE_ENV_INJECTION = "trainer-webhook/torch-env-injection-target"
 
 RULES = [
-    Rule(RULE_RESERVED_ENV, "trainer-webhook", "TrainJob",
+    Rule(RULE_RESERVED_ENV, "TrainJob",
          "spec.trainer.env must not set the torchrun variables PET_NNODES, PET_NPROC_PER_NODE, "
          "PET_NODE_RANK, PET_MASTER_ADDR, PET_MASTER_PORT"),
-    Rule(RULE_ENV_INJECTION, "trainer-webhook", "TrainJob",
+    Rule(RULE_ENV_INJECTION, "TrainJob",
          "every mlPolicy.torch.envInjection target container must exist in the runtime job it names"),
-    Rule(torchtune.RULE_TORCHTUNE, "trainer-webhook", "TrainJob",
+    Rule(torchtune.RULE_TORCHTUNE, "TrainJob",
          "torchtune (`command: [tune, run]`): supported model, single node except llama3.3-70B, QLoRA "
          "limits, LoRA not multi-node, runtime-managed config items not overridable in args"),
 ]

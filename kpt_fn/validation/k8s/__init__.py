@@ -68,7 +68,7 @@ FAMILIES = (
     (job.RESTART_RULE, _BATCH, "a Job's pods restart OnFailure or Never (never Always); Never with a podFailurePolicy"),
 )
 
-RULES = [Rule(rule, "k8s", "JobSet (its Jobs and Pods)", f"Kubernetes 1.36 {upstream}: {text}")
+RULES = [Rule(rule, "JobSet (its Jobs and Pods)", f"Kubernetes 1.36 {upstream}: {text}")
          for rule, upstream, text in FAMILIES]
 
 _RJ = "spec.replicatedJobs"
