@@ -301,8 +301,10 @@ class _Collector:
     """The run's garbage-collection policy, in one place. With the cyclic collector on (in-process
     callers) it does nothing. Off (the CLI's one short run, kpt_fn.cli.main): what exists when the
     loop starts (modules, parsed items, the index) is not garbage, so it leaves the young generation
-    (gc.freeze), and after each TrainJob the young generation alone is collected: an expansion leaves
-    reference cycles behind (a PodSet and its lazy endpoints in the Info), which nothing else frees."""
+    (gc.freeze), and between two TrainJobs the young generation alone is collected: an expansion leaves
+    reference cycles behind (a PodSet and its lazy endpoints in the Info), which nothing else frees.
+    Not after the last one: the process ends, and the first collection is the dear one (it walks
+    every bundle table the run loaded since the freeze)."""
 
     __slots__ = ("manual",)
 
@@ -311,7 +313,7 @@ class _Collector:
         if self.manual:
             gc.freeze()
 
-    def after_trainjob(self) -> None:
+    def between_trainjobs(self) -> None:
         if self.manual:
             gc.collect(0)
 
@@ -387,6 +389,8 @@ def run(
     collector = _Collector()
     streaming = emit is not None and freeze is not None and cfg.mode != "validate"
     for k, (position, original) in enumerate(inputs):
+        if k:
+            collector.between_trainjobs()
         inputs[k] = None  # a processed TrainJob is held by `items` alone (and frozen there, if asked)
         entry = Rendered(position, original)
         rendered.append(entry)
@@ -401,7 +405,6 @@ def run(
             ready = placement.release(inputs[k + 1][0] if k + 1 < len(inputs) else None)
             if ready:
                 emit(ready)
-        collector.after_trainjob()
 
     results = results_mod.merge_per_secret(results) + place_results + reaching
     if cfg.mode == "validate":
