@@ -3,8 +3,8 @@
 annotation syntax of embedded object metadata (Job and Pod templates, which the JobSet and Job
 controllers would otherwise only reject later).
 
-A schema is turned once into a small tree holding only the nodes that carry such checks and the
-paths to them, so one walk over an object visits just those parts.
+A schema is turned into a small tree holding only the nodes that carry such checks and the paths to
+them, so one walk over an object visits just those parts. The tree grows as objects reach its parts.
 """
 
 from __future__ import annotations
@@ -88,12 +88,16 @@ class CelRule:
 
 
 class Node:
-    """A schema node that carries checks, or has descendants that do."""
+    """A schema node that carries checks, or has descendants that do. Its children are made on first
+    use (`prop`, `items`, `additional`): an object reaches a small part of its schema (a pod names a
+    few of the pod spec's fields), so the tree grows along the objects checked instead of being made
+    whole up front for every run."""
 
     __slots__ = ("schema", "type", "rules", "list_type", "map_keys", "key_defaults", "embedded_meta",
-                 "props", "items", "additional")
+                 "props", "_kind", "_path", "_root", "_carries", "_has_props", "_items", "_additional")
 
-    def __init__(self, schema: dict, type: str | None):
+    def __init__(self, schema: dict, type: str | None, kind: str = "", path: str = "", *, root: bool = False,
+                 carries: dict | None = None):
         self.schema = schema
         self.type = type
         self.rules: list[CelRule] = []
@@ -101,13 +105,57 @@ class Node:
         self.map_keys: tuple = ()
         self.key_defaults: dict = {}
         self.embedded_meta = False
-        self.props: dict[str, Node] = {}
-        self.items: Node | None = None
-        self.additional: Node | None = None
+        # name -> Node, or None for a property without checks at or below it; filled by prop()
+        self.props: dict[str, Node | None] = {}
+        self._kind, self._path, self._root = kind, path, root
+        # id(schema node) -> whether checks sit at or below it: one per tree, shared by its nodes
+        self._carries = {} if carries is None else carries
+        self._has_props = self._items = self._additional = _UNSET
 
-    def interesting(self) -> bool:
-        return bool(self.rules or self.list_type or self.embedded_meta or self.props or self.items
-                    or self.additional)
+    def prop(self, name: str) -> Node | None:
+        """The node of property `name`, or None when nothing is checked at or below it."""
+        try:
+            return self.props[name]
+        except KeyError:
+            pass
+        sub = (self.schema.get("properties") or {}).get(name)
+        node = None
+        # The object's own metadata is checked by names.check_object_meta, not here.
+        if isinstance(sub, dict) and not (self._root and name == "metadata"):
+            node = self._made(sub, child(self._path, name))
+        self.props[name] = node
+        return node
+
+    @property
+    def has_props(self) -> bool:
+        """Whether any property carries checks: the walk skips a map's keys otherwise. Asked once per
+        node; any() stops at the first property that carries one (in a pod spec: after affinity)."""
+        if self._has_props is _UNSET:
+            self._has_props = any(self.prop(name) is not None for name in (self.schema.get("properties") or {}))
+        return self._has_props
+
+    @property
+    def items(self) -> Node | None:
+        if self._items is _UNSET:
+            sub = self.schema.get("items")
+            self._items = (self._made(sub, f"{self._path}[]")
+                           if self.type == "array" and isinstance(sub, dict) else None)
+        return self._items
+
+    @property
+    def additional(self) -> Node | None:
+        if self._additional is _UNSET:
+            sub = self.schema.get("additionalProperties")
+            self._additional = self._made(sub, f"{self._path}[*]") if isinstance(sub, dict) else None
+        return self._additional
+
+    def _made(self, schema: dict, path: str) -> Node | None:
+        if not _carries(schema, path, self._carries):
+            return None
+        return _node(schema, self._kind, path, root=False, carries=self._carries)
+
+
+_UNSET = object()
 
 
 def _schema_type(schema: dict) -> str | None:
@@ -132,56 +180,62 @@ def _rule_id(kind: str, schema_path: str, rule: dict) -> str:
 
 
 # A schema node without any of these keys carries no check of its own nor below it (most nodes are
-# such leaves; skipping them early halves the time to build a tree).
+# such leaves: they are answered without a look inside).
 _STRUCTURE_KEYS = frozenset({"x-kubernetes-validations", "x-kubernetes-list-type", "properties", "items",
                              "additionalProperties"})
 
 
-def _build(schema: dict, kind: str, schema_path: str, *, root: bool) -> Node | None:
-    # A Node is made only for a node that is kept: most nodes with children carry no check below
-    # them, and making a Node (and a path) for each of them was most of a tree's cost.
-    if not root and _STRUCTURE_KEYS.isdisjoint(schema):
-        return None
-    type_ = _schema_type(schema)
-    rules = []
-    for rule in schema.get("x-kubernetes-validations") or ():
-        if cel.mentions_old_self(rule["rule"]):
-            continue  # transition rules only apply to updates
-        rules.append(CelRule(
-            id=_rule_id(kind, schema_path, rule), rule=rule["rule"], message=rule.get("message", ""),
-            message_expression=rule.get("messageExpression", ""), field_path=rule.get("fieldPath", ""),
-            schema=schema, schema_path=schema_path or "self",
-            subject_path=(_SLUGS.get(rule["rule"], (None, None))[0] or "") if root else ""))
+def _list_type(schema: dict, type_: str | None) -> str | None:
     list_type = schema.get("x-kubernetes-list-type") if type_ == "array" else None
-    if list_type not in ("map", "set"):
-        list_type = None
-    props: dict = {}
-    items = additional = None
-    for what, name, sub in openapi.children(schema):
-        if _STRUCTURE_KEYS.isdisjoint(sub):
-            continue  # a leaf: nothing to check below it (_build would say None)
-        if what == openapi.ITEMS:
-            if type_ == "array":
-                items = _build(sub, kind, f"{schema_path}[]", root=False)
-        elif what == openapi.VALUES:
-            additional = _build(sub, kind, f"{schema_path}[*]", root=False)
-        elif not (root and name == "metadata"):  # the object's own metadata: names.check_object_meta
-            built = _build(sub, kind, child(schema_path, name), root=False)
-            if built is not None:
-                props[name] = built
-    embedded_meta = not root and schema_path.endswith("metadata") and _is_object_meta(schema)
-    if not (root or rules or list_type or embedded_meta or props or items or additional):
-        return None
-    node = Node(schema=schema, type=type_)
-    node.rules = rules
-    if list_type is not None:
-        node.list_type = list_type
+    return list_type if list_type in ("map", "set") else None
+
+
+def _own_rules(schema: dict):
+    """The rules of a node that apply on create (transition rules only apply to updates)."""
+    return [r for r in schema.get("x-kubernetes-validations") or () if not cel.mentions_old_self(r["rule"])]
+
+
+def _carries(schema: dict, path: str, memo: dict) -> bool:
+    """Whether checks sit at `schema` (not a root) or below it. Asked once per schema node of a tree,
+    and only of the nodes objects reach; any() stops at the first descendant that carries one."""
+    if _STRUCTURE_KEYS.isdisjoint(schema):
+        return False
+    key = id(schema)
+    found = memo.get(key)
+    if found is None:
+        type_ = _schema_type(schema)
+        found = memo[key] = bool(
+            _own_rules(schema) or _list_type(schema, type_)
+            or (path.endswith("metadata") and _is_object_meta(schema))
+            or any(_carries(sub, _child_path(path, what, name), memo)
+                   for what, name, sub in openapi.children(schema) if what != openapi.ITEMS or type_ == "array"))
+    return found
+
+
+def _child_path(path: str, what: str, name: str | None) -> str:
+    if what == openapi.ITEMS:
+        return f"{path}[]"
+    if what == openapi.VALUES:
+        return f"{path}[*]"
+    return child(path, name)
+
+
+def _node(schema: dict, kind: str, schema_path: str, *, root: bool, carries: dict | None = None) -> Node:
+    type_ = _schema_type(schema)
+    node = Node(schema, type_, kind, schema_path, root=root, carries=carries)
+    node.rules = [
+        CelRule(id=_rule_id(kind, schema_path, rule), rule=rule["rule"], message=rule.get("message", ""),
+                message_expression=rule.get("messageExpression", ""), field_path=rule.get("fieldPath", ""),
+                schema=schema, schema_path=schema_path or "self",
+                subject_path=(_SLUGS.get(rule["rule"], (None, None))[0] or "") if root else "")
+        for rule in _own_rules(schema)]
+    node.list_type = _list_type(schema, type_)
+    if node.list_type is not None:
         node.map_keys = tuple(schema.get("x-kubernetes-list-map-keys") or ())
         item_props = (schema.get("items") or {}).get("properties") or {}
         node.key_defaults = {k: item_props[k]["default"] for k in node.map_keys
                              if "default" in item_props.get(k, {})}
-    node.embedded_meta = embedded_meta
-    node.props, node.items, node.additional = props, items, additional
+    node.embedded_meta = not root and schema_path.endswith("metadata") and _is_object_meta(schema)
     return node
 
 
@@ -191,8 +245,8 @@ def _is_object_meta(schema: dict) -> bool:
 
 
 def build_tree(schema: dict, kind: str) -> Node:
-    """The check tree of a root schema (`kind` names the CEL rule ids)."""
-    return _build(schema, kind, "", root=True)
+    """The check tree of a root schema (`kind` names the CEL rule ids); it grows as objects are checked."""
+    return _node(schema, kind, "", root=True)
 
 
 @functools.cache
@@ -210,14 +264,15 @@ def cel_rules_of(schema: dict, kind: str) -> list[CelRule]:
 
 
 def _rules_below(root: Node) -> list[CelRule]:
+    """Every rule of the tree, in schema order (this grows the whole tree)."""
     out = []
 
     def visit(node):
         if node is None:
             return
         out.extend(node.rules)
-        for sub in node.props.values():
-            visit(sub)
+        for name in node.schema.get("properties") or {}:
+            visit(node.prop(name))
         visit(node.items)
         visit(node.additional)
 
@@ -255,18 +310,21 @@ def _walk(value, node: Node, path: str, subject, dups, cel_problems, meta):
     if expected is dict or (expected is None and isinstance(value, dict)):
         if node.embedded_meta:
             meta.extend(names.check_metadata_maps(value, path, subject))
-        props = node.props
-        if props:
+        if node.has_props:
+            props = node.props
             # In the object's own order, so problems come out in document order.
             for name, x in value.items():
-                sub = props.get(name)
+                sub = props.get(name, _UNSET)
+                if sub is _UNSET:
+                    sub = node.prop(name)
                 if sub is not None and x is not None:
                     _walk(x, sub, child(path, name), subject, dups, cel_problems, meta)
-        if node.additional is not None:
+        additional = node.additional
+        if additional is not None:
             declared = node.schema.get("properties") or {}
             for k, x in value.items():
                 if k not in declared and x is not None:
-                    _walk(x, node.additional, key(path, k), subject, dups, cel_problems, meta)
+                    _walk(x, additional, key(path, k), subject, dups, cel_problems, meta)
     elif expected is list or (expected is None and isinstance(value, list)):
         if node.list_type and len(value) > 1:
             dups.extend(_duplicates(value, node, path, subject))

@@ -26,5 +26,5 @@ def test_a_reworded_message_keeps_the_rule_id():
     for rule in schema["properties"]["spec"]["properties"]["mlPolicy"]["x-kubernetes-validations"]:
         rule["message"] = "a different wording"
     node = structural.build_tree(schema, entry.kind)
-    rules = node.props["spec"].props["mlPolicy"].rules
+    rules = node.prop("spec").prop("mlPolicy").rules
     assert rules and all(r.id == before[r.rule] for r in rules)

@@ -78,3 +78,15 @@ def test_check_reads_the_tree_of_a_bundle_entry():
     tj = {"apiVersion": "trainer.kubeflow.org/v1alpha1", "kind": "TrainJob", "metadata": {"name": "Bad_Name"},
           "spec": {"runtimeRef": {"name": "rt"}}}
     assert [p.path for p in s.check(tj, entry)] == ["metadata.name"]
+
+
+def test_the_tree_grows_along_what_objects_reach():
+    root = s.build_tree(SCHEMA, "Toy")
+    assert root.props == {}  # nothing made before an object is checked
+    s.check_tree({"spec": {"count": 1, "plain": "p"}}, root)
+    spec = root.props["spec"]
+    # has_props looked at the properties in order up to the first that carries checks (ports); the
+    # walk at the object's own: tags and window are not made
+    assert set(spec.props) == {"ports", "count", "plain"} and spec.props["plain"] is None
+    # listing the rules grows the whole tree, and finds what a tree made up front found
+    assert [r.rule for r in s.cel_rules_of(SCHEMA, "Toy")] == ["self >= 1", "has(self.lastUpdatedTime)"]
