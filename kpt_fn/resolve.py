@@ -18,13 +18,22 @@ CATALOG = "the built-in catalog"
 
 # Plain classes: creating dataclasses cost a noticeable part of start-up.
 class Source:
-    __slots__ = ("label", "runtimes", "renamed")
+    __slots__ = ("label", "_runtimes", "_load", "renamed")
 
-    def __init__(self, label: str, runtimes: dict | None = None):
+    def __init__(self, label: str, runtimes: dict | None = None, load=None):
         self.label = label  # how results name this source
-        self.runtimes = {} if runtimes is None else runtimes  # (kind, namespace, name) -> runtime dict
+        # (kind, namespace, name) -> runtime dict; `load()` makes it on first use (the built-in
+        # catalog: most runs find every runtime before they get to it, and need not read it)
+        self._runtimes = {} if runtimes is None and load is None else runtimes
+        self._load = load
         # (kind, namespace, previous name) -> [runtimes kustomize renamed from that name]
         self.renamed: dict = {}
+
+    @property
+    def runtimes(self) -> dict:
+        if self._runtimes is None:
+            self._runtimes = self._load()
+        return self._runtimes
 
 
 class RuntimeIndex:
@@ -79,7 +88,8 @@ def build_index(items: list, dir_runtimes: list, default_namespace: str, use_cat
             _add(src, obj, default_namespace, problems)
         sources.append(src)
     if use_catalog:
-        sources.append(Source(CATALOG, {_key(o, ""): o for o in (bundle or upstream.bundle()).catalog()}))
+        bundle = bundle or upstream.bundle()
+        sources.append(Source(CATALOG, load=lambda: {_key(o, ""): o for o in bundle.catalog()}))
     # One runtime identity defined twice with different content -- in the package and in a runtime
     # directory, or in two runtime directories -- is an error: the first definition would silently
     # replace the platform's (its image, service account, policies). The built-in catalog is
@@ -87,8 +97,10 @@ def build_index(items: list, dir_runtimes: list, default_namespace: str, use_cat
     for i, src in enumerate(sources[:-1]):
         for key, obj in src.runtimes.items():
             for later in sources[i + 1 :]:
+                if later.label == CATALOG:
+                    continue
                 other = later.runtimes.get(key)
-                if other is not None and later.label != CATALOG and other.get("spec") != obj.get("spec"):
+                if other is not None and other.get("spec") != obj.get("spec"):
                     problems.append(Problem(_shadow_message(obj, src.label, other, later.label), "spec", subject=obj))
     return RuntimeIndex(sources, problems)
 
