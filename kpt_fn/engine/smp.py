@@ -2,7 +2,7 @@
 
 Only the behaviour reachable from a typed patch is implemented: merge options "merge parallel lists"
 and "ignore unmatched nulls" are on, and patches carry no directives. Callers reject directive keys
-with `find_directive_keys` first (plugins/jobset.py, runtime-patch-directive); `strategic_merge`
+with `find_directive_keys` first (plugins/jobset.py, recommendation/runtime-patch-directive); `strategic_merge`
 raises MergeError when the patch has one anywhere.
 
 Semantics, per key of a patch map:

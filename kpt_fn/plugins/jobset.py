@@ -25,7 +25,7 @@ RULE_INITIALIZER = "trainer-webhook/initializer-runtime-job"
 RULE_PATCH_MANAGER = "trainer-webhook/runtime-patch-manager"
 RULE_PATCH_TARGET = "recommendation/runtime-patch-target"
 RULE_PATCH_ENV = "trainer-webhook/runtime-patch-reserved-env"
-RULE_PATCH_DIRECTIVE = "trainer-webhook/runtime-patch-directive"
+RULE_PATCH_DIRECTIVE = "recommendation/runtime-patch-directive"
 RULE_PATCH_CONFLICT = "recommendation/runtime-patch-conflict"
 
 RULES = [
@@ -42,7 +42,8 @@ RULES = [
          "runtimePatches must not set env on the node, dataset-initializer or model-initializer "
          "containers (use spec.trainer.env / spec.initializer.*.env)"),
     Rule(RULE_PATCH_DIRECTIVE, "TrainJob",
-         "runtimePatches must not contain strategic-merge directive keys (`$patch`, ...)"),
+         "runtimePatches must not contain strategic-merge directive keys (`$patch`, ...): the controller's "
+         "merge would obey them (upstream's webhook lets them through)"),
     Rule(RULE_PATCH_CONFLICT, "TrainJob",
          "a runtimePatch must not give a runtime volume a different source, or turn a runtime env var "
          "between value and valueFrom: the strategic merge would keep both"),
@@ -301,6 +302,8 @@ def _validate_runtime_patches(spec: dict, trainjob) -> list[Problem]:
         patch = patch or {}
         for msg in domain_prefixed_path_errors(patch.get("manager") or ""):
             problems.append(Problem(msg, f"{path}.manager", rule=RULE_PATCH_MANAGER))
+        # Directive keys: the controller's merge would obey them and no upstream webhook refuses them;
+        # the merge here implements none (engine/smp.py), so they are refused, a recommendation too.
         for where in smp.find_directive_keys(patch.get("trainingRuntimeSpec") or {}, f"{path}[{i}].trainingRuntimeSpec"):
             problems.append(Problem("must not contain strategic merge directive keys ($patch, $retainKeys, "
                                     "$setElementOrder/..., $deleteFromPrimitiveList/...)", where,

@@ -71,6 +71,16 @@ def test_patch_switching_env_to_value_from_is_rejected():
         'must not switch runtime env var "A" between value and valueFrom: the merge would keep both']
 
 
+def test_the_project_only_patch_checks_are_recommendations():
+    """No upstream webhook runs these checks (docs/fidelity.md, deliberate deviations): their rules are
+    in the project's `recommendation` family, not `trainer-webhook`."""
+    rt = runtime(job("node", ["node"], ancestor="trainer"))
+    directive = patch("acme.io/m", **{"$patch": "replace"})
+    unknown = patch("acme.io/m", containers=[{"name": "no-such-container"}])
+    rules = {p.rule for p in admission(trainjob(runtimePatches=[directive, unknown]), rt) if p.severity == "error"}
+    assert rules == {"recommendation/runtime-patch-directive", "recommendation/runtime-patch-target"}
+
+
 def test_string_num_proc_per_node_is_a_render_error_not_a_crash():
     result = expand(trainjob(trainer={"numProcPerNode": "auto"}), runtime(NODE, ml_policy=TORCH))
     assert errors(result.problems) == [("spec.trainer.numProcPerNode", "numProcPerNode must be an integer, got 'auto'")]
