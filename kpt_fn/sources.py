@@ -1,32 +1,10 @@
 """The files the function reads itself: `files`, `runtimeDirs`, and the paths of `render`/`validate`.
 
-One discovery rule for all three (docs/sources.md), as kubeconform has one for every mode:
-
-- A named file is read whatever its name. A named directory is walked depth-first, each directory's
-  entries in byte order of their names (Go's filepath.Walk order), reading `*.yaml`, `*.yml` and
-  `*.json` files except kustomization files, Kptfiles and the function's own marker file.
-- Hidden entries (a name starting with `.`) are skipped *below* the named directory; the path that
-  was named is never judged by its own or its parents' names (an app under `.apps/` is still read).
-- Symbolic links are followed when what they point at is inside a permitted root; a link that leads
-  out of it is an error, and the file is not opened. A directory is walked once, however many links
-  lead to it (a loop ends there); a file is read once, under the first path that reaches it.
-- Anything that cannot be read is an error naming the path: an unreadable directory or file, a
-  dangling link, a FIFO, socket or device with a YAML name, a document that is not a Kubernetes
-  object. `kind: List` documents (anything `*List` with `items`) are flattened, as kubectl and
-  Argo CD do; their items point at the file and document they came from.
-
-Confinement. Paths that come from configuration (`files`, `runtimeDirs`, and the Argo CD parameters
-that set them) are confined to the root of the run -- the app directory (render, Argo CD), the
-kustomization directory (kustomize), the working directory (kpt) -- like kustomize's
-LoadRestrictionsRootOnly: absolute paths and `..` that leave it are refused, and so are symlinks that
-resolve outside it. Only whoever runs the function can add roots: EXPAND_TRAINJOBS_EXTRA_ROOTS (an
-environment variable of the process, e.g. the Argo CD sidecar; paths separated by `:`), never the
-functionConfig or an Application. Paths named on the command line are the caller's own choice and
-are read wherever they are; links inside them are held to the same roots plus the named path.
-
-Per-run limits. Each file is parsed with the run's Limits (maxInputBytes, maxDepth, maxAliasNodes);
-the run as a whole reads at most maxInputBytes bytes and MAX_DOCUMENTS documents across all files,
-and looks at no more than MAX_ENTRIES directory entries. Messages quote paths, never file content.
+One `Reader` for the three, as kubeconform has one walk for every mode: one discovery rule (what a
+named file or a walked directory gives, in which order, and what is an error), one confinement of
+configured paths and of links to the run's roots (EXTRA_ROOTS_ENV adds roots, for whoever runs the
+function only), and per-run limits (the MAX_* below). docs/sources.md states the rules and why each
+is so; docs/limits.md has every limit. Messages quote paths, never file content.
 """
 
 from __future__ import annotations
