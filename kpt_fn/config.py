@@ -79,7 +79,17 @@ LIMIT_MAXIMA = {
     "max_nodes": 100_000_000,
     "max_aliases": 1_000_000,
 }
-_UNITS = {1 << 30: " (1 GiB)"}
+_UNIT_NAMES = {1 << 30: "1 GiB"}
+
+
+def _at_most(maximum: int) -> str:
+    """`1073741824 (1 GiB)`: the figure, and its unit name where it has one."""
+    return f"{maximum} ({_UNIT_NAMES[maximum]})" if maximum in _UNIT_NAMES else str(maximum)
+
+
+def _limit_help(field: str) -> str:
+    """`at most 1 GiB`, for an option's help: the limit's maximum as a person writes it."""
+    return f"at most {_UNIT_NAMES.get(LIMIT_MAXIMA[field], LIMIT_MAXIMA[field])}"
 
 
 def limit_value_problem(field: str, value) -> str | None:
@@ -97,12 +107,12 @@ def _int_problem(value, maximum: int) -> str | None:
         if not text.isdigit():
             return "must be a positive integer"
         if len(text.lstrip("0")) > len(str(maximum)):
-            return f"must be at most {maximum}{_UNITS.get(maximum, '')}"
+            return f"must be at most {_at_most(maximum)}"
         value = int(text)
     if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
         return "must be a positive integer"
     if value > maximum:
-        return f"must be at most {maximum}{_UNITS.get(maximum, '')}"
+        return f"must be at most {_at_most(maximum)}"
     return None
 
 
@@ -136,9 +146,9 @@ OPTIONS = (
     Option("report", "enum", "none", "KRM mode: also write the review report (docs/review.md) among the items, as the local-config ConfigMap `expand-trainjobs-report` in `expand-trainjobs-report.yaml`, replaced on every run.", REPORTS),
     Option("trainJobs", "objects", (), "TrainJobs and runtimes given inline (the kustomize generator form)."),
     Option("files", "list", (), "YAML files or directories read for TrainJobs and runtimes (kustomize generator form; relative to the kustomization directory)."),
-    Option("maxInputBytes", "int", None, "Largest input accepted, in bytes (at most 1 GiB). For files the function reads (runtimeDirs, files, render paths); for the ResourceList on stdin it can only lower the limit (see below).", limit="max_bytes"),
-    Option("maxDepth", "int", None, "Deepest YAML nesting accepted (at most 1000; same scope as maxInputBytes).", limit="max_depth"),
-    Option("maxAliasNodes", "int", None, "Most YAML nodes a stream may expand to through aliases, beyond the nodes it holds without them (at most 100000000; same scope as maxInputBytes).", limit="max_nodes"),
+    Option("maxInputBytes", "int", None, f"Largest input accepted, in bytes ({_limit_help('max_bytes')}). For files the function reads (runtimeDirs, files, render paths); for the ResourceList on stdin it can only lower the limit (see below).", limit="max_bytes"),
+    Option("maxDepth", "int", None, f"Deepest YAML nesting accepted ({_limit_help('max_depth')}; same scope as maxInputBytes).", limit="max_depth"),
+    Option("maxAliasNodes", "int", None, f"Most YAML nodes a stream may expand to through aliases, beyond the nodes it holds without them ({_limit_help('max_nodes')}; same scope as maxInputBytes).", limit="max_nodes"),
 )
 _BY_NAME = {o.name: o for o in OPTIONS}
 SENSITIVE = frozenset(o.name for o in OPTIONS if o.sensitive)

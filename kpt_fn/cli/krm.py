@@ -2,13 +2,8 @@
 
 Limits for stdin. The functionConfig travels inside the ResourceList, so it cannot choose the limits
 stdin is parsed with: stdin is read and parsed with the default Limits (yamlio.DEFAULT_LIMITS), which
-whoever runs the function may change with environment variables:
-
-    EXPAND_TRAINJOBS_MAX_INPUT_BYTES   like maxInputBytes   (default 64 MiB)
-    EXPAND_TRAINJOBS_MAX_DEPTH         like maxDepth        (default 100 levels)
-    EXPAND_TRAINJOBS_MAX_ALIAS_NODES   like maxAliasNodes   (default 1,000,000 nodes added by aliases)
-    EXPAND_TRAINJOBS_MAX_ALIASES       aliases per stream   (default 10,000; no functionConfig option)
-    EXPAND_TRAINJOBS_MAX_ALIAS_BYTES   text aliases repeat  (default 16 MiB; no functionConfig option)
+whoever runs the function may change with the environment variables of LIMIT_SETTINGS (their
+defaults and maxima: docs/limits.md, "Limits on input").
 
 Once the functionConfig is known, the limits it sets are re-checked against stdin (size, nesting
 depth and alias expansion of the parsed data): a functionConfig can tighten the limits for the
