@@ -106,7 +106,8 @@ class _Checks:
 
     def runtime_form(self, runtime: dict, opts) -> dict:
         """engine.runtime_form of a converted runtime, once per runtime of the run (all TrainJobs of a
-        repository share a handful of runtimes); never mutated, each render copies it."""
+        repository share a handful of runtimes); never mutated: each render copies its template spec
+        (engine._writable), the one part a render writes into."""
         found = self._forms.get(id(runtime))
         if found is None:
             # The runtime itself is kept so that its id() cannot be reused while memoised.

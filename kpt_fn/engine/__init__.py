@@ -30,7 +30,7 @@ Pipeline of `expand` (upstream pkg/runtime/core/trainingruntime.go and pkg/runti
 
     1. default private copies of TrainJob and runtime (defaults.py: the CRDs' schema defaults), then
        drop the zero values the controller's Go types leave out (omitempty.py); the runtime's form is the
-       caller's (runtime_form), copied;
+       caller's (runtime_form), its JobSet template spec copied (the part a render writes into);
     2. build the Info (runtime_info.py: label propagation, runtimePatches, round-trip, PodSets);
     3. unless options.admission is False: the admission checks on that Info, exactly what the
        webhook would reject -- errors stop the render (also for a TrainJob managed elsewhere: the
@@ -164,7 +164,8 @@ def runtime_form(runtime: dict, options: EngineOptions | None = None) -> dict:
     """The runtime as the controller holds it: defaulted by the API server, then read into Go types,
     whose omitempty zero values are gone (omitempty.py). It depends on the runtime alone, so a caller
     rendering many TrainJobs computes it once per runtime and passes it to every `expand` and
-    `admission` of that runtime; it is never mutated (each render works on its own copy)."""
+    `admission` of that runtime; it is never mutated (each render works on its own copy of the
+    template spec, _writable, and reads the rest)."""
     bundle = (options or EngineOptions()).bundle
     return omitempty.typed_runtime(defaults.default_runtime(runtime, bundle), bundle)
 
@@ -174,8 +175,20 @@ def _typed(trainjob: dict, runtime: dict, options: EngineOptions, form: dict | N
     value for `runtime`, when the caller has it)."""
     bundle = options.bundle
     tj = omitempty.typed_trainjob(defaults.default_trainjob(trainjob, bundle), bundle)
-    rt = runtime_form(runtime, options) if form is None else defaults.private_copy(form)
+    rt = runtime_form(runtime, options) if form is None else _writable(form)
     return tj, rt
+
+
+def _writable(form: dict) -> dict:
+    """`form` with a private copy of the one part a render writes into: the JobSet template spec,
+    which becomes the Info's obj_apply (plugins, the builder, the resourcesPerNode merge and the
+    round trip change it in place; a runtimePatch merge shares with it what it leaves alone). The
+    rest (metadata, mlPolicy, podGroupPolicy, the template's metadata) is only read: shared."""
+    spec = form.get("spec")
+    template = spec.get("template") if isinstance(spec, dict) else None
+    if not isinstance(template, dict) or not isinstance(template.get("spec"), dict):
+        return defaults.private_copy(form)  # malformed: nothing to share safely
+    return {**form, "spec": {**spec, "template": {**template, "spec": defaults.private_copy(template["spec"])}}}
 
 
 def _build(tj: dict, rt: dict, runtime: dict, options: EngineOptions):

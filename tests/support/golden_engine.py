@@ -43,6 +43,7 @@ from __future__ import annotations
 
 import base64
 import copy
+import marshal
 import os
 import re
 from pathlib import Path
@@ -54,7 +55,7 @@ from cryptography.hazmat.primitives.asymmetric import ec
 from support.shipped import shipped_runtimes
 
 from kpt_fn import upstream, yamlio
-from kpt_fn.engine import EngineOptions, expand
+from kpt_fn.engine import EngineOptions, expand, runtime_form
 
 REPO = Path(__file__).resolve().parents[2]
 UPDATE = os.environ.get("UPDATE_GOLDEN") == "1"
@@ -139,8 +140,9 @@ class Case:
         self.problems = (load_one(problems) or []) if problems.exists() else []
 
 
-def render(case: Case):
-    """(objects, problem dicts) of the case, legacy conversion included."""
+def render(case: Case, form: dict | None = None):
+    """(objects, problem dicts) of the case, legacy conversion included. `form`: a dict that receives
+    the runtime's form (engine.runtime_form), kept for the render as kpt_fn.function keeps it."""
     conversion = []
     trainjob, runtime = case.trainjob, case.runtime
     if case.meta.get("legacy"):
@@ -149,7 +151,10 @@ def render(case: Case):
         trainjob, tj_problems = convert.convert_trainjob(trainjob)
         runtime, rt_problems = convert.convert_runtime(runtime)
         conversion = rt_problems + tj_problems
-    result = expand(trainjob, runtime, case.options)
+    kept = None
+    if form is not None:
+        kept = form.setdefault("form", runtime_form(runtime, case.options))
+    result = expand(trainjob, runtime, case.options, kept)
     return result.objects, problem_view(conversion + result.problems)
 
 
@@ -297,8 +302,17 @@ def check_golden(case_dir: Path, release: str | None = None) -> None:
 
 
 def check_deterministic(case_dir: Path, release: str | None = None) -> None:
+    """Two renders give the same objects, and so do renders that share the runtime's form (as
+    kpt_fn.function shares it among a runtime's TrainJobs): no render writes into it (marshal's
+    format 2 text holds content and key order)."""
     case = Case(case_dir, release)
-    assert dump(render(case)[0]) == dump(render(case)[0])
+    expected = dump(render(case)[0])
+    assert expected == dump(render(case)[0])
+    shared: dict = {}
+    assert dump(render(case, shared)[0]) == expected
+    before = marshal.dumps(shared["form"], 2)
+    assert dump(render(case, shared)[0]) == expected
+    assert marshal.dumps(shared["form"], 2) == before
 
 
 def _errors(problems) -> list:
