@@ -59,14 +59,18 @@ _string_text = functools.lru_cache(maxsize=1 << 16)(_value_text)
 # (`y`, `True`, `NULL`, ...), which they are asked directly: no need to emit it.
 # tests/unit/yamlio/test_write.py checks this rule against PyYAML.
 _PLAIN_WORD = re.compile(r"(?:[A-Za-z/]|-[A-Za-z])[A-Za-z0-9._/:@-]*(?<!:)\Z")
-_RESOLVERS = Dumper.yaml_implicit_resolvers
+# The Dumper's implicit resolvers that can read a text as something else, by its first character
+# (BaseResolver.resolve looks them up by the first character, then those registered for any).
+_ANY_FIRST = tuple(regexp for _, regexp in Dumper.yaml_implicit_resolvers.get(None, ()))
+_BY_FIRST = {first: tuple(regexp for _, regexp in resolvers) + _ANY_FIRST
+             for first, resolvers in Dumper.yaml_implicit_resolvers.items() if first is not None}
 
 
 def _is_plain_word(value: str) -> bool:
     if _PLAIN_WORD.match(value) is None:
         return False
-    for first in (value[0], None):  # as BaseResolver.resolve looks them up
-        if any(regexp.match(value) for _, regexp in _RESOLVERS.get(first, ())):
+    for regexp in _BY_FIRST.get(value[0], _ANY_FIRST):
+        if regexp.match(value):
             return False
     return True
 
@@ -117,6 +121,10 @@ def _scalar(value, out: list, indent: str) -> None:
 
 def _mapping(data: dict, out: list, indent: str) -> None:
     for k, v in data.items():
+        t = type(v)
+        if (t is str and _is_plain_word(v)) or t is int:  # most values: on the key's line, as _scalar writes them
+            out.append(f"{indent}{_key_text(k)}: {v}\n")
+            continue
         out.append(indent)
         out.append(_key_text(k))
         out.append(":")
@@ -148,8 +156,13 @@ def _sequence(data: list, out: list, indent: str) -> None:
         if t is dict and x:
             first = True
             for k, v in x.items():
-                out.append(f"{indent}- " if first else f"{indent}  ")
+                lead = f"{indent}- " if first else f"{indent}  "
                 first = False
+                vt = type(v)
+                if (vt is str and _is_plain_word(v)) or vt is int:  # as in _mapping
+                    out.append(f"{lead}{_key_text(k)}: {v}\n")
+                    continue
+                out.append(lead)
                 out.append(_key_text(k))
                 out.append(":")
                 _value(v, out, indent + "  ", in_mapping=True)
