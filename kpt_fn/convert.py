@@ -20,9 +20,9 @@ a v2alpha1 apiVersion; a v1alpha1 runtime with such names is valid as it is.
 
 from __future__ import annotations
 
-import copy
 import re
 
+from kpt_fn.engine.defaults import private_copy
 from kpt_fn.problems import ERROR, INFO, WARNING, Problem, Rule
 from kpt_fn.quantity import num_cpu, num_gpu
 from kpt_fn.trainer_names import ANCESTOR_LABEL
@@ -179,7 +179,7 @@ def convert_runtime(obj: dict, release: str = DEFAULT_RELEASE) -> tuple[dict, li
 def _convert_trainjob(obj: dict, release: str) -> tuple[dict, list[Problem]]:
     if not is_legacy_trainjob(obj):
         return obj, []
-    out = copy.deepcopy(obj)
+    out = private_copy(obj)
     conv = _Conversion(obj.get("apiVersion") or "an older API", release)
     kep = obj.get("apiVersion") == KEP_API_VERSION
     if out.get("apiVersion") != API_VERSION:
@@ -354,7 +354,7 @@ def _pod_patch(pod_spec: dict, job_name: str, spec: dict, conv: _Conversion, kep
             if items:
                 out[key] = items
         else:
-            out[key] = copy.deepcopy(pod_spec[key])
+            out[key] = private_copy(pod_spec[key])
     return out
 
 
@@ -362,7 +362,7 @@ def _container_patch(c: dict, job_name: str, spec: dict, conv: _Conversion, kep:
     name = _container_name(c.get("name"), kep)
     if kep and job_name in INITIALIZER_CONTAINERS and name in INITIALIZER_CONTAINERS and name != job_name:
         return None  # the other initializer's container, now in its own job
-    patch = {k: copy.deepcopy(v) for k, v in c.items() if k in _CONTAINER_PATCH_FIELDS}
+    patch = {k: private_copy(v) for k, v in c.items() if k in _CONTAINER_PATCH_FIELDS}
     patch["name"] = name
     if c.get("envFrom"):
         conv.error("pod-overrides", "envFrom in a container override has no runtimePatches equivalent", f"{path}.envFrom")
@@ -400,7 +400,7 @@ def _container_patch(c: dict, job_name: str, spec: dict, conv: _Conversion, kep:
 def _convert_runtime(obj: dict, release: str) -> tuple[dict, list[Problem]]:
     if not is_legacy_runtime(obj):
         return obj, []
-    out = copy.deepcopy(obj)
+    out = private_copy(obj)
     conv = _Conversion(obj.get("apiVersion") or "an older API", release)
     if out.get("apiVersion") != API_VERSION:
         _convert_api_version(out, conv)
@@ -481,10 +481,10 @@ def _split_initializer(rj: dict, pod: dict, conv: _Conversion, path: str) -> lis
         return [rj]
     out = []
     for c in containers:
-        job = copy.deepcopy(rj)
+        job = private_copy(rj)
         job["name"] = c["name"]
         job_pod = job["template"]["spec"]["template"]["spec"]
-        job_pod["containers"] = [copy.deepcopy(c)]
+        job_pod["containers"] = [private_copy(c)]
         _job_labels(job)[ANCESTOR_LABEL] = c["name"]
         out.append(job)
     conv.info("job-layout", f"job initializer split into {', '.join(j['name'] for j in out)} with their ancestor "

@@ -7,7 +7,7 @@ between the PodSets and the template.
 
 from __future__ import annotations
 
-import copy
+from kpt_fn.engine.defaults import private_copy
 
 _MISSING = object()
 
@@ -19,7 +19,7 @@ def _upsert(items: list, new_items, same) -> list:
                 if old is not new and any(x is new for x in items):
                     # Upserting a list into itself (the JobSet builder writes back the template's own
                     # elements) can put one element at two places; the output must not alias it.
-                    new = copy.deepcopy(new)
+                    new = private_copy(new)
                 items[i] = new
                 break
         else:

@@ -8,8 +8,6 @@ with the release bundle's trees (Bundle.defaults, kpt_fn.upstream.defaults).
 
 from __future__ import annotations
 
-import copy
-
 from kpt_fn import upstream
 from kpt_fn.upstream.defaults import apply_defaults
 
@@ -31,6 +29,10 @@ def private_copy(value):
         return [private_copy(v) for v in value]
     if kind in _SCALARS:
         return value
+    # Here, not at the top: `copy` (with weakref) is a noticeable part of a small run's start-up,
+    # and parsed input never gets here.
+    import copy
+
     return copy.deepcopy(value)
 
 

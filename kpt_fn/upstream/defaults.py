@@ -12,8 +12,6 @@ A bundle keeps the trees of the TrainJob, runtime and JobSet specs in crd_defaul
 
 from __future__ import annotations
 
-import copy
-
 from kpt_fn import openapi
 
 ITEMS = "[]"  # key of the subtree that applies to every element of a list
@@ -76,6 +74,12 @@ def tree_from_json(data: dict) -> dict:
     return out
 
 
+def _fresh(value):
+    """A default's value as a new top-level map or list (what copy.copy gives JSON data, without
+    importing `copy` on every start-up): defaulting the value's own fields must not change the tree."""
+    return value.copy() if isinstance(value, (dict, list)) else value
+
+
 def apply_defaults(obj, tree) -> None:
     """Fill absent fields of `obj` in place from `tree`, descending only into present objects."""
     if isinstance(obj, list):
@@ -92,7 +96,7 @@ def apply_defaults(obj, tree) -> None:
         if isinstance(sub, _Default):
             value = obj.get(key)
             if value is None:
-                value = obj[key] = copy.copy(sub.value)
+                value = obj[key] = _fresh(sub.value)
             sub = sub.tree
             if not sub:
                 continue
