@@ -20,8 +20,6 @@ a terminal or a CI log.
 
 from __future__ import annotations
 
-import re
-
 from kpt_fn import resource as res
 from kpt_fn.problems import ERROR, INFO, WARNING
 from kpt_fn.trainer_names import OUTPUT_PREFIX
@@ -38,13 +36,15 @@ MUST_KNOW_RULES = frozenset({"secret-policy/mpi-ssh-secret-required", "secret-po
 PER_SECRET_RULES = MUST_KNOW_RULES | {"secret-policy/mpi-ssh-secret-generated", "secret-policy/flux-curve-secret-generated"}
 
 # C0 and C1 controls, DEL, Unicode line and paragraph separators, and the bidirectional overrides
-# (which can make a line read as something else than it is).
-_UNSAFE = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+# (which can make a line read as something else than it is). All of them are what str.isprintable
+# calls unprintable, so a printable text (nearly every one) is returned at once; a character set
+# instead of a regular expression, whose compilation was a noticeable part of every start-up.
+_UNSAFE = frozenset(map(chr, [*range(0x00, 0x20), *range(0x7f, 0xa0), 0x2028, 0x2029, 0x200e, 0x200f,
+                              *range(0x202a, 0x202f), *range(0x2066, 0x206a)]))
 _NAMED = {"\n": "\\n", "\r": "\\r", "\t": "\\t", "\0": "\\0"}
 
 
-def _escape_char(m: re.Match) -> str:
-    c = m.group()
+def _escape_char(c: str) -> str:
     named = _NAMED.get(c)
     if named is not None:
         return named
@@ -55,7 +55,9 @@ def _escape_char(m: re.Match) -> str:
 def escape(text) -> str:
     """`text` with every control character written as an escape (\\n, \\x1b, \\u2028, ...)."""
     text = text if isinstance(text, str) else str(text)
-    return _UNSAFE.sub(_escape_char, text) if _UNSAFE.search(text) else text
+    if text.isprintable():
+        return text
+    return "".join(_escape_char(c) if c in _UNSAFE else c for c in text)
 
 
 class Result:
