@@ -150,7 +150,7 @@ class Node:
         return self._additional
 
     def _made(self, schema: dict, path: str) -> Node | None:
-        if not _carries(schema, path, self._carries):
+        if not _carries(schema, path.endswith("metadata"), self._carries):
             return None
         return _node(schema, self._kind, path, root=False, carries=self._carries)
 
@@ -195,9 +195,11 @@ def _own_rules(schema: dict):
     return [r for r in schema.get("x-kubernetes-validations") or () if not cel.mentions_old_self(r["rule"])]
 
 
-def _carries(schema: dict, path: str, memo: dict) -> bool:
-    """Whether checks sit at `schema` (not a root) or below it. Asked once per schema node of a tree,
-    and only of the nodes objects reach; any() stops at the first descendant that carries one."""
+def _carries(schema: dict, in_metadata: bool, memo: dict) -> bool:
+    """Whether checks sit at `schema` (not a root) or below it; `in_metadata`: its path ends with
+    "metadata" (embedded object metadata is checked). Asked once per schema node of a tree, and only
+    of the nodes objects reach; any() stops at the first descendant that carries one. No paths are
+    made here: most nodes asked about carry nothing."""
     if _STRUCTURE_KEYS.isdisjoint(schema):
         return False
     key = id(schema)
@@ -206,18 +208,16 @@ def _carries(schema: dict, path: str, memo: dict) -> bool:
         type_ = _schema_type(schema)
         found = memo[key] = bool(
             _own_rules(schema) or _list_type(schema, type_)
-            or (path.endswith("metadata") and _is_object_meta(schema))
-            or any(_carries(sub, _child_path(path, what, name), memo)
+            or (in_metadata and _is_object_meta(schema))
+            or any(_carries(sub, what == openapi.PROPERTY and _ends_in_metadata(name), memo)
                    for what, name, sub in openapi.children(schema) if what != openapi.ITEMS or type_ == "array"))
     return found
 
 
-def _child_path(path: str, what: str, name: str | None) -> str:
-    if what == openapi.ITEMS:
-        return f"{path}[]"
-    if what == openapi.VALUES:
-        return f"{path}[*]"
-    return child(path, name)
+def _ends_in_metadata(name: str) -> bool:
+    # What child(path, name).endswith("metadata") says, without a path (a name that needs quoting
+    # ends its path with a bracket).
+    return name.endswith("metadata") and child("", name).endswith("metadata")
 
 
 def _node(schema: dict, kind: str, schema_path: str, *, root: bool, carries: dict | None = None) -> Node:

@@ -90,3 +90,48 @@ def test_the_tree_grows_along_what_objects_reach():
     assert set(spec.props) == {"ports", "count", "plain"} and spec.props["plain"] is None
     # listing the rules grows the whole tree, and finds what a tree made up front found
     assert [r.rule for r in s.cel_rules_of(SCHEMA, "Toy")] == ["self >= 1", "has(self.lastUpdatedTime)"]
+
+
+def _grown(node, path, out):
+    """Every node of a tree, grown whole (what listing the rules does)."""
+    if node is None:
+        return out
+    out[path] = (tuple(r.rule for r in node.rules), node.list_type, node.embedded_meta)
+    for name in node.schema.get("properties") or {}:
+        _grown(node.prop(name), f"{path}.{name}", out)
+    _grown(node.items, f"{path}[]", out)
+    _grown(node.additional, f"{path}[*]", out)
+    return out
+
+
+def _oracle(schema, path, out, root=True):
+    """The nodes a tree must hold, the plain way: a node is kept when it, or any node below it, has a
+    create-time CEL rule, a map or set list type, or is embedded object metadata."""
+    t = schema.get("type")
+    rules = tuple(r["rule"] for r in schema.get("x-kubernetes-validations") or () if "oldSelf" not in r["rule"])
+    lt = schema.get("x-kubernetes-list-type") if t == "array" else None
+    lt = lt if lt in ("map", "set") else None
+    props = schema.get("properties") or {}
+    meta = not root and path.endswith("metadata") and "labels" in props and "annotations" in props
+    below = {}
+    for name, sub in props.items():
+        if not (root and name == "metadata"):
+            _oracle(sub, f"{path}.{name}", below, root=False)
+    if t == "array" and isinstance(schema.get("items"), dict):
+        _oracle(schema["items"], f"{path}[]", below, root=False)
+    if isinstance(schema.get("additionalProperties"), dict):
+        _oracle(schema["additionalProperties"], f"{path}[*]", below, root=False)
+    if root or rules or lt or meta or below:
+        out[path] = (rules, lt, meta)
+        out.update(below)
+    return out
+
+
+@pytest.mark.parametrize("release", ["v2.2.1", "v2.3.0"])
+def test_a_grown_tree_holds_exactly_the_nodes_that_carry_checks(release):
+    from kpt_fn import upstream
+
+    bundle = upstream.bundle(release)
+    for entry in bundle.schema_entries().values():
+        schema = bundle.schema(entry)
+        assert _grown(s.build_tree(schema, entry.kind), "", {}) == _oracle(schema, "", {}), entry.kind
