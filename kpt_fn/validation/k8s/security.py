@@ -25,7 +25,7 @@ FS_GROUP_CHANGE = ("Always", "OnRootMismatch")
 SUPPLEMENTAL_GROUPS_POLICIES = ("Merge", "Strict")
 SELINUX_CHANGE = ("MountOption", "Recursive")
 _SYSCTL_SEGMENT = "[a-z0-9]([-_a-z0-9]*[a-z0-9])?"
-_SYSCTL = re.compile("(" + _SYSCTL_SEGMENT + r"[\./])*" + _SYSCTL_SEGMENT)
+_SYSCTL = "(" + _SYSCTL_SEGMENT + r"[\./])*" + _SYSCTL_SEGMENT
 _SYSCTL_MSG = f"must have at most 253 characters and match regex ^({_SYSCTL_SEGMENT}[\\./])*{_SYSCTL_SEGMENT}$"
 
 
@@ -123,12 +123,14 @@ def check_container(sc, path: str, host_users: bool, f) -> None:
 MAX_GMSA_SPEC_KIB = 64
 MAX_USER_DOMAIN = 256
 MAX_USER = 104
-_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
-_NETBIOS = re.compile(r'[^\\/:*?"<>|.][^\\/:*?"<>|]{0,14}')
+# Patterns, not compiled ones: only pods that set runAsUserName or sysctls need them, and `re`
+# compiles (and keeps) each on its first use instead of on every start-up.
+_CONTROL = r"[\x00-\x1f\x7f]"
+_NETBIOS = r'[^\\/:*?"<>|.][^\\/:*?"<>|]{0,14}'
 _DNS_LABEL = r"[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?"
-_DNS_DOMAIN = re.compile(rf"{_DNS_LABEL}(?:\.{_DNS_LABEL})*")
-_USER_BAD_CHARS = re.compile(r'["/\\:;|=,+*?<>@\[\]]')
-_USER_DOTS_SPACES = re.compile(r"[. ]+")
+_DNS_DOMAIN = rf"{_DNS_LABEL}(?:\.{_DNS_LABEL})*"
+_USER_BAD_CHARS = r'["/\\:;|=,+*?<>@\[\]]'
+_USER_DOTS_SPACES = r"[. ]+"
 
 
 def windows_options(options, path: str, f) -> None:
@@ -153,7 +155,7 @@ def windows_options(options, path: str, f) -> None:
 def _run_as_user_name(value: str) -> list[str]:
     if not value:
         return ["runAsUserName cannot be an empty string"]
-    if _CONTROL.search(value):
+    if re.search(_CONTROL, value):
         return ["runAsUserName cannot contain control characters"]
     parts = value.split("\\")
     if len(parts) > 2:
@@ -162,15 +164,15 @@ def _run_as_user_name(value: str) -> list[str]:
     out = []
     if len(domain.encode()) >= MAX_USER_DOMAIN:
         out.append(f"runAsUserName's Domain length must be under {MAX_USER_DOMAIN} characters")
-    if len(parts) == 2 and not (_NETBIOS.fullmatch(domain) or _DNS_DOMAIN.fullmatch(domain)):
+    if len(parts) == 2 and not (re.fullmatch(_NETBIOS, domain) or re.fullmatch(_DNS_DOMAIN, domain)):
         out.append("runAsUserName's Domain doesn't match the NetBios nor the DNS format")
     if not user:
         out.append("runAsUserName's User cannot be empty")
     elif len(user.encode()) > MAX_USER:
         out.append(f"runAsUserName's User length must not be longer than {MAX_USER} characters")
-    if _USER_DOTS_SPACES.fullmatch(user):
+    if re.fullmatch(_USER_DOTS_SPACES, user):
         out.append("runAsUserName's User cannot contain only periods or spaces")
-    if _USER_BAD_CHARS.search(user):
+    if re.search(_USER_BAD_CHARS, user):
         out.append('runAsUserName\'s User cannot contain the following characters: "/\\:;|=,+*?<>@[]')
     return out
 
@@ -230,7 +232,7 @@ def check_pod(pod: dict, path: str, f) -> None:
         name_path = child(index(child(where, "sysctls"), i), "name")
         if not name:
             f.required(RULE, name_path)
-        elif len(name) > 253 or not _SYSCTL.fullmatch(name):
+        elif len(name) > 253 or not re.fullmatch(_SYSCTL, name):
             f.invalid(RULE, name_path, name, _SYSCTL_MSG)
         elif name in seen:
             f.duplicate(RULE, name_path, name)
