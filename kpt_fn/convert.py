@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import re
 
-from kpt_fn.engine.defaults import private_copy
 from kpt_fn.problems import ERROR, INFO, WARNING, Problem, Rule
 from kpt_fn.quantity import num_cpu, num_gpu
 from kpt_fn.trainer_names import ANCESTOR_LABEL
@@ -97,6 +96,14 @@ class _Conversion:
 def _spec(obj) -> dict:
     spec = obj.get("spec") if isinstance(obj, dict) else None
     return spec if isinstance(spec, dict) else {}
+
+
+def _deepcopy(value):
+    # Imported here: only legacy objects are converted, and `copy` (with weakref) is a noticeable
+    # part of every start-up.
+    import copy
+
+    return copy.deepcopy(value)
 
 
 def is_legacy_trainjob(obj: dict) -> bool:
@@ -179,7 +186,7 @@ def convert_runtime(obj: dict, release: str = DEFAULT_RELEASE) -> tuple[dict, li
 def _convert_trainjob(obj: dict, release: str) -> tuple[dict, list[Problem]]:
     if not is_legacy_trainjob(obj):
         return obj, []
-    out = private_copy(obj)
+    out = _deepcopy(obj)
     conv = _Conversion(obj.get("apiVersion") or "an older API", release)
     kep = obj.get("apiVersion") == KEP_API_VERSION
     if out.get("apiVersion") != API_VERSION:
@@ -354,7 +361,7 @@ def _pod_patch(pod_spec: dict, job_name: str, spec: dict, conv: _Conversion, kep
             if items:
                 out[key] = items
         else:
-            out[key] = private_copy(pod_spec[key])
+            out[key] = _deepcopy(pod_spec[key])
     return out
 
 
@@ -362,7 +369,7 @@ def _container_patch(c: dict, job_name: str, spec: dict, conv: _Conversion, kep:
     name = _container_name(c.get("name"), kep)
     if kep and job_name in INITIALIZER_CONTAINERS and name in INITIALIZER_CONTAINERS and name != job_name:
         return None  # the other initializer's container, now in its own job
-    patch = {k: private_copy(v) for k, v in c.items() if k in _CONTAINER_PATCH_FIELDS}
+    patch = {k: _deepcopy(v) for k, v in c.items() if k in _CONTAINER_PATCH_FIELDS}
     patch["name"] = name
     if c.get("envFrom"):
         conv.error("pod-overrides", "envFrom in a container override has no runtimePatches equivalent", f"{path}.envFrom")
@@ -400,7 +407,7 @@ def _container_patch(c: dict, job_name: str, spec: dict, conv: _Conversion, kep:
 def _convert_runtime(obj: dict, release: str) -> tuple[dict, list[Problem]]:
     if not is_legacy_runtime(obj):
         return obj, []
-    out = private_copy(obj)
+    out = _deepcopy(obj)
     conv = _Conversion(obj.get("apiVersion") or "an older API", release)
     if out.get("apiVersion") != API_VERSION:
         _convert_api_version(out, conv)
@@ -481,10 +488,10 @@ def _split_initializer(rj: dict, pod: dict, conv: _Conversion, path: str) -> lis
         return [rj]
     out = []
     for c in containers:
-        job = private_copy(rj)
+        job = _deepcopy(rj)
         job["name"] = c["name"]
         job_pod = job["template"]["spec"]["template"]["spec"]
-        job_pod["containers"] = [private_copy(c)]
+        job_pod["containers"] = [_deepcopy(c)]
         _job_labels(job)[ANCESTOR_LABEL] = c["name"]
         out.append(job)
     conv.info("job-layout", f"job initializer split into {', '.join(j['name'] for j in out)} with their ancestor "
