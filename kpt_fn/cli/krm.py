@@ -31,6 +31,7 @@ from kpt_fn.yamlio import (
     check_limits,
     dump,
     dump_pieces,
+    freeze,
     item_source,
     load_all,
     load_json,
@@ -262,7 +263,10 @@ def process_pieces(
         "apiVersion": api_version,
         "kind": "ResourceList",
         "items": passing.output(outcome.items),
-        "results": outcome.krm_results(),
+        # The results are the last piece of the output: made into text here, where a failure still
+        # ends the ResourceList with every input item and an error result (`complete`, or the
+        # caller's fallback when nothing is written yet), not while the pieces are being written.
+        "results": [freeze(r) for r in outcome.krm_results()],
     }
     lines = stderr_lines(outcome)
     if fallback is not None:  # what is left to write is the pieces returned: no longer `complete`'s
