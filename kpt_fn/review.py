@@ -11,9 +11,10 @@ The parts, in the order data flows:
 - diff: each side read as a directory or from git's objects alone (kpt_fn.gitrev), expanded, and
   compared object by object and field by field; Secret data is masked before anything is compared;
 - Markdown: both as a pull-request comment, every value from the repository made inert by
-  kpt_fn.markdown, a summary first, per-TrainJob details collapsed, cut to a size with counts;
-- the commands: (stdout, stderr lines, exit code) for `report` and `diff`; `diff` exits 0, 1 or 2
-  and nothing else, whatever happens.
+  kpt_fn.markdown, a summary first, per-TrainJob details collapsed, cut to a size with counts.
+
+The commands `report` and `diff` (kpt_fn.cli.modes) read and render each side and hand the Outcomes
+here; this module never runs the function itself.
 """
 
 from __future__ import annotations
@@ -27,9 +28,8 @@ from kpt_fn import lines, quantity, workload
 from kpt_fn.lifecycle import classify
 from kpt_fn import resource as res
 from kpt_fn.problems import ERROR, WARNING
-from kpt_fn.results import Summary, without_file
+from kpt_fn.results import without_file
 from kpt_fn.resource import dig
-from kpt_fn.trainer_names import OUTPUT_PREFIX as PREFIX
 
 QUEUE_LABEL = "kueue.x-k8s.io/queue-name"
 _GANG_KINDS = {"scheduling.x-k8s.io": "coscheduling", "scheduling.volcano.sh": "volcano"}
@@ -601,62 +601,6 @@ def _holds(outer: str, prefix: str) -> bool:
 
 def _under(base: str, prefix: str) -> str:
     return os.path.join(base, *prefix.split("/")) if prefix else base
-
-
-def diff_command(old: str, new: str, fmt: str, cwd: str, env: dict, max_chars: int = DEFAULT_MAX_CHARS,
-                 fail_on: str = "change") -> tuple:
-    """(stdout, stderr lines, exit code) of `diff OLD NEW` run in `cwd` (the CLI reads it, and fails
-    clearly when it was deleted): 0 no change, 1 changes, 2 could not
-    compare (a side that cannot be read or does not render; an internal error is 2 too, through
-    modes.guarded) -- never anything else, so that CI can tell "changes" from "broken"."""
-    import shutil
-    import tempfile as tmp
-
-    from kpt_fn.cli import plain
-
-    scratch = None
-    try:
-        scratch = tmp.mkdtemp(prefix="expand-trainjobs-diff-")
-        sides, notes = [], []
-        for spec in (old, new):
-            where, side_env, side_notes = materialize(spec, cwd, scratch, env)
-            outcome = plain.expand([], where, side_env)
-            sides.append((spec, where, outcome))
-            notes += side_notes
-        data = diff(sides[0][2], sides[1][2], sides[0][1], sides[1][1])
-        text = json.dumps(data, indent=2, sort_keys=True, default=str) + "\n" if fmt == "json" \
-            else diff_markdown(data, max_chars)
-    except SourceError as e:
-        return "", [Summary(False, str(e))], 2
-    except RecursionError:
-        return "", [Summary(False, "the input is nested too deeply to compare (e.g. ARGOCD_APP_PARAMETERS or a "
-                                     "file): could not compare")], 2
-    finally:
-        if scratch is not None:
-            shutil.rmtree(scratch, ignore_errors=True)
-    for spec, _, outcome in sides:
-        if outcome.exit_code:
-            lines = outcome.stderr_lines()
-            return text, [Summary(False, f"{spec} does not render ({outcome.errors} error(s)): could not compare"),
-                          *lines[1:], *notes], 2
-    changes = has_changes(data)
-    status = f"{PREFIX}{'changes' if changes else 'no changes'}"
-    if fail_on == "refused":  # exit 1 only for a change the cluster refuses on an existing JobSet
-        refused = classify.refused(data)
-        status += f"; {data['summary']['refused']} TrainJob(s) with a change the cluster refuses" if refused else ""
-        return text, [status, *notes], 1 if refused else 0
-    return text, [status, *notes], 1 if changes else 0
-
-
-def report_command(paths: list, fmt: str, cwd: str, env: dict, max_chars: int = DEFAULT_MAX_CHARS,
-                   trainer_version: str | None = None) -> tuple:
-    """(stdout, stderr lines, exit code) of `report [PATH...]` run in `cwd`: exit status as `validate`."""
-    from kpt_fn.cli import plain
-
-    outcome = plain.expand(list(paths), cwd, env, trainer_version=trainer_version)
-    data = report(outcome, plain.app_dir(list(paths), cwd)[0])
-    text = json.dumps(data, indent=2, sort_keys=True) + "\n" if fmt == "json" else report_markdown(data, max_chars)
-    return text, outcome.stderr_lines(), outcome.exit_code
 
 
 # --- the report beside the output (KRM mode) -------------------------------------------------------

@@ -378,12 +378,73 @@ def check_generated_mode(paths) -> None:
     guarded(run)
 
 
+def diff_command(old: str, new: str, fmt: str, cwd: str, env: dict, max_chars: int | None = None,
+                 fail_on: str = "change") -> tuple:
+    """(stdout, stderr lines, exit code) of `diff OLD NEW` run in `cwd` (the CLI reads it, and fails
+    clearly when it was deleted): 0 no change, 1 changes, 2 could not compare (a side that cannot be
+    read or does not render; an internal error is 2 too, through guarded) -- never anything else, so
+    that CI can tell "changes" from "broken". Each side is read and rendered here; kpt_fn.review
+    compares and words."""
+    import json
+    import shutil
+    import tempfile as tmp
+
+    from kpt_fn import review
+    from kpt_fn.cli import plain
+    from kpt_fn.lifecycle import classify
+    from kpt_fn.results import Summary
+
+    scratch = None
+    try:
+        scratch = tmp.mkdtemp(prefix="expand-trainjobs-diff-")
+        sides, notes = [], []
+        for spec in (old, new):
+            where, side_env, side_notes = review.materialize(spec, cwd, scratch, env)
+            outcome = plain.expand([], where, side_env)
+            sides.append((spec, where, outcome))
+            notes += side_notes
+        data = review.diff(sides[0][2], sides[1][2], sides[0][1], sides[1][1])
+        text = json.dumps(data, indent=2, sort_keys=True, default=str) + "\n" if fmt == "json" \
+            else review.diff_markdown(data, max_chars or review.DEFAULT_MAX_CHARS)
+    except review.SourceError as e:
+        return "", [Summary(False, str(e))], 2
+    except RecursionError:
+        return "", [Summary(False, "the input is nested too deeply to compare (e.g. ARGOCD_APP_PARAMETERS or a "
+                                     "file): could not compare")], 2
+    finally:
+        if scratch is not None:
+            shutil.rmtree(scratch, ignore_errors=True)
+    for spec, _, outcome in sides:
+        if outcome.exit_code:
+            lines = outcome.stderr_lines()
+            return text, [Summary(False, f"{spec} does not render ({outcome.errors} error(s)): could not compare"),
+                          *lines[1:], *notes], 2
+    changes = review.has_changes(data)
+    status = f"{PREFIX}{'changes' if changes else 'no changes'}"
+    if fail_on == "refused":  # exit 1 only for a change the cluster refuses on an existing JobSet
+        refused = classify.refused(data)
+        status += f"; {data['summary']['refused']} TrainJob(s) with a change the cluster refuses" if refused else ""
+        return text, [status, *notes], 1 if refused else 0
+    return text, [status, *notes], 1 if changes else 0
+
+
+def report_command(paths: list, fmt: str, cwd: str, env: dict, max_chars: int | None = None,
+                   trainer_version: str | None = None) -> tuple:
+    """(stdout, stderr lines, exit code) of `report [PATH...]` run in `cwd`: exit status as `validate`."""
+    import json
+
+    from kpt_fn import review
+    from kpt_fn.cli import plain
+
+    outcome = plain.expand(list(paths), cwd, env, trainer_version=trainer_version)
+    data = review.report(outcome, plain.app_dir(list(paths), cwd)[0])
+    text = json.dumps(data, indent=2, sort_keys=True) + "\n" if fmt == "json" else review.report_markdown(data, max_chars or review.DEFAULT_MAX_CHARS)
+    return text, outcome.stderr_lines(), outcome.exit_code
+
+
 def report_mode(paths, fmt: str, trainer_version: str | None = None, max_chars: int | None = None) -> None:
     def run():
-        from kpt_fn import review
-
-        return review.report_command(list(paths), fmt, working_directory(), dict(os.environ),
-                                     max_chars or review.DEFAULT_MAX_CHARS, trainer_version)
+        return report_command(list(paths), fmt, working_directory(), dict(os.environ), max_chars, trainer_version)
 
     guarded(run)
 
@@ -421,8 +482,6 @@ def diff_mode(old: str, new: str, fmt: str, fail_on: str = "change", max_chars: 
     # Exit 1 means "changes" (or, with fail_on "refused", "a change the cluster refuses") here:
     # errors, output that could not be written included, are 2.
     def run():
-        from kpt_fn import review
-
-        return (*review.diff_command(old, new, fmt, working_directory(), dict(os.environ), max_chars or review.DEFAULT_MAX_CHARS, fail_on), 2)
+        return (*diff_command(old, new, fmt, working_directory(), dict(os.environ), max_chars, fail_on), 2)
 
     guarded(run, failed_code=2)

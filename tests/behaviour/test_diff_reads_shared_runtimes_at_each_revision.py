@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from kpt_fn import review, sources
+from kpt_fn.cli import modes
 
 pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="git is needed on PATH")
 
@@ -60,7 +61,7 @@ def _images(data) -> set:
 
 def test_each_revision_reads_the_shared_runtime_at_that_revision(monorepo, env):
     env = {**env, sources.EXTRA_ROOTS_ENV: str(monorepo / "platform")}
-    text, lines, code = review.diff_command("HEAD~1", "HEAD", "json", str(monorepo / "apps" / "train"), env)
+    text, lines, code = modes.diff_command("HEAD~1", "HEAD", "json", str(monorepo / "apps" / "train"), env)
     assert code == 1, lines
     images = _images(json.loads(text))
     assert "registry.example.com/torch:committed" in images
@@ -70,7 +71,7 @@ def test_each_revision_reads_the_shared_runtime_at_that_revision(monorepo, env):
 
 def test_no_change_between_revisions_whatever_the_working_tree_holds(monorepo, env):
     env = {**env, sources.EXTRA_ROOTS_ENV: str(monorepo / "platform")}
-    text, lines, code = review.diff_command("HEAD", "HEAD", "json", str(monorepo / "apps" / "train"), env)
+    text, lines, code = modes.diff_command("HEAD", "HEAD", "json", str(monorepo / "apps" / "train"), env)
     assert code == 0, (lines, text)
 
 
@@ -78,7 +79,7 @@ def test_a_root_outside_the_repository_is_read_as_it_is_now_and_said(monorepo, e
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
     env = {**env, sources.EXTRA_ROOTS_ENV: os.pathsep.join([str(monorepo / "platform"), str(elsewhere)])}
-    _, lines, code = review.diff_command("HEAD~1", "HEAD", "json", str(monorepo / "apps" / "train"), env)
+    _, lines, code = modes.diff_command("HEAD~1", "HEAD", "json", str(monorepo / "apps" / "train"), env)
     assert code == 1, lines
     assert lines[1:] == [f"HEAD~1: extra root {elsewhere} is outside the repository: read as it is now, not at HEAD~1",
                          f"HEAD: extra root {elsewhere} is outside the repository: read as it is now, not at HEAD"]
@@ -89,7 +90,7 @@ def test_a_root_missing_at_a_revision_is_an_empty_directory(monorepo, env):
     env = {**env, sources.EXTRA_ROOTS_ENV: os.pathsep.join([str(monorepo / "platform"), str(monorepo / "platform" / "later"),
                                                              str(monorepo / "other")])}
     (monorepo / "other").mkdir()
-    _, lines, code = review.diff_command("HEAD~1", "HEAD", "json", str(monorepo / "apps" / "train"), env)
+    _, lines, code = modes.diff_command("HEAD~1", "HEAD", "json", str(monorepo / "apps" / "train"), env)
     assert code == 1, lines
 
 

@@ -222,6 +222,8 @@ def _imports(path: Path) -> set[str]:
     ("kpt_fn/convert.py", "kpt_fn.engine"),
     # resolve finds runtimes; it does not run them.
     ("kpt_fn/resolve.py", "kpt_fn.engine"),
+    # review compares and words the Outcomes the commands (kpt_fn.cli.modes) give it.
+    ("kpt_fn/review.py", "kpt_fn.cli"),
     # Output placement and results know items and problems, not the config or the engine.
     ("kpt_fn/output.py", "kpt_fn.config"),
     ("kpt_fn/results.py", "kpt_fn.config"),
