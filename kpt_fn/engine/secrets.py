@@ -144,23 +144,30 @@ def policy(options, kind: str) -> SecretPolicy:
     return SecretPolicy(kind=kind, mode=mode, name_template=_option(options, name_key), seed=seed)
 
 
-def render_policy(options, kind: str) -> SecretPolicy:
-    """`policy` for a plugin in the middle of a render: an unusable option aborts it like upstream's errors."""
-    from kpt_fn.engine.framework import RenderError
-
-    try:
-        return policy(options, kind)
-    except SecretPolicyError as exc:
-        raise RenderError(str(exc), rule=RULE_OPTIONS) from exc
-
-
 def render_secret_name(options, kind: str, trainjob_name: str) -> str:
     from kpt_fn.engine.framework import RenderError
 
     try:
-        return render_policy(options, kind).secret_name(trainjob_name)
+        return policy(options, kind).secret_name(trainjob_name)
     except SecretPolicyError as exc:
         raise RenderError(str(exc), rule=RULE_OPTIONS) from exc
+
+
+def render_secret(options, kind: str, trainjob_name: str, namespace) -> tuple[list, Problem]:
+    """What a plugin's build writes for the Secret of `kind`: ([the Secret] when generated, [] when
+    referenced) and the finding that tells the user (its key material in the output, or the Secret
+    the cluster must hold). An unusable option aborts the render like upstream's errors."""
+    from kpt_fn.engine.framework import RenderError
+
+    make, generated, referenced = _RENDERED[kind]
+    try:
+        pol = policy(options, kind)
+        secret_name = pol.secret_name(trainjob_name)
+        if pol.mode == GENERATE:
+            return [make(pol, trainjob_name, namespace)], generated(secret_name, namespace)
+    except SecretPolicyError as exc:
+        raise RenderError(str(exc), rule=RULE_OPTIONS) from exc
+    return [], referenced(secret_name, namespace)
 
 
 def check_options(options) -> list[str]:
@@ -334,3 +341,10 @@ def flux_curve_generated_problem(secret_name: str, namespace) -> Problem:
         severity=WARNING,
         rule=RULE_FLUX_GENERATED,
     )
+
+
+# Per kind: the generated Secret, and the finding when it is generated and when it is referenced.
+_RENDERED = {
+    MPI_SSH: (mpi_ssh_secret, mpi_ssh_generated_problem, mpi_ssh_reference_problem),
+    FLUX_CURVE: (flux_curve_secret, flux_curve_generated_problem, flux_curve_reference_problem),
+}

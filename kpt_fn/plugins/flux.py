@@ -297,17 +297,9 @@ def build(info, trainjob, options, behaviour: Behaviour = CURRENT) -> list[dict]
         "metadata": _metadata(name + ENTRYPOINT_SUFFIX, trainjob),
         "data": render_scripts(info, trainjob, options.trainerVersion, behaviour),
     }]
-    pol = secrets.render_policy(options, secrets.FLUX_CURVE)
-    try:
-        secret_name = pol.secret_name(name)
-        if pol.mode == secrets.GENERATE:
-            objects.append(secrets.flux_curve_secret(pol, name, namespace))
-            info.problems.append(secrets.flux_curve_generated_problem(secret_name, namespace))
-        else:
-            info.problems.append(secrets.flux_curve_reference_problem(secret_name, namespace))
-    except secrets.SecretPolicyError as exc:
-        raise RenderError(str(exc), rule=secrets.RULE_OPTIONS) from exc
-    return objects
+    made, note = secrets.render_secret(options, secrets.FLUX_CURVE, name, namespace)
+    info.problems.append(note)
+    return objects + made
 
 
 def validate(info, trainjob, options, behaviour: Behaviour = CURRENT) -> list[Problem]:

@@ -215,17 +215,8 @@ def build(info, trainjob, options) -> list[dict]:
     md = trainjob.get("metadata") or {}
     name = md.get("name") or ""
     namespace = md.get("namespace")
-    pol = secrets.render_policy(options, secrets.MPI_SSH)
-    objects = []
-    try:
-        secret_name = pol.secret_name(name)
-        if pol.mode == secrets.GENERATE:
-            objects.append(secrets.mpi_ssh_secret(pol, name, namespace))
-            info.problems.append(secrets.mpi_ssh_generated_problem(secret_name, namespace))
-        else:
-            info.problems.append(secrets.mpi_ssh_reference_problem(secret_name, namespace))
-    except secrets.SecretPolicyError as exc:
-        raise RenderError(str(exc), rule=secrets.RULE_OPTIONS) from exc
+    objects, note = secrets.render_secret(options, secrets.MPI_SSH, name, namespace)
+    info.problems.append(note)
     objects.append({
         "apiVersion": "v1",
         "kind": "ConfigMap",
