@@ -34,5 +34,5 @@ def whole_numbers(obj: dict, bundle: upstream.Bundle | None = None) -> dict:
     entry = (bundle or upstream.bundle()).entry_for(obj) if isinstance(obj, dict) else None
     if entry is None:
         return obj
-    # the same object when nothing changed (the caller's data is never mutated)
-    return openapi.walk(obj, upstream.schema(entry), _whole)
+    # the same object when nothing changed (the caller's data is never mutated); only floats can change
+    return openapi.walk(obj, upstream.schema(entry), _whole, only=float)

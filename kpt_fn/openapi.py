@@ -48,10 +48,11 @@ def children(node: dict):
             yield kind, None, sub
 
 
-def walk(value, node, leaf):
+def walk(value, node, leaf, only: type | None = None):
     """`value` with every scalar that has a schema node replaced by `leaf(scalar, node)`; maps and
     lists are new only where something below them changed (the input is never changed), values
-    without a schema node are left as they are."""
+    without a schema node are left as they are. `only`: a type; scalars of any other type are left
+    as they are without asking `leaf` (nor looking up their node)."""
     if isinstance(value, dict):
         out = None
         # value_node, read once per map
@@ -59,10 +60,18 @@ def walk(value, node, leaf):
         addl = node.get("additionalProperties")
         addl = addl if isinstance(addl, dict) else None
         for k, v in value.items():
-            sub = props.get(k, addl)
-            if sub is None:
+            if isinstance(v, (dict, list)):
+                sub = props.get(k, addl)
+                if sub is None:
+                    continue
+                new = walk(v, sub, leaf, only)
+            elif only is not None and type(v) is not only:
                 continue
-            new = walk(v, sub, leaf) if isinstance(v, (dict, list)) else leaf(v, sub)
+            else:
+                sub = props.get(k, addl)
+                if sub is None:
+                    continue
+                new = leaf(v, sub)
             if new is not v:
                 if out is None:
                     out = dict(value)
@@ -72,6 +81,17 @@ def walk(value, node, leaf):
         sub = item_node(node)
         if sub is None:
             return value
-        new = [walk(v, sub, leaf) if isinstance(v, (dict, list)) else leaf(v, sub) for v in value]
-        return value if all(a is b for a, b in zip(new, value)) else new
-    return leaf(value, node)
+        out = None
+        for i, v in enumerate(value):
+            if isinstance(v, (dict, list)):
+                new = walk(v, sub, leaf, only)
+            elif only is not None and type(v) is not only:
+                continue
+            else:
+                new = leaf(v, sub)
+            if new is not v:
+                if out is None:
+                    out = list(value)
+                out[i] = new
+        return value if out is None else out
+    return value if only is not None and type(value) is not only else leaf(value, node)
