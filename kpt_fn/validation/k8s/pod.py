@@ -121,7 +121,7 @@ def check_pod_spec(pod: dict, path: str, f, claim_volumes=(), labels=None) -> No
     containers.check_containers(pod, path, PodContext(pod, volume_map), f)
     restart.check_pod(pod, path, f)
     for fields, check in _POD_FIELDS:
-        if any(field in pod for field in fields):
+        if not pod.keys().isdisjoint(fields):  # one of the fields is present
             if check in _READ_LABELS:
                 check(pod, path, f, labels)
             else:
