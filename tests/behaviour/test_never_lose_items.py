@@ -282,27 +282,12 @@ def test_render_keeps_annotations_users_write_for_clients(tmp_path):
 # --- A failure making the last piece of the KRM output (the results) lost the results ----------------
 
 
-def _krm_mode(monkeypatch, data: bytes) -> tuple[str, str, int]:
-    import io
-    import sys
-
-    from kpt_fn.cli import modes
-
-    monkeypatch.delenv("EXPAND_TRAINJOBS_DEBUG", raising=False)
-    stdout, stderr = io.StringIO(), io.StringIO()
-    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(data)))
-    monkeypatch.setattr(sys, "stdout", stdout)
-    monkeypatch.setattr(sys, "stderr", stderr)
-    with pytest.raises(SystemExit) as done:
-        modes.krm_mode()
-    return stdout.getvalue(), stderr.getvalue(), done.value.code
-
-
 @pytest.mark.parametrize("trainjobs", [3, 60])  # 60: items are on stdout before the results are made
 def test_a_failure_making_the_last_piece_still_gives_every_item_and_an_error_result(monkeypatch, trainjobs):
     import yaml
 
     from bench import generate
+    from support import krm_mode
 
     data = generate.to_yaml(generate.generate(trainjobs, seed=3))
     real = function.Outcome.krm_results
@@ -311,14 +296,13 @@ def test_a_failure_making_the_last_piece_still_gives_every_item_and_an_error_res
         return real(self)[:-1] + [{"message": object(), "severity": "info"}]
 
     monkeypatch.setattr(function.Outcome, "krm_results", unwritable_last_result)
-    stdout, stderr, code = _krm_mode(monkeypatch, data)
+    stdout, stderr, code = krm_mode.run(monkeypatch, data)
     assert code == 1
     assert stderr.startswith("expand-trainjobs: FAILED: internal error: RepresenterError")
     # With part of the output on stdout, the ResourceList is ended as for a failure while rendering.
     assert ("the output holds every input item" in stderr.splitlines()[0]) == (trainjobs == 60)
     out = yaml.safe_load(stdout)
-    identity = [(i["kind"], i["metadata"].get("namespace"), i["metadata"]["name"]) for i in yaml.safe_load(data)["items"]]
-    written = [(i["kind"], i["metadata"].get("namespace"), i["metadata"]["name"]) for i in out["items"]]
-    assert [i for i in written if i in identity] == identity  # each input item once, in order
+    inputs = krm_mode.identities(yaml.safe_load(data)["items"])
+    assert [i for i in krm_mode.identities(out["items"]) if i in inputs] == inputs  # each input item once, in order
     assert [r["severity"] for r in out["results"]] == ["error"]
     assert out["results"][0]["message"].startswith("internal error: RepresenterError")

@@ -5,16 +5,14 @@ input item back with the error."""
 
 from __future__ import annotations
 
-import io
-import sys
-
-import pytest
 import yaml
 
 from bench import generate
 from kpt_fn import function
-from kpt_fn.cli import krm, modes
+from kpt_fn.cli import krm
 from kpt_fn.output import MARKER, Placement
+
+from support import krm_mode
 
 HEAD = "apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n"
 
@@ -62,21 +60,6 @@ def test_earlier_output_holds_back_everything_after_it():
     assert placement.finish([])[:2] == [own, {**tj, "metadata": {"name": "b"}}]
 
 
-def _krm_mode(monkeypatch, data: bytes) -> tuple[str, str, int]:
-    monkeypatch.delenv("EXPAND_TRAINJOBS_DEBUG", raising=False)
-    stdout, stderr = io.StringIO(), io.StringIO()
-    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(data)))
-    monkeypatch.setattr(sys, "stdout", stdout)
-    monkeypatch.setattr(sys, "stderr", stderr)
-    with pytest.raises(SystemExit) as done:
-        modes.krm_mode()
-    return stdout.getvalue(), stderr.getvalue(), done.value.code
-
-
-def _identities(items: list) -> list:
-    return [(i["kind"], i["metadata"].get("namespace"), i["metadata"]["name"]) for i in items]
-
-
 def test_a_failure_while_rendering_after_part_of_the_output_is_written_still_gives_every_item_back(monkeypatch):
     data = _repository(60)  # well over one write's worth of items before the failure
     calls = []
@@ -89,13 +72,13 @@ def test_a_failure_while_rendering_after_part_of_the_output_is_written_still_giv
         return real(self, entry, *args, **kwargs)
 
     monkeypatch.setattr(Placement, "add", failing)
-    stdout, stderr, code = _krm_mode(monkeypatch, data)
+    stdout, stderr, code = krm_mode.run(monkeypatch, data)
     assert len(calls) == 50 and code == 1
     first = stderr.splitlines()[0]
     assert "FAILED: internal error: RuntimeError: boom" in first and "every input item" in first
     out = yaml.safe_load(stdout)
-    inputs = _identities(yaml.safe_load(data)["items"])
-    written = _identities(out["items"])
+    inputs = krm_mode.identities(yaml.safe_load(data)["items"])
+    written = krm_mode.identities(out["items"])
     assert [i for i in written if i in inputs] == inputs  # each input item once, in order
     assert len(written) > len(inputs)  # the first TrainJobs' objects went out before the failure
     assert out["results"] == [{"message": "internal error: RuntimeError: boom", "severity": "error"}]
@@ -110,12 +93,12 @@ def test_a_failure_after_the_rendering_with_part_of_the_output_written_still_giv
         raise RuntimeError("boom")
 
     monkeypatch.setattr(function.Outcome, "krm_results", failing)
-    stdout, stderr, code = _krm_mode(monkeypatch, data)
+    stdout, stderr, code = krm_mode.run(monkeypatch, data)
     assert calls and code == 1
     assert "FAILED: internal error: RuntimeError: boom" in stderr.splitlines()[0]
     out = yaml.safe_load(stdout)
-    inputs = _identities(yaml.safe_load(data)["items"])
-    assert [i for i in _identities(out["items"]) if i in inputs] == inputs
+    inputs = krm_mode.identities(yaml.safe_load(data)["items"])
+    assert [i for i in krm_mode.identities(out["items"]) if i in inputs] == inputs
     assert out["results"][-1]["severity"] == "error"
 
 
@@ -128,5 +111,5 @@ def test_an_error_in_the_last_trainjob_fails_the_run_with_every_item_written(mon
     streamed, streamed_lines, streamed_code, early = _streamed(bad)
     assert early and streamed == whole and streamed_lines == lines and streamed_code == code == 1
     out = yaml.safe_load(streamed)
-    assert _identities(yaml.safe_load(bad)["items"])[-1] in _identities(out["items"])
+    assert krm_mode.identities(yaml.safe_load(bad)["items"])[-1] in krm_mode.identities(out["items"])
     assert any(r["severity"] == "error" for r in out["results"])
