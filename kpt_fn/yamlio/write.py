@@ -66,6 +66,9 @@ _BY_FIRST = {first: tuple(regexp for _, regexp in resolvers) + _ANY_FIRST
              for first, resolvers in Dumper.yaml_implicit_resolvers.items() if first is not None}
 
 
+# Asked for every string written; most repeat (keys' values such as names, images, label values), so
+# the answer is kept for the most recent ones (strings only: callers check the type first).
+@functools.lru_cache(maxsize=1 << 14)
 def _is_plain_word(value: str) -> bool:
     if _PLAIN_WORD.match(value) is None:
         return False
