@@ -33,11 +33,10 @@ from __future__ import annotations
 
 import base64
 
+from kpt_fn.config import SECRET_POLICIES as MODES, option
 from kpt_fn.problems import INFO, WARNING, Problem, Rule
 
-REFERENCE = "reference"
-GENERATE = "generate"
-MODES = (REFERENCE, GENERATE)
+REFERENCE, GENERATE = MODES  # the values of the mpiSSHSecret and fluxCurveSecret options
 
 MPI_SSH = "mpi-ssh"
 FLUX_CURVE = "flux-curve"
@@ -121,8 +120,6 @@ class SecretPolicy:
 
 def _option(options, key: str):
     # An empty value is the option's default (a ConfigMap cannot leave a key out of a generated form).
-    from kpt_fn.config import option
-
     return getattr(options, key) or option(key).default
 
 
@@ -134,7 +131,8 @@ def policy(options, kind: str) -> SecretPolicy:
     mode_key, name_key = _CONFIG_KEYS[kind]
     mode = _option(options, mode_key)
     if mode not in MODES:
-        raise SecretPolicyError(f'{mode_key} must be one of "reference", "generate"; got "{mode}"')
+        choices = ", ".join('"' + m + '"' for m in MODES)
+        raise SecretPolicyError(f'{mode_key} must be one of {choices}; got "{mode}"')
     seed = options.secretSeed
     if mode == GENERATE:
         if not seed:
