@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 from collections import namedtuple
 
-from kpt_fn import upstream
+from kpt_fn import quantity, upstream
 from kpt_fn.problems import Problem
 from kpt_fn.yamlio import DEFAULT_LIMITS, Limits
 
@@ -99,18 +99,19 @@ def limit_value_problem(field: str, value) -> str | None:
     return _int_problem(value, LIMIT_MAXIMA.get(field, 1 << 62))
 
 
-def _int_problem(value, maximum: int) -> str | None:
-    """Why `value` (an int, or a string of digits) is not a positive integer of at most `maximum`,
-    or None. Never converts a string longer than any accepted value."""
+def _int_problem(value, maximum: int, minimum: int = 1) -> str | None:
+    """Why `value` (an int, or a string of digits) is not an integer from `minimum` (1 or 0) to
+    `maximum`, or None. Never converts a string longer than any accepted value."""
+    what = "must be a positive integer" if minimum > 0 else "must be a non-negative integer"
     if isinstance(value, str):
         text = value.strip()
         if not text.isdigit():
-            return "must be a positive integer"
+            return what
         if len(text.lstrip("0")) > len(str(maximum)):
             return f"must be at most {_at_most(maximum)}"
         value = int(text)
-    if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
-        return "must be a positive integer"
+    if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
+        return what
     if value > maximum:
         return f"must be at most {_at_most(maximum)}"
     return None
@@ -154,6 +155,33 @@ _BY_NAME = {o.name: o for o in OPTIONS}
 SENSITIVE = frozenset(o.name for o in OPTIONS if o.sensitive)
 # yamlio.Limits field -> the option that sets it, for the limits an option sets
 LIMIT_OPTIONS = {o.limit: o.name for o in OPTIONS if o.limit}
+
+
+# The `policy` section's settings (the `policy` option): one per rule, two for the deadline. Options
+# of the functionConfig like the others, parsed by the same _coerce; kpt_fn.policy checks them on
+# the rendered pods (docs/policy.md). `count`: an integer from 0; `quantity`: a Kubernetes quantity.
+PolicySetting = namedtuple("PolicySetting", "name type rule help choices maximum sensitive",
+                           defaults=((), None, False))
+
+POLICY_SETTINGS = {s.name: s for s in (
+    PolicySetting("maxGPUsPerTrainJob", "count", "max-gpus-per-trainjob", "Most GPUs (any resource named *gpu*) all pods of a TrainJob may request together."),
+    PolicySetting("maxGPUsPerNode", "count", "max-gpus-per-node", "Most GPUs one training node (a pod of the trainer job) may request."),
+    PolicySetting("maxGPUsPerPod", "count", "max-gpus-per-pod", "Most GPUs any pod (initializers, launchers included) may request."),
+    PolicySetting("maxNodes", "count", "max-nodes", "Most training nodes (pods of the trainer job)."),
+    PolicySetting("maxCPUPerTrainJob", "quantity", "max-cpu-per-trainjob", "Most CPU all pods of a TrainJob may request together (a quantity)."),
+    PolicySetting("maxMemoryPerTrainJob", "quantity", "max-memory-per-trainjob", "Most memory all pods of a TrainJob may request together (a quantity)."),
+    PolicySetting("allowedImagePrefixes", "list", "allowed-images", "Every container image starts with one of these prefixes (e.g. `registry.example.com/`)."),
+    PolicySetting("forbidLatestTag", "bool", "no-latest-tag", "Images must carry a tag other than `latest`, or a digest."),
+    PolicySetting("allowedRuntimes", "list", "allowed-runtimes", "Runtimes a TrainJob may use, as `NAME` or `KIND/NAME`: the runtime it is expanded against, judged by its own name (or the name a kustomize namePrefix/nameSuffix renamed it from), not by the name the TrainJob writes."),
+    PolicySetting("requiredLabels", "list", "required-labels", "Labels every TrainJob must carry (e.g. `kueue.x-k8s.io/queue-name`)."),
+    PolicySetting("requireRequests", "bool", "requests-required", "Every container requests cpu and memory."),
+    PolicySetting("requireGPULimitsEqualRequests", "bool", "gpu-limits-equal-requests", "GPU requests equal GPU limits in every container."),
+    PolicySetting("requireActiveDeadline", "bool", "active-deadline", "Every TrainJob sets spec.activeDeadlineSeconds."),
+    PolicySetting("maxActiveDeadlineSeconds", "count", "active-deadline", "spec.activeDeadlineSeconds may not exceed this."),
+    PolicySetting("forbidPrivileged", "bool", "no-privileged", "No privileged container (securityContext.privileged)."),
+    PolicySetting("forbidHostPath", "bool", "no-host-path", "No hostPath volume."),
+    PolicySetting("forbidHostNetwork", "bool", "no-host-network", "No pod with hostNetwork."),
+)}
 
 
 def option(name: str) -> Option:
@@ -248,10 +276,11 @@ def _coerce(opt: Option, value, path: str, from_configmap: bool):
         if from_configmap and isinstance(value, str) and value.lower() in ("true", "false"):
             return value.lower() == "true", None
         return bad(f"Invalid value: {shown}: must be true or false")
-    if opt.type == "int":
+    if opt.type in ("int", "count"):
+        minimum = 1 if opt.type == "int" else 0
         if isinstance(value, str) and not from_configmap:
-            return bad(f"Invalid value: {shown}: must be a positive integer")
-        why = _int_problem(value, opt.maximum or 1 << 62)
+            return bad(f"Invalid value: {shown}: {_int_problem('', 1, minimum)}")
+        why = _int_problem(value, opt.maximum or 1 << 62, minimum)
         if why:
             return bad(f"Invalid value: {shown}: {why}")
         value = int(value.strip()) if isinstance(value, str) else value
@@ -262,10 +291,13 @@ def _coerce(opt: Option, value, path: str, from_configmap: bool):
         if isinstance(value, list) and all(isinstance(x, str) for x in value):
             return tuple(value), None
         return bad(f"Invalid value: {shown}: must be a list of strings")
+    if opt.type == "quantity":
+        try:
+            return quantity.parse(value), None
+        except (quantity.QuantityError, TypeError, ValueError) as e:
+            return bad(f"Invalid value: {shown}: must be a quantity ({e})")
     if opt.type == "policy":
-        from kpt_fn import policy
-
-        settings, problems = policy.parse(value, path, from_configmap)
+        settings, problems = _policy_section(value, path, from_configmap)
         if problems:
             return None, problems[0]
         return tuple(sorted(settings.items())), None
@@ -274,6 +306,26 @@ def _coerce(opt: Option, value, path: str, from_configmap: bool):
             return tuple(value), None
         return bad("Invalid value: must be a list of Kubernetes objects")
     raise AssertionError(opt.type)
+
+
+def _policy_section(values, path: str, from_configmap: bool) -> tuple[dict, list]:
+    """({setting: value}, problems) of the `policy` object (ConfigMap: `policy.<setting>` keys, string
+    values)."""
+    if not isinstance(values, dict):
+        return {}, [Problem("Invalid value: policy must be an object", path)]
+    out, problems = {}, []
+    for key, value in values.items():
+        setting = POLICY_SETTINGS.get(key)
+        where = f"{path}.{key}"
+        if setting is None:
+            problems.append(Problem(f"unknown policy setting {key!r}; known: {', '.join(POLICY_SETTINGS)}", where))
+            continue
+        coerced, problem = _coerce(setting, value, where, from_configmap)
+        if problem:
+            problems.append(problem)
+        else:
+            out[key] = coerced
+    return out, problems
 
 
 # What config.parse gives: the options and what is wrong with them, one value handed from the door

@@ -12,10 +12,9 @@ violations into warnings that quote the reason. A waiver needs a reason, and nam
 
 from __future__ import annotations
 
-from collections import namedtuple
-
 from kpt_fn import quantity, workload
 from kpt_fn.blame import Blame
+from kpt_fn.config import POLICY_SETTINGS
 from kpt_fn.resource import dig
 from kpt_fn.problems import ERROR, WARNING, Problem, Rule
 
@@ -23,35 +22,11 @@ WAIVER_PREFIX = "waive.expand-trainjobs.kpt.dev/"
 ANNOTATION_GUIDE = f"{WAIVER_PREFIX}<rule>: <reason>"
 
 
-Setting = namedtuple("Setting", "name type rule help")
-
-
-# The `policy` section of the functionConfig: one setting per rule (two for the deadline).
-SETTINGS = (
-    Setting("maxGPUsPerTrainJob", "int", "max-gpus-per-trainjob", "Most GPUs (any resource named *gpu*) all pods of a TrainJob may request together."),
-    Setting("maxGPUsPerNode", "int", "max-gpus-per-node", "Most GPUs one training node (a pod of the trainer job) may request."),
-    Setting("maxGPUsPerPod", "int", "max-gpus-per-pod", "Most GPUs any pod (initializers, launchers included) may request."),
-    Setting("maxNodes", "int", "max-nodes", "Most training nodes (pods of the trainer job)."),
-    Setting("maxCPUPerTrainJob", "quantity", "max-cpu-per-trainjob", "Most CPU all pods of a TrainJob may request together (a quantity)."),
-    Setting("maxMemoryPerTrainJob", "quantity", "max-memory-per-trainjob", "Most memory all pods of a TrainJob may request together (a quantity)."),
-    Setting("allowedImagePrefixes", "list", "allowed-images", "Every container image starts with one of these prefixes (e.g. `registry.example.com/`)."),
-    Setting("forbidLatestTag", "bool", "no-latest-tag", "Images must carry a tag other than `latest`, or a digest."),
-    Setting("allowedRuntimes", "list", "allowed-runtimes", "Runtimes a TrainJob may use, as `NAME` or `KIND/NAME`: the runtime it is expanded against, judged by its own name (or the name a kustomize namePrefix/nameSuffix renamed it from), not by the name the TrainJob writes."),
-    Setting("requiredLabels", "list", "required-labels", "Labels every TrainJob must carry (e.g. `kueue.x-k8s.io/queue-name`)."),
-    Setting("requireRequests", "bool", "requests-required", "Every container requests cpu and memory."),
-    Setting("requireGPULimitsEqualRequests", "bool", "gpu-limits-equal-requests", "GPU requests equal GPU limits in every container."),
-    Setting("requireActiveDeadline", "bool", "active-deadline", "Every TrainJob sets spec.activeDeadlineSeconds."),
-    Setting("maxActiveDeadlineSeconds", "int", "active-deadline", "spec.activeDeadlineSeconds may not exceed this."),
-    Setting("forbidPrivileged", "bool", "no-privileged", "No privileged container (securityContext.privileged)."),
-    Setting("forbidHostPath", "bool", "no-host-path", "No hostPath volume."),
-    Setting("forbidHostNetwork", "bool", "no-host-network", "No pod with hostNetwork."),
-)
-_BY_NAME = {s.name: s for s in SETTINGS}
-RULE_IDS = tuple(dict.fromkeys(f"policy/{s.rule}" for s in SETTINGS))
+RULE_IDS = tuple(dict.fromkeys(f"policy/{s.rule}" for s in POLICY_SETTINGS.values()))
 
 RULES = [
     Rule(rule, "TrainJob",
-         " ".join(f"{s.name}: {s.help}" for s in SETTINGS if f"policy/{s.rule}" == rule))  # sentences
+         " ".join(f"{s.name}: {s.help}" for s in POLICY_SETTINGS.values() if f"policy/{s.rule}" == rule))  # sentences
     for rule in RULE_IDS
 ] + [Rule("policy/waiver", "TrainJob",
           f"annotation {ANNOTATION_GUIDE} names a known rule and gives a reason; waived violations are warnings"),
@@ -59,54 +34,6 @@ RULES = [
           "warning: when a TrainJob is not rendered because its spec.managedBy hands it to another controller "
           "(the selected release's reconciler leaves it alone), the pod-level rules cannot run; the rules skipped "
           "are named")]
-
-
-# --- the policy section ------------------------------------------------------------------------
-
-
-def parse(values, path: str, from_configmap: bool) -> tuple[dict, list]:
-    """({setting: value}, problems) from the `policy` object (ConfigMap: `policy.<setting>` keys,
-    string values)."""
-    if not isinstance(values, dict):
-        return {}, [Problem("Invalid value: policy must be an object", path)]
-    out, problems = {}, []
-    for key, value in values.items():
-        setting = _BY_NAME.get(key)
-        where = f"{path}.{key}"
-        if setting is None:
-            problems.append(Problem(f"unknown policy setting {key!r}; known: {', '.join(_BY_NAME)}", where))
-            continue
-        coerced, why = _coerce(setting.type, value, from_configmap)
-        if why:
-            problems.append(Problem(f"Invalid value: {value!r}: {why}", where))
-        else:
-            out[key] = coerced
-    return out, problems
-
-
-def _coerce(kind: str, value, from_configmap: bool):
-    if kind == "int":
-        if isinstance(value, str) and from_configmap and value.strip().isdigit():
-            value = int(value)
-        if isinstance(value, int) and not isinstance(value, bool) and value >= 0:
-            return value, None
-        return None, "must be a non-negative integer"
-    if kind == "bool":
-        if isinstance(value, str) and from_configmap and value.lower() in ("true", "false"):
-            return value.lower() == "true", None
-        return (value, None) if isinstance(value, bool) else (None, "must be true or false")
-    if kind == "list":
-        if isinstance(value, str) and from_configmap:
-            return tuple(x.strip() for x in value.replace("\n", ",").split(",") if x.strip()), None
-        if isinstance(value, list) and all(isinstance(x, str) for x in value):
-            return tuple(value), None
-        return None, "must be a list of strings"
-    if kind == "quantity":
-        try:
-            return quantity.parse(value), None
-        except (quantity.QuantityError, TypeError, ValueError) as e:
-            return None, f"must be a quantity ({e})"
-    raise AssertionError(kind)
 
 
 # --- the checks ----------------------------------------------------------------------------------
@@ -153,7 +80,7 @@ def _skipped(trainjob: dict, objects: list, settings: dict) -> list:
     managed_by = dig(trainjob, "spec", "managedBy")
     if objects or managed_by in (None, "trainer.kubeflow.org/trainjob-controller"):
         return []
-    rules = sorted({f"policy/{_BY_NAME[k].rule}" for k in _POD_LEVEL if settings.get(k) not in (None, False, ())})
+    rules = sorted({f"policy/{POLICY_SETTINGS[k].rule}" for k in _POD_LEVEL if settings.get(k) not in (None, False, ())})
     if not rules:
         return []
     return [Problem(f"spec.managedBy is {managed_by!r}: nothing is rendered, so the pod-level policy rule(s) "
@@ -267,7 +194,7 @@ def _resources_blame(ps, blame):
 def _apply_waivers(trainjob: dict, found: list) -> list:
     notes = dig(trainjob, "metadata", "annotations") or {}
     waivers = {k[len(WAIVER_PREFIX):]: v for k, v in notes.items() if isinstance(k, str) and k.startswith(WAIVER_PREFIX)}
-    known = {s.rule for s in SETTINGS}
+    known = {s.rule for s in POLICY_SETTINGS.values()}
     problems = []
     for rule, reason in sorted(waivers.items()):
         path = f"metadata.annotations[{WAIVER_PREFIX}{rule}]"

@@ -60,7 +60,7 @@ def test_argocd_app_is_the_repository_without_kpt_annotations(tmp_path):
 
 
 def test_typical_policy_uses_known_settings():
-    from kpt_fn import policy
+    from kpt_fn import config
 
-    known = {s.name for s in policy.SETTINGS}
+    known = set(config.POLICY_SETTINGS)
     assert {k.removeprefix("policy.") for k in run.TYPICAL_POLICY} <= known

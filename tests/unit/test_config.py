@@ -130,3 +130,34 @@ def test_declared_flags_are_options_of_render_and_validate():
     assert {"--namespace", "--strict", "--trainer-version"} <= declared
     for command in (commands.render, commands.validate):
         assert declared <= {f for p in command.params for f in p.opts}, command.name
+
+
+# --- the policy section: its settings parsed like every other option -----------------------------
+
+
+def test_policy_settings_in_both_forms():
+    cfg, problems = parse(cm({"policy.maxNodes": "0", "policy.forbidLatestTag": "true",
+                              "policy.allowedImagePrefixes": "a/,\nb/", "policy.maxCPUPerTrainJob": "500m"}))
+    assert problems == []
+    settings = dict(cfg.policy)
+    assert settings["maxNodes"] == 0 and settings["forbidLatestTag"] is True  # 0 is a limit, not "unset"
+    assert settings["allowedImagePrefixes"] == ("a/", "b/")
+    cfg2, problems = parse(typed({"policy": {"maxNodes": 0, "forbidLatestTag": True, "allowedImagePrefixes": ["a/", "b/"],
+                                             "maxCPUPerTrainJob": "500m"}}))
+    assert problems == [] and cfg2.policy == cfg.policy
+
+
+@pytest.mark.parametrize("fc, message", [
+    (cm({"policy.maxNodes": "-1"}), "Invalid value: '-1': must be a non-negative integer"),
+    (typed({"policy": {"maxNodes": "4"}}), "Invalid value: '4': must be a non-negative integer"),
+    # A ConfigMap value of thousands of digits is refused by its length, never converted (Python
+    # refuses to convert more than 4300 digits: that was an internal error).
+    (cm({"policy.maxNodes": "1" * 5000}), "must be at most"),
+    (cm({"policy.forbidPrivileged": "yes"}), "must be true or false"),
+    (cm({"policy.maxMemoryPerTrainJob": "lots"}), "must be a quantity"),
+    (cm({"policy.maxGPUs": "1"}), "unknown policy setting 'maxGPUs'"),
+    (typed({"policy": ["maxNodes"]}), "Invalid value: policy must be an object"),
+])
+def test_policy_settings_refused_with_a_reason(fc, message):
+    cfg, (p,) = parse(fc)
+    assert message in p.message and p.path.startswith(("data.policy", "spec.policy")) and cfg.policy == ()

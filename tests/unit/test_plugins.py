@@ -224,6 +224,8 @@ def _imports(path: Path) -> set[str]:
     ("kpt_fn/resolve.py", "kpt_fn.engine"),
     # review compares and words the Outcomes the commands (kpt_fn.cli.modes) give it.
     ("kpt_fn/review.py", "kpt_fn.cli"),
+    # The functionConfig, policy section included, is parsed without the checks that use it.
+    ("kpt_fn/config.py", "kpt_fn.policy"),
     # Output placement and results know items and problems, not the config or the engine.
     ("kpt_fn/output.py", "kpt_fn.config"),
     ("kpt_fn/results.py", "kpt_fn.config"),
