@@ -72,8 +72,6 @@ map, which Go iterates at random). With today's registry the phases are:
 
 from __future__ import annotations
 
-import importlib
-import importlib.machinery
 import sys
 from functools import cache
 
@@ -137,7 +135,7 @@ class Plugin:
     @property
     def module(self):
         if self._module is None:
-            self._module = importlib.import_module(self._qualname)
+            self._module = _imported(self._qualname)
         return self._module
 
     def switched_on(self, ml_policy: dict | None, pod_group_policy: dict | None) -> bool:
@@ -147,14 +145,23 @@ class Plugin:
         return (source or {}).get(self.entry) is not None
 
 
+def _imported(qualname: str):
+    """The module `qualname`, imported (the import statement's own function: `importlib` would
+    bring `warnings` into every start-up)."""
+    __import__(qualname)
+    return sys.modules[qualname]
+
+
 def _module_exists(qualname: str) -> bool:
-    """Whether the module can be imported, without importing it: its package's path searched as the
-    import system does (importlib.util.find_spec would cost every start-up its contextlib import)."""
+    """Whether the module can be imported, without importing it: the import system's finders asked
+    for it in its package's path, as an import would (importlib.util.find_spec would cost every
+    start-up its contextlib import)."""
     if qualname in sys.modules:
         return True
     parent, _, _ = qualname.rpartition(".")
-    path = getattr(importlib.import_module(parent), "__path__", None)
-    return path is not None and importlib.machinery.PathFinder.find_spec(qualname, path) is not None
+    path = getattr(_imported(parent), "__path__", None)
+    return path is not None and any(
+        finder.find_spec(qualname, path) is not None for finder in sys.meta_path if hasattr(finder, "find_spec"))
 
 
 def _parse_switch(name: str, switch: str | None) -> tuple[str | None, str | None]:
@@ -240,7 +247,7 @@ def default(release: str | None = None) -> Framework:
     release's), built at its first render, then kept."""
     from kpt_fn import upstream
 
-    return Framework(importlib.import_module(PLUGIN_PACKAGE).registry(upstream.bundle(release).release))
+    return Framework(_imported(PLUGIN_PACKAGE).registry(upstream.bundle(release).release))
 
 
 def run(info, trainjob, options) -> list[dict]:
