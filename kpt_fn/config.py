@@ -92,29 +92,32 @@ def _limit_help(field: str) -> str:
     return f"at most {_UNIT_NAMES.get(LIMIT_MAXIMA[field], LIMIT_MAXIMA[field])}"
 
 
-def limit_value_problem(field: str, value) -> str | None:
-    """Why `value` (an int, or a string of digits from an environment variable) cannot be the
-    `field` limit, or None."""
+def limit_value(field: str, value) -> tuple[int | None, str | None]:
+    """(the limit, None) from `value` (an int, or a string of digits from an environment variable),
+    or (None, why it cannot be the `field` limit)."""
     # A limit without its own maximum still gets one that keeps every size computation a machine int.
-    return _int_problem(value, LIMIT_MAXIMA.get(field, 1 << 62))
+    return _int_value(value, LIMIT_MAXIMA.get(field, 1 << 62))
 
 
-def _int_problem(value, maximum: int, minimum: int = 1) -> str | None:
-    """Why `value` (an int, or a string of digits) is not an integer from `minimum` (1 or 0) to
-    `maximum`, or None. Never converts a string longer than any accepted value."""
+def _int_value(value, maximum: int, minimum: int = 1) -> tuple[int | None, str | None]:
+    """(the integer, None) when `value` (an int, or a string of ASCII digits, as Go's strconv reads
+    them) is one from `minimum` (1 or 0) to `maximum`, else (None, why). A string is measured before
+    it is converted: leading zeros aside, one longer than any accepted value is refused unread
+    (Python will not convert more than 4,300 digits)."""
     what = "must be a positive integer" if minimum > 0 else "must be a non-negative integer"
     if isinstance(value, str):
         text = value.strip()
-        if not text.isdigit():
-            return what
-        if len(text.lstrip("0")) > len(str(maximum)):
-            return f"must be at most {_at_most(maximum)}"
+        if not (text.isascii() and text.isdigit()):
+            return None, what
+        text = text.lstrip("0") or "0"
+        if len(text) > len(str(maximum)):
+            return None, f"must be at most {_at_most(maximum)}"
         value = int(text)
     if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
-        return what
+        return None, what
     if value > maximum:
-        return f"must be at most {_at_most(maximum)}"
-    return None
+        return None, f"must be at most {_at_most(maximum)}"
+    return value, None
 
 
 OPTIONS = (
@@ -279,11 +282,10 @@ def _coerce(opt: Option, value, path: str, from_configmap: bool):
     if opt.type in ("int", "count"):
         minimum = 1 if opt.type == "int" else 0
         if isinstance(value, str) and not from_configmap:
-            return bad(f"Invalid value: {shown}: {_int_problem('', 1, minimum)}")
-        why = _int_problem(value, opt.maximum or 1 << 62, minimum)
+            return bad(f"Invalid value: {shown}: {_int_value('', 1, minimum)[1]}")
+        value, why = _int_value(value, opt.maximum or 1 << 62, minimum)
         if why:
             return bad(f"Invalid value: {shown}: {why}")
-        value = int(value.strip()) if isinstance(value, str) else value
         return value, None
     if opt.type == "list":
         if from_configmap and isinstance(value, str):

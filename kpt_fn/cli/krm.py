@@ -62,10 +62,10 @@ def limits_from_env(env, base: Limits = DEFAULT_LIMITS) -> Limits:
         if raw is None or raw == "":
             continue
         text = raw.strip().replace("_", "")
-        problem = config_mod.limit_value_problem(field_name, text)  # the same bounds as the options
+        value, problem = config_mod.limit_value(field_name, text)  # the same bounds as the options
         if problem:
             raise InputError(f"{var}={raw[:40]!r}: {problem}")
-        changes[field_name] = int(text)
+        changes[field_name] = value
     return base.replace(**changes) if changes else base
 
 

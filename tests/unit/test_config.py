@@ -161,3 +161,17 @@ def test_policy_settings_in_both_forms():
 def test_policy_settings_refused_with_a_reason(fc, message):
     cfg, (p,) = parse(fc)
     assert message in p.message and p.path.startswith(("data.policy", "spec.policy")) and cfg.policy == ()
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("0" * 5000 + "7", (7, None)),  # leading zeros are measured away, not converted
+    ("²", (None, "must be a positive integer")),  # str.isdigit says yes; Go's strconv and int() say no
+    ("９", (None, "must be a positive integer")),  # a digit, but not one Go reads
+    (" 12 ", (12, None)),
+    ("1" * 5000, (None, "must be at most 1000")),
+])
+def test_integers_are_read_as_go_reads_them_and_never_converted_unmeasured(text, expected):
+    assert config.limit_value("max_depth", text) == expected
+    cfg, problems = parse(cm({"maxDepth": text}))
+    assert (cfg.maxDepth, [p.message.rpartition(": ")[2] for p in problems]) == \
+        ((expected[0], []) if expected[1] is None else (config.option("maxDepth").default, [expected[1]]))
