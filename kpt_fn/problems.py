@@ -12,6 +12,11 @@ ERROR = "error"
 WARNING = "warning"
 INFO = "info"
 
+def rule_family(rule_id: str) -> str:
+    """A rule id's family, its first segment: `trainer-webhook/torch-reserved-env` -> `trainer-webhook`."""
+    return rule_id.partition("/")[0]
+
+
 class Rule(namedtuple("Rule", "id applies_to description")):
     """A rule of the catalogue (`expand-trainjobs rules`), declared beside the check that reports it:
     its id (a Problem's `rule`, `family/name`), the kinds it applies to and what it checks. Its family
@@ -21,7 +26,7 @@ class Rule(namedtuple("Rule", "id applies_to description")):
 
     @property
     def family(self) -> str:
-        return self.id.partition("/")[0]
+        return rule_family(self.id)
 
     def as_dict(self) -> dict:
         """The catalogue's entry (`rules --format json`, the SARIF rule table): the family spelled out."""

@@ -12,6 +12,7 @@ import json
 
 from kpt_fn import __version__
 from kpt_fn.findings import headline
+from kpt_fn.problems import rule_family
 
 _LEVEL = {"error": "error", "warning": "warning", "info": "note"}
 SCHEMA = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
@@ -27,7 +28,7 @@ def _rules(report: dict, catalogue: list) -> list:
     for rule_id in ids:
         entry = known.get(rule_id, {})
         text = entry.get("description") or rule_id
-        family = entry.get("family") or rule_id.split("/", 1)[0]
+        family = rule_family(rule_id)
         out.append({
             "id": rule_id,
             "name": rule_id.replace("/", "-"),
