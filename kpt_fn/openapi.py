@@ -48,50 +48,42 @@ def children(node: dict):
             yield kind, None, sub
 
 
+_NO_PROPERTIES: dict = {}
+
+
 def walk(value, node, leaf, only: type | None = None):
     """`value` with every scalar that has a schema node replaced by `leaf(scalar, node)`; maps and
     lists are new only where something below them changed (the input is never changed), values
     without a schema node are left as they are. `only`: a type; scalars of any other type are left
     as they are without asking `leaf` (nor looking up their node)."""
     if isinstance(value, dict):
-        out = None
-        # value_node, read once per map
+        # value_node, read once per map: a property's node, else additionalProperties'
         props = node.get("properties") or {}
         addl = node.get("additionalProperties")
-        addl = addl if isinstance(addl, dict) else None
-        for k, v in value.items():
-            if isinstance(v, (dict, list)):
-                sub = props.get(k, addl)
-                if sub is None:
-                    continue
-                new = walk(v, sub, leaf, only)
-            elif only is not None and type(v) is not only:
-                continue
-            else:
-                sub = props.get(k, addl)
-                if sub is None:
-                    continue
-                new = leaf(v, sub)
-            if new is not v:
-                if out is None:
-                    out = dict(value)
-                out[k] = new
-        return value if out is None else out
-    if isinstance(value, list):
-        sub = item_node(node)
-        if sub is None:
+        node_of, other, pairs, copy = props.get, addl if isinstance(addl, dict) else None, value.items(), dict
+    elif isinstance(value, list):
+        other = item_node(node)
+        if other is None:
             return value
-        out = None
-        for i, v in enumerate(value):
-            if isinstance(v, (dict, list)):
-                new = walk(v, sub, leaf, only)
-            elif only is not None and type(v) is not only:
+        node_of, pairs, copy = _NO_PROPERTIES.get, enumerate(value), list  # every item: the items' node
+    else:
+        return value if only is not None and type(value) is not only else leaf(value, node)
+    out = None
+    for k, v in pairs:
+        if isinstance(v, (dict, list)):
+            sub = node_of(k, other)
+            if sub is None:
                 continue
-            else:
-                new = leaf(v, sub)
-            if new is not v:
-                if out is None:
-                    out = list(value)
-                out[i] = new
-        return value if out is None else out
-    return value if only is not None and type(value) is not only else leaf(value, node)
+            new = walk(v, sub, leaf, only)
+        elif only is not None and type(v) is not only:
+            continue
+        else:
+            sub = node_of(k, other)
+            if sub is None:
+                continue
+            new = leaf(v, sub)
+        if new is not v:
+            if out is None:
+                out = copy(value)
+            out[k] = new
+    return value if out is None else out
