@@ -1,4 +1,5 @@
-"""Validation throughput on realistic objects: `python -m kpt_fn.validation.bench [seconds]`.
+"""Validation throughput on realistic objects: `python -m bench.validation [seconds]` (from the checkout:
+it reads fixtures/validation, which the installed package does not hold).
 
 Prints validations per second for check_object (+ check_jobset_webhook for the JobSet), after a
 warm-up so schema loading and CEL compilation are excluded, as they happen once per process.
@@ -14,7 +15,7 @@ import yaml
 
 from kpt_fn import validation
 
-FIXTURES = Path(__file__).resolve().parent.parent.parent / "fixtures" / "validation"
+FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "validation"
 
 
 def _rate(fn, obj, seconds: float) -> float:
