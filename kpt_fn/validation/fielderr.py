@@ -65,6 +65,8 @@ def go_number(value) -> str:
         return str(value)
     if math.isinf(value):
         return "+Inf" if value > 0 else "-Inf"
+    if math.isnan(value):
+        return "NaN"
     if value == int(value) and abs(value) < 1e21:
         return str(int(value))
     text = repr(value)

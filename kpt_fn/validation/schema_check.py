@@ -28,6 +28,9 @@ from kpt_fn.validation.fielderr import (
 from kpt_fn.upstream import SchemaEntry, schema as load, validator
 
 UNKNOWN_FIELD = "field not declared in schema"
+# Our words for a value the API server never sees: YAML's .inf/.nan have no JSON form, so kubectl's
+# YAML-to-JSON step refuses the whole object ("json: unsupported value: +Inf").
+NOT_FINITE = "must be a finite number: JSON has no infinity or NaN, so kubectl and the API server refuse the object"
 
 
 def rule_id(entry: SchemaEntry) -> str:
@@ -57,6 +60,13 @@ def check(obj: dict, entry: SchemaEntry) -> list[Problem]:
     out: list[Problem] = []
     for err in v.iter_errors(obj):
         node, path, name = _locate(schema, err.instance_path)
+        if err.instance is None and type(err.kind).__name__ == "Type" and err.instance_path:
+            # jsonschema-rs hands a non-finite float over as null; it is no null to kubectl or the
+            # API server: JSON cannot carry it (sigs.k8s.io/yaml's YAML-to-JSON step fails on it).
+            actual = _value_at(obj, err.instance_path)
+            if isinstance(actual, float):
+                out.append(Problem(body(INVALID, actual, NOT_FINITE), path, subject=obj, rule=rule))
+                continue
         if err.instance is None and type(err.kind).__name__ == "Type" and err.instance_path \
                 and isinstance(err.instance_path[-1], str):
             # The API server prunes a null field value (not a null list item) of a non-nullable field;
@@ -67,6 +77,12 @@ def check(obj: dict, entry: SchemaEntry) -> list[Problem]:
         for p, message in _describe(err, node, path, name):
             out.append(Problem(message, p, subject=obj, rule=rule))
     return out
+
+
+def _value_at(obj, instance_path):
+    for step in instance_path:
+        obj = obj[step]
+    return obj
 
 
 def _required_by_parent(schema: dict, instance_path) -> bool:

@@ -33,7 +33,7 @@ def test_go_json(value, expected):
 
 @pytest.mark.parametrize("value, expected", [
     (True, "true"), (False, "false"), (3, "3"), (-3, "-3"), (2.0, "2"), (0.5, "0.5"),
-    (float("inf"), "+Inf"), (float("-inf"), "-Inf"),
+    (float("inf"), "+Inf"), (float("-inf"), "-Inf"), (float("nan"), "NaN"), (-0.0, "0"),
     (1e21, "1e+21"), (1.5e-07, "1.5e-07"), (1e100, "1e+100"),
 ])
 def test_go_number(value, expected):

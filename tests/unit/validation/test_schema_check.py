@@ -11,6 +11,7 @@ import yaml
 from kpt_fn import validation
 from kpt_fn.problems import ERROR
 from kpt_fn.validation import hints
+from kpt_fn.validation.schema_check import NOT_FINITE
 
 FIXTURES = Path(__file__).resolve().parents[3] / "fixtures" / "validation"
 
@@ -195,6 +196,19 @@ def test_integral_float_and_null_are_accepted_like_the_api_server(jobset):
     jobset["spec"]["ttlSecondsAfterFinished"] = None  # nulls of non-nullable fields are pruned
     jobset["metadata"]["creationTimestamp"] = None  # typed ObjectMeta: null is the zero value
     assert schema_problems(jobset) == []
+
+
+@pytest.mark.parametrize("value, shown", [(float("inf"), "+Inf"), (float("-inf"), "-Inf"), (float("nan"), "NaN")])
+@pytest.mark.parametrize("field", ["replicas", "name"])
+def test_non_finite_numbers_are_refused(jobset, value, shown, field):
+    # YAML's .inf/.nan (and 1e400) have no JSON form: kubectl cannot send them; jsonschema-rs sees a null.
+    jobset["spec"]["replicatedJobs"][0][field] = value
+    assert schema_problems(jobset) == [(f"spec.replicatedJobs[0].{field}", f"Invalid value: {shown}: {NOT_FINITE}")]
+
+
+def test_non_finite_number_in_a_nullable_place_is_still_refused(jobset):
+    jobset["spec"]["ttlSecondsAfterFinished"] = float("nan")  # its null would be pruned
+    assert [p for p, _ in schema_problems(jobset)] == ["spec.ttlSecondsAfterFinished"]
 
 
 def test_date_time_format(trainjob):
