@@ -267,8 +267,8 @@ def _fit(head: list, blocks: list, max_chars: int, what: str) -> str:
         out.append(line + "\n")
         left -= len(line) + 1
     left += _CUT_NOTE_CHARS
-    for i, (lines, _) in enumerate(blocks):
-        piece = "\n".join(lines) + "\n"
+    for i, (block_lines, _) in enumerate(blocks):
+        piece = "\n".join(block_lines) + "\n"
         reserve = _CUT_NOTE_CHARS if i + 1 < len(blocks) else 0
         if len(piece) + reserve > left:
             out.append(_cut_note(max_chars, blocks[i:], what))

@@ -21,8 +21,6 @@ Two things make the evaluation match the API server rather than plain CEL over Y
 from __future__ import annotations
 
 import functools
-import json
-import os
 import re
 
 from kpt_fn import openapi

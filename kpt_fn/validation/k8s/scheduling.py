@@ -12,7 +12,7 @@ ValidateLabelSelector and ValidateLabels. MatchLabelKeysInPodAffinity is GA and 
 from __future__ import annotations
 
 from kpt_fn.validation import names
-from kpt_fn.validation.fielderr import child, index, key
+from kpt_fn.validation.fielderr import child, index
 from kpt_fn.validation.k8s.findings import as_dict, as_int, as_list, as_str
 
 TOLERATIONS = "k8s/tolerations"
