@@ -70,7 +70,7 @@ def input_items(data: bytes, env: dict | None = None) -> list | None:
 
 
 def _same_item(given, returned) -> bool:
-    if given == returned:
+    if given == returned or repr(given) == repr(returned):  # repr: a NaN (YAML .nan) is equal to nothing
         return True
     # A generated object found among the inputs is replaced in place by its new rendering (output.py).
     return (
