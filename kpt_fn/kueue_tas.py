@@ -144,9 +144,11 @@ def _label_name_errors(value: str) -> list[str]:
     return [f"Invalid value: {_quote(value)}: {message}" for message in is_qualified_name(value)]
 
 
-def _pod_set_errors(notes: dict, count: int) -> list[tuple[str, str]]:
+def _pod_set_errors(notes: dict, count) -> list[tuple[str, str]]:
     """[(annotation or "", message)] of ValidateTASPodSetRequest and
-    ValidateSliceSizeAnnotationUpperBound for one pod set, in Kueue's order."""
+    ValidateSliceSizeAnnotationUpperBound for one pod set, in Kueue's order. `count()` gives the pod
+    set's pod count, asked only when a slice annotation is there to be bounded by it (most pod sets
+    carry no TAS annotation at all)."""
     out = []
     required, preferred = REQUIRED_TOPOLOGY in notes, PREFERRED_TOPOLOGY in notes
     slice_required, slice_size, group = SLICE_REQUIRED_TOPOLOGY in notes, SLICE_SIZE in notes, GROUP_NAME in notes
@@ -186,10 +188,10 @@ def _pod_set_errors(notes: dict, count: int) -> list[tuple[str, str]]:
         constraints, more = _constraint_errors(notes, slice_required, slice_size, group)
         out += more
     # ValidateSliceSizeAnnotationUpperBound
-    if size is not None and size > count:
-        out.append((SLICE_SIZE, f"Invalid value: {_quote(str(notes[SLICE_SIZE]))}: must not be greater than pod set count {count}"))
-    if constraints and constraints[0][1] > count:
-        out.append((SLICE_CONSTRAINTS, f"Invalid value: {constraints[0][1]}: must not be greater than pod set count {count}"))
+    if size is not None and size > count():
+        out.append((SLICE_SIZE, f"Invalid value: {_quote(str(notes[SLICE_SIZE]))}: must not be greater than pod set count {count()}"))
+    if constraints and constraints[0][1] > count():
+        out.append((SLICE_CONSTRAINTS, f"Invalid value: {constraints[0][1]}: must not be greater than pod set count {count()}"))
     return out
 
 
@@ -244,7 +246,7 @@ def check_tas(jobset: dict) -> list:
     problems = []
     for base, notes, rj in zip(bases, notes_of, replicated):
         problems += [Problem(m, _path(base, key), subject=jobset, rule=RULE_TAS)
-                     for key, m in _pod_set_errors(notes, workload.pod_count(rj))]
+                     for key, m in _pod_set_errors(notes, lambda rj=rj: workload.pod_count(rj))]
     # Only a pod set with a required or preferred topology joins a group (the builder drops the
     # group name otherwise), so a lone grouped pod set without one is not counted.
     groups: dict[str, list] = {}
