@@ -61,6 +61,7 @@ _FLOAT_GO = re.compile(
 )
 _DIGITS = "-+0123456789."
 _INT64_MIN, _UINT64_MAX = -(1 << 63), (1 << 64) - 1
+_INF = float("inf")
 
 
 # Integers longer than this are refused: Python cannot print back a decimal of more than 4300 digits
@@ -102,13 +103,17 @@ def int_1_2(text: str):
     return sign * int(body)
 
 
-def float_1_2(text: str) -> float:
+def float_1_2(text: str) -> float | str:
+    """The float go-yaml reads from a scalar _FLOAT_GO matches; one beyond float64's range (`1e400`)
+    stays the string it is, as in Go: strconv.ParseFloat fails on it and go-yaml's resolve (v2 and v3,
+    resolve.go) then keeps the scalar a string. Only `.inf` is infinite."""
     low = text.lower()
     if low.endswith(".inf"):
         return float("-inf") if low.startswith("-") else float("inf")
     if low.endswith(".nan"):
         return float("nan")
-    return float(text.replace("_", ""))
+    value = float(text.replace("_", ""))
+    return text if value in (_INF, -_INF) else value
 
 
 def _construct_int_1_2(loader, node):

@@ -50,9 +50,26 @@ def test_int_1_2_refuses_too_many_digits():
         load("k: " + "1" * (schema.MAX_INT_DIGITS + 1))
 
 
-@pytest.mark.parametrize("text, value", [("1_000.5", 1000.5), ("-.INF", -math.inf), ("1e-2", 0.01)])
+@pytest.mark.parametrize("text, value", [
+    ("1_000.5", 1000.5), ("-.INF", -math.inf), ("1e-2", 0.01),
+    ("1e400", "1e400"), ("-1_e400", "-1_e400"),  # beyond float64: Go's ParseFloat fails, the string stays
+    ("1e-400", 0.0), ("1.7976931348623157e308", 1.7976931348623157e308),  # underflow is 0 in Go too
+])
 def test_float_1_2(text, value):
-    assert schema.float_1_2(text) == value
+    got = schema.float_1_2(text)
+    assert got == value and type(got) is type(value)
+
+
+@pytest.mark.parametrize("loader", [schema.Loader, schema.PyLoader])
+def test_a_float_beyond_float64_is_the_string_go_reads(loader):
+    assert yaml.load("k: 1e400", Loader=loader) == {"k": "1e400"}
+    assert load_all_values("k: -1E+999") == [{"k": "-1E+999"}]
+
+
+def load_all_values(text):
+    from kpt_fn import yamlio
+
+    return yamlio.load_all(text)
 
 
 def test_keys_are_their_text():
