@@ -168,29 +168,21 @@ def _check_option(name: str, value, form: str):
         assert _go_reads_it(_definition(name), value, form), f"{name}: {value!r} taken as {parsed.config!r}"
 
 
+@pytest.mark.parametrize("form", ["configmap", "spec"])
 @pytest.mark.parametrize("name", SETTING_NAMES)
-def test_every_option_refuses_hostile_configmap_text_by_name(name):
+def test_every_option_refuses_hostile_values_by_name(name, form):
+    # the fixed list, for every option in both forms, every run: refused or a value Go reads
+    fixed = HOSTILE_TEXTS + ([] if form == "configmap" else [10**400, float("nan"), float("inf"), -0.0, True, [], {},
+                                                             _nested(200, 1, True)])
+    for value in fixed:
+        parsed = config.parse(_function_config(name, value, form))
+        assert parsed.problems or _go_reads_it(_definition(name), value, form), (name, value)
+
     @_settings(4)
-    @given(texts)
-    def check(text):
-        _check_option(name, text, "configmap")
+    @given(texts if form == "configmap" else values)
+    def check(value):  # drawn values, through KRM mode: a refusal names the option's field
+        _check_option(name, value, form)
 
-    for text in HOSTILE_TEXTS:  # the fixed list, for every option, every run
-        fc = _function_config(name, text, "configmap")
-        config.parse(fc)  # never raises
-    check()
-
-
-@pytest.mark.parametrize("name", SETTING_NAMES)
-def test_every_option_refuses_hostile_spec_values_by_name(name):
-    @_settings(4)
-    @given(values)
-    def check(value):
-        _check_option(name, value, "spec")
-
-    for value in HOSTILE_TEXTS + [10**400, float("nan"), float("inf"), -0.0, True, [], {}, _nested(200, 1, True)]:
-        parsed = config.parse(_function_config(name, value, "spec"))
-        assert parsed.problems or _go_reads_it(_definition(name), value, "spec"), (name, value)
     check()
 
 
