@@ -433,3 +433,28 @@ def test_valid_unusual_trainjob_fields_keep_rendering(spec):
     stdout, stderr, code = krm.process(data, base_dir=".", env={})
     out = check_invariants(data, stdout, stderr, code)
     assert code == 0, out["results"]
+
+
+# --- the console script itself: the same refusals, no traceback on the real stderr -----------------------
+
+CONSOLE_CASES = {
+    "nan-numNodes": (["render", "."], {}, "spec.trainer.numNodes"),
+    "argocd-parameter": (["render", "."], {plain.PARAMETERS_ENV: json.dumps([{"name": "maxDepth", "string": "\u00b9" + "0" * 5000}])},
+                         "maxDepth"),
+    "symlink-loop": (["validate", "loop"], {}, "loop"),
+}
+
+
+@pytest.mark.parametrize("case", list(CONSOLE_CASES))
+def test_console_script_refuses_hostile_values_without_a_traceback(fn, tmp_path, case):
+    import subprocess
+
+    args, env, named = CONSOLE_CASES[case]
+    (tmp_path / "loop").symlink_to("loop")
+    (tmp_path / "t.yaml").write_text(_trainjob_text("torch-distributed", "    trainer: {numNodes: .nan}\n" if case.startswith("nan")
+                                                    else "")[2:].replace("\n  ", "\n"))
+    p = subprocess.run([fn, *args], cwd=tmp_path, capture_output=True, timeout=120,
+                       env={"PATH": os.environ.get("PATH", "/usr/bin:/bin"), **env})
+    err = p.stderr.decode()
+    assert p.returncode == 1 and err.startswith("expand-trainjobs: FAILED"), err
+    assert "Traceback" not in err and "internal error" not in err and named in err, err
