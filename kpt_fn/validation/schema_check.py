@@ -80,8 +80,15 @@ def check(obj: dict, entry: SchemaEntry) -> list[Problem]:
 
 
 def _value_at(obj, instance_path):
+    """The value at a jsonschema-rs instance path, or None where the path cannot be followed (a map
+    key that reads as a number, `annotations: {"0": null}`, comes as an int)."""
     for step in instance_path:
-        obj = obj[step]
+        if isinstance(obj, dict):
+            obj = obj[step] if step in obj else obj.get(str(step))
+        elif isinstance(obj, list) and isinstance(step, int) and 0 <= step < len(obj):
+            obj = obj[step]
+        else:
+            return None
     return obj
 
 

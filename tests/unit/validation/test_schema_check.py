@@ -211,6 +211,15 @@ def test_non_finite_number_in_a_nullable_place_is_still_refused(jobset):
     assert [p for p, _ in schema_problems(jobset)] == ["spec.ttlSecondsAfterFinished"]
 
 
+@pytest.mark.parametrize("annotations", [{"0": None}, {"0": 1.5}, {"12": float("inf")}])
+def test_a_map_key_that_reads_as_a_number_is_followed_as_a_key(trainjob, annotations):
+    # jsonschema-rs hands the key "0" over as the int 0; looking for a non-finite value there must
+    # not take it for a list index (it raised KeyError: an internal error for `annotations: {"0": null}`).
+    trainjob["metadata"]["annotations"] = annotations
+    assert all(p.path.startswith("metadata.annotations") for p in validation.check_object(trainjob)
+               if p.rule.startswith("schema/"))
+
+
 def test_date_time_format(trainjob):
     trainjob["spec"]["runtimePatches"][0]["time"] = "2026-01-02T03:04:05Z"
     assert schema_problems(trainjob) == []
