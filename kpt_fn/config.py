@@ -113,6 +113,9 @@ def _int_value(value, maximum: int, minimum: int = 1) -> tuple[int | None, str |
         if len(text) > len(str(maximum)):
             return None, f"must be at most {_at_most(maximum)}"
         value = int(text)
+    if isinstance(value, float) and value.is_integer() and value > maximum:
+        # a whole number too large for an int64, which YAML reads as the float Go falls back to
+        return None, f"must be at most {_at_most(maximum)}"
     if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
         return None, what
     if value > maximum:

@@ -22,9 +22,14 @@ def _integer(node: dict) -> bool:
     return any(isinstance(s, dict) and _integer(s) for s in (node.get("anyOf") or ()) + (node.get("oneOf") or ()))
 
 
+# kube-openapi takes a float for an integer only up to 2^53 (validate/type.go: IsFloat64AJSONInteger):
+# beyond, a float64 no longer tells neighbouring integers apart, and `numNodes: 1e20` is refused.
+MAX_JSON_INTEGER = float(1 << 53)
+
+
 def _whole(value, node: dict):
-    """A whole float under an integer schema node as an int; anything else as it is."""
-    if type(value) is float and value.is_integer() and _integer(node):
+    """A whole float (within 2^53) under an integer schema node as an int; anything else as it is."""
+    if type(value) is float and value.is_integer() and abs(value) <= MAX_JSON_INTEGER and _integer(node):
         return int(value)
     return value
 

@@ -25,6 +25,7 @@ from kpt_fn.validation.fielderr import (
     index,
     key,
 )
+from kpt_fn.numbers import MAX_JSON_INTEGER
 from kpt_fn.upstream import SchemaEntry, schema as load, validator
 
 UNKNOWN_FIELD = "field not declared in schema"
@@ -139,8 +140,8 @@ def _json_type(value) -> str:
 def _type_error(node: dict, value, name: str) -> str | None:
     types = _types(node)
     actual = _json_type(value)
-    if actual == "number" and "integer" in types and float(value).is_integer():
-        return None  # a float with an integral value is an integer to the API server
+    if actual == "number" and "integer" in types and float(value).is_integer() and abs(value) <= MAX_JSON_INTEGER:
+        return None  # a float with an integral value (up to 2^53) is an integer to the API server
     fmt = node.get("format")
     if fmt and not isinstance(value, (str, list)):
         # kube-openapi checks the format before the type for everything but strings and lists.

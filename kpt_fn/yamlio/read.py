@@ -395,7 +395,7 @@ def _json_object(pairs):
 def _json_int(text: str) -> int:
     if len(text) > MAX_INT_DIGITS:
         raise _JSONProblem(f"integer of {len(text)} digits is too large (at most {MAX_INT_DIGITS})")
-    return int(text)
+    return int_1_2(text)  # as go-yaml reads the same number (kpt and kustomize read JSON as YAML)
 
 
 def _json_constant(name: str):

@@ -60,7 +60,7 @@ _FLOAT_GO = re.compile(
     r"|\.[0-9]+(?:[eE][-+]?[0-9]+)?|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$"
 )
 _DIGITS = "-+0123456789."
-_INT64_MIN, _UINT64_MAX = -(1 << 63), (1 << 64) - 1
+_INT64_MIN, _INT64_MAX, _UINT64_MAX = -(1 << 63), (1 << 63) - 1, (1 << 64) - 1
 _INF = float("inf")
 
 
@@ -96,11 +96,26 @@ def int_1_2(text: str):
     prefix = body[:2].lower()
     if prefix in ("0x", "0o", "0b"):
         value = sign * int(body[2:], {"x": 16, "o": 8, "b": 2}[prefix[1]])
-        return value if _INT64_MIN <= value <= _UINT64_MAX else text
+        return _as_stored(value) if _INT64_MIN <= value <= _UINT64_MAX else text
     if len(body) > 1 and body[0] == "0" and body.isdigit() and "8" not in body and "9" not in body:
         value = sign * int(body, 8)
-        return value if _INT64_MIN <= value <= _UINT64_MAX else float(plain)
-    return sign * int(body)
+        return _as_stored(value) if _INT64_MIN <= value <= _UINT64_MAX else float(plain)
+    value = sign * int(body)
+    if _INT64_MIN <= value <= _INT64_MAX:
+        return value
+    # Beyond int64 Go reads a uint64, then a float64; either way the API server's JSON decoder
+    # (apimachinery util/json: int64 first, then float64) keeps the float64, which an integer field
+    # refuses beyond 2^53. Beyond float64's range go-yaml keeps the scalar a string.
+    try:
+        return float(value)
+    except OverflowError:
+        return text
+
+
+def _as_stored(value: int) -> int | float:
+    """A prefixed or 0777-style integer as the API server keeps it: beyond int64 (a Go uint64), the
+    float64 its JSON decoder falls back to."""
+    return value if value <= _INT64_MAX else float(value)
 
 
 def float_1_2(text: str) -> float | str:

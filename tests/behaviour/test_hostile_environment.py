@@ -214,7 +214,10 @@ def test_limit_options_beyond_their_bound_are_errors_naming_the_option(fn, tmp_p
     assert p.returncode == 1 and "internal error" not in err, err
     results = yamlio.load(p.stdout)["results"]
     assert [r["field"]["path"] for r in results if r["severity"] == "error"] == [f"{prefix}.{option}"], results
-    assert f"must be at most {bound}" in results[0]["message"]
+    # A plain scalar beyond float64's range is a string to every Go reader (go-yaml keeps it so), as
+    # it is here; a ConfigMap value is a string of digits, measured as a number.
+    beyond_float64 = form == "ExpandTrainJobs" and len(value) > 309
+    assert ("must be a positive integer" if beyond_float64 else f"must be at most {bound}") in results[0]["message"]
 
 
 @pytest.mark.parametrize("variable, value, bound", [

@@ -73,3 +73,10 @@ def test_whole_numbers_follows_the_schema_and_does_not_mutate():
     same = {"apiVersion": "trainer.kubeflow.org/v1alpha1", "kind": "TrainJob", "spec": {"trainer": {"numNodes": 2}}}
     assert numbers.whole_numbers(same) is same
     assert numbers.whole_numbers({"kind": "Other", "x": 1.0}) == {"kind": "Other", "x": 1.0}
+
+
+def test_a_whole_float_beyond_2_53_stays_a_float():
+    # kube-openapi's IsFloat64AJSONInteger: beyond 2^53 a float is no integer to the API server
+    node = {"type": "integer"}
+    assert numbers._whole(float(2**53), node) == 2**53 and type(numbers._whole(float(2**53), node)) is int
+    assert type(numbers._whole(1e20, node)) is float

@@ -220,6 +220,14 @@ def test_a_map_key_that_reads_as_a_number_is_followed_as_a_key(trainjob, annotat
                if p.rule.startswith("schema/"))
 
 
+@pytest.mark.parametrize("value, refused", [(2.0, False), (float(2**53), False), (float(2**53 + 2), True), (1e20, True)])
+def test_a_whole_float_is_an_integer_up_to_2_53(trainjob, value, refused):
+    # kube-openapi (validate/type.go, IsFloat64AJSONInteger); YAML reads an integer beyond int64 as
+    # this float too (yamlio.schema.int_1_2), so `activeDeadlineSeconds: 99999999999999999999` is refused.
+    trainjob["spec"]["activeDeadlineSeconds"] = value
+    assert [p for p, _ in schema_problems(trainjob)] == (["spec.activeDeadlineSeconds"] if refused else [])
+
+
 def test_date_time_format(trainjob):
     trainjob["spec"]["runtimePatches"][0]["time"] = "2026-01-02T03:04:05Z"
     assert schema_problems(trainjob) == []
