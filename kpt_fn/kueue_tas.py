@@ -188,10 +188,13 @@ def _pod_set_errors(notes: dict, count) -> list[tuple[str, str]]:
         constraints, more = _constraint_errors(notes, slice_required, slice_size, group)
         out += more
     # ValidateSliceSizeAnnotationUpperBound
-    if size is not None and size > count():
-        out.append((SLICE_SIZE, f"Invalid value: {_quote(str(notes[SLICE_SIZE]))}: must not be greater than pod set count {count()}"))
-    if constraints and constraints[0][1] > count():
-        out.append((SLICE_CONSTRAINTS, f"Invalid value: {constraints[0][1]}: must not be greater than pod set count {count()}"))
+    if size is None and not constraints:
+        return out
+    pods = count()
+    if size is not None and size > pods:
+        out.append((SLICE_SIZE, f"Invalid value: {_quote(str(notes[SLICE_SIZE]))}: must not be greater than pod set count {pods}"))
+    if constraints and constraints[0][1] > pods:
+        out.append((SLICE_CONSTRAINTS, f"Invalid value: {constraints[0][1]}: must not be greater than pod set count {pods}"))
     return out
 
 
