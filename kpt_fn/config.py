@@ -99,12 +99,16 @@ def limit_value(field: str, value) -> tuple[int | None, str | None]:
     return _int_value(value, LIMIT_MAXIMA.get(field, 1 << 62))
 
 
+def _integer_wanted(minimum: int) -> str:
+    return "must be a positive integer" if minimum > 0 else "must be a non-negative integer"
+
+
 def _int_value(value, maximum: int, minimum: int = 1) -> tuple[int | None, str | None]:
     """(the integer, None) when `value` (an int, or a string of ASCII digits, as Go's strconv reads
     them) is one from `minimum` (1 or 0) to `maximum`, else (None, why). A string is measured before
     it is converted: leading zeros aside, one longer than any accepted value is refused unread
     (Python will not convert more than 4,300 digits)."""
-    what = "must be a positive integer" if minimum > 0 else "must be a non-negative integer"
+    what = _integer_wanted(minimum)
     if isinstance(value, str):
         text = value.strip()
         if not (text.isascii() and text.isdigit()):
@@ -285,7 +289,7 @@ def _coerce(opt: Option, value, path: str, from_configmap: bool):
     if opt.type in ("int", "count"):
         minimum = 1 if opt.type == "int" else 0
         if isinstance(value, str) and not from_configmap:
-            return bad(f"Invalid value: {shown}: {_int_value('', 1, minimum)[1]}")
+            return bad(f"Invalid value: {shown}: {_integer_wanted(minimum)}")
         value, why = _int_value(value, opt.maximum or 1 << 62, minimum)
         if why:
             return bad(f"Invalid value: {shown}: {why}")
