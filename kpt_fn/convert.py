@@ -24,6 +24,7 @@ import re
 
 from kpt_fn.problems import ERROR, INFO, WARNING, Problem, Rule
 from kpt_fn.quantity import num_cpu, num_gpu
+from kpt_fn.resource import private_copy
 from kpt_fn.trainer_names import ANCESTOR_LABEL
 from kpt_fn.upstream import DEFAULT_RELEASE
 
@@ -96,14 +97,6 @@ class _Conversion:
 def _spec(obj) -> dict:
     spec = obj.get("spec") if isinstance(obj, dict) else None
     return spec if isinstance(spec, dict) else {}
-
-
-def _deepcopy(value):
-    # Imported here: only legacy objects are converted, and `copy` (with weakref) is a noticeable
-    # part of every start-up.
-    import copy
-
-    return copy.deepcopy(value)
 
 
 def is_legacy_trainjob(obj: dict) -> bool:
@@ -186,7 +179,7 @@ def convert_runtime(obj: dict, release: str = DEFAULT_RELEASE) -> tuple[dict, li
 def _convert_trainjob(obj: dict, release: str) -> tuple[dict, list[Problem]]:
     if not is_legacy_trainjob(obj):
         return obj, []
-    out = _deepcopy(obj)
+    out = private_copy(obj)
     conv = _Conversion(obj.get("apiVersion") or "an older API", release)
     kep = obj.get("apiVersion") == KEP_API_VERSION
     if out.get("apiVersion") != API_VERSION:
@@ -361,7 +354,7 @@ def _pod_patch(pod_spec: dict, job_name: str, spec: dict, conv: _Conversion, kep
             if items:
                 out[key] = items
         else:
-            out[key] = _deepcopy(pod_spec[key])
+            out[key] = private_copy(pod_spec[key])
     return out
 
 
@@ -369,7 +362,7 @@ def _container_patch(c: dict, job_name: str, spec: dict, conv: _Conversion, kep:
     name = _container_name(c.get("name"), kep)
     if kep and job_name in INITIALIZER_CONTAINERS and name in INITIALIZER_CONTAINERS and name != job_name:
         return None  # the other initializer's container, now in its own job
-    patch = {k: _deepcopy(v) for k, v in c.items() if k in _CONTAINER_PATCH_FIELDS}
+    patch = {k: private_copy(v) for k, v in c.items() if k in _CONTAINER_PATCH_FIELDS}
     patch["name"] = name
     if c.get("envFrom"):
         conv.error("pod-overrides", "envFrom in a container override has no runtimePatches equivalent", f"{path}.envFrom")
@@ -407,7 +400,7 @@ def _container_patch(c: dict, job_name: str, spec: dict, conv: _Conversion, kep:
 def _convert_runtime(obj: dict, release: str) -> tuple[dict, list[Problem]]:
     if not is_legacy_runtime(obj):
         return obj, []
-    out = _deepcopy(obj)
+    out = private_copy(obj)
     conv = _Conversion(obj.get("apiVersion") or "an older API", release)
     if out.get("apiVersion") != API_VERSION:
         _convert_api_version(out, conv)
@@ -488,10 +481,10 @@ def _split_initializer(rj: dict, pod: dict, conv: _Conversion, path: str) -> lis
         return [rj]
     out = []
     for c in containers:
-        job = _deepcopy(rj)
+        job = private_copy(rj)
         job["name"] = c["name"]
         job_pod = job["template"]["spec"]["template"]["spec"]
-        job_pod["containers"] = [_deepcopy(c)]
+        job_pod["containers"] = [private_copy(c)]
         _job_labels(job)[ANCESTOR_LABEL] = c["name"]
         out.append(job)
     conv.info("job-layout", f"job initializer split into {', '.join(j['name'] for j in out)} with their ancestor "

@@ -11,7 +11,6 @@ contract. For the pre-commit hook and CI (`expand-trainjobs check-generated DIR`
 
 from __future__ import annotations
 
-import copy
 import os
 
 from kpt_fn import function, output, sources
@@ -31,7 +30,7 @@ def _key(item: dict) -> tuple:
 
 
 def _applied_form(item: dict) -> dict:
-    out = copy.deepcopy(item)
+    out = res.private_copy(item)
     ann = (out.get("metadata") or {}).get("annotations")
     if isinstance(ann, dict):
         for k in [k for k in ann if k.startswith(_BOOKKEEPING)]:

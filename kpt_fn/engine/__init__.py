@@ -57,6 +57,7 @@ envInjection targets, invalid quantities, malformed input) are error Problems, n
 from __future__ import annotations
 
 from kpt_fn import quantity, upstream
+from kpt_fn.resource import private_copy
 from kpt_fn.engine import defaults, framework, omitempty, roundtrip
 from kpt_fn.engine.framework import RenderError
 from kpt_fn.problems import ERROR, INFO, WARNING, Problem, Rule, has_errors
@@ -187,8 +188,8 @@ def _writable(form: dict) -> dict:
     spec = form.get("spec")
     template = spec.get("template") if isinstance(spec, dict) else None
     if not isinstance(template, dict) or not isinstance(template.get("spec"), dict):
-        return defaults.private_copy(form)  # malformed: nothing to share safely
-    return {**form, "spec": {**spec, "template": {**template, "spec": defaults.private_copy(template["spec"])}}}
+        return private_copy(form)  # malformed: nothing to share safely
+    return {**form, "spec": {**spec, "template": {**template, "spec": private_copy(template["spec"])}}}
 
 
 def _build(tj: dict, rt: dict, runtime: dict, options: EngineOptions):

@@ -7,7 +7,7 @@ between the PodSets and the template.
 
 from __future__ import annotations
 
-from kpt_fn.engine.defaults import private_copy
+from kpt_fn.resource import private_copy
 
 _MISSING = object()
 

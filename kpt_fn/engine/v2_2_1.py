@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from kpt_fn.engine.framework import RenderError
 from kpt_fn.engine.info import pod_spec_of
-from kpt_fn.engine.defaults import private_copy
+from kpt_fn.resource import private_copy
 from kpt_fn.resource import without_nulls
 from kpt_fn.trainer_names import NODE, TRAINER
 

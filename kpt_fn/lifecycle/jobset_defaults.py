@@ -35,7 +35,7 @@ result changes nothing (the cluster's create of an already defaulted JobSet is t
 from __future__ import annotations
 
 from kpt_fn import upstream
-from kpt_fn.engine.defaults import private_copy
+from kpt_fn.resource import private_copy
 from kpt_fn.upstream.defaults import apply_defaults
 
 INDEXED = "Indexed"

@@ -30,7 +30,7 @@ no rendered JobSet has such a field.
 from __future__ import annotations
 
 from kpt_fn import openapi, upstream
-from kpt_fn.resource import dig
+from kpt_fn.resource import dig, private_copy
 from kpt_fn.validation.jobset_webhook import DEFAULT_RELEASE, V0_11_1
 
 # The pod-template fields ValidateUpdate lets change while suspended (jobset_webhook.go :384-389).
@@ -111,9 +111,7 @@ def _munged_rjobs(old: dict, new: dict) -> list:
 
 def _with_pod_template_fields(rjob: dict, source: dict) -> dict:
     """rjob with the SUSPENDED_MUTABLE fields of its pod template set to `source`'s (absent when absent)."""
-    import copy
-
-    out = copy.deepcopy(rjob)
+    out = private_copy(rjob)
     template = out.setdefault("template", {}).setdefault("spec", {}).setdefault("template", {})
     for part, field in SUSPENDED_MUTABLE:
         value = dig(source, "template", "spec", "template", part, field)
@@ -121,7 +119,7 @@ def _with_pod_template_fields(rjob: dict, source: dict) -> dict:
         if value is None:
             holder.pop(field, None)
         else:
-            holder[field] = copy.deepcopy(value)
+            holder[field] = private_copy(value)
     return out
 
 

@@ -1,6 +1,5 @@
 """kpt_fn.engine.defaults: the CRD defaults applied to the engine's private copies as the API server applies
-them, and private_copy, which shares nothing mutable and deep-copies what is not plain data (the default
-trees themselves: tests/unit/upstream/test_defaults.py)."""
+them (the default trees themselves: tests/unit/upstream/test_defaults.py)."""
 
 from __future__ import annotations
 
@@ -28,15 +27,3 @@ def test_trainjob_defaults():
     assert out["spec"]["suspend"] is False
     assert out["spec"]["managedBy"] == "trainer.kubeflow.org/trainjob-controller"
     assert out["spec"]["initializer"]["model"]["secretRef"] == {"name": ""}
-
-
-def test_private_copy_shares_nothing_mutable():
-    shared = {"a": [1, {"b": None}]}
-    data = {"x": shared, "y": shared, "z": [shared, "s", 1.5, True, None]}
-    out = defaults.private_copy(data)
-    assert out == data
-    assert out["x"] is not shared and out["x"] is not out["y"]  # aliases are copied apart
-    assert out["x"]["a"][1] is not shared["a"][1]
-    marker = (1, [2])  # not plain data: deep-copied as copy.deepcopy would
-    copied = defaults.private_copy({"t": marker})["t"]
-    assert copied == marker and copied[1] is not marker[1]
