@@ -20,7 +20,7 @@ from kpt_fn.resource import dig
 _TRAINER_FIELDS = {"image": "image", "resources": "resourcesPerNode", "command": "command", "args": "args"}
 _INITIALIZERS = {"dataset-initializer": "dataset", "model-initializer": "model"}
 NODE = "node"  # the trainer's container, which the TrainJob's trainer fields are written into
-_TOKEN = re.compile(r"\.?([^.\[\]]+)|\[([^\]]*)\]")
+_TOKEN = r"\.?([^.\[\]]+)|\[([^\]]*)\]"  # compiled on first use (re's cache)
 _IDENTITY = ("name", "mountPath", "devicePath", "containerPort", "key", "topologyKey")
 
 
@@ -55,7 +55,7 @@ class Key(str):
 def tokens(path: str) -> list:
     """A field path as steps: field names as str, map keys as Key, list indices as int."""
     out = []
-    for name, bracket in _TOKEN.findall(path):
+    for name, bracket in re.findall(_TOKEN, path):
         if name:
             out.append(name)
         else:

@@ -44,7 +44,7 @@ _ENV_HOMES = {"node": ("trainer",), "dataset-initializer": ("initializer", "data
 _POD_FIELDS = ("serviceAccountName", "nodeSelector", "affinity", "tolerations", "volumes", "initContainers",
                "containers", "schedulingGates", "imagePullSecrets", "securityContext")
 _CONTAINER_PATCH_FIELDS = ("name", "env", "volumeMounts", "securityContext")
-_INT_RE = re.compile(r"^[+-]?[0-9]+$")
+_INT_RE = r"[+-]?[0-9]+"  # compiled on first use (re's cache)
 
 RULES = [
     Rule(f"legacy/{step}", kind, description)
@@ -228,7 +228,7 @@ def _convert_num_proc_per_node(spec: dict, conv: _Conversion) -> None:
         return
     text = str(value).strip()
     rpn = trainer.get("resourcesPerNode") or {}
-    if _INT_RE.match(text):
+    if re.fullmatch(_INT_RE, text):
         trainer["numProcPerNode"] = int(text)
         conv.info("num-proc-per-node", f'numProcPerNode "{value}" -> {int(text)}', path)
     elif text == "auto":

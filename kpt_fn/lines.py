@@ -19,7 +19,7 @@ import yaml
 
 _Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 # A segment of a field path: a name between dots, or a bracketed list index or map key.
-_SEGMENT = re.compile(r"\[([^\]]*)\]|([^.\[\]]+)")
+_SEGMENT = r"\[([^\]]*)\]|([^.\[\]]+)"
 # Empty documents are not items (sources.read drops them), so they do not count for the index.
 _NULL_VALUES = ("", "~", "null", "Null", "NULL")
 
@@ -27,7 +27,9 @@ _NULL_VALUES = ("", "~", "null", "Null", "NULL")
 def segments(path: str) -> list:
     """`spec.trainer.env[2].name` -> ['spec', 'trainer', 'env', 2, 'name']; a bracketed key stays a string."""
     out: list = []
-    for m in _SEGMENT.finditer(path or ""):
+    if not path:  # the whole object (most results): no pattern compiled for it
+        return out
+    for m in re.finditer(_SEGMENT, path):
         bracket, name = m.groups()
         if bracket is not None:
             out.append(int(bracket) if bracket.isdigit() else bracket)

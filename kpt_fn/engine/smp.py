@@ -34,7 +34,7 @@ _DIRECTIVE = "$patch"
 _RETAIN_KEYS = "$retainKeys"
 _SET_ORDER_PREFIX = "$setElementOrder/"
 _DELETE_PRIMITIVE_PREFIX = "$deleteFromPrimitiveList/"
-_PLAIN_KEY = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
+_PLAIN_KEY = r"[A-Za-z_][A-Za-z0-9_]*"  # compiled on first use
 
 
 class MergeError(ValueError):
@@ -114,7 +114,7 @@ def _render(path) -> str:
     for segment in reversed(segments):
         if not isinstance(segment, str):
             text = f"{text}[{segment}]"
-        elif _PLAIN_KEY.match(segment):
+        elif re.fullmatch(_PLAIN_KEY, segment):
             text = f"{text}.{segment}" if text else segment
         else:
             text = f"{text}[{segment}]"

@@ -217,7 +217,7 @@ def _in_place_restart(name, job_spec, path, add):
             "in-place restart is enabled", f"{path}.completions", "in-place-restart")
 
 
-_RULE_NAME_OK = re.compile(r"[A-Za-z]([A-Za-z0-9_,:]*[A-Za-z0-9_])?")
+_RULE_NAME_OK = r"[A-Za-z]([A-Za-z0-9_,:]*[A-Za-z0-9_])?"  # compiled on first use
 
 
 def _failure_policy(policy, rjobs, seen, gates, add, release):
@@ -244,7 +244,7 @@ def _failure_policy(policy, rjobs, seen, gates, add, release):
             add(f"invalid failure policy rule name of length {n}, the rule name must be at least 1 characters "
                 "long and at most 128 characters long", f"{path}.name", "failure-policy")
         by_name.setdefault(name, []).append(i)
-        if not _RULE_NAME_OK.fullmatch(name):
+        if not re.fullmatch(_RULE_NAME_OK, name):
             add(f"invalid failure policy rule name '{name}', a failure policy rule name must start with an "
                 "alphabetic character, optionally followed by a string of alphanumeric characters or '_,:', "
                 "and must end with an alphanumeric character or '_'", f"{path}.name", "failure-policy")

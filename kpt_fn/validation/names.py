@@ -51,13 +51,8 @@ LABEL_VALUE_FMT = "(" + LABEL_KEY_FMT + ")?"
 CONFIG_MAP_KEY_FMT = "[-._a-zA-Z0-9]+"
 HTTP_PATH_FMT = r"[A-Za-z0-9/\-._~%!$&'()*+,;=:]+"
 
-_DNS1123_LABEL = re.compile(DNS1123_LABEL_FMT)
-_DNS1123_SUBDOMAIN = re.compile(DNS1123_SUBDOMAIN_FMT)
-_DNS1035_LABEL = re.compile(DNS1035_LABEL_FMT)
-_LABEL_KEY = re.compile(LABEL_KEY_FMT)
-_LABEL_VALUE = re.compile(LABEL_VALUE_FMT)
-_CONFIG_MAP_KEY = re.compile(CONFIG_MAP_KEY_FMT)
-_HTTP_PATH = re.compile(HTTP_PATH_FMT)
+# The formats are compiled on first use, by re's own cache (re.fullmatch(FMT, value)): a render uses
+# a few of them, and compiling all of them on import cost about a millisecond of every start-up.
 
 DNS1123_LABEL_MSG = ("a lowercase RFC 1123 label must consist of lower case alphanumeric characters "
                      "or '-', and must start and end with an alphanumeric character")
@@ -106,8 +101,8 @@ def is_dns1123_label(value: str) -> tuple[str, ...]:
     errs = []
     if _blen(value) > 63:
         errs.append(max_len_chars(63))
-    if not _DNS1123_LABEL.fullmatch(value):
-        if _DNS1123_SUBDOMAIN.fullmatch(value):
+    if not re.fullmatch(DNS1123_LABEL_FMT, value):
+        if re.fullmatch(DNS1123_SUBDOMAIN_FMT, value):
             errs.append("must not contain dots")
         else:
             errs.append(regex_error(DNS1123_LABEL_MSG, DNS1123_LABEL_FMT, "my-name", "123-abc"))
@@ -119,7 +114,7 @@ def is_dns1123_subdomain(value: str) -> tuple[str, ...]:
     errs = []
     if _blen(value) > 253:
         errs.append(max_len_chars(253))
-    if not _DNS1123_SUBDOMAIN.fullmatch(value):
+    if not re.fullmatch(DNS1123_SUBDOMAIN_FMT, value):
         errs.append(regex_error(DNS1123_SUBDOMAIN_MSG, DNS1123_SUBDOMAIN_FMT, "example.com"))
     return tuple(errs)
 
@@ -129,13 +124,12 @@ def _is_dns1123_subdomain_content(value: str) -> list[str]:
     errs = []
     if _blen(value) > 253:
         errs.append(max_len_bytes(253))
-    if not _DNS1123_SUBDOMAIN.fullmatch(value):
+    if not re.fullmatch(DNS1123_SUBDOMAIN_FMT, value):
         errs.append(regex_error(DNS1123_SUBDOMAIN_MSG, DNS1123_SUBDOMAIN_FMT, "example.com"))
     return errs
 
 
 _DNS1123_SUBDOMAIN_UNDERSCORE_FMT = r"_?[a-z0-9]([-_a-z0-9]*[a-z0-9])?(\._?[a-z0-9]([-_a-z0-9]*[a-z0-9])?)*"
-_DNS1123_SUBDOMAIN_UNDERSCORE = re.compile(_DNS1123_SUBDOMAIN_UNDERSCORE_FMT)
 _DNS1123_SUBDOMAIN_UNDERSCORE_MSG = ("a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, "
                                      "'_', '-' or '.', and must start and end with an alphanumeric character")
 
@@ -145,7 +139,7 @@ def is_dns1123_subdomain_with_underscore(value: str) -> tuple[str, ...]:
     errs = []
     if _blen(value) > 253:
         errs.append(max_len_chars(253))
-    if not _DNS1123_SUBDOMAIN_UNDERSCORE.fullmatch(value):
+    if not re.fullmatch(_DNS1123_SUBDOMAIN_UNDERSCORE_FMT, value):
         errs.append(regex_error(_DNS1123_SUBDOMAIN_UNDERSCORE_MSG, _DNS1123_SUBDOMAIN_UNDERSCORE_FMT, "example.com"))
     return tuple(errs)
 
@@ -155,7 +149,7 @@ def is_dns1035_label(value: str) -> tuple[str, ...]:
     errs = []
     if _blen(value) > 63:
         errs.append(max_len_chars(63))
-    if not _DNS1035_LABEL.fullmatch(value):
+    if not re.fullmatch(DNS1035_LABEL_FMT, value):
         errs.append(regex_error(DNS1035_LABEL_MSG, DNS1035_LABEL_FMT, "my-name", "abc-123"))
     return tuple(errs)
 
@@ -182,7 +176,7 @@ def is_qualified_name(value: str) -> tuple[str, ...]:
         errs.append("name part must be non-empty")
     elif _blen(name) > 63:
         errs.append("name part " + max_len_bytes(63))
-    if not _LABEL_KEY.fullmatch(name):
+    if not re.fullmatch(LABEL_KEY_FMT, name):
         errs.append("name part " + regex_error(LABEL_KEY_MSG, LABEL_KEY_FMT, "MyName", "my.name", "123-abc"))
     return tuple(errs)
 
@@ -192,7 +186,7 @@ def is_label_value(value: str) -> tuple[str, ...]:
     errs = []
     if _blen(value) > 63:
         errs.append(max_len_bytes(63))
-    if not _LABEL_VALUE.fullmatch(value):
+    if not re.fullmatch(LABEL_VALUE_FMT, value):
         errs.append(regex_error(LABEL_VALUE_MSG, LABEL_VALUE_FMT, "MyValue", "my_value", "12345"))
     return tuple(errs)
 
@@ -202,7 +196,7 @@ def is_config_map_key(value: str) -> tuple[str, ...]:
     errs = []
     if _blen(value) > 253:
         errs.append(max_len_chars(253))
-    if not _CONFIG_MAP_KEY.fullmatch(value):
+    if not re.fullmatch(CONFIG_MAP_KEY_FMT, value):
         errs.append(regex_error(CONFIG_MAP_KEY_MSG, CONFIG_MAP_KEY_FMT, "key.name", "KEY_NAME", "key-name"))
     if value == ".":
         errs.append("must not be '.'")
@@ -222,7 +216,7 @@ def is_domain_prefixed_path(value: str) -> list[tuple[str, object, str]]:
         return [("Invalid value", value, 'must be a domain-prefixed path (such as "acme.io/foo")')]
     host, path = segments
     out = [("Invalid value", host, m) for m in is_dns1123_subdomain(host)]
-    if not _HTTP_PATH.fullmatch(path):
+    if not re.fullmatch(HTTP_PATH_FMT, path):
         out.append(("Invalid value", path, regex_error("Invalid path", HTTP_PATH_FMT)))
     return out
 

@@ -241,8 +241,9 @@ def check_limits(doc, limits: Limits = DEFAULT_LIMITS) -> None:
 _SCAN_DEPTH = 300
 # A line whose indentation plus compact block indicators ("- ", "? ", ": ") is _SCAN_DEPTH long: block
 # collections nest only by moving right, at most two levels per column.
-_DEEP_INDENT = re.compile(r"^(?:[ \t]|[-?:](?=[ \t]))" + "{%d}" % _SCAN_DEPTH, re.M)
-_BRACKET = re.compile(r"[\[\]{}]")
+# Compiled on first use (re's cache): only a text deep enough to need the scan gets here.
+_DEEP_INDENT = r"(?m)^(?:[ \t]|[-?:](?=[ \t]))" + "{%d}" % _SCAN_DEPTH
+_BRACKET = r"[\[\]{}]"
 
 
 def may_nest_deeply(text: str) -> bool:
@@ -250,12 +251,12 @@ def may_nest_deeply(text: str) -> bool:
 
     Quotes and comments are ignored, so brackets inside strings can only make the answer True.
     """
-    if _DEEP_INDENT.search(text):
+    if re.search(_DEEP_INDENT, text):
         return True
     if text.count("[") + text.count("{") <= _SCAN_DEPTH:
         return False
     level = 0
-    for m in _BRACKET.finditer(text):
+    for m in re.finditer(_BRACKET, text):
         if m.group() in "[{":
             level += 1
             if level > _SCAN_DEPTH:

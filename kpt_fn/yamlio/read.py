@@ -402,7 +402,7 @@ def _json_constant(name: str):
     raise _JSONProblem(f"{name} is not a JSON value")
 
 
-_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F][0-9a-fA-F]{2}")
+_SURROGATE_ESCAPE = r"\\u[dD][89a-fA-F][0-9a-fA-F]{2}"  # compiled on first use
 
 
 def load_json(text: str | bytes, limits: Limits = DEFAULT_LIMITS):
@@ -417,7 +417,7 @@ def load_json(text: str | bytes, limits: Limits = DEFAULT_LIMITS):
     except RecursionError:
         raise too_deep(limits) from None
     check_limits(doc, limits)
-    if _SURROGATE_ESCAPE.search(text):
+    if re.search(_SURROGATE_ESCAPE, text):
         # json.loads pairs surrogate escapes where it can and keeps lone ones, which no UTF-8 writer
         # (nor YAML) can represent.
         try:

@@ -34,7 +34,7 @@ ENV_FIELD_PATHS = ("metadata.name", "metadata.namespace", "metadata.uid", "spec.
 # pkg/apis/core/pods ConvertDownwardAPIFieldLabel: the v1 field labels that convert at all
 _CONVERTIBLE = frozenset(ENV_FIELD_PATHS) | {"metadata.annotations", "metadata.labels", "spec.restartPolicy",
                                               "spec.schedulerName", "status.phase"}
-_SUBSCRIPTED = re.compile(r"(metadata\.(?:annotations|labels))\['(.*)'\]")
+_SUBSCRIPTED = r"(metadata\.(?:annotations|labels))\['(.*)'\]"  # compiled on first use
 RESOURCE_FIELDS = ("limits.cpu", "limits.ephemeral-storage", "limits.memory",
                    "requests.cpu", "requests.ephemeral-storage", "requests.memory")
 _HUGEPAGE_FIELDS = ("requests.hugepages-", "limits.hugepages-")
@@ -42,13 +42,13 @@ _BYTE_DIVISORS = frozenset({"1", "1k", "1M", "1G", "1T", "1P", "1E", "1Ki", "1Mi
 _BYTE_DIVISORS_TEXT = "1, 1k, 1M, 1G, 1T, 1P, 1E, 1Ki, 1Mi, 1Gi, 1Ti, 1Pi, 1Ei"
 
 
-_RELAXED_NAME = re.compile("[ -<>-~]+")  # printable ASCII (space included) but '='
+_RELAXED_NAME = "[ -<>-~]+"  # printable ASCII (space included) but '='
 
 
 def relaxed_name_problems(value: str) -> list[str]:
     if not value:
         return ["environment variable name must be non-empty"]
-    return [] if _RELAXED_NAME.fullmatch(value) else [RELAXED_NAME_MSG]
+    return [] if re.fullmatch(_RELAXED_NAME, value) else [RELAXED_NAME_MSG]
 
 
 def check_env(env, path: str, volumes: dict, f) -> None:
@@ -134,7 +134,7 @@ def check_field_ref(selector: dict, path: str, allowed: tuple, f) -> None:
         f.invalid(RULE, child(path, "fieldPath"), field_path,
                   f"error converting fieldPath: unsupported pod version: {version}")
         return
-    m = _SUBSCRIPTED.fullmatch(field_path)
+    m = re.fullmatch(_SUBSCRIPTED, field_path)
     if m:
         label, subscript = m.groups()
         value = subscript.lower() if label == "metadata.annotations" else subscript

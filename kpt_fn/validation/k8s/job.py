@@ -32,7 +32,7 @@ ACTIONS = ("Count", "FailIndex", "FailJob", "Ignore")
 CONDITION_STATUSES = ("False", "True", "Unknown")
 REPLACEMENT_POLICIES = ("Failed", "TerminatingOrFailed")
 COMPLETION_MODES = ("NonIndexed", "Indexed")
-_INT = re.compile(r"[+-]?\d+")  # strconv.Atoi
+_INT = r"[+-]?\d+"  # strconv.Atoi
 
 
 def check_job_spec(spec: dict, path: str, f) -> None:
@@ -201,7 +201,7 @@ def _interval(text: str, completions: int):
     for part in parts:
         # strconv.Atoi: digits with an optional sign, within int64 (a longer number is a range error,
         # reported the same way; the length test keeps Python from converting 65536 digits)
-        if not _INT.fullmatch(part) or len(part) > 20 or not -2**63 <= int(part) < 2**63:
+        if not re.fullmatch(_INT, part) or len(part) > 20 or not -2**63 <= int(part) < 2**63:
             return None, f"cannot convert string to integer for index: {go_quote(part)}"
         if int(part) >= completions:
             return None, f"too large index: {go_quote(part)}"

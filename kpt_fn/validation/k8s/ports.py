@@ -16,7 +16,7 @@ from kpt_fn.validation.k8s.findings import as_int, as_list, as_str
 RULE = "k8s/ports"
 
 PROTOCOLS = ("SCTP", "TCP", "UDP")
-_PORT_NAME_CHARS = re.compile(r"[-a-z0-9]+")
+_PORT_NAME_CHARS = r"[-a-z0-9]+"  # compiled on first use
 
 
 def port_num_problems(port: int) -> list[str]:
@@ -27,7 +27,7 @@ def port_name_problems(name: str) -> list[str]:
     errs = []
     if len(name) > 15:
         errs.append("must be no more than 15 characters")
-    if not _PORT_NAME_CHARS.fullmatch(name):
+    if not re.fullmatch(_PORT_NAME_CHARS, name):
         errs.append("must contain only alpha-numeric characters (a-z, 0-9), and hyphens (-)")
     if not re.search("[a-z]", name):
         errs.append("must contain at least one letter (a-z)")

@@ -19,7 +19,7 @@ from kpt_fn.validation.k8s.findings import as_dict, as_int, as_list
 RULE = "k8s/probes"
 
 SCHEMES = ("HTTP", "HTTPS")
-_HEADER = re.compile(r"[-A-Za-z0-9]+")
+_HEADER = r"[-A-Za-z0-9]+"  # compiled on first use
 HEADER_MSG = ("a valid HTTP header must consist of alphanumeric characters or '-' (e.g. 'X-Header-Name', "
               "regex used for validation is '[-A-Za-z0-9]+')")
 NEGATIVE = "must be greater than or equal to 0"
@@ -51,7 +51,7 @@ def _handler(handler: dict, kinds: tuple, grace: int, path: str, f) -> None:
                 f.unsupported(RULE, child(where, "scheme"), scheme, SCHEMES)
             for header in as_list(action.get("httpHeaders")):
                 name = as_dict(header).get("name")
-                if isinstance(name, str) and not _HEADER.fullmatch(name):
+                if isinstance(name, str) and not re.fullmatch(_HEADER, name):
                     f.invalid(RULE, child(where, "httpHeaders"), name, HEADER_MSG)
         elif kind == "tcpSocket":
             ports.check_num_or_name(action.get("port", 0), child(where, "port"), RULE, f)
