@@ -108,7 +108,8 @@ class Node:
         # name -> Node, or None for a property without checks at or below it; filled by prop()
         self.props: dict[str, Node | None] = {}
         self._kind, self._path, self._root = kind, path, root
-        # id(schema node) -> whether checks sit at or below it: one per tree, shared by its nodes
+        # (id(schema node), in metadata) -> whether checks sit at or below it: one per tree, shared by
+        # its nodes (a schema node may sit at several places of a tree: kpt_fn.upstream shares subtrees)
         self._carries = {} if carries is None else carries
         self._has_props = self._items = self._additional = _UNSET
 
@@ -202,7 +203,7 @@ def _carries(schema: dict, in_metadata: bool, memo: dict) -> bool:
     made here: most nodes asked about carry nothing."""
     if _STRUCTURE_KEYS.isdisjoint(schema):
         return False
-    key = id(schema)
+    key = (id(schema), in_metadata)
     found = memo.get(key)
     if found is None:
         type_ = _schema_type(schema)
