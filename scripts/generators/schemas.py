@@ -25,8 +25,10 @@ Typed built-in objects (ConfigMap, Secret, ObjectMeta) are decoded by the API se
 where `null` means "zero value"; their optional properties therefore accept null, like the schemas
 kubeconform ships.
 
-Also writes schemas/index.json: apiVersion, kind, file and scope of each schema. Every file carries
-the generator's marker (`$comment` in a schema: a keyword draft 4 validators ignore).
+Also writes schemas.json beside schemas/, what the function reads: every schema of schemas/ in one
+document, each subtree that repeats stored once (scripts/generators/subtrees.py), and the index
+(apiVersion, kind, file, scope and source of each schema). Every file carries the generator's marker
+(`$comment` in a schema: a keyword draft 4 validators ignore).
 """
 
 from __future__ import annotations
@@ -35,6 +37,7 @@ import json
 
 import yaml
 
+from generators import subtrees
 from generators.releases import local
 
 PER_RELEASE = True
@@ -186,8 +189,8 @@ def _origin(ctx, relative: str) -> str:
     return f"{src['repository']}@{src['tag']}:{src['path']}"
 
 
-def documents(ctx) -> dict[str, dict]:
-    """All generated files, path relative to the bundle's schemas/ -> JSON document."""
+def documents(ctx) -> tuple[dict[str, dict], list[dict]]:
+    """({path relative to the bundle's schemas/: JSON Schema}, the index of the schemas)."""
     swagger_path = local(ctx.release, *SWAGGER)
     swagger = json.loads(ctx.read(swagger_path))
     swagger_origin = _origin(ctx, swagger_path)
@@ -220,9 +223,7 @@ def documents(ctx) -> dict[str, dict]:
         files[path] = {"$comment": ctx.marker, **schema}
         index.append({"apiVersion": "v1", "kind": kind, "file": path, "scope": "Namespaced",
                       "source": f"{swagger_origin}#/components/schemas/{name}"})
-    files["index.json"] = {"generated": ctx.marker,
-                           "schemas": sorted(index, key=lambda e: (e["apiVersion"], e["kind"]))}
-    return files
+    return files, sorted(index, key=lambda e: (e["apiVersion"], e["kind"]))
 
 
 def dump(doc: dict) -> str:
@@ -230,5 +231,19 @@ def dump(doc: dict) -> str:
     return json.dumps(doc, sort_keys=True, ensure_ascii=False, separators=(",", ":")) + "\n"
 
 
+def dump_shared(files: dict[str, dict], index: list[dict], marker: str) -> str:
+    """schemas.json: the index, then one line per link list, schema and shared subtree (a diff of a
+    regenerated bundle shows which schema changed)."""
+    one = lambda v: json.dumps(v, sort_keys=True, ensure_ascii=False, separators=(",", ":"))  # noqa: E731
+    packed = subtrees.share(files, "schemas")
+    lines = ["{", f'"generated":{one(marker)},', f'"index":{one(index)},', f'"links":{one(packed["links"])},',
+             '"schemas":{', ",\n".join(f"{one(name)}:{one(doc)}" for name, doc in packed["schemas"].items()), "},",
+             '"shared":[', ",\n".join(map(one, packed["shared"])), "]", "}"]
+    return "\n".join(lines) + "\n"
+
+
 def build(ctx) -> dict[str, str]:
-    return {ctx.output(f"schemas/{rel}"): dump(doc) for rel, doc in documents(ctx).items()}
+    files, index = documents(ctx)
+    out = {ctx.output(f"schemas/{rel}"): dump(doc) for rel, doc in files.items()}
+    out[ctx.output("schemas.json")] = dump_shared(files, index, ctx.marker)
+    return out

@@ -13,7 +13,7 @@ import pytest
 
 REPO = Path(__file__).resolve().parents[2]
 SCHEMAS = REPO / "kpt_fn" / "upstream" / "v2_3_0" / "schemas"
-INDEX = json.loads((SCHEMAS / "index.json").read_text())["schemas"]
+INDEX = json.loads((SCHEMAS.parent / "schemas.json").read_text())["index"]
 
 
 def _load(entry) -> dict:
