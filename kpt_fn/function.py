@@ -11,7 +11,6 @@ files the config names, through a sources.Reader.
 
 from __future__ import annotations
 
-import gc
 import json
 import marshal
 
@@ -312,27 +311,6 @@ def _place(entry: Rendered, items: list, placement, results: list, freeze) -> No
         entry.origin = frozen
 
 
-class _Collector:
-    """The run's garbage-collection policy, in one place. With the cyclic collector on (in-process
-    callers) it does nothing. Off (the CLI's one short run, kpt_fn.cli.main): what exists when the
-    loop starts (modules, parsed items, the index) is not garbage, so it leaves the young generation
-    (gc.freeze), and between two TrainJobs the young generation alone is collected: an expansion leaves
-    reference cycles behind (a PodSet and its lazy endpoints in the Info), which nothing else frees.
-    Not after the last one: the process ends, and the first collection is the dear one (it walks
-    every bundle table the run loaded since the freeze)."""
-
-    __slots__ = ("manual",)
-
-    def __init__(self):
-        self.manual = not gc.isenabled()
-        if self.manual:
-            gc.freeze()
-
-    def between_trainjobs(self) -> None:
-        if self.manual:
-            gc.collect(0)
-
-
 def run(
     items: list, function_config, *, base_dir: str = ".", default_namespace: str = "", freeze=None, reader=None,
     kustomization_root: str | None = None, returns_inputs: bool = True, env=None, emit=None, report=None,
@@ -361,7 +339,8 @@ def run(
     output.Placement.own).
 
     The cyclic garbage collector is the caller's choice (the CLI turns it off for its one short
-    run); with it off, this loop frees what each TrainJob leaves behind (see _Collector)."""
+    run): a render leaves no reference cycles, so reference counting frees each TrainJob's data as
+    soon as the loop lets it go (tests/behaviour/test_acyclic_render.py)."""
     env = {} if env is None else env
     cfg, config_problems = function_config if isinstance(function_config, config_mod.Parsed) else config_mod.parse(function_config)
     namespace = cfg.namespace or default_namespace
@@ -401,11 +380,8 @@ def run(
     place_results: list = []  # "updated ..." results, after every TrainJob's own
     # Before the loop: the TrainJob items may be frozen (no longer dicts) once processed.
     reaching = intake.reaching_cluster(items, unusable) if returns_inputs else []
-    collector = _Collector()
     streaming = emit is not None and freeze is not None and cfg.mode != "validate"
     for k, (position, original) in enumerate(inputs):
-        if k:
-            collector.between_trainjobs()
         inputs[k] = None  # a processed TrainJob is held by `items` alone (and frozen there, if asked)
         entry = Rendered(position, original)
         rendered.append(entry)

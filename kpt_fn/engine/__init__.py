@@ -260,8 +260,8 @@ def admission(trainjob: dict, runtime: dict, options: EngineOptions | None = Non
 
 def expand(trainjob: dict, runtime: dict, options: EngineOptions | None = None, form: dict | None = None) -> Expansion:
     """`form`: runtime_form(runtime, options), if the caller keeps it (computed here otherwise)."""
-    # An expansion leaves reference cycles behind (a PodSet and its lazy endpoints in the Info):
-    # function.run's loop collects them when the CLI has turned the cyclic collector off.
+    # An expansion leaves no reference cycles behind (the CLI runs without the cyclic collector;
+    # tests/behaviour/test_acyclic_render.py).
     options = options or EngineOptions()
     key_problem = _key_problem(trainjob, options)
     if key_problem is not None:

@@ -17,7 +17,7 @@ from kpt_fn.trainer_names import ANCESTOR_LABEL
 # Annotations only (never evaluated): importing `typing` cost ~3 ms of every start-up.
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Callable, Iterable
+    from collections.abc import Iterable
 
 # Plain classes, not dataclasses: creating a dataclass costs a noticeable part of a one-TrainJob run's
 # start-up, and nothing compares or copies these field by field.
@@ -46,18 +46,27 @@ class Container(_Plain):
 class PodSet(_Plain):
     def __init__(self, name: str, ancestor: str | None, count: int, init_containers: list | None = None,
                  containers: list | None = None, volumes: list | None = None,
-                 endpoints: Callable[[], Iterable[str]] | None = None, single_pod_requests: dict | None = None):
+                 network: tuple | None = None, single_pod_requests: dict | None = None):
         self.name = name
         self.ancestor = ancestor
         self.count = count
         self.init_containers = [] if init_containers is None else init_containers  # list[Container]
         self.containers = [] if containers is None else containers  # list[Container]
         self.volumes = [] if volumes is None else volumes  # list[dict]
-        # Filled by the JobSet PodNetwork step; a callable so that counts changed later are honoured,
-        # like upstream's lazy iterator.
-        self.endpoints = endpoints
+        # Filled by the JobSet PodNetwork step: (TrainJob name, replicated job name, replicas,
+        # subdomain), which endpoints() names the pods from. Plain data rather than a closure over
+        # the pod set, which would make every Info a reference cycle only the cyclic collector frees.
+        self.network = network
         # resource name -> Quantity
         self.single_pod_requests = {} if single_pod_requests is None else single_pod_requests
+
+    def endpoints(self) -> Iterable[str]:
+        """The pods' DNS names with the count as it is when asked (a later phase may change it), like
+        upstream's lazy iterator; only a pod set the PodNetwork step has named has them."""
+        tj, job, replicas, subdomain = self.network
+        for r in range(replicas):
+            for p in range(self.count):
+                yield f"{tj}-{job}-{r}-{p}.{subdomain}"
 
 
 class Scheduler(_Plain):

@@ -60,16 +60,9 @@ def identify_pod_network(info, trainjob) -> None:
     for rj, ps in zip(info.replicated_jobs, info.pod_sets):
         replicas = rj.get("replicas")
         replicas = 1 if replicas is None else replicas
-        # Lazy, so that counts changed by later phases are honoured like upstream's iterator.
-        ps.endpoints = _endpoints(name, rj.get("name"), replicas, ps, subdomain)
-
-
-def _endpoints(tj, job, replicas, ps, subdomain):
-    def gen():
-        for r in range(replicas):
-            for p in range(ps.count):
-                yield f"{tj}-{job}-{r}-{p}.{subdomain}"
-    return gen
+        # What the pods are named from: PodSet.endpoints() reads the count when asked, so that counts
+        # changed by later phases are honoured like upstream's iterator.
+        ps.network = (name, rj.get("name"), replicas, subdomain)
 
 
 def sync_parallel_count(info) -> None:

@@ -195,7 +195,7 @@ def hostfile(info) -> str:
     chosen = [
         ps for ps in info.pod_sets
         if (ps.name == NODE or (launcher_as_node and ps.name == LAUNCHER))
-        and mpi.get("mpiImplementation") == OPENMPI and ps.endpoints is not None
+        and mpi.get("mpiImplementation") == OPENMPI and ps.network is not None
     ]
     hosts = sum(max(_replicas(info, ps), 0) * max(ps.count, 0) for ps in chosen)
     if hosts * len(f"x slots={slots}\n") > MAX_DATA_SIZE:

@@ -34,14 +34,8 @@ def identify_pod_network(info, trainjob) -> None:
     name = trainjob["metadata"]["name"]
     subdomain = (info.obj_apply.get("network") or {}).get("subdomain") or name
     for rj, ps in zip(info.replicated_jobs, info.pod_sets):
-        ps.endpoints = _endpoints(name, rj.get("name"), ps, subdomain)
-
-
-def _endpoints(tj, job, ps, subdomain):
-    def gen():
-        for p in range(ps.count):
-            yield f"{tj}-{job}-0-{p}.{subdomain}"
-    return gen
+        # v2.2.1 names one replica's pods only (replica index 0), whatever the replicas.
+        ps.network = (name, rj.get("name"), 1, subdomain)
 
 
 def build(info, trainjob, options) -> list[dict]:

@@ -23,7 +23,7 @@ def test_defaults_are_fresh_lists_and_maps():
     a, b = Container("a"), Container("b")
     assert a.env == [] and a.env is not b.env
     ps = PodSet("node", "trainer", 1)
-    assert (ps.containers, ps.init_containers, ps.volumes, ps.single_pod_requests, ps.endpoints) == ([], [], [], {}, None)
+    assert (ps.containers, ps.init_containers, ps.volumes, ps.single_pod_requests, ps.network) == ([], [], [], {}, None)
     assert Scheduler().pod_labels == {} and Scheduler().pod_annotations is None
     assert repr(Container("c", image="i")).startswith("Container(name='c', image='i'")
 
