@@ -118,8 +118,10 @@ class Bundle:
     def runtime_ref_defaults(self) -> dict:
         """The `default:` values of a TrainJob's spec.runtimeRef (from the CRD, via crd_defaults.json)."""
         def build():
+            from kpt_fn.upstream.defaults import DEFAULT
+
             tree = self.defaults("TrainJob")["spec"]["runtimeRef"]
-            return {key: sub.value for key, sub in tree.items() if hasattr(sub, "value")}
+            return {key: sub[DEFAULT] for key, sub in tree.items() if DEFAULT in sub}
         return self._derived("runtimeRef", build)
 
     # --- schemas ----------------------------------------------------------------------------------
@@ -171,11 +173,7 @@ class Bundle:
         if kind == "ClusterTrainingRuntime":
             kind = "TrainingRuntime"
 
-        def build():
-            from kpt_fn.upstream import defaults
-
-            return {"spec": defaults.tree_from_json(self._json("crd_defaults.json")["kinds"][kind])}
-        return self._derived(("defaults", kind), build)
+        return self._derived(("defaults", kind), lambda: {"spec": self._json("crd_defaults.json")["kinds"][kind]})
 
     def omitempty(self) -> dict:
         """{"roots": {...}, "types": {...}} (kpt_fn.engine.omitempty)."""

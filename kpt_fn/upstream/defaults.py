@@ -19,22 +19,15 @@ VALUES = "{}"  # key of the subtree that applies to every value of a map (additi
 _CHILD_KEYS = {openapi.ITEMS: ITEMS, openapi.VALUES: VALUES}
 
 
-class _Default:
-    """A defaulted field: its value, and the defaults below it (filled into the value too)."""
-
-    __slots__ = ("value", "tree")
-
-    def __init__(self, value, tree: dict | None = None):
-        self.value = value
-        self.tree = tree or {}
-
-    def __repr__(self):
-        return f"D({self.value!r})"
+# A defaulted field's node holds its value under this key, beside the defaults below it: no property
+# is named "=".
+DEFAULT = "="
 
 
 def defaults_tree(schema) -> dict:
     """The `default:` values below an OpenAPI schema node, keyed by property (ITEMS: list items,
-    VALUES: map values); only paths that lead to a default are present."""
+    VALUES: map values); a defaulted field's node holds its value under DEFAULT. Only paths that lead
+    to a default are present. Plain JSON: a bundle's crd_defaults.json holds these trees as they are."""
     if not isinstance(schema, dict):
         return {}
     tree: dict = {}
@@ -42,36 +35,16 @@ def defaults_tree(schema) -> dict:
         below = defaults_tree(sub)
         key = name if kind == openapi.PROPERTY else _CHILD_KEYS[kind]
         if kind == openapi.PROPERTY and "default" in sub:
-            tree[key] = _Default(sub["default"], below)
+            tree[key] = {DEFAULT: sub["default"], **below}
         elif below:
             tree[key] = below
     return tree
 
 
-# In crd_defaults.json a defaulted field is {"=": value, <the defaults below it>}: no property is "=".
-_VALUE = "="
 # The kinds crd_defaults.json holds the spec defaults of, with their apiVersion: the engine defaults
 # TrainJobs and runtimes, kpt_fn.lifecycle the JobSets it renders (their created form).
 CRD_DEFAULTS_KINDS = {"TrainJob": "trainer.kubeflow.org/v1alpha1", "TrainingRuntime": "trainer.kubeflow.org/v1alpha1",
                       "JobSet": "jobset.x-k8s.io/v1alpha2"}
-
-
-def tree_to_json(tree: dict) -> dict:
-    out = {}
-    for key, sub in tree.items():
-        out[key] = {_VALUE: sub.value, **tree_to_json(sub.tree)} if isinstance(sub, _Default) else tree_to_json(sub)
-    return out
-
-
-def tree_from_json(data: dict) -> dict:
-    out = {}
-    for key, sub in data.items():
-        if _VALUE in sub:
-            below = {k: v for k, v in sub.items() if k != _VALUE}
-            out[key] = _Default(sub[_VALUE], tree_from_json(below))
-        else:
-            out[key] = tree_from_json(sub)
-    return out
 
 
 def _fresh(value):
@@ -93,17 +66,13 @@ def apply_defaults(obj, tree) -> None:
             for value in obj.values():
                 apply_defaults(value, sub)
             continue
-        if isinstance(sub, _Default):
-            value = obj.get(key)
-            if value is None:
-                value = obj[key] = _fresh(sub.value)
-            sub = sub.tree
-            if not sub:
+        if key == DEFAULT:  # the value of `obj` itself, which its parent filled
+            continue
+        value = obj.get(key)
+        if value is None:
+            if DEFAULT not in sub:
                 continue
-        else:
-            value = obj.get(key)
-            if value is None:
-                continue
+            value = obj[key] = _fresh(sub[DEFAULT])
         if ITEMS in sub:
             if isinstance(value, list):
                 apply_defaults(value, sub[ITEMS])

@@ -23,7 +23,7 @@ def build(ctx) -> dict[str, str]:
     kinds = []
     for kind, api_version in defaults.CRD_DEFAULTS_KINDS.items():
         schema = bundle.schema(bundle.schema_entries()[(api_version, kind)])
-        tree = defaults.tree_to_json(defaults.defaults_tree(schema["properties"]["spec"]))
+        tree = defaults.defaults_tree(schema["properties"]["spec"])
         kinds.append(f"{json.dumps(kind)}: {json.dumps(tree, separators=(',', ':'), ensure_ascii=False)}")
     text = "{" + f'"generated": {json.dumps(ctx.marker)},\n"kinds": {{\n' + ",\n".join(kinds) + "\n}}\n"
     return {ctx.output("crd_defaults.json"): text}

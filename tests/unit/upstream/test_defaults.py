@@ -39,9 +39,8 @@ def _crd_defaults(filename: str, crds=CRDS) -> set:
 def _tree_defaults(tree, path="") -> set:
     out = set()
     for key, sub in tree.items():
-        if isinstance(sub, default_trees._Default):
-            out.add((f"{path}.{key}", repr(sub.value)))
-            out |= _tree_defaults(sub.tree, f"{path}.{key}")
+        if key == default_trees.DEFAULT:
+            out.add((path, repr(sub)))
         elif default_trees.ITEMS in sub:
             out |= _tree_defaults(sub[default_trees.ITEMS], f"{path}.{key}[]")
         else:
@@ -76,13 +75,19 @@ def test_schema_defaults_below_a_defaulted_field_and_in_maps_are_filled_too():
                    "policy": {"mode": "hard"}}
 
 
-def test_the_json_form_of_a_tree_round_trips():
+def test_a_tree_is_plain_json():
+    """What crd_defaults.json holds is the tree itself: a defaulted field's value under "=", beside the
+    defaults below it."""
     schema = {"properties": {"a": {"default": {"x": 1}, "properties": {"b": {"default": "v"}}},
-                             "l": {"items": {"properties": {"c": {"default": 0}}}}}}
+                             "l": {"items": {"properties": {"c": {"default": 0}}}},
+                             "m": {"default": [], "items": {"properties": {"d": {"default": 2}}}}}}
     tree = default_trees.defaults_tree(schema)
-    data = default_trees.tree_to_json(tree)
-    assert data == {"a": {"=": {"x": 1}, "b": {"=": "v"}}, "l": {"[]": {"c": {"=": 0}}}}
-    assert default_trees.tree_to_json(default_trees.tree_from_json(data)) == data
+    assert tree == {"a": {"=": {"x": 1}, "b": {"=": "v"}}, "l": {"[]": {"c": {"=": 0}}},
+                    "m": {"=": [], "[]": {"d": {"=": 2}}}}
+    obj = {"l": [{}], "m": [{}, {"d": 5}]}
+    default_trees.apply_defaults(obj, tree)
+    assert obj == {"a": {"x": 1, "b": "v"}, "l": [{"c": 0}], "m": [{"d": 2}, {"d": 5}]}
+    assert tree["a"]["="] == {"x": 1}  # the tree's own value is not filled
 
 
 def test_written_values_are_kept_and_each_default_is_a_copy():
