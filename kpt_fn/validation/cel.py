@@ -90,6 +90,11 @@ class Token(str):
 
 
 def _precompiled(text: str):
+    """The plain tree of a rule text from the release bundles (tests extend it with cel-python's parser)."""
+    return _bundled(text)
+
+
+def _bundled(text: str):
     """The plain tree of a rule text from the release bundles (a rule's tree is the same in every
     release, so the default release is asked first and the others only for a text it lacks)."""
     from kpt_fn import upstream
@@ -117,20 +122,28 @@ class NotPrecompiled(Exception):
     """A rule text no release bundle has a parse tree for."""
 
 
+# Rule text -> its Tree, for the texts the release bundles hold: a text is parsed once per process,
+# however many schema nodes carry it (TrainingRuntime's and ClusterTrainingRuntime's rules are the same).
+_trees: dict[str, Tree] = {}
+
+
 def parse(text: str):
     """The precompiled parse tree of `text`; NotPrecompiled for a text no bundle holds."""
+    tree = _trees.get(text)
+    if tree is not None:
+        return tree
     plain = _precompiled(text)
     if plain is None:
         raise NotPrecompiled("no precompiled parse tree for this rule (scripts/generate.py cel makes them)")
-    return _from_plain(plain)
-
-
-_OLD_SELF = re.compile(r"\boldSelf\b")
+    tree = _from_plain(plain)
+    if plain is _bundled(text):  # not a tree a test lends (tests/support/celpy_oracle.py)
+        _trees[text] = tree
+    return tree
 
 
 def mentions_old_self(text: str) -> bool:
     """Whether a rule is a transition rule, without parsing it (parsing costs milliseconds)."""
-    return _OLD_SELF.search(text) is not None
+    return "oldSelf" in text and re.search(r"\boldSelf\b", text) is not None
 
 
 def uses_old_self(tree) -> bool:

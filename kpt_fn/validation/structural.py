@@ -12,7 +12,7 @@ from __future__ import annotations
 import functools
 import re
 
-from kpt_fn import openapi
+from kpt_fn import openapi, upstream
 from kpt_fn.problems import Problem
 from kpt_fn.validation import cel, names
 from kpt_fn.validation.fielderr import DUPLICATE, INVALID, body, child, go_json, index, key
@@ -71,13 +71,13 @@ class CelRule:
     @property
     def program(self) -> cel.Program:
         if self._program is None:
-            self._program = cel.compile_rule(self.rule, self.schema)
+            self._program = _compiled(self.rule, self.schema)
         return self._program
 
     @property
     def message_program(self) -> cel.Program | None:
         if self._message_program is _MISSING:
-            self._message_program = (cel.compile_rule(self.message_expression, self.schema)
+            self._message_program = (_compiled(self.message_expression, self.schema)
                                      if self.message_expression else None)
         return self._message_program
 
@@ -85,6 +85,21 @@ class CelRule:
     def error_name(self) -> str:
         """ruleErrorString: the message when there is one, else the rule text."""
         return self.message.strip() or self.rule.strip()
+
+
+# (CEL text, id(schema node)) -> (the node, its Program). The release bundles share subtrees among
+# their schemas (the pod template spec of the TrainJob, both runtimes and the JobSet is one object), so
+# a rule sits on one node in several trees and is compiled once; the node is kept so that its id
+# cannot be reused while its program is.
+_programs: dict[tuple, tuple] = {}
+
+
+def _compiled(text: str, schema: dict) -> cel.Program:
+    key = (text, id(schema))
+    found = _programs.get(key)
+    if found is None or found[0] is not schema:
+        found = _programs[key] = (schema, cel.compile_rule(text, schema))
+    return found[1]
 
 
 class Node:
@@ -108,8 +123,9 @@ class Node:
         # name -> Node, or None for a property without checks at or below it; filled by prop()
         self.props: dict[str, Node | None] = {}
         self._kind, self._path, self._root = kind, path, root
-        # (id(schema node), in metadata) -> whether checks sit at or below it: one per tree, shared by
-        # its nodes (a schema node may sit at several places of a tree: kpt_fn.upstream shares subtrees)
+        # (id(schema node), in metadata) -> whether checks sit at or below it: shared by the nodes of a
+        # tree, and by the trees of a release (a schema node may sit at several places of a tree and in
+        # several trees: kpt_fn.upstream shares subtrees)
         self._carries = {} if carries is None else carries
         self._has_props = self._items = self._additional = _UNSET
 
@@ -245,14 +261,19 @@ def _is_object_meta(schema: dict) -> bool:
     return "labels" in props and "annotations" in props
 
 
-def build_tree(schema: dict, kind: str) -> Node:
-    """The check tree of a root schema (`kind` names the CEL rule ids); it grows as objects are checked."""
-    return _node(schema, kind, "", root=True)
+def build_tree(schema: dict, kind: str, carries: dict | None = None) -> Node:
+    """The check tree of a root schema (`kind` names the CEL rule ids); it grows as objects are checked.
+    `carries`: the memo of which schema nodes carry checks, when several trees share it (their schema
+    nodes must then outlive it)."""
+    return _node(schema, kind, "", root=True, carries=carries)
 
 
 @functools.cache
 def tree(entry: SchemaEntry) -> Node:
-    return build_tree(load(entry), entry.kind)
+    # The trees of one release share the memo of which schema nodes carry checks: their schemas share
+    # subtrees (kpt_fn.upstream), which the bundle keeps alive as long as the memo.
+    bundle = upstream.bundle(entry.release)
+    return build_tree(load(entry), entry.kind, bundle.derived("kpt_fn.validation.structural.carries", dict))
 
 
 def cel_rules(entry: SchemaEntry) -> list[CelRule]:
@@ -428,14 +449,17 @@ def _evaluate(rule: CelRule, value, path: str, subject, out: list):
     out.append(Problem(detail, path, subject=subject, rule=rule.id))
 
 
-_FIELD_PATH_STEP = re.compile(r"\.([A-Za-z_][A-Za-z0-9_]*)|\['((?:[^'\\]|\\.)*)'\]")
+# One step of a rule's fieldPath; compiled by re's own cache on first use (only a failing rule with
+# a fieldPath needs it).
+_FIELD_PATH_STEP = r"\.([A-Za-z_][A-Za-z0-9_]*)|\['((?:[^'\\]|\\.)*)'\]"
 
 
 def _with_field_path(path: str, field_path: str) -> str:
     """Append a rule's `fieldPath` (`.a.b`, `.a['x.y']`), normalised like the API server does."""
+    step = re.compile(_FIELD_PATH_STEP)
     pos = 0
     while pos < len(field_path):
-        m = _FIELD_PATH_STEP.match(field_path, pos)
+        m = step.match(field_path, pos)
         if not m:
             return path
         path = child(path, m.group(1) if m.group(1) is not None else m.group(2))

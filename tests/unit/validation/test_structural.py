@@ -135,3 +135,21 @@ def test_a_grown_tree_holds_exactly_the_nodes_that_carry_checks(release):
     for entry in bundle.schema_entries().values():
         schema = bundle.schema(entry)
         assert _grown(s.build_tree(schema, entry.kind), "", {}) == _oracle(schema, "", {}), entry.kind
+
+
+@pytest.mark.parametrize("release", ["v2.2.1", "v2.3.0"])
+def test_the_trees_of_a_release_share_their_answers_and_programs(release):
+    """The bundle shares schema subtrees among kinds: the trees of a release share the memo of which
+    nodes carry checks (and still hold exactly those nodes), and a rule on a shared node is compiled once."""
+    from kpt_fn import upstream
+    from kpt_fn.validation import cel
+
+    bundle = upstream.bundle(release)
+    entries = bundle.schema_entries()
+    for entry in entries.values():
+        assert _grown(s.tree(entry), "", {}) == _oracle(bundle.schema(entry), "", {}), entry.kind
+    runtime = s.cel_rules(entries[("trainer.kubeflow.org/v1alpha1", "TrainingRuntime")])
+    cluster = s.cel_rules(entries[("trainer.kubeflow.org/v1alpha1", "ClusterTrainingRuntime")])
+    shared = [(a, b) for a in runtime for b in cluster if a.rule == b.rule and a.schema is b.schema]
+    assert shared and all(a.id != b.id and a.program is b.program for a, b in shared)
+    assert cel.parse(shared[0][0].rule) is cel.parse(shared[0][0].rule)  # a text is parsed once
