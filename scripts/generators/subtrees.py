@@ -93,4 +93,3 @@ def _assert_no_placeholder(node) -> None:
     elif isinstance(node, list):
         for sub in node:
             _assert_no_placeholder(sub)
-
