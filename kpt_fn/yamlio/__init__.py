@@ -18,10 +18,30 @@ are that interface.
 from kpt_fn.yamlio.errors import YAMLInputError
 from kpt_fn.yamlio.limits import DEFAULT_LIMITS, Limits, check_limits
 from kpt_fn.yamlio.read import load, load_all, load_json
-from kpt_fn.yamlio.passthrough import ItemMarks, ItemSource, PassThrough, Verbatim, item_source
 from kpt_fn.yamlio.schema import MAX_INT_DIGITS, Dumper
-from kpt_fn.yamlio.stream import Frozen, ListWriter, dump, dump_pieces, freeze
 from kpt_fn.yamlio.write import dump_all
+
+# The output in pieces and the pass-through serve the KRM function (kpt_fn.cli.krm) and the modes
+# that print one document; `render`, `validate` and the kustomize plugin never touch them, so they
+# are imported when one of their names is first asked for (PEP 562), not on every start-up.
+_LATER = {
+    "Frozen": "stream", "ListWriter": "stream", "dump": "stream", "dump_pieces": "stream", "freeze": "stream",
+    "ItemMarks": "passthrough", "ItemSource": "passthrough", "PassThrough": "passthrough",
+    "Verbatim": "passthrough", "item_source": "passthrough",
+}
+
+
+def __getattr__(name: str):
+    module = _LATER.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    if module == "stream":
+        from kpt_fn.yamlio import stream as found
+    else:
+        from kpt_fn.yamlio import passthrough as found
+    value = getattr(found, name)
+    globals()[name] = value  # asked once
+    return value
 
 __all__ = [
     "DEFAULT_LIMITS",
