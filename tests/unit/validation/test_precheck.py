@@ -92,3 +92,95 @@ def test_ignored_formats_and_plain_values_pass():
     assert precheck.is_valid({"a": [1, 2]}, {"type": "object", "properties": {"a": {
         "type": "array", "maxItems": 2, "items": {"type": "integer", "format": "int32", "minimum": 0}}}})
     assert precheck.is_valid("abc", {"type": "string", "format": "byte", "maxLength": 3, "pattern": "^[a-c]+$"})
+
+
+# --- the walk's answers are a plain reading of every keyword of every node it meets ------------------
+
+_ORACLE_TYPES = {"string": lambda v: type(v) is str, "object": lambda v: type(v) is dict,
+                 "array": lambda v: type(v) is list, "integer": lambda v: type(v) is int,
+                 "boolean": lambda v: type(v) is bool, "number": lambda v: type(v) in (int, float),
+                 "null": lambda v: v is None}
+
+
+def _oracle(value, schema) -> bool:
+    """The precheck written plainly: no fast path, every keyword read where it applies."""
+    import re
+
+    if not precheck._KNOWN.issuperset(schema):
+        return False
+    t = schema.get("type")
+    if t is not None:
+        ts = [t] if type(t) is str else t
+        if not any(_ORACLE_TYPES.get(x, lambda v: False)(value) for x in ts if isinstance(x, str)):
+            return False
+    enum = schema.get("enum")
+    if enum is not None and not (type(value) is str and value in enum and all(type(e) is str for e in enum)):
+        return False
+    fmt = schema.get("format")
+    if type(value) is str:
+        if fmt is not None and fmt not in precheck._IGNORED_FORMATS:
+            return False
+        if schema.get("maxLength") is not None and len(value) > schema["maxLength"]:
+            return False
+        if schema.get("minLength") is not None and len(value) < schema["minLength"]:
+            return False
+        if schema.get("pattern") is not None:
+            return "\n" not in value and "\r" not in value and \
+                re.search(schema["pattern"], value, re.ASCII) is not None
+        return True
+    if type(value) is dict:
+        if any(name not in value for name in schema.get("required") or ()):
+            return False
+        if schema.get("minProperties") is not None and len(value) < schema["minProperties"]:
+            return False
+        for k, v in value.items():
+            if type(k) is not str:
+                return False
+            props = schema.get("properties") or {}
+            addl = schema.get("additionalProperties", True)
+            sub = props[k] if k in props else addl if isinstance(addl, dict) else None
+            if sub is None and addl is False:
+                return False
+            if sub is not None and not _oracle(v, sub):
+                return False
+        return True
+    if type(value) is list:
+        if schema.get("maxItems") is not None and len(value) > schema["maxItems"]:
+            return False
+        if schema.get("minItems") is not None and len(value) < schema["minItems"]:
+            return False
+        items = schema.get("items")
+        return items is None or (type(items) is dict and all(_oracle(x, items) for x in value))
+    if type(value) in (int, float):
+        if type(value) is float and not -1e308 <= value <= 1e308 or type(value) is int and not -2**63 <= value < 2**64:
+            return False
+        if fmt not in (None, *precheck._IGNORED_FORMATS):
+            return False
+        low, high = schema.get("minimum"), schema.get("maximum")
+        return (low is None or value >= low) and (high is None or value <= high)
+    return type(value) is bool or value is None
+
+
+@pytest.mark.parametrize("chunk", range(2))
+def test_the_walk_answers_as_the_plain_reading(chunk):
+    rng = random.Random(100 + chunk)
+    for obj in OBJECTS[chunk::2]:
+        schema = upstream.schema(upstream.bundle().entry_for(obj))
+        for candidate in [obj, *_mutations(obj, rng, 6)]:
+            assert precheck.is_valid(candidate, schema) is _oracle(candidate, schema), candidate
+
+
+@pytest.mark.parametrize("schema", [
+    {"type": ["string", "null"], "enum": ["a", "b"]}, {"enum": ["a"]}, {"type": "integer", "enum": ["1"]},
+    {"type": "number", "minimum": 0, "maximum": 2}, {"type": ["integer", "boolean"]}, {"type": []},
+    {"type": "array", "items": {"type": "string"}, "minItems": 1}, {"type": "array", "items": True},
+    {"type": "object", "required": ["a"], "properties": {"a": {"type": "string", "minLength": 2}}},
+    {"type": "object", "additionalProperties": {"type": "integer", "format": "int32"}, "minProperties": 1},
+    {"type": "object", "additionalProperties": {"type": "string"}}, {"properties": {"a": {"type": "string"}}},
+    {"additionalProperties": False, "properties": {"a": {}}}, {"type": "string", "format": "date"},
+    {"type": "bogus"}, {},
+])
+def test_the_walk_answers_as_the_plain_reading_on_every_kind_of_node(schema):
+    for value in [*ODD_VALUES, {"a": "xy"}, {"a": "x"}, {"b": 1}, {"a": 1, "b": 2.5}, ["a", "b"], [1], 0, 2, 3,
+                  {"a": "x", "b": "y"}, {1: "x"}]:
+        assert precheck.is_valid(value, schema) is _oracle(value, schema), value
