@@ -12,7 +12,7 @@ from __future__ import annotations
 import functools
 import re
 
-from kpt_fn import openapi, upstream
+from kpt_fn import upstream
 from kpt_fn.problems import Problem
 from kpt_fn.validation import cel, names
 from kpt_fn.validation.fielderr import DUPLICATE, INVALID, body, child, go_json, index, key
@@ -146,9 +146,13 @@ class Node:
     @property
     def has_props(self) -> bool:
         """Whether any property carries checks: the walk skips a map's keys otherwise. Asked once per
-        node; any() stops at the first property that carries one (in a pod spec: after affinity)."""
+        node, of the memo alone (no node is made for a property no object has reached); any() stops at
+        the first property that carries one (in a pod spec: after affinity)."""
         if self._has_props is _UNSET:
-            self._has_props = any(self.prop(name) is not None for name in (self.schema.get("properties") or {}))
+            self._has_props = any(
+                isinstance(sub, dict) and not (self._root and name == "metadata")
+                and _carries(sub, _ends_in_metadata(name), self._carries)
+                for name, sub in (self.schema.get("properties") or {}).items())
         return self._has_props
 
     @property
@@ -215,19 +219,30 @@ def _own_rules(schema: dict):
 def _carries(schema: dict, in_metadata: bool, memo: dict) -> bool:
     """Whether checks sit at `schema` (not a root) or below it; `in_metadata`: its path ends with
     "metadata" (embedded object metadata is checked). Asked once per schema node of a tree, and only
-    of the nodes objects reach; any() stops at the first descendant that carries one. No paths are
-    made here: most nodes asked about carry nothing."""
+    of the nodes objects reach; the children (openapi.children: properties, then the items of an
+    array, then additionalProperties) are looked at only until one carries. No paths are made here:
+    most nodes asked about carry nothing."""
     if _STRUCTURE_KEYS.isdisjoint(schema):
         return False
     key = (id(schema), in_metadata)
     found = memo.get(key)
-    if found is None:
-        type_ = _schema_type(schema)
-        found = memo[key] = bool(
-            _own_rules(schema) or _list_type(schema, type_)
-            or (in_metadata and _is_object_meta(schema))
-            or any(_carries(sub, what == openapi.PROPERTY and _ends_in_metadata(name), memo)
-                   for what, name, sub in openapi.children(schema) if what != openapi.ITEMS or type_ == "array"))
+    if found is not None:
+        return found
+    type_ = _schema_type(schema)
+    found = bool(_own_rules(schema) or _list_type(schema, type_) or (in_metadata and _is_object_meta(schema)))
+    if not found:
+        for name, sub in (schema.get("properties") or {}).items():
+            if isinstance(sub, dict) and _carries(sub, _ends_in_metadata(name), memo):
+                found = True
+                break
+        else:
+            sub = schema.get("items")
+            if type_ == "array" and isinstance(sub, dict) and _carries(sub, False, memo):
+                found = True
+            else:
+                sub = schema.get("additionalProperties")
+                found = isinstance(sub, dict) and _carries(sub, False, memo)
+    memo[key] = found
     return found
 
 

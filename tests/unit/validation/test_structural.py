@@ -85,9 +85,9 @@ def test_the_tree_grows_along_what_objects_reach():
     assert root.props == {}  # nothing made before an object is checked
     s.check_tree({"spec": {"count": 1, "plain": "p"}}, root)
     spec = root.props["spec"]
-    # has_props looked at the properties in order up to the first that carries checks (ports); the
-    # walk at the object's own: tags and window are not made
-    assert set(spec.props) == {"ports", "count", "plain"} and spec.props["plain"] is None
+    # has_props asked the memo about the properties in order up to the first that carries checks
+    # (ports) and made no node of them; the walk made the object's own: ports, tags and window are not made
+    assert set(spec.props) == {"count", "plain"} and spec.props["plain"] is None and spec.has_props
     # listing the rules grows the whole tree, and finds what a tree made up front found
     assert [r.rule for r in s.cel_rules_of(SCHEMA, "Toy")] == ["self >= 1", "has(self.lastUpdatedTime)"]
 
