@@ -11,8 +11,8 @@ instead (the same grammar: k8s.io/apimachinery pkg/api/resource/quantity.go, Par
 
 from __future__ import annotations
 
-# The `pattern` controller-gen writes for resource.Quantity fields (x-kubernetes-int-or-string).
-QUANTITY_PATTERN = r"^(\+|-)?(([0-9]+(\.[0-9]*)?)|(\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\+|-)?(([0-9]+(\.[0-9]*)?)|(\.[0-9]+))))?$"
+from kpt_fn.validation.precheck import QUANTITY_PATTERN  # noqa: F401 (the pattern of resource.Quantity fields)
+
 QUANTITY_SHAPE = ("must be a quantity: a number with an optional unit suffix, such as 4, 0.5, 500m (0.5), "
                   "2Gi, 100M or 1e3")
 

@@ -184,3 +184,40 @@ def test_the_walk_answers_as_the_plain_reading_on_every_kind_of_node(schema):
     for value in [*ODD_VALUES, {"a": "xy"}, {"a": "x"}, {"b": 1}, {"a": 1, "b": 2.5}, ["a", "b"], [1], 0, 2, 3,
                   {"a": "x", "b": "y"}, {1: "x"}]:
         assert precheck.is_valid(value, schema) is _oracle(value, schema), value
+
+
+# --- the quantity pattern is read without compiling it; the expression is the oracle ---------------
+
+QUANTITY_TEXTS = ["1", "+1", "-1", "1.", ".5", ".", "", "+", "1.5", "1.5.5", "500m", "2Gi", "2Ki", "2K", "2k", "1E",
+                  "1e", "1E5", "1e-3", "1e+3", "1e+", "1Ei", "1Ei5", "1.e5", ".e5", "1ee5", "1Mi ", " 1", "١", "1e1.5",
+                  "1e.5", "1e.", "0x10", "1n", "1u", "1µ", "007", "1.0Gi", "Gi", "e5", "-.5", "+.5e-.5"]
+
+
+def _quantity_oracle(text: str) -> bool:
+    import re
+
+    return re.compile(precheck.QUANTITY_PATTERN, re.ASCII).search(text) is not None
+
+
+@pytest.mark.parametrize("text", QUANTITY_TEXTS)
+def test_quantity_shape_is_the_pattern(text):
+    assert precheck._quantity_shaped(text) is _quantity_oracle(text)
+
+
+def test_quantity_shape_is_the_pattern_on_any_text():
+    from hypothesis import given, settings, strategies as st
+
+    @settings(max_examples=3000, deadline=None)
+    @given(st.text(alphabet="0123456789.+-eEiKMGTPnumk x", max_size=9))
+    def agree(text):
+        assert precheck._quantity_shaped(text) is _quantity_oracle(text)
+
+    agree()
+
+
+def test_a_quantity_field_is_checked_by_its_shape():
+    from kpt_fn.validation import hints
+
+    node = {"type": ["integer", "string"], "x-kubernetes-int-or-string": True, "pattern": hints.QUANTITY_PATTERN}
+    assert precheck.is_valid("500m", node) and precheck.is_valid(2, node)
+    assert not precheck.is_valid("500 m", node) and not precheck.is_valid("1\n", node)
