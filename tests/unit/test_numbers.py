@@ -80,3 +80,17 @@ def test_a_whole_float_beyond_2_53_stays_a_float():
     node = {"type": "integer"}
     assert numbers._whole(float(2**53), node) == 2**53 and type(numbers._whole(float(2**53), node)) is int
     assert type(numbers._whole(1e20, node)) is float
+
+
+def test_an_object_without_floats_is_itself_and_one_with_them_is_walked():
+    from kpt_fn import openapi, upstream
+
+    tj = {"apiVersion": "trainer.kubeflow.org/v1alpha1", "kind": "TrainJob", "metadata": {"name": "a"},
+          "spec": {"trainer": {"numNodes": 2, "env": [{"name": "X", "value": "2.0"}]}}}
+    assert numbers.whole_numbers(tj) is tj
+    for where in ({"numNodes": 2.0}, {"numNodes": 2.5}, {"env": [{"name": "X", "value": 2.0}]}):
+        with_float = {**tj, "spec": {"trainer": {**tj["spec"]["trainer"], **where}}}
+        schema = upstream.schema(upstream.bundle().entry_for(with_float))
+        assert numbers.whole_numbers(with_float) == openapi.walk(with_float, schema, numbers._whole, only=float)
+    assert numbers.whole_numbers({**tj, "spec": {"trainer": {"numNodes": 2.0}}})["spec"]["trainer"]["numNodes"] == 2
+    assert type(numbers.whole_numbers({**tj, "spec": {"trainer": {"numNodes": 2.0}}})["spec"]["trainer"]["numNodes"]) is int
