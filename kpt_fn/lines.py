@@ -80,11 +80,12 @@ def line_of(docs: list, index: int, path: str) -> int | None:
 
 
 def locate(results: list, root: str, documents=None) -> dict:
-    """Set `lineno` on every result that names a file under `root`; returns the composed files
-    (file -> documents), each composed once, to be handed on as `documents`."""
+    """Set `lineno` on every result that names a file under `root` and has none yet (a whole
+    object's is known from the read that found it: kpt_fn.cli.plain.expand); returns the composed
+    files (file -> documents), each composed once, to be handed on as `documents`."""
     documents = {} if documents is None else documents
     for r in results:
-        if getattr(r, "file", ""):
+        if getattr(r, "file", "") and not getattr(r, "lineno", 0):
             r.lineno = line_of(composed(documents, root, r.file), r.index, r.field) or 0
     return documents
 

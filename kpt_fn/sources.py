@@ -78,6 +78,10 @@ class Reader:
         self.stopped: str | None = None  # the per-run limit that stopped reading, once one has
         self._files: set = set()  # real paths already read
         self._dirs: set = set()  # real paths of directories already walked
+        # (file as results name it, document index) -> 1-based line where the document's root starts,
+        # from the parse that read it: a result about a whole object names its line without the
+        # file being read and composed again (kpt_fn.lines.locate)
+        self.document_lines: dict = {}
 
     @classmethod
     def from_env(cls, root: str, env, *, label: str = WORKING_DIR, limits: Limits = DEFAULT_LIMITS,
@@ -254,7 +258,8 @@ class Reader:
             return
         remaining = limits.max_bytes - self.bytes_read
         # The resolved path, not following a link there: what was checked is what is opened.
-        docs, problem, size = _load(real, limits, remaining, getattr(os, "O_NOFOLLOW", 0))
+        lines: list = []
+        docs, problem, size = _load(real, limits, remaining, getattr(os, "O_NOFOLLOW", 0), lines)
         self.bytes_read += size
         if problem == "run-bytes":
             self._stop(f"more than {limits.max_bytes} bytes", "maxInputBytes", problems, option)
@@ -265,6 +270,7 @@ class Reader:
         if self.documents > MAX_DOCUMENTS:
             self._stop(f"more than {MAX_DOCUMENTS} documents", "", problems, option)
         for i, doc in enumerate(docs):
+            self.document_lines[rel, i] = lines[i]
             for item, where in _objects(doc):
                 if where is not None:
                     problems.add(Problem(f"{rel}: document {i}{where} is not a Kubernetes object ({_what(item)}); not read", option))
@@ -272,8 +278,9 @@ class Reader:
                 items.append(_annotated(item, rel, i))
 
 
-def _load(path: str, limits: Limits, remaining: int, flags: int = 0) -> tuple[list, str | None, int]:
-    """(documents, problem, bytes read) of one regular file."""
+def _load(path: str, limits: Limits, remaining: int, flags: int = 0, lines=None) -> tuple[list, str | None, int]:
+    """(documents, problem, bytes read) of one regular file; `lines`, when given, gets the line where
+    each document returned starts (yamlio.load_all)."""
     try:
         # O_NONBLOCK: a FIFO swapped in after the stat must not block the function forever.
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | flags)
@@ -289,9 +296,13 @@ def _load(path: str, limits: Limits, remaining: int, flags: int = 0) -> tuple[li
     if len(data) > remaining:
         return [], "run-bytes", len(data)
     try:
-        return [d for d in load_all(data, limits) if d is not None], None, len(data)
+        starts: list = []
+        docs = load_all(data, limits, lines=starts)
     except YAMLInputError as e:
         return [], str(e), len(data)
+    if lines is not None:
+        lines.extend(n for d, n in zip(docs, starts) if d is not None)
+    return [d for d in docs if d is not None], None, len(data)
 
 
 def load_file(path: str, limits: Limits = DEFAULT_LIMITS) -> tuple[list, list]:

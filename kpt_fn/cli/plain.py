@@ -229,6 +229,9 @@ def expand(paths: list[str], cwd: str, env: dict, mode: str | None = None, stric
         returns_inputs=parsed.config.mode == "validate" and _client_returns_inputs(root), env=env,
     )
     outcome.results[:0] = [from_problem(p) for p in problems + read_problems]
+    for r in outcome.results:
+        if r.file and not r.field:  # a whole object: its line is where the read found its document
+            r.lineno = reader.document_lines.get((r.file, r.index), 0)
     return outcome
 
 

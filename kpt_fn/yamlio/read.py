@@ -130,7 +130,7 @@ def _expanded_nodes(obj, known: dict) -> int:
     return total
 
 
-def _load_plain(source, limits: Limits, marks=None) -> list:
+def _load_plain(source, limits: Limits, marks=None, lines=None) -> list:
     """Every document of a stream of plain data, built straight from the parser's events.
 
     Plain data -- only core tags, scalar keys without duplicates, nesting below the depth limit;
@@ -142,7 +142,8 @@ def _load_plain(source, limits: Limits, marks=None) -> list:
     them. Anything else, valid or not, raises _NotPlain (conservatively: when in doubt, the careful
     path decides), so that every other error message stays exactly the careful path's.
 
-    `marks`, when given, gets where the items of the first document's top-level `items` start.
+    `marks`, when given, gets where the items of the first document's top-level `items` start;
+    `lines`, the 0-based line of each document's root (see load_all).
     """
     max_depth = limits.max_depth
     loader = Loader(source)
@@ -161,6 +162,7 @@ def _load_plain(source, limits: Limits, marks=None) -> list:
         # (container, pending key, container is a mapping, its anchor) of the enclosing collections
         stack: list = []
         root = cur = key = anchor = None
+        root_line = 0
         in_map = False
         item_level = -1  # len(stack) at which the items of marks start
         item = -1  # the item being read, for marks
@@ -223,6 +225,8 @@ def _load_plain(source, limits: Limits, marks=None) -> list:
                         _drain(get, tag, event.start_mark.line + 1)
                     raise _NotPlain
                 depth = len(stack)
+                if depth == 0:
+                    root_line = event.start_mark.line
                 if depth == item_level:
                     marks.starts.append(event.start_mark.index)
                     item += 1
@@ -277,6 +281,8 @@ def _load_plain(source, limits: Limits, marks=None) -> list:
                 continue
             elif kind is DocumentEndEvent:
                 docs.append(root)
+                if lines is not None:
+                    lines.append(root_line)
                 root = None
                 anchors, known = {}, {}
                 continue
@@ -286,6 +292,8 @@ def _load_plain(source, limits: Limits, marks=None) -> list:
                 raise _NotPlain
             if cur is None:
                 root = value
+                if kind is ScalarEvent or kind is AliasEvent:  # a collection's line is its start's
+                    root_line = event.start_mark.line
             elif in_map:
                 cur[key] = value
                 key = None
@@ -314,23 +322,30 @@ def _drain(get, tag: str, line: int):
     raise foreign_tag(tag, line)
 
 
-def load_all(text: str | bytes, limits: Limits = DEFAULT_LIMITS, marks=None) -> list:
+def load_all(text: str | bytes, limits: Limits = DEFAULT_LIMITS, marks=None, lines=None) -> list:
     """Every document of a YAML stream, checked against `limits`. Raises YAMLInputError.
 
     `marks`, when given, gets where the top-level `items` of the first document start in the text
-    (for pass-through: see `item_texts`); left empty when the careful path had to read the stream."""
+    (for pass-through: see `item_texts`); left empty when the careful path had to read the stream.
+    `lines`, when given (a list), gets the 1-based line where each document's root starts, one per
+    document returned: the line kpt_fn.lines would find for the whole object by composing the text
+    again, known here for nothing."""
     source = decode(text, limits)
     if isinstance(text, bytes) and not text.startswith(UTF8_BOM):
         # The parser reads the bytes as they are (UTF-8 was just checked), so the decoded copy need
         # not live while parsing; a BOM is left to the decoded text.
         source = text
     try:
-        return _load_plain(source, limits, marks)
+        found = [] if lines is not None else None
+        docs = _load_plain(source, limits, marks, found)
+        if lines is not None:
+            lines.extend(n + 1 for n in found)
+        return docs
     except _NotPlain:
         pass
     if marks is not None:
         marks.starts, marks.end, marks.ok = [], None, False
-    return _load_careful(decode(text, limits), limits)
+    return _load_careful(decode(text, limits), limits, lines)
 
 
 def _marked_error(e: yaml.MarkedYAMLError, limits: Limits) -> YAMLInputError:
@@ -346,7 +361,7 @@ def _marked_error(e: yaml.MarkedYAMLError, limits: Limits) -> YAMLInputError:
 
 
 
-def _load_careful(text: str, limits: Limits) -> list:
+def _load_careful(text: str, limits: Limits, lines=None) -> list:
     """load_all for any stream: compose each document, check its node graph, then construct it."""
     cls = Loader if loader_bounds_nesting() or not may_nest_deeply(text) else PyLoader
     loader = cls(text)
@@ -357,6 +372,8 @@ def _load_careful(text: str, limits: Limits) -> list:
             node = loader.get_node()
             check_graph(node, limits, counts)
             docs.append(loader.construct_document(node))
+            if lines is not None:
+                lines.append(node.start_mark.line + 1)
     except YAMLInputError:
         raise
     except yaml.reader.ReaderError as e:

@@ -81,3 +81,29 @@ def test_argocd_parameters_null_and_well_formed():
         {"ARGOCD_APP_PARAMETERS": json.dumps([{"name": "namespace", "string": "ml"}, {"name": "runtimeDirs", "array": ["a", "b"]}])}
     )
     assert problems == [] and fc["data"] == {"namespace": "ml", "runtimeDirs": "a,b"}
+
+
+def _fixture_dirs():
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[3] / "fixtures"
+    return sorted(str(d) for base in ("examples", "bad", "lifecycle", "kueue", "k8s", "numbers") for d in (root / base).glob("*")
+                  if d.is_dir() and any(d.rglob("*.yaml")))
+
+
+def test_a_whole_object_result_has_the_line_composing_would_find():
+    """expand numbers the results about whole objects from the read (sources.Reader.document_lines);
+    kpt_fn.lines, composing each file again, finds the same lines."""
+    from kpt_fn import lines
+
+    numbered = 0
+    for directory in _fixture_dirs():
+        outcome = plain.expand(["."], directory, {}, mode="validate")
+        whole = [r for r in outcome.results if r.file and not r.field]
+        known = [r.lineno for r in whole]
+        for r in whole:
+            r.lineno = 0
+        lines.locate(whole, directory)
+        assert known == [r.lineno for r in whole], directory
+        numbered += sum(1 for n in known if n)
+    assert numbered >= 3  # MPI and Flux references, duplicates, runtimes nothing uses, ...

@@ -147,3 +147,38 @@ def test_plain_path_agrees_with_the_careful_path(text):
     else:
         assert text not in _CAREFUL_CASES
         assert careful == ("ok", plain)
+
+
+_DOCUMENT_CASES = [
+    "a: 1\n",
+    "# a comment\n\n---\na: 1\n---\n# another\n- 1\n- 2\n",
+    "---\n---\nb: 2\n",  # an empty document first
+    "x\n",  # a scalar document
+    "--- !!map\nk: v\n",
+    "a: &x 1\nb: *x\n---\nc: [1, 2]\n",
+    "\n\n  k: v\n",  # indented root
+    "--- |\n  text\n---\nz: 1\n",
+    "---\n{a: 1}\n--- [1]\n...\n---\n'q'\n",  # flow roots, an explicit document end
+    "a: 1\na: 2\n",  # the careful path (a duplicate key is an error there: no lines)
+    "? [a]\n: 1\n",  # the careful path, read
+    "\ufeff# bom\na: 1\n",
+]
+
+
+@pytest.mark.parametrize("text", _DOCUMENT_CASES + _PLAIN_CASES)
+def test_document_lines_are_where_composing_finds_each_root(text):
+    import yaml
+
+    try:
+        composed = [n.start_mark.line + 1 for n in yaml.compose_all(text, Loader=yaml.CSafeLoader)]
+    except yaml.YAMLError:
+        composed = None
+    for source in (text, text.encode()):
+        lines: list = []
+        try:
+            docs = yamlio.load_all(source, lines=lines)
+        except YAMLInputError:
+            continue
+        assert len(lines) == len(docs)
+        if composed is not None:
+            assert lines == composed
