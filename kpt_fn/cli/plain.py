@@ -139,7 +139,7 @@ def _in_file(fc, path: str):
 def _emit(outcome, plain: list, root: str) -> tuple[str, list[str], int]:
     if not outcome.exit_code and not plain:
         outcome.results.append(Result(NOTHING_TO_APPLY))
-    shown = [r for r in outcome.results if r.shown and r.file]
+    shown = [r for r in outcome.results if r.shown and r.file and not r.lineno]
     if shown:  # only then are files read again: each message names its line (kpt_fn.lines)
         from kpt_fn import lines as file_lines
 
