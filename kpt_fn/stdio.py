@@ -14,7 +14,6 @@ package cannot be imported.
 from __future__ import annotations
 
 import os
-import select
 
 # Pieces are gathered up to this size before a write: one system call per item would be slow.
 CHUNK = 1 << 16
@@ -31,7 +30,11 @@ class WriteError(Exception):
 
 
 def _wait(fd: int, writable: bool) -> None:
-    # No timeout: a slow reader (or writer) is waited for, as on a blocking descriptor.
+    # No timeout: a slow reader (or writer) is waited for, as on a blocking descriptor. Imported
+    # here: only a descriptor that would block gets here, and loading the extension module costs
+    # every other run its time.
+    import select
+
     if hasattr(select, "poll"):
         poller = select.poll()
         poller.register(fd, select.POLLOUT if writable else select.POLLIN)
