@@ -17,7 +17,6 @@ whose names do not derive from the TrainJob's (a Secret named without `{name}`) 
 from __future__ import annotations
 
 import json
-import re
 
 from kpt_fn import resource as res
 
@@ -41,16 +40,19 @@ def renamed(trainjob: dict, digest: str) -> dict:
     return {**trainjob, "metadata": md}
 
 
-# Compiled on first use (re keeps it): compiling at import would cost every start-up.
-_HASHED = r"-([0-9a-f]{%d})(?=-|$)" % HASH_LENGTH
+_HEX = frozenset("0123456789abcdef")
 
 
 def hashed_parts(trainjob: str, name: str):
-    """(hash, rest) when `name` is `<trainjob>-<hash><rest>`, else None."""
+    """(hash, rest) when `name` is `<trainjob>-<hash><rest>` (the hash: HASH_LENGTH lower-case hex
+    digits; the rest empty or starting with "-"), else None."""
     if not name.startswith(trainjob + "-"):
         return None
-    m = re.compile(_HASHED).match(name, len(trainjob))
-    return (m.group(1), name[m.end():]) if m else None
+    start = len(trainjob) + 1
+    digest, rest = name[start:start + HASH_LENGTH], name[start + HASH_LENGTH:]
+    if len(digest) != HASH_LENGTH or not _HEX.issuperset(digest) or not (rest == "" or rest[0] == "-"):
+        return None
+    return digest, rest
 
 
 def earlier_run(trainjob: str, name: str, earlier: str) -> bool:

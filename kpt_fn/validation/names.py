@@ -51,8 +51,39 @@ LABEL_VALUE_FMT = "(" + LABEL_KEY_FMT + ")?"
 CONFIG_MAP_KEY_FMT = "[-._a-zA-Z0-9]+"
 HTTP_PATH_FMT = r"[A-Za-z0-9/\-._~%!$&'()*+,;=:]+"
 
-# The formats are compiled on first use, by re's own cache (re.fullmatch(FMT, value)): a render uses
-# a few of them, and compiling all of them on import cost about a millisecond of every start-up.
+# The formats every render meets (names, labels, keys) are read by the small predicates below, which
+# accept exactly what the expressions match (tests/unit/validation/test_names.py holds them to the
+# expressions): compiling six expressions cost each run about a millisecond, more than every check of
+# a render takes. The rest are compiled on first use, by re's own cache (re.fullmatch(FMT, value)).
+_LOWER_ALNUM = frozenset("abcdefghijklmnopqrstuvwxyz0123456789")
+_DNS_LABEL_CHARS = _LOWER_ALNUM | {"-"}
+_ALNUM = _LOWER_ALNUM | frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZ")
+_LABEL_KEY_CHARS = _ALNUM | frozenset("-_.")
+
+
+def _dns1123_label_ok(value: str) -> bool:
+    """re.fullmatch(DNS1123_LABEL_FMT, value)"""
+    return bool(value) and value[0] in _LOWER_ALNUM and value[-1] in _LOWER_ALNUM and _DNS_LABEL_CHARS.issuperset(value)
+
+
+def _dns1123_subdomain_ok(value: str) -> bool:
+    """re.fullmatch(DNS1123_SUBDOMAIN_FMT, value): dot-separated labels"""
+    return all(_dns1123_label_ok(label) for label in value.split("."))
+
+
+def _dns1035_label_ok(value: str) -> bool:
+    """re.fullmatch(DNS1035_LABEL_FMT, value)"""
+    return _dns1123_label_ok(value) and not value[0].isdigit()
+
+
+def _label_key_ok(value: str) -> bool:
+    """re.fullmatch(LABEL_KEY_FMT, value)"""
+    return bool(value) and value[0] in _ALNUM and value[-1] in _ALNUM and _LABEL_KEY_CHARS.issuperset(value)
+
+
+def _config_map_key_ok(value: str) -> bool:
+    """re.fullmatch(CONFIG_MAP_KEY_FMT, value)"""
+    return bool(value) and _LABEL_KEY_CHARS.issuperset(value)
 
 DNS1123_LABEL_MSG = ("a lowercase RFC 1123 label must consist of lower case alphanumeric characters "
                      "or '-', and must start and end with an alphanumeric character")
@@ -101,8 +132,8 @@ def is_dns1123_label(value: str) -> tuple[str, ...]:
     errs = []
     if _blen(value) > 63:
         errs.append(max_len_chars(63))
-    if not re.fullmatch(DNS1123_LABEL_FMT, value):
-        if re.fullmatch(DNS1123_SUBDOMAIN_FMT, value):
+    if not _dns1123_label_ok(value):
+        if _dns1123_subdomain_ok(value):
             errs.append("must not contain dots")
         else:
             errs.append(regex_error(DNS1123_LABEL_MSG, DNS1123_LABEL_FMT, "my-name", "123-abc"))
@@ -114,7 +145,7 @@ def is_dns1123_subdomain(value: str) -> tuple[str, ...]:
     errs = []
     if _blen(value) > 253:
         errs.append(max_len_chars(253))
-    if not re.fullmatch(DNS1123_SUBDOMAIN_FMT, value):
+    if not _dns1123_subdomain_ok(value):
         errs.append(regex_error(DNS1123_SUBDOMAIN_MSG, DNS1123_SUBDOMAIN_FMT, "example.com"))
     return tuple(errs)
 
@@ -124,7 +155,7 @@ def _is_dns1123_subdomain_content(value: str) -> list[str]:
     errs = []
     if _blen(value) > 253:
         errs.append(max_len_bytes(253))
-    if not re.fullmatch(DNS1123_SUBDOMAIN_FMT, value):
+    if not _dns1123_subdomain_ok(value):
         errs.append(regex_error(DNS1123_SUBDOMAIN_MSG, DNS1123_SUBDOMAIN_FMT, "example.com"))
     return errs
 
@@ -149,7 +180,7 @@ def is_dns1035_label(value: str) -> tuple[str, ...]:
     errs = []
     if _blen(value) > 63:
         errs.append(max_len_chars(63))
-    if not re.fullmatch(DNS1035_LABEL_FMT, value):
+    if not _dns1035_label_ok(value):
         errs.append(regex_error(DNS1035_LABEL_MSG, DNS1035_LABEL_FMT, "my-name", "abc-123"))
     return tuple(errs)
 
@@ -176,7 +207,7 @@ def is_qualified_name(value: str) -> tuple[str, ...]:
         errs.append("name part must be non-empty")
     elif _blen(name) > 63:
         errs.append("name part " + max_len_bytes(63))
-    if not re.fullmatch(LABEL_KEY_FMT, name):
+    if not _label_key_ok(name):
         errs.append("name part " + regex_error(LABEL_KEY_MSG, LABEL_KEY_FMT, "MyName", "my.name", "123-abc"))
     return tuple(errs)
 
@@ -186,7 +217,7 @@ def is_label_value(value: str) -> tuple[str, ...]:
     errs = []
     if _blen(value) > 63:
         errs.append(max_len_bytes(63))
-    if not re.fullmatch(LABEL_VALUE_FMT, value):
+    if value and not _label_key_ok(value):
         errs.append(regex_error(LABEL_VALUE_MSG, LABEL_VALUE_FMT, "MyValue", "my_value", "12345"))
     return tuple(errs)
 
@@ -196,7 +227,7 @@ def is_config_map_key(value: str) -> tuple[str, ...]:
     errs = []
     if _blen(value) > 253:
         errs.append(max_len_chars(253))
-    if not re.fullmatch(CONFIG_MAP_KEY_FMT, value):
+    if not _config_map_key_ok(value):
         errs.append(regex_error(CONFIG_MAP_KEY_MSG, CONFIG_MAP_KEY_FMT, "key.name", "KEY_NAME", "key-name"))
     if value == ".":
         errs.append("must not be '.'")

@@ -41,21 +41,40 @@ def _without(resolvers: dict, tags: set) -> dict:
     return {ch: [(tag, rx) for tag, rx in lst if tag not in tags] for ch, lst in resolvers.items()}
 
 
-def _add(resolvers: dict, tag: str, regexp: re.Pattern, first: str) -> None:
+class Pattern:
+    """A regular expression compiled when it is first matched. PyYAML's resolver tables only call
+    `.match(text)` on what they hold, and go-yaml's number expressions below cost about a millisecond
+    to compile: a render that meets no number starting with, say, a sign or a dot never pays for
+    them."""
+
+    __slots__ = ("pattern", "_compiled")
+
+    def __init__(self, pattern: str):
+        self.pattern = pattern
+        self._compiled = None
+
+    def match(self, text: str):
+        compiled = self._compiled
+        if compiled is None:
+            compiled = self._compiled = re.compile(self.pattern)
+        return compiled.match(text)
+
+
+def _add(resolvers: dict, tag: str, regexp, first: str) -> None:
     for ch in first:
         resolvers.setdefault(ch, []).append((tag, regexp))
 
 
-_BOOL_1_2 = re.compile(r"^(?:true|True|TRUE|false|False|FALSE)$")
+_BOOL_1_2 = Pattern(r"^(?:true|True|TRUE|false|False|FALSE)$")
 # Numbers as go-yaml (v2 and v3 alike: kpt, kustomize, kubectl, Argo CD) reads them: a scalar that
 # starts with a sign or a digit is a number if it is one once every "_" is dropped, with Go's prefixes
 # 0x, 0o, 0b and the YAML 1.1 octal 0777 (so `defaultMode: 0400` is 256 to every Go client); one that
 # starts with "." is a float only as written (.5, .5e3). `_*` between the characters is "underscores
 # anywhere".
-_INT_GO = re.compile(
+_INT_GO = Pattern(
     r"^(?=[-+0-9])[-+]?_*(?:0_*[xX]_*(?:[0-9a-fA-F]_*)+|0_*[oO]_*(?:[0-7]_*)+|0_*[bB]_*(?:[01]_*)+|(?:[0-9]_*)+)$"
 )
-_FLOAT_GO = re.compile(
+_FLOAT_GO = Pattern(
     r"^(?:(?=[-+0-9])[-+]?_*(?:\.(?:[0-9]_*)+|(?:[0-9]_*)+(?:\._*(?:[0-9]_*)*)?)(?:[eE]_*[-+]?_*(?:[0-9]_*)+)?"
     r"|\.[0-9]+(?:[eE][-+]?[0-9]+)?|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$"
 )
@@ -203,16 +222,16 @@ class Dumper(_BaseDumper):
         return True
 
 
-_add(Dumper.yaml_implicit_resolvers, "tag:yaml.org,2002:bool", re.compile(r"^(?:y|Y|n|N)$"), "yYnN")
+_add(Dumper.yaml_implicit_resolvers, "tag:yaml.org,2002:bool", Pattern(r"^(?:y|Y|n|N)$"), "yYnN")
 _add(Dumper.yaml_implicit_resolvers, "tag:yaml.org,2002:float", _FLOAT_GO, _DIGITS)
 _add(Dumper.yaml_implicit_resolvers, "tag:yaml.org,2002:int", _INT_GO, _DIGITS)
-_add(Dumper.yaml_implicit_resolvers, "tag:yaml.org,2002:int", re.compile(r"^(?:0o[0-7]+|[-+]?0[0-9]+)$"), "-+0")
+_add(Dumper.yaml_implicit_resolvers, "tag:yaml.org,2002:int", Pattern(r"^(?:0o[0-7]+|[-+]?0[0-9]+)$"), "-+0")
 # go-yaml v2 (sigs.k8s.io/yaml, Argo CD) drops every "_" before trying a number, so "0_E0" or "1_0"
 # read as numbers there; quote anything that is a number once its underscores are gone.
 _add(
     Dumper.yaml_implicit_resolvers,
     "tag:yaml.org,2002:float",
-    re.compile(r"^[-+]?[0-9._]*_[0-9._]*(?:[eE][-+]?[0-9_]+)?$|^[-+]?0[xXoObB][0-9a-fA-F_]+$"),
+    Pattern(r"^[-+]?[0-9._]*_[0-9._]*(?:[eE][-+]?[0-9_]+)?$|^[-+]?0[xXoObB][0-9a-fA-F_]+$"),
     _DIGITS + "_",
 )
 

@@ -43,7 +43,6 @@ PORTED = {
     "kpt_fn/validation/jobset_webhook.py": ("tests/upstream/jobset/test_jobset_webhook.py",
                                             "JobSet's jobset_webhook_test.go ported case by case"),
     "kpt_fn/validation/k8s/containers.py": (_K8S_CONTAINERS, _K8S_WHY),
-    "kpt_fn/validation/k8s/env.py": (_K8S_CONTAINERS, _K8S_WHY),
     "kpt_fn/validation/k8s/ports.py": (_K8S_CONTAINERS, _K8S_WHY),
     "kpt_fn/validation/k8s/probes.py": (_K8S_CONTAINERS, _K8S_WHY),
     "kpt_fn/validation/k8s/resources.py": (_K8S_CONTAINERS, _K8S_WHY),

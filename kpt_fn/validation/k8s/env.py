@@ -14,7 +14,6 @@ branch, validateFileKeySelector, validateFileKeyRefVolumes).
 
 from __future__ import annotations
 
-import re
 
 from kpt_fn import quantity
 from kpt_fn.validation import names
@@ -34,7 +33,9 @@ ENV_FIELD_PATHS = ("metadata.name", "metadata.namespace", "metadata.uid", "spec.
 # pkg/apis/core/pods ConvertDownwardAPIFieldLabel: the v1 field labels that convert at all
 _CONVERTIBLE = frozenset(ENV_FIELD_PATHS) | {"metadata.annotations", "metadata.labels", "spec.restartPolicy",
                                               "spec.schedulerName", "status.phase"}
-_SUBSCRIPTED = r"(metadata\.(?:annotations|labels))\['(.*)'\]"  # compiled on first use
+# The downward API's subscripted fields, `metadata.annotations['key']` and `metadata.labels['key']`:
+# upstream's expression (metadata\.(?:annotations|labels))\['(.*)'\], read by _subscripted below
+_SUBSCRIPTABLE = ("metadata.annotations", "metadata.labels")
 RESOURCE_FIELDS = ("limits.cpu", "limits.ephemeral-storage", "limits.memory",
                    "requests.cpu", "requests.ephemeral-storage", "requests.memory")
 _HUGEPAGE_FIELDS = ("requests.hugepages-", "limits.hugepages-")
@@ -42,13 +43,26 @@ _BYTE_DIVISORS = frozenset({"1", "1k", "1M", "1G", "1T", "1P", "1E", "1Ki", "1Mi
 _BYTE_DIVISORS_TEXT = "1, 1k, 1M, 1G, 1T, 1P, 1E, 1Ki, 1Mi, 1Gi, 1Ti, 1Pi, 1Ei"
 
 
-_RELAXED_NAME = "[ -<>-~]+"  # printable ASCII (space included) but '='
+# [ -<>-~]+ : printable ASCII (space included) but '=' (a set, not an expression compiled every run)
+_RELAXED_NAME_CHARS = frozenset(chr(c) for c in range(0x20, 0x7F)) - {"="}
 
 
 def relaxed_name_problems(value: str) -> list[str]:
     if not value:
         return ["environment variable name must be non-empty"]
-    return [] if re.fullmatch(_RELAXED_NAME, value) else [RELAXED_NAME_MSG]
+    return [] if _RELAXED_NAME_CHARS.issuperset(value) else [RELAXED_NAME_MSG]
+
+
+def _subscripted(field_path: str):
+    r"""(field, key) of `field['key']` for a subscriptable field, else None: what upstream's
+    expression (metadata\.(?:annotations|labels))\['(.*)'\] matches ('.' takes no line break)."""
+    if not field_path.endswith("']") or "\n" in field_path:
+        return None
+    for field in _SUBSCRIPTABLE:
+        start = len(field) + 2
+        if field_path.startswith(field) and field_path[len(field):start] == "['" and len(field_path) >= start + 2:
+            return field, field_path[start:-2]
+    return None
 
 
 def check_env(env, path: str, volumes: dict, f) -> None:
@@ -134,9 +148,9 @@ def check_field_ref(selector: dict, path: str, allowed: tuple, f) -> None:
         f.invalid(RULE, child(path, "fieldPath"), field_path,
                   f"error converting fieldPath: unsupported pod version: {version}")
         return
-    m = re.fullmatch(_SUBSCRIPTED, field_path)
+    m = _subscripted(field_path)
     if m:
-        label, subscript = m.groups()
+        label, subscript = m
         value = subscript.lower() if label == "metadata.annotations" else subscript
         for msg in names.is_qualified_name(value):
             f.invalid(RULE, path, value, msg)

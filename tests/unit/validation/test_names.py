@@ -246,3 +246,29 @@ def test_secret_data_must_be_base64():
     _, secret = core_objects()
     secret["data"]["ssh-publickey"] = "not base64!"
     assert names_problems(secret) == [("names/data-keys", "data[ssh-publickey]", "illegal base64 data at input byte 3")]
+
+
+# --- the predicates that stand for the expressions every render meets ------------------------------
+
+_PREDICATES = [
+    (names.DNS1123_LABEL_FMT, names._dns1123_label_ok),
+    (names.DNS1123_SUBDOMAIN_FMT, names._dns1123_subdomain_ok),
+    (names.DNS1035_LABEL_FMT, names._dns1035_label_ok),
+    (names.LABEL_KEY_FMT, names._label_key_ok),
+    (names.CONFIG_MAP_KEY_FMT, names._config_map_key_ok),
+]
+
+
+@pytest.mark.parametrize("fmt, predicate", _PREDICATES, ids=lambda x: getattr(x, "__name__", ""))
+def test_each_predicate_accepts_exactly_what_its_expression_matches(fmt, predicate):
+    import itertools
+    import random
+    import re
+
+    # every string of up to four characters over an alphabet with each class the formats tell apart
+    alphabet = "aZ09-._/ \né"
+    texts = ["".join(t) for n in range(5) for t in itertools.product(alphabet, repeat=n)]
+    rng = random.Random(1123)
+    texts += ["".join(rng.choice("ab9-._Z") for _ in range(rng.randrange(5, 80))) for _ in range(3000)]
+    texts += ["my-name", "example.com", "a" * 63, "a." * 60 + "b", "-a", "a-", "a..b", ".a", "a.", "ǅ", "Ａ", "١"]
+    assert [t for t in texts if bool(re.fullmatch(fmt, t)) != predicate(t)] == []
