@@ -186,7 +186,7 @@ def prepare(trainjob: dict, objects: list, profile: str, queues: dict, quotas: Q
             "(the JobSet is rendered suspended, and without a queue nothing would ever resume it)",
             "metadata.labels", rule=RULE_QUEUE))
         return objects, problems
-    from kpt_fn.validation.names import is_dns1123_subdomain
+    from kpt_fn.apimachinery.validation import is_dns1123_subdomain
 
     wrong = is_dns1123_subdomain(queue)
     if wrong:

@@ -139,7 +139,7 @@ def _build_error(notes: dict) -> tuple[str, str]:
 
 
 def _label_name_errors(value: str) -> list[str]:
-    from kpt_fn.validation.names import is_qualified_name
+    from kpt_fn.apimachinery.validation import is_qualified_name
 
     return [f"Invalid value: {_quote(value)}: {message}" for message in is_qualified_name(value)]
 

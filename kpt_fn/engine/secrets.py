@@ -106,7 +106,7 @@ class SecretPolicy:
 
     def secret_name(self, trainjob_name: str) -> str:
         name = self.name_template.replace("{name}", trainjob_name)
-        from kpt_fn.validation.names import is_dns1123_subdomain  # apimachinery's, once for the package
+        from kpt_fn.apimachinery.validation import is_dns1123_subdomain
 
         if is_dns1123_subdomain(name):
             key = _CONFIG_KEYS[self.kind][1]

@@ -219,8 +219,8 @@ def build(info, trainjob, options, init_containers: bool = True) -> list[dict]:
 # Admission (CustomValidation)
 
 def domain_prefixed_path_errors(value: str) -> list[str]:
-    """apimachinery IsDomainPrefixedPath (kpt_fn.validation.names), as messages."""
-    from kpt_fn.validation.names import is_domain_prefixed_path
+    """apimachinery IsDomainPrefixedPath (kpt_fn.apimachinery.validation), as messages."""
+    from kpt_fn.apimachinery.validation import is_domain_prefixed_path
 
     return [detail or kind for kind, _, detail in is_domain_prefixed_path(value)]
 

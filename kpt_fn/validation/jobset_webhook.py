@@ -29,8 +29,8 @@ import re
 
 from kpt_fn.resource import dig
 from kpt_fn.problems import Problem, Rule
-from kpt_fn.validation import names
-from kpt_fn.validation.fielderr import REQUIRED, TOO_LONG, body, child, index
+from kpt_fn.apimachinery import validation as utilvalidation
+from kpt_fn.apimachinery.field import REQUIRED, TOO_LONG, body, child, index
 
 MAX_INT32 = 2**31 - 1
 MAX_MANAGED_BY = 63
@@ -134,14 +134,14 @@ def check(jobset: dict, gates: frozenset = frozenset(), release: str = DEFAULT_R
 
     subdomain = _str(dig(spec, "network", "subdomain"))
     if subdomain:
-        for m in names.is_dns1123_subdomain(subdomain):
+        for m in utilvalidation.is_dns1123_subdomain(subdomain):
             add(m, "spec.network.subdomain", "subdomain")
-        for m in names.is_dns1035_label(subdomain):
+        for m in utilvalidation.is_dns1035_label(subdomain):
             add(SUBDOMAIN_TOO_LONG if DNS1035_TOO_LONG in m else m, "spec.network.subdomain", "subdomain")
 
     managed_by = spec.get("managedBy")
     if isinstance(managed_by, str):
-        for etype, _value, detail in names.is_domain_prefixed_path(managed_by):
+        for etype, _value, detail in utilvalidation.is_domain_prefixed_path(managed_by):
             add(body(REQUIRED) if etype == REQUIRED else detail, "spec.managedBy", "managed-by")
         if len(managed_by.encode()) > MAX_MANAGED_BY:
             add(body(TOO_LONG, detail=f"may not be more than {MAX_MANAGED_BY} bytes"), "spec.managedBy",
@@ -161,18 +161,18 @@ def check(jobset: dict, gates: frozenset = frozenset(), release: str = DEFAULT_R
 
         group = rjob.get("groupName")
         group = group if isinstance(group, str) else "default"
-        for m in names.is_dns1035_label(group):
+        for m in utilvalidation.is_dns1035_label(group):
             add(GROUP_NAME_TOO_LONG if DNS1035_TOO_LONG in m else m, child(path, "groupName"), "group-name")
 
         longest_job = f"{js_name}-{name}-{replicas - 1}"
-        for m in names.is_dns1035_label(longest_job):
+        for m in utilvalidation.is_dns1035_label(longest_job):
             add(JOB_NAME_TOO_LONG if DNS1035_TOO_LONG in m else m, child(path, "name"), "job-name")
 
         indexed = job_spec.get("completionMode", "Indexed") in (None, "Indexed")
         completions = job_spec.get("completions")
         if indexed and isinstance(completions, int) and not isinstance(completions, bool):
             longest_pod = f"{js_name}-{name}-{replicas - 1}-{completions - 1}-abcde"
-            for m in names.is_dns1035_label(longest_pod):
+            for m in utilvalidation.is_dns1035_label(longest_pod):
                 add(POD_NAME_TOO_LONG if DNS1035_TOO_LONG in m else m, child(path, "name"), "pod-name")
 
         depends_on = rjob.get("dependsOn")
@@ -287,7 +287,7 @@ def _coordinator(js_name, spec, coordinator, rjobs, add):
         add(message, "spec.coordinator", "coordinator")
     subdomain = _str(dig(spec, "network", "subdomain")) or js_name
     label_value = f"{js_name}-{rjob_name}-{job_index}-{pod_index}.{subdomain}"
-    errs = names.is_label_value(label_value)
+    errs = utilvalidation.is_label_value(label_value)
     if errs:
         add(f'spec will lead to invalid label value "{label_value}" for coordinator label "{COORDINATOR_KEY}" '
             f"(long JobSet / ReplicatedJob / SubDomain name?): {', '.join(errs)}", "spec.coordinator",
@@ -306,7 +306,7 @@ def _volume_claim_policies(js_name, policies, rjobs, add):
             name = _str(dig(template, "metadata", "name"))
             if name in claim_names:
                 add("names must be unique for VolumeClaimPolicies template", path, "volume-claim-policies")
-            for m in names.is_dns1123_subdomain(name):
+            for m in utilvalidation.is_dns1123_subdomain(name):
                 add(m, path, "volume-claim-policies")
             if len(f"{name}-{js_name}".encode()) > MAX_VOLUME_CLAIM_NAME:
                 add("VolumeClaimPolicies template name is too long", path, "volume-claim-policies")

@@ -1,20 +1,17 @@
-"""Kubernetes name, label and key syntax, with apimachinery's exact messages (k8s.io/apimachinery
-v0.36: pkg/util/validation, pkg/api/validate/content, pkg/api/validation/objectmeta.go), and the
-ObjectMeta / ConfigMap / Secret checks the API server runs on create.
-
-Lengths are counted in bytes and patterns must match the whole string, as with Go's len() and an
-anchored regexp.
+"""The ObjectMeta / ConfigMap / Secret checks the API server runs on create (k8s.io/apimachinery v0.36
+pkg/api/validation/objectmeta.go, pkg/apis/core/validation), with the name, label and key syntax of
+kpt_fn.apimachinery.validation and apimachinery's exact messages.
 """
 
 from __future__ import annotations
 
 import base64
 import binascii
-import functools
-import re
 
 from kpt_fn.problems import Problem, Rule
-from kpt_fn.validation.fielderr import REQUIRED, TOO_LONG, body, child, index, key
+from kpt_fn.apimachinery.field import REQUIRED, TOO_LONG, body, child, index, key
+from kpt_fn.apimachinery.validation import (byte_length, is_config_map_key, is_dns1123_label, is_dns1123_subdomain,
+                                            is_label_value, is_qualified_name)
 
 RULE_NAME = "names/metadata-name"
 RULE_GENERATE_NAME = "names/metadata-generate-name"
@@ -43,213 +40,8 @@ RULES = [
     Rule(RULE_SECRET_TYPE, "Secret", "typed Secrets carry their required keys (e.g. ssh-privatekey for ssh-auth)"),
 ]
 
-DNS1123_LABEL_FMT = "[a-z0-9]([-a-z0-9]*[a-z0-9])?"
-DNS1123_SUBDOMAIN_FMT = DNS1123_LABEL_FMT + r"(\." + DNS1123_LABEL_FMT + ")*"
-DNS1035_LABEL_FMT = "[a-z]([-a-z0-9]*[a-z0-9])?"
-LABEL_KEY_FMT = "([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]"
-LABEL_VALUE_FMT = "(" + LABEL_KEY_FMT + ")?"
-CONFIG_MAP_KEY_FMT = "[-._a-zA-Z0-9]+"
-HTTP_PATH_FMT = r"[A-Za-z0-9/\-._~%!$&'()*+,;=:]+"
-
-# The formats every render meets (names, labels, keys) are read by the small predicates below, which
-# accept exactly what the expressions match (tests/unit/validation/test_names.py holds them to the
-# expressions): compiling six expressions cost each run about a millisecond, more than every check of
-# a render takes. The rest are compiled on first use, by re's own cache (re.fullmatch(FMT, value)).
-_LOWER_ALNUM = frozenset("abcdefghijklmnopqrstuvwxyz0123456789")
-_DNS_LABEL_CHARS = _LOWER_ALNUM | {"-"}
-_ALNUM = _LOWER_ALNUM | frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZ")
-_LABEL_KEY_CHARS = _ALNUM | frozenset("-_.")
-
-
-def _dns1123_label_ok(value: str) -> bool:
-    """re.fullmatch(DNS1123_LABEL_FMT, value)"""
-    return bool(value) and value[0] in _LOWER_ALNUM and value[-1] in _LOWER_ALNUM and _DNS_LABEL_CHARS.issuperset(value)
-
-
-def _dns1123_subdomain_ok(value: str) -> bool:
-    """re.fullmatch(DNS1123_SUBDOMAIN_FMT, value): dot-separated labels"""
-    return all(_dns1123_label_ok(label) for label in value.split("."))
-
-
-def _dns1035_label_ok(value: str) -> bool:
-    """re.fullmatch(DNS1035_LABEL_FMT, value)"""
-    return _dns1123_label_ok(value) and not value[0].isdigit()
-
-
-def _label_key_ok(value: str) -> bool:
-    """re.fullmatch(LABEL_KEY_FMT, value)"""
-    return bool(value) and value[0] in _ALNUM and value[-1] in _ALNUM and _LABEL_KEY_CHARS.issuperset(value)
-
-
-def _config_map_key_ok(value: str) -> bool:
-    """re.fullmatch(CONFIG_MAP_KEY_FMT, value)"""
-    return bool(value) and _LABEL_KEY_CHARS.issuperset(value)
-
-DNS1123_LABEL_MSG = ("a lowercase RFC 1123 label must consist of lower case alphanumeric characters "
-                     "or '-', and must start and end with an alphanumeric character")
-DNS1123_SUBDOMAIN_MSG = ("a lowercase RFC 1123 subdomain must consist of lower case alphanumeric "
-                         "characters, '-' or '.', and must start and end with an alphanumeric character")
-DNS1035_LABEL_MSG = ("a DNS-1035 label must consist of lower case alphanumeric characters or '-', "
-                     "start with an alphabetic character, and end with an alphanumeric character")
-LABEL_KEY_MSG = ("must consist of alphanumeric characters, '-', '_' or '.', and must start and end "
-                 "with an alphanumeric character")
-LABEL_VALUE_MSG = ("a valid label must be an empty string or consist of alphanumeric characters, "
-                   "'-', '_' or '.', and must start and end with an alphanumeric character")
-CONFIG_MAP_KEY_MSG = "a valid config key must consist of alphanumeric characters, '-', '_' or '.'"
-
 TOTAL_ANNOTATION_SIZE = 256 * 1024
 MAX_DATA_SIZE = 1024 * 1024  # ConfigMap and Secret payload limit
-
-
-def _blen(s: str) -> int:
-    return len(s.encode("utf-8"))
-
-
-def regex_error(msg: str, fmt: str, *examples: str) -> str:
-    if not examples:
-        return f"{msg} (regex used for validation is '{fmt}')"
-    shown = " or ".join(f"'{e}', " for e in examples)
-    return f"{msg} (e.g. {shown}regex used for validation is '{fmt}')"
-
-
-def max_len_chars(n: int) -> str:
-    """util/validation.MaxLenError."""
-    return f"must be no more than {n} characters"
-
-
-def max_len_bytes(n: int) -> str:
-    """api/validate/content.MaxLenError (label keys and values)."""
-    return f"must be no more than {n} bytes"
-
-
-# Label keys, namespaces and kinds repeat across objects; generated names (JobSet, Job, Pod names)
-# do not, so a small cache keeps the hits without holding thousands of one-off strings.
-_CACHED_NAMES = 512
-
-
-@functools.lru_cache(maxsize=_CACHED_NAMES)
-def is_dns1123_label(value: str) -> tuple[str, ...]:
-    errs = []
-    if _blen(value) > 63:
-        errs.append(max_len_chars(63))
-    if not _dns1123_label_ok(value):
-        if _dns1123_subdomain_ok(value):
-            errs.append("must not contain dots")
-        else:
-            errs.append(regex_error(DNS1123_LABEL_MSG, DNS1123_LABEL_FMT, "my-name", "123-abc"))
-    return tuple(errs)
-
-
-@functools.lru_cache(maxsize=_CACHED_NAMES)
-def is_dns1123_subdomain(value: str) -> tuple[str, ...]:
-    errs = []
-    if _blen(value) > 253:
-        errs.append(max_len_chars(253))
-    if not _dns1123_subdomain_ok(value):
-        errs.append(regex_error(DNS1123_SUBDOMAIN_MSG, DNS1123_SUBDOMAIN_FMT, "example.com"))
-    return tuple(errs)
-
-
-def _is_dns1123_subdomain_content(value: str) -> list[str]:
-    """The label-key prefix check lives in api/validate/content, which counts bytes."""
-    errs = []
-    if _blen(value) > 253:
-        errs.append(max_len_bytes(253))
-    if not _dns1123_subdomain_ok(value):
-        errs.append(regex_error(DNS1123_SUBDOMAIN_MSG, DNS1123_SUBDOMAIN_FMT, "example.com"))
-    return errs
-
-
-_DNS1123_SUBDOMAIN_UNDERSCORE_FMT = r"_?[a-z0-9]([-_a-z0-9]*[a-z0-9])?(\._?[a-z0-9]([-_a-z0-9]*[a-z0-9])?)*"
-_DNS1123_SUBDOMAIN_UNDERSCORE_MSG = ("a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, "
-                                     "'_', '-' or '.', and must start and end with an alphanumeric character")
-
-
-def is_dns1123_subdomain_with_underscore(value: str) -> tuple[str, ...]:
-    """DNS search domains (pod dnsConfig.searches): a subdomain whose labels may start with '_'."""
-    errs = []
-    if _blen(value) > 253:
-        errs.append(max_len_chars(253))
-    if not re.fullmatch(_DNS1123_SUBDOMAIN_UNDERSCORE_FMT, value):
-        errs.append(regex_error(_DNS1123_SUBDOMAIN_UNDERSCORE_MSG, _DNS1123_SUBDOMAIN_UNDERSCORE_FMT, "example.com"))
-    return tuple(errs)
-
-
-@functools.lru_cache(maxsize=_CACHED_NAMES)
-def is_dns1035_label(value: str) -> tuple[str, ...]:
-    errs = []
-    if _blen(value) > 63:
-        errs.append(max_len_chars(63))
-    if not _dns1035_label_ok(value):
-        errs.append(regex_error(DNS1035_LABEL_MSG, DNS1035_LABEL_FMT, "my-name", "abc-123"))
-    return tuple(errs)
-
-
-@functools.lru_cache(maxsize=_CACHED_NAMES)
-def is_qualified_name(value: str) -> tuple[str, ...]:
-    """Label keys, annotation keys, finalizers: `[prefix/]name`."""
-    errs = []
-    parts = value.split("/")
-    if len(parts) == 1:
-        name = parts[0]
-    elif len(parts) == 2:
-        prefix, name = parts
-        if not prefix:
-            errs.append("prefix part must be non-empty")
-        else:
-            errs.extend("prefix part " + m for m in _is_dns1123_subdomain_content(prefix))
-    else:
-        return (
-            "a valid label key " + regex_error(LABEL_KEY_MSG, LABEL_KEY_FMT, "MyName", "my.name", "123-abc")
-            + " with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')",
-        )
-    if not name:
-        errs.append("name part must be non-empty")
-    elif _blen(name) > 63:
-        errs.append("name part " + max_len_bytes(63))
-    if not _label_key_ok(name):
-        errs.append("name part " + regex_error(LABEL_KEY_MSG, LABEL_KEY_FMT, "MyName", "my.name", "123-abc"))
-    return tuple(errs)
-
-
-@functools.lru_cache(maxsize=_CACHED_NAMES)
-def is_label_value(value: str) -> tuple[str, ...]:
-    errs = []
-    if _blen(value) > 63:
-        errs.append(max_len_bytes(63))
-    if value and not _label_key_ok(value):
-        errs.append(regex_error(LABEL_VALUE_MSG, LABEL_VALUE_FMT, "MyValue", "my_value", "12345"))
-    return tuple(errs)
-
-
-@functools.lru_cache(maxsize=_CACHED_NAMES)
-def is_config_map_key(value: str) -> tuple[str, ...]:
-    errs = []
-    if _blen(value) > 253:
-        errs.append(max_len_chars(253))
-    if not _config_map_key_ok(value):
-        errs.append(regex_error(CONFIG_MAP_KEY_MSG, CONFIG_MAP_KEY_FMT, "key.name", "KEY_NAME", "key-name"))
-    if value == ".":
-        errs.append("must not be '.'")
-    elif value == "..":
-        errs.append("must not be '..'")
-    elif value.startswith(".."):
-        errs.append("must not start with '..'")
-    return tuple(errs)
-
-
-def is_domain_prefixed_path(value: str) -> list[tuple[str, object, str]]:
-    """util/validation.IsDomainPrefixedPath as (error type, bad value, detail) triples."""
-    if not value:
-        return [(REQUIRED, None, "")]
-    segments = value.split("/", 1)
-    if len(segments) != 2 or not segments[0] or not segments[1]:
-        return [("Invalid value", value, 'must be a domain-prefixed path (such as "acme.io/foo")')]
-    host, path = segments
-    out = [("Invalid value", host, m) for m in is_dns1123_subdomain(host)]
-    if not re.fullmatch(HTTP_PATH_FMT, path):
-        out.append(("Invalid value", path, regex_error("Invalid path", HTTP_PATH_FMT)))
-    return out
 
 
 def mask_trailing_dash(name: str) -> str:
@@ -285,7 +77,7 @@ def check_annotation_map(annotations, path: str, subject, rule: str = RULE_ANNOT
         if not isinstance(k, str):
             continue
         out.extend(Problem(m, key(path, k), subject=subject, rule=rule) for m in is_qualified_name(k.lower()))
-        total += _blen(k) + (_blen(v) if isinstance(v, str) else 0)
+        total += byte_length(k) + (byte_length(v) if isinstance(v, str) else 0)
     if total > TOTAL_ANNOTATION_SIZE:
         out.append(Problem(body(TOO_LONG, detail=f"may not be more than {TOTAL_ANNOTATION_SIZE} bytes"),
                            path, subject=subject, rule=rule))
@@ -391,7 +183,7 @@ def check_configmap(obj: dict) -> list[Problem]:
         if k in binary:
             out.append(Problem("duplicate of key present in binaryData", key("data", k), subject=obj,
                                rule=RULE_DATA_KEYS))
-    size = sum(_blen(v) for v in data.values() if isinstance(v, str)) + sum(
+    size = sum(byte_length(v) for v in data.values() if isinstance(v, str)) + sum(
         _decoded_len(v) for v in binary.values())
     if size > MAX_DATA_SIZE:
         out.append(Problem(body(TOO_LONG, detail=f"may not be more than {MAX_DATA_SIZE} bytes"), "",
@@ -407,7 +199,7 @@ def check_secret(obj: dict) -> list[Problem]:
         {k: v for k, v in string_data.items() if k not in data}, "data", obj)
     out += _base64_values(data, "data", obj)
     sizes = {k: _decoded_len(v) for k, v in data.items()}
-    sizes.update({k: _blen(v) for k, v in string_data.items() if isinstance(v, str)})
+    sizes.update({k: byte_length(v) for k, v in string_data.items() if isinstance(v, str)})
     if sum(sizes.values()) > MAX_DATA_SIZE:
         out.append(Problem(body(TOO_LONG, detail=f"may not be more than {MAX_DATA_SIZE} bytes"), "data",
                            subject=obj, rule=RULE_DATA_KEYS))

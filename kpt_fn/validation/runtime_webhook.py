@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from kpt_fn.problems import WARNING, Problem, Rule
 from kpt_fn.resource import dig
-from kpt_fn.validation.fielderr import child, index
+from kpt_fn.apimachinery.field import child, index
 from kpt_fn.trainer_names import ANCESTOR_LABEL
 
 SUPPORT_LABEL = "trainer.kubeflow.org/support"

@@ -11,7 +11,7 @@ from __future__ import annotations
 from kpt_fn import openapi
 from kpt_fn.problems import Problem
 from kpt_fn.validation import precheck
-from kpt_fn.validation.fielderr import (
+from kpt_fn.apimachinery.field import (
     INVALID,
     REQUIRED,
     TOO_LONG,

@@ -15,7 +15,7 @@ import re
 from kpt_fn import upstream
 from kpt_fn.problems import Problem
 from kpt_fn.validation import cel, names
-from kpt_fn.validation.fielderr import DUPLICATE, INVALID, body, child, go_json, index, key
+from kpt_fn.apimachinery.field import DUPLICATE, INVALID, body, child, go_json, index, key
 from kpt_fn.upstream import SchemaEntry, schema as load
 
 LIST_TYPE_RULE = "schema/list-type"

@@ -8,8 +8,8 @@ terminationMessagePolicy File.
 
 from __future__ import annotations
 
-from kpt_fn.validation import names
-from kpt_fn.validation.fielderr import child, index
+from kpt_fn.apimachinery import validation as utilvalidation
+from kpt_fn.apimachinery.field import child, index
 from kpt_fn.validation.k8s import env, ports, probes, resources, security, volumes
 from kpt_fn.validation.k8s.findings import as_dict, as_list, as_str
 
@@ -23,7 +23,7 @@ INIT_ONLY = "may not be set for init containers without restartPolicy=Always"
 
 
 def _common(c: dict, path: str, ctx, f) -> None:
-    f.named(RULE, child(path, "name"), as_str(c.get("name")), names.is_dns1123_label)
+    f.named(RULE, child(path, "name"), as_str(c.get("name")), utilvalidation.is_dns1123_label)
     if not c.get("image"):
         f.required(RULE, child(path, "image"))
     policy = c.get("terminationMessagePolicy")

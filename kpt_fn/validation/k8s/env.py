@@ -16,8 +16,9 @@ from __future__ import annotations
 
 
 from kpt_fn import quantity
+from kpt_fn.apimachinery import validation as utilvalidation
 from kpt_fn.validation import names
-from kpt_fn.validation.fielderr import child, index
+from kpt_fn.apimachinery.field import child, index
 from kpt_fn.validation.k8s import paths as local_paths
 from kpt_fn.validation.k8s.findings import as_dict, as_list, as_str
 
@@ -106,9 +107,9 @@ def _key_selector(selector: dict, path: str, f) -> None:
     key a config key."""
     name = selector.get("name", "")
     if isinstance(name, str):
-        for msg in names.is_dns1123_subdomain(name):
+        for msg in utilvalidation.is_dns1123_subdomain(name):
             f.invalid(RULE, child(path, "name"), name, msg)
-    f.named(RULE, child(path, "key"), as_str(selector.get("key")), names.is_config_map_key)
+    f.named(RULE, child(path, "key"), as_str(selector.get("key")), utilvalidation.is_config_map_key)
 
 
 def _file_key_ref(selector: dict, path: str, volumes: dict, f) -> None:
@@ -117,7 +118,7 @@ def _file_key_ref(selector: dict, path: str, volumes: dict, f) -> None:
     emptyDir. Checked against a 1.36-era validation.go that has the EnvFiles code."""
     f.named(RULE, child(path, "key"), as_str(selector.get("key")), relaxed_name_problems)
     volume = as_str(selector.get("volumeName")) or ""
-    f.named(RULE, child(path, "volumeName"), volume, names.is_dns1123_label)
+    f.named(RULE, child(path, "volumeName"), volume, utilvalidation.is_dns1123_label)
     file_path = as_str(selector.get("path"))
     if not file_path:
         f.required(RULE, child(path, "path"))
@@ -152,7 +153,7 @@ def check_field_ref(selector: dict, path: str, allowed: tuple, f) -> None:
     if m:
         label, subscript = m
         value = subscript.lower() if label == "metadata.annotations" else subscript
-        for msg in names.is_qualified_name(value):
+        for msg in utilvalidation.is_qualified_name(value):
             f.invalid(RULE, path, value, msg)
         return
     # pkg/apis/core/pods/helpers.go ConvertDownwardAPIFieldLabel: any other `x['y']` is refused as a
@@ -218,7 +219,7 @@ def check_env_from(env_from, path: str, f) -> None:
             count += 1
             # ValidateConfigMapName / ValidateSecretName with prefix=true
             f.named(RULE, child(child(where, kind), "name"), as_str(as_dict(ref).get("name")),
-                    lambda name: names.is_dns1123_subdomain(names.mask_trailing_dash(name)))
+                    lambda name: utilvalidation.is_dns1123_subdomain(names.mask_trailing_dash(name)))
         # upstream reports these two at `envFrom`, not at the entry
         if count == 0:
             f.invalid(RULE, path, "", "must specify one of: `configMapRef` or `secretRef`")

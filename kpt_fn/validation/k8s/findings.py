@@ -1,14 +1,14 @@
 """How the Kubernetes checks record what they find: field.ErrorList in Python.
 
 Each finding is (rule, path, body, hint): the rule id, the field path in the rendered JobSet, the
-error body as the API server prints it (`Required value: ...`, see kpt_fn/validation/fielderr.py)
+error body as the API server prints it (`Required value: ...`, see kpt_fn/apimachinery/field.py)
 and, where the bad value sits elsewhere than the reported field (a request without its limit is
 reported at `resources.limits`), the path of the value, so that blame points at what was written.
 """
 
 from __future__ import annotations
 
-from kpt_fn.validation.fielderr import (DUPLICATE, FORBIDDEN, INVALID, NOT_FOUND, OMIT, REQUIRED, TOO_LONG,
+from kpt_fn.apimachinery.field import (DUPLICATE, FORBIDDEN, INVALID, NOT_FOUND, OMIT, REQUIRED, TOO_LONG,
                                         TOO_MANY, UNSUPPORTED, body, go_quote)
 
 

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import re
 
-from kpt_fn.validation import names
-from kpt_fn.validation.fielderr import OMIT, REQUIRED, body, child, go_quote, index
+from kpt_fn.apimachinery import validation as utilvalidation
+from kpt_fn.apimachinery.field import OMIT, REQUIRED, body, child, go_quote, index
 from kpt_fn.validation.k8s.findings import as_dict, as_int, as_list, as_str, valid_values
 
 RULE = "k8s/job"
@@ -47,7 +47,7 @@ def check_job_spec(spec: dict, path: str, f) -> None:
         f.required(RULE, child(path, "backoffLimitPerIndex"), "when maxFailedIndexes is specified")
     managed_by = spec.get("managedBy")
     if isinstance(managed_by, str):
-        for etype, value, detail in names.is_domain_prefixed_path(managed_by):
+        for etype, value, detail in utilvalidation.is_domain_prefixed_path(managed_by):
             f.add(RULE, child(path, "managedBy"), body(etype, value if etype != REQUIRED else OMIT, detail))
         if len(managed_by.encode()) > MAX_MANAGED_BY:
             f.too_long(RULE, child(path, "managedBy"), MAX_MANAGED_BY)
@@ -183,7 +183,7 @@ def _on_pod_conditions(conditions: list, path: str, f) -> None:
         pattern = as_dict(pattern)
         where = index(path, i)
         kind = as_str(pattern.get("type")) or ""
-        for msg in names.is_qualified_name(kind):
+        for msg in utilvalidation.is_qualified_name(kind):
             f.invalid(RULE, child(where, "type"), kind, msg)
         status = pattern.get("status")
         if not status:

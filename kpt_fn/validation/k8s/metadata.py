@@ -10,7 +10,7 @@ validateAppArmorAnnotationsAndFieldsMatchOnCreate. Upstream's paths for a templa
 
 from __future__ import annotations
 
-from kpt_fn.validation.fielderr import child, key
+from kpt_fn.apimachinery.field import child, key
 from kpt_fn.validation.k8s import paths
 from kpt_fn.validation.k8s.findings import as_dict, as_list
 

@@ -13,8 +13,8 @@ from __future__ import annotations
 
 
 from kpt_fn import quantity, workload
-from kpt_fn.validation import names
-from kpt_fn.validation.fielderr import child, index, key
+from kpt_fn.apimachinery import validation as utilvalidation
+from kpt_fn.apimachinery.field import child, index, key
 from kpt_fn.validation.k8s import containers, ports, resources, restart, scheduling, security, volumes
 from kpt_fn.validation.k8s.findings import as_dict, as_int, as_list, as_str
 
@@ -45,13 +45,13 @@ class PodContext:
 
 def _subdomain(value, path, f):
     if isinstance(value, str) and value:
-        for msg in names.is_dns1123_subdomain(value):
+        for msg in utilvalidation.is_dns1123_subdomain(value):
             f.invalid(RULE, path, value, msg)
 
 
 def _label(value, path, f):
     if isinstance(value, str) and value:
-        for msg in names.is_dns1123_label(value):
+        for msg in utilvalidation.is_dns1123_label(value):
             f.invalid(RULE, path, value, msg)
 
 
@@ -100,7 +100,7 @@ def _dns(pod: dict, path: str, f) -> None:
         # RelaxedDNSSearchValidation is GA: "." alone is fine, underscores are allowed
         if isinstance(search, str) and search != ".":
             search = search[:-1] if search.endswith(".") else search
-            for msg in names.is_dns1123_subdomain_with_underscore(search):
+            for msg in utilvalidation.is_dns1123_subdomain_with_underscore(search):
                 f.invalid(RULE, index(child(where, "searches"), i), search, msg)
     for i, option in enumerate(as_list(config.get("options"))):
         if not as_dict(option).get("name"):
@@ -185,7 +185,7 @@ def _pod_resource_names(pod_resources: dict, path: str, f) -> None:
             if not isinstance(name, str):
                 continue
             where = key(child(path, part), name)
-            problems = names.is_qualified_name(name)
+            problems = utilvalidation.is_qualified_name(name)
             for msg in problems:
                 f.invalid(resources.RULE, where, name, msg)
             if problems:
@@ -259,7 +259,7 @@ def _readiness_gates(pod, path, f):
     for i, gate in enumerate(as_list(pod.get("readinessGates"))):
         kind = as_dict(gate).get("conditionType")
         if isinstance(kind, str):
-            for msg in names.is_qualified_name(kind):
+            for msg in utilvalidation.is_qualified_name(kind):
                 f.invalid(RULE, child(index(child(path, "readinessGates"), i), "conditionType"), kind, msg)
 
 
@@ -269,7 +269,7 @@ def _scheduling_gates(pod, path, f):
         name = as_dict(gate).get("name")
         if isinstance(name, str):
             where = index(child(path, "schedulingGates"), i)
-            for msg in names.is_qualified_name(name):
+            for msg in utilvalidation.is_qualified_name(name):
                 f.invalid(RULE, where, name, msg)
             if name in gates_seen:
                 f.duplicate(RULE, where, name)
@@ -355,7 +355,7 @@ def _hostname_override(pod, path, f):
         f.forbidden(RULE, where, "may not be specified when hostNetwork is true")
     if len(value.encode()) > 64:
         f.too_long(RULE, where, 64)
-    for msg in names.is_dns1123_subdomain(value):
+    for msg in utilvalidation.is_dns1123_subdomain(value):
         f.invalid(RULE, where, value, msg)
 
 
@@ -374,7 +374,7 @@ _READ_LABELS = (_affinity, _spread)
 def _runtime_class(pod, path, f):
     value = pod.get("runtimeClassName")
     if isinstance(value, str):  # "" too: ValidateRuntimeClassName has no empty case
-        for msg in names.is_dns1123_subdomain(value):
+        for msg in utilvalidation.is_dns1123_subdomain(value):
             f.invalid(RULE, child(path, "runtimeClassName"), value, msg)
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-from kpt_fn.validation.fielderr import child, index
+from kpt_fn.apimachinery.field import child, index
 from kpt_fn.validation.k8s.findings import as_int, as_list, as_str
 
 RULE = "k8s/ports"

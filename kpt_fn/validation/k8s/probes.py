@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 
-from kpt_fn.validation.fielderr import child
+from kpt_fn.apimachinery.field import child
 from kpt_fn.validation.k8s import ports
 from kpt_fn.validation.k8s.findings import as_dict, as_int, as_list
 

@@ -13,8 +13,8 @@ as written.
 from __future__ import annotations
 
 from kpt_fn import quantity
-from kpt_fn.validation import names
-from kpt_fn.validation.fielderr import child, key
+from kpt_fn.apimachinery import validation as utilvalidation
+from kpt_fn.apimachinery.field import child, key
 from kpt_fn.validation.k8s.findings import as_dict
 
 RULE = "k8s/resources"
@@ -43,7 +43,7 @@ def is_extended(name: str) -> bool:
     """An extended resource (nvidia.com/gpu): integer-valued, never overcommitted."""
     if is_native(name) or name.startswith("requests."):
         return False
-    return not names.is_qualified_name("requests." + name)
+    return not utilvalidation.is_qualified_name("requests." + name)
 
 
 def overcommit_allowed(name: str) -> bool:
@@ -61,7 +61,7 @@ def _standard(name: str, allowed: frozenset) -> bool:
 
 def _name_problems(name: str, path: str, f) -> None:
     # validateResourceName reports every IsQualifiedName message, then stops
-    problems = names.is_qualified_name(name)
+    problems = utilvalidation.is_qualified_name(name)
     for msg in problems:
         f.invalid(RULE, path, name, msg)
     if problems:

@@ -11,7 +11,7 @@ restartable init container's rules are validated like a regular container's.
 
 from __future__ import annotations
 
-from kpt_fn.validation.fielderr import child, index
+from kpt_fn.apimachinery.field import child, index
 from kpt_fn.validation.k8s.findings import as_dict, as_list
 
 RULE = "k8s/container-restart"

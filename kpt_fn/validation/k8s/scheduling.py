@@ -11,8 +11,8 @@ ValidateLabelSelector and ValidateLabels. MatchLabelKeysInPodAffinity is GA and 
 
 from __future__ import annotations
 
-from kpt_fn.validation import names
-from kpt_fn.validation.fielderr import child, index
+from kpt_fn.apimachinery import validation as utilvalidation
+from kpt_fn.apimachinery.field import child, index
 from kpt_fn.validation.k8s.findings import as_dict, as_int, as_list, as_str
 
 TOLERATIONS = "k8s/tolerations"
@@ -28,7 +28,7 @@ POSITIVE = "must be greater than zero"
 
 
 def label_name(value: str, path: str, rule: str, f) -> None:
-    for msg in names.is_qualified_name(value):
+    for msg in utilvalidation.is_qualified_name(value):
         f.invalid(rule, path, value, msg)
 
 
@@ -39,7 +39,7 @@ def labels(mapping, path: str, rule: str, f) -> None:
             continue
         label_name(k, path, rule, f)
         if isinstance(v, str):
-            for msg in names.is_label_value(v):
+            for msg in utilvalidation.is_label_value(v):
                 f.invalid(rule, path, v, msg)
 
 
@@ -72,7 +72,7 @@ def label_selector(selector, path: str, rule: str, f) -> None:
             label_name(k, child(where, "key"), rule, f)
         for j, v in enumerate(values):
             if isinstance(v, str):
-                for msg in names.is_label_value(v):
+                for msg in utilvalidation.is_label_value(v):
                     f.invalid(rule, index(child(where, "values"), j), v, msg)
     labels(selector.get("matchLabels"), child(path, "matchLabels"), rule, f)
 
@@ -94,7 +94,7 @@ def check_tolerations(tolerations, path: str, f) -> None:
             f.invalid(rule, child(where, "effect"), effect, "effect must be 'NoExecute' when `tolerationSeconds` is set")
         if op in ("Equal", ""):
             if isinstance(value, str):
-                errs = names.is_label_value(value)
+                errs = utilvalidation.is_label_value(value)
                 if errs:
                     f.invalid(rule, child(where, "operator"), value, ";".join(errs))
         elif op == "Exists":
@@ -113,7 +113,7 @@ def _node_selector_requirement(req: dict, path: str, allow_invalid_values: bool,
     if not allow_invalid_values:
         for j, v in enumerate(values):
             if isinstance(v, str):
-                for msg in names.is_label_value(v):
+                for msg in utilvalidation.is_label_value(v):
                     f.invalid(AFFINITY, index(child(path, "values"), j), v, msg)
 
 
@@ -130,7 +130,7 @@ def _node_field_requirement(req: dict, path: str, f) -> None:
     else:
         for j, v in enumerate(values):
             if isinstance(v, str):
-                for msg in names.is_dns1123_subdomain(v):
+                for msg in utilvalidation.is_dns1123_subdomain(v):
                     f.invalid(AFFINITY, index(child(path, "values"), j), v, msg)
 
 
@@ -213,7 +213,7 @@ def _pod_affinity_term(term: dict, path: str, f, pod_labels=frozenset()) -> None
     label_selector(term.get("namespaceSelector"), child(path, "namespaceSelector"), AFFINITY, f)
     for ns in as_list(term.get("namespaces")):
         if isinstance(ns, str):
-            for msg in names.is_dns1123_label(ns):
+            for msg in utilvalidation.is_dns1123_label(ns):
                 f.invalid(AFFINITY, child(path, "namespace"), ns, msg)
     _label_keys(term, path, pod_labels, f)
     topology = as_str(term.get("topologyKey")) or ""
@@ -307,5 +307,5 @@ def check_node_selector(selector, path: str, f) -> None:
         if isinstance(k, str):
             label_name(k, path, NODE_SELECTOR, f)
         if isinstance(v, str):
-            for msg in names.is_label_value(v):
+            for msg in utilvalidation.is_label_value(v):
                 f.invalid(NODE_SELECTOR, path, v, msg)

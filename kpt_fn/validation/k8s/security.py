@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import re
 
-from kpt_fn.validation import names
-from kpt_fn.validation.fielderr import child, index
+from kpt_fn.apimachinery import validation as utilvalidation
+from kpt_fn.apimachinery.field import child, index
 from kpt_fn.validation.k8s import paths
 from kpt_fn.validation.k8s.findings import as_dict, as_int, as_list, as_str
 
@@ -138,7 +138,7 @@ def windows_options(options, path: str, f) -> None:
         return
     name = options.get("gmsaCredentialSpecName")
     if isinstance(name, str):
-        for msg in names.is_dns1123_subdomain(name):
+        for msg in utilvalidation.is_dns1123_subdomain(name):
             f.invalid(RULE, child(path, "gmsaCredentialSpecName"), name, msg)
     spec = options.get("gmsaCredentialSpec")
     if isinstance(spec, str):

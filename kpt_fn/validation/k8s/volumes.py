@@ -10,8 +10,8 @@ cephfs, ...) are counted as a volume type but their fields are not checked.
 from __future__ import annotations
 
 from kpt_fn import quantity
-from kpt_fn.validation import names
-from kpt_fn.validation.fielderr import child, index, key
+from kpt_fn.apimachinery import validation as utilvalidation
+from kpt_fn.apimachinery.field import child, index, key
 from kpt_fn.validation.k8s import env as env_checks
 from kpt_fn.validation.k8s import paths
 from kpt_fn.validation.k8s.findings import as_dict, as_int, as_list, as_str
@@ -51,7 +51,7 @@ def check_volumes(volumes, path: str, f) -> dict:
         if not name:
             f.required(RULE, name_path)
         else:
-            for msg in names.is_dns1123_label(name):
+            for msg in utilvalidation.is_dns1123_label(name):
                 f.invalid(RULE, name_path, name, msg)
         if name in out:
             f.duplicate(RULE, name_path, name)
@@ -237,7 +237,7 @@ def _csi(source, path, f):
     else:
         if len(driver) > 63:
             f.too_long(RULE, where, 63)
-        for msg in names.is_dns1123_subdomain(driver.lower()):
+        for msg in utilvalidation.is_dns1123_subdomain(driver.lower()):
             f.invalid(RULE, where, driver, msg)
     ref = source.get("nodePublishSecretRef")
     if isinstance(ref, dict):
@@ -247,7 +247,7 @@ def _csi(source, path, f):
         else:
             # upstream reports a bad secret name at `csi.name` (fldPath.Child("name")), not under
             # nodePublishSecretRef; kept, so that the path is the API server's
-            for msg in names.is_dns1123_subdomain(name):
+            for msg in utilvalidation.is_dns1123_subdomain(name):
                 f.invalid(RULE, child(path, "name"), name, msg)
 
 
@@ -300,7 +300,7 @@ def _claim_spec(spec: dict, path: str, f) -> None:
             f.invalid(RULE, where, quantity.canonical(q), "must be greater than zero")
     storage_class = as_str(spec.get("storageClassName"))
     if storage_class:
-        for msg in names.is_dns1123_subdomain(storage_class):
+        for msg in utilvalidation.is_dns1123_subdomain(storage_class):
             f.invalid(RULE, child(path, "storageClassName"), storage_class, msg)
     mode = spec.get("volumeMode")
     if isinstance(mode, str) and mode not in VOLUME_MODES:
@@ -322,7 +322,7 @@ def _data_source(ref: dict, path: str, f) -> None:
     if not group and kind != "PersistentVolumeClaim":
         f.invalid(RULE, path, kind, "must be 'PersistentVolumeClaim' when referencing the default apiGroup")
     if group:
-        for msg in names.is_dns1123_subdomain(group):
+        for msg in utilvalidation.is_dns1123_subdomain(group):
             f.invalid(RULE, child(path, "apiGroup"), group, msg)
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import pytest
 
 from kpt_fn import validation
-from kpt_fn.validation import names
+from kpt_fn.apimachinery import validation as utilvalidation
 from kpt_fn.validation.k8s import env
 
 POD = "spec.replicatedJobs[0].template.spec.template.spec."
@@ -85,9 +85,9 @@ def test_valid_resources(resources):
     ({"limits": {"storage": "1Gi"}}, [(C0 + "resources.limits[storage]", 'Invalid value: "storage": must be a standard resource for containers')]),
     # validateResourceName: every IsQualifiedName message, then nothing else
     ({"limits": {"-Bad_/x-": "1"}}, [(C0 + "resources.limits[-Bad_/x-]", 'Invalid value: "-Bad_/x-": ' + m)
-                                     for m in names.is_qualified_name("-Bad_/x-")]),
+                                     for m in utilvalidation.is_qualified_name("-Bad_/x-")]),
     ({"limits": {"example.com/foo/bar": "1"}}, [(C0 + "resources.limits[example.com/foo/bar]", 'Invalid value: "example.com/foo/bar": ' + m)
-                                                for m in names.is_qualified_name("example.com/foo/bar")]),
+                                                for m in utilvalidation.is_qualified_name("example.com/foo/bar")]),
 ])
 def test_invalid_resources(resources, expected):
     assert of(resources=resources) == expected
@@ -270,7 +270,7 @@ def test_env_value_from():
         (v + ".fileKeyRef.volumeName", 'Not found: "nope"')]
     assert of(env=[{"name": "a", "valueFrom": {"fileKeyRef": {"volumeName": "Bad_Vol", "path": "p", "key": "a=b"}}}]) == [
         (v + ".fileKeyRef.key", 'Invalid value: "a=b": ' + env.RELAXED_NAME_MSG),
-        (v + ".fileKeyRef.volumeName", 'Invalid value: "Bad_Vol": ' + names.is_dns1123_label("Bad_Vol")[0]),
+        (v + ".fileKeyRef.volumeName", 'Invalid value: "Bad_Vol": ' + utilvalidation.is_dns1123_label("Bad_Vol")[0]),
         (v + ".fileKeyRef.volumeName", 'Not found: "Bad_Vol"')]
     abs_path = [{"name": "a", "valueFrom": {"fileKeyRef": {"volumeName": "envs", "path": "/etc/app.env", "key": "K"}}}]
     assert errors(jobset({"volumes": [{"name": "envs", "emptyDir": {}}]}, containers=[ctr(env=abs_path)])) == []

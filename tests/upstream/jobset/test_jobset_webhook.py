@@ -13,6 +13,7 @@ import pytest
 import yaml
 
 from kpt_fn import validation
+from kpt_fn.apimachinery import validation as utilvalidation
 from kpt_fn.lifecycle import jobset_defaults, jobset_update
 from kpt_fn.validation import jobset_webhook
 from upstream.jobset.webhook_cases import (CREATE, DEFAULTING, DNS1035, IMMUTABLE_RJOBS, NOT_PORTED, UPDATE, case,
@@ -352,7 +353,7 @@ def test_volume_claim_template_names_must_be_unique():
 def test_volume_claim_template_name_syntax():
     js = with_claims(jobset(rjob("job-1")), "InvalidVolumeName", mounts=["InvalidVolumeName"])
     assert problems(js) == [("spec.volumeClaimPolicies[0].template[0].name",
-                             validation.names.is_dns1123_subdomain("InvalidVolumeName")[0])]
+                             utilvalidation.is_dns1123_subdomain("InvalidVolumeName")[0])]
 
 
 def test_volume_claim_template_name_too_long():

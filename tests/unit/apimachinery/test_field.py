@@ -1,11 +1,11 @@
-"""kpt_fn.validation.fielderr: field paths and the API server's "<Type>: <value>: <detail>" wording
+"""kpt_fn.apimachinery.field: field paths and the API server's "<Type>: <value>: <detail>" wording
 (k8s.io/apimachinery pkg/util/validation/field/errors.go, Error.ErrorBody)."""
 
 from __future__ import annotations
 
 import pytest
 
-from kpt_fn.validation import fielderr as fe
+from kpt_fn.apimachinery import field as fe
 
 
 def test_paths():
