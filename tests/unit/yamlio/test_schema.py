@@ -106,3 +106,37 @@ def test_dumper_writes_shared_objects_in_full_and_multi_line_strings_as_blocks()
 
 def test_only_core_tags():
     assert schema.CORE_TAGS == {schema.CORE + t for t in ("str", "int", "float", "bool", "null", "map", "seq", "merge")}
+
+
+def _patterns():
+    from kpt_fn.yamlio.schema import Dumper, Loader, Pattern, PyLoader
+
+    found = {}
+    for cls in (Loader, PyLoader, Dumper):
+        for resolvers in cls.yaml_implicit_resolvers.values():
+            for _tag, regexp in resolvers:
+                if isinstance(regexp, Pattern):
+                    found[id(regexp)] = regexp
+    return list(found.values())
+
+
+def test_every_pattern_answers_as_its_expression():
+    """Pattern refuses by its characters and accepts ASCII digits without the expression; on every
+    text a resolver is asked about (a plain scalar never ends in a line break) it answers as the
+    expression does."""
+    import itertools
+    import random
+    import re
+
+    patterns = _patterns()
+    assert len(patterns) >= 6
+    alphabet = "0178_+-.xXoObBeEaAfFiInNtTyY Gk/é²"
+    texts = ["".join(t) for n in range(4) for t in itertools.product(alphabet, repeat=n)]
+    rng = random.Random(7)
+    texts += ["".join(rng.choice("0123456789_.+-eExoabf") for _ in range(rng.randrange(1, 12))) for _ in range(4000)]
+    texts += ["8Gi", "2.13.0", "0400", "0o17", "0x1F", "1_000", "1e3", ".5", "-.inf", ".NaN", "true", "False", "y",
+              "2\nx", "１２", "٣"]
+    for pattern in patterns:
+        expression = re.compile(pattern.pattern)
+        wrong = [t for t in texts if bool(pattern.match(t)) != bool(expression.match(t))]
+        assert wrong == [], pattern.pattern
