@@ -45,20 +45,28 @@ class Pattern:
     """A regular expression compiled when it is first needed. PyYAML's resolver tables only ask
     `.match(text)` of what they hold, and only whether the answer is true; go-yaml's number
     expressions below cost about a millisecond of every run to compile, and most scalars that start
-    with a digit are no number (`8Gi`, `2.13.0-cuda`). So: `chars`, when given, are all the characters
-    a match can hold (a text with another is refused at once); `digits`, that a text of ASCII digits
-    alone matches (accepted at once). tests/unit/yamlio/test_schema.py holds both to the expression."""
+    with a digit or a dash are no number (`8Gi`, `-f`). So, each when given: `words`, the only texts
+    that match (an alternation of words); `chars`, all the characters a match can hold; `needs`,
+    characters of which a match holds at least one; `digits`, that a text of ASCII digits alone
+    matches. tests/unit/yamlio/test_schema.py holds every Pattern to its expression."""
 
-    __slots__ = ("pattern", "chars", "digits", "_compiled")
+    __slots__ = ("pattern", "words", "chars", "needs", "digits", "_compiled")
 
-    def __init__(self, pattern: str, chars: str | None = None, digits: bool = False):
+    def __init__(self, pattern: str, chars: str | None = None, needs: str | None = None, digits: bool = False,
+                 words: tuple | None = None):
         self.pattern = pattern
+        self.words = frozenset(words) if words is not None else None
         self.chars = frozenset(chars) if chars is not None else None
+        self.needs = frozenset(needs) if needs is not None else None
         self.digits = digits
         self._compiled = None
 
     def match(self, text: str):
+        if self.words is not None:
+            return text in self.words
         if self.chars is not None and not self.chars.issuperset(text):
+            return None
+        if self.needs is not None and self.needs.isdisjoint(text):
             return None
         if self.digits and text.isdigit() and text.isascii():
             return True
@@ -73,7 +81,7 @@ def _add(resolvers: dict, tag: str, regexp, first: str) -> None:
         resolvers.setdefault(ch, []).append((tag, regexp))
 
 
-_BOOL_1_2 = Pattern(r"^(?:true|True|TRUE|false|False|FALSE)$", "truefalsTRUEFALS")
+_BOOL_1_2 = Pattern(r"^(?:true|True|TRUE|false|False|FALSE)$", words=("true", "True", "TRUE", "false", "False", "FALSE"))
 # Numbers as go-yaml (v2 and v3 alike: kpt, kustomize, kubectl, Argo CD) reads them: a scalar that
 # starts with a sign or a digit is a number if it is one once every "_" is dropped, with Go's prefixes
 # 0x, 0o, 0b and the YAML 1.1 octal 0777 (so `defaultMode: 0400` is 256 to every Go client); one that
@@ -81,12 +89,12 @@ _BOOL_1_2 = Pattern(r"^(?:true|True|TRUE|false|False|FALSE)$", "truefalsTRUEFALS
 # anywhere".
 _INT_GO = Pattern(
     r"^(?=[-+0-9])[-+]?_*(?:0_*[xX]_*(?:[0-9a-fA-F]_*)+|0_*[oO]_*(?:[0-7]_*)+|0_*[bB]_*(?:[01]_*)+|(?:[0-9]_*)+)$",
-    "+-_0123456789abcdefABCDEFxXoObB", digits=True,
+    "+-_0123456789abcdefABCDEFxXoObB", needs="0123456789", digits=True,
 )
 _FLOAT_GO = Pattern(
     r"^(?:(?=[-+0-9])[-+]?_*(?:\.(?:[0-9]_*)+|(?:[0-9]_*)+(?:\._*(?:[0-9]_*)*)?)(?:[eE]_*[-+]?_*(?:[0-9]_*)+)?"
     r"|\.[0-9]+(?:[eE][-+]?[0-9]+)?|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$",
-    "+-_.0123456789eEinfINFaA", digits=True,
+    "+-_.0123456789eEinfINFaA", needs=".0123456789", digits=True,
 )
 _DIGITS = "-+0123456789."
 _INT64_MIN, _INT64_MAX, _UINT64_MAX = -(1 << 63), (1 << 63) - 1, (1 << 64) - 1
@@ -232,17 +240,17 @@ class Dumper(_BaseDumper):
         return True
 
 
-_add(Dumper.yaml_implicit_resolvers, "tag:yaml.org,2002:bool", Pattern(r"^(?:y|Y|n|N)$", "yYnN"), "yYnN")
+_add(Dumper.yaml_implicit_resolvers, "tag:yaml.org,2002:bool", Pattern(r"^(?:y|Y|n|N)$", words=("y", "Y", "n", "N")), "yYnN")
 _add(Dumper.yaml_implicit_resolvers, "tag:yaml.org,2002:float", _FLOAT_GO, _DIGITS)
 _add(Dumper.yaml_implicit_resolvers, "tag:yaml.org,2002:int", _INT_GO, _DIGITS)
-_add(Dumper.yaml_implicit_resolvers, "tag:yaml.org,2002:int", Pattern(r"^(?:0o[0-7]+|[-+]?0[0-9]+)$", "+-o0123456789"), "-+0")
+_add(Dumper.yaml_implicit_resolvers, "tag:yaml.org,2002:int", Pattern(r"^(?:0o[0-7]+|[-+]?0[0-9]+)$", "+-o0123456789", needs="0"), "-+0")
 # go-yaml v2 (sigs.k8s.io/yaml, Argo CD) drops every "_" before trying a number, so "0_E0" or "1_0"
 # read as numbers there; quote anything that is a number once its underscores are gone.
 _add(
     Dumper.yaml_implicit_resolvers,
     "tag:yaml.org,2002:float",
     Pattern(r"^[-+]?[0-9._]*_[0-9._]*(?:[eE][-+]?[0-9_]+)?$|^[-+]?0[xXoObB][0-9a-fA-F_]+$",
-            "+-_.0123456789eExXoObBabcdefABCDEF"),
+            "+-_.0123456789eExXoObBabcdefABCDEF", needs="_xXoObB"),
     _DIGITS + "_",
 )
 
