@@ -136,7 +136,12 @@ def int_1_2(text: str):
         return _as_stored(value) if _INT64_MIN <= value <= _UINT64_MAX else text
     if len(body) > 1 and body[0] == "0" and body.isdigit() and "8" not in body and "9" not in body:
         value = sign * int(body, 8)
-        return _as_stored(value) if _INT64_MIN <= value <= _UINT64_MAX else float(plain)
+        if _INT64_MIN <= value <= _UINT64_MAX:
+            return _as_stored(value)
+        # Go's decimal float fallback; beyond float64's range strconv.ParseFloat fails and go-yaml
+        # keeps the scalar a string, as for a decimal (below) and a float (float_1_2).
+        as_float = float(plain)
+        return text if as_float in (_INF, -_INF) else as_float
     value = sign * int(body)
     if _INT64_MIN <= value <= _INT64_MAX:
         return value

@@ -37,6 +37,8 @@ def test_special_floats():
     ("1_0", 10), ("+7", 7), ("-0o7", -7),
     ("0x" + "F" * 17, "0x" + "F" * 17),           # prefixed beyond 64 bits: Go gives up, the string stays
     ("0" + "7" * 30, float("0" + "7" * 30)),      # 0777-style beyond 64 bits: Go's decimal float fallback
+    ("0" + "7" * 400, "0" + "7" * 400),           # ... beyond float64's range: the string stays
+    ("-0" + "7" * 400, "-0" + "7" * 400),
     # Beyond int64 the API server's JSON decoder keeps a float64 (a Go uint64 included); beyond
     # float64's range go-yaml keeps the string.
     ("9223372036854775807", 2**63 - 1), ("-9223372036854775808", -(2**63)),
