@@ -7,9 +7,6 @@ Runtimes are read from shared/upstream with the install overlay applied (tests/s
 
 from __future__ import annotations
 
-import json
-from pathlib import Path
-
 import pytest
 
 from kpt_fn.engine import expand

@@ -4,7 +4,6 @@ runtimeDirs reach platform/runtimes of the same repository, with and without the
 
 from __future__ import annotations
 
-import os
 import shutil
 import tempfile
 

@@ -7,7 +7,7 @@ import copy
 
 import pytest
 
-from kpt_fn import function, rerun, rules, yamlio
+from kpt_fn import function, rerun, rules
 
 LOCAL = {"config.kubernetes.io/local-config": "true"}
 

@@ -38,6 +38,9 @@ def test_renamed_changes_only_the_name_and_not_the_input():
     ("tj", "other-0123abcd", None),
     ("tj", "tj0123abcd", None),
     ("a-b", "a-b-0123abcd-mpi", ("0123abcd", "-mpi")),
+    ("tj", "tj-0123abcdx", None),         # the hash is followed by "-" or nothing
+    ("tj", "tj-0123abcg", None),
+    ("tj", "tj-0123abcd\n", None),        # (an expression's `$` would have taken the line break)
 ])
 def test_hashed_parts(trainjob, name, parts):
     assert naming.hashed_parts(trainjob, name) == parts
@@ -52,17 +55,3 @@ def test_hashed_parts(trainjob, name, parts):
 ])
 def test_earlier_run(name, earlier, expected):
     assert naming.earlier_run("tj", name, earlier) is expected
-
-
-@pytest.mark.parametrize("name, parts", [
-    ("job-0123abcd", ("0123abcd", "")),
-    ("job-0123abcd-node", ("0123abcd", "-node")),
-    ("job-0123abcdx", None),  # the hash is followed by "-" or nothing
-    ("job-0123abc", None),  # too short
-    ("job-0123ABCD", None),  # lower-case hex only
-    ("job-0123abcg", None),
-    ("jobx-0123abcd", None),
-    ("job-0123abcd\n", None),  # (an expression's `$` would have taken the line break)
-])
-def test_hashed_parts(name, parts):
-    assert naming.hashed_parts("job", name) == parts
