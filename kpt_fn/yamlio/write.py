@@ -32,6 +32,14 @@ _OTHER_BREAKS = ("\r", "\x85", "\u2028", "\u2029")
 def _value_text(value) -> tuple:
     """("inline", text) for a scalar written on its key's line, or ("block", header, [lines]) for a
     literal block scalar whose lines are relative to the key's indentation plus two."""
+    if type(value) is str and _WORD.match(value):
+        # What PyYAML's emitter writes of a word (_WORD), without running it: the word as it is, or
+        # in single quotes when the Dumper's implicit resolvers would read it as something else
+        # (`'19'`, `'5e-4'`, `'true'`): numbers in args and env values, quantities, flags.
+        for regexp in _BY_FIRST.get(value[0], _ANY_FIRST):
+            if regexp.match(value):
+                return ("inline", f"'{value}'")
+        return ("inline", value)
     text = pyyaml_dump({"k": value})
     if not text.startswith("k: "):
         raise _Unsupported
@@ -59,6 +67,11 @@ _string_text = functools.lru_cache(maxsize=1 << 16)(_value_text)
 # (`y`, `True`, `NULL`, ...), which they are asked directly: no need to emit it.
 # tests/unit/yamlio/test_write.py checks this rule against PyYAML.
 _PLAIN_WORD = re.compile(r"(?:[A-Za-z/]|-[A-Za-z])[A-Za-z0-9._/:@-]*(?<!:)\Z")
+# A wider class, for values only (not keys: a key's text has other rules), asked after the one above:
+# also a digit or `_` first, `--` and a letter or digit first, `_=+` inside. PyYAML's emitter sees
+# nothing to quote in any of it either (no indicator first, no space, no `: ` or ` #`, not `---`):
+# it writes such a word plain, or single-quoted when a resolver would retype it (_value_text).
+_WORD = re.compile(r"(?:[A-Za-z0-9/_]|--?[A-Za-z0-9])[A-Za-z0-9._/:@=+-]*(?<!:)\Z")
 # The Dumper's implicit resolvers that can read a text as something else, by its first character
 # (BaseResolver.resolve looks them up by the first character, then those registered for any).
 _ANY_FIRST = tuple(regexp for _, regexp in Dumper.yaml_implicit_resolvers.get(None, ()))

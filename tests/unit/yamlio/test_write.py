@@ -66,3 +66,19 @@ def test_plain_word_rule_agrees_with_pyyaml(word):
 
 def test_dump_all_starts_every_document():
     assert write.dump_all([{"a": 1}, {"b": 2}]) == "---\na: 1\n---\nb: 2\n"
+
+
+_VALUE_WORDS = ["19", "0", "-1", "+1", "5e-4", "2e-3", "1e3", "0x1F", "0o17", "0b101", "1_000", "0_E0", "0400", "08",
+                "1:20", "190:20:30", "2024-01-01", "2001-12-14t21:59:43.10-05:00", "64Gi", "200m", "1.5", "1.2.3",
+                "--lr", "--config", "--a=b", "-o", "--", "---a", "--1", "-_", "_x", "x=1", "output_dir=/w", "a+b",
+                "true", "yes", "y", "n", "N", "~", "null", "=", "a=", "+", "1+1", "9" * 30, "/a:b", "a:"]
+
+
+@settings(max_examples=1500, deadline=None)
+@given(st.from_regex(r"[-A-Za-z0-9/_+=.:@]{1,3}[A-Za-z0-9._/:@=+-]{0,10}", fullmatch=True) | st.sampled_from(_VALUE_WORDS))
+def test_value_words_are_written_as_pyyaml_writes_them(word):
+    """A value of the wider word class is written plain or single-quoted without running PyYAML's
+    emitter (_value_text); both have to be its bytes, in a mapping and in a sequence."""
+    assert write.block({"k": word}) == write.pyyaml_dump({"k": word})
+    assert write.block([word, {"k": word}]) == write.pyyaml_dump([word, {"k": word}])
+    assert write.block({"k": [word]}) == write.pyyaml_dump({"k": [word]})
