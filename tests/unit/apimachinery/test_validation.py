@@ -110,6 +110,7 @@ _PREDICATES = [
     (utilvalidation.DNS1035_LABEL_FMT, utilvalidation._dns1035_label_ok),
     (utilvalidation.LABEL_KEY_FMT, utilvalidation._label_key_ok),
     (utilvalidation.CONFIG_MAP_KEY_FMT, utilvalidation._config_map_key_ok),
+    (utilvalidation.HTTP_PATH_FMT, lambda v: bool(v) and utilvalidation._HTTP_PATH_CHARS.issuperset(v)),
 ]
 
 
@@ -120,7 +121,7 @@ def test_each_predicate_accepts_exactly_what_its_expression_matches(fmt, predica
     import re
 
     # every string of up to four characters over an alphabet with each class the formats tell apart
-    alphabet = "aZ09-._/ \né"
+    alphabet = "aZ09-._/ \né%~'!#?"
     texts = ["".join(t) for n in range(5) for t in itertools.product(alphabet, repeat=n)]
     rng = random.Random(1123)
     texts += ["".join(rng.choice("ab9-._Z") for _ in range(rng.randrange(5, 80))) for _ in range(3000)]
