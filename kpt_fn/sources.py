@@ -296,7 +296,7 @@ def _load(path: str, limits: Limits, remaining: int, flags: int = 0, lines=None)
     if len(data) > remaining:
         return [], "run-bytes", len(data)
     try:
-        starts: list = []
+        starts = [] if lines is not None else None
         docs = load_all(data, limits, lines=starts)
     except YAMLInputError as e:
         return [], str(e), len(data)

@@ -54,6 +54,11 @@ def _label_key_ok(value: str) -> bool:
     return bool(value) and value[0] in _ALNUM and value[-1] in _ALNUM and _LABEL_KEY_CHARS.issuperset(value)
 
 
+def _http_path_ok(value: str) -> bool:
+    """re.fullmatch(HTTP_PATH_FMT, value)"""
+    return bool(value) and _HTTP_PATH_CHARS.issuperset(value)
+
+
 def _config_map_key_ok(value: str) -> bool:
     """re.fullmatch(CONFIG_MAP_KEY_FMT, value)"""
     return bool(value) and _LABEL_KEY_CHARS.issuperset(value)
@@ -218,6 +223,6 @@ def is_domain_prefixed_path(value: str) -> list[tuple[str, object, str]]:
         return [("Invalid value", value, 'must be a domain-prefixed path (such as "acme.io/foo")')]
     host, path = segments
     out = [("Invalid value", host, m) for m in is_dns1123_subdomain(host)]
-    if not (path and _HTTP_PATH_CHARS.issuperset(path)):  # re.fullmatch(HTTP_PATH_FMT, path)
+    if not _http_path_ok(path):
         out.append(("Invalid value", path, regex_error("Invalid path", HTTP_PATH_FMT)))
     return out

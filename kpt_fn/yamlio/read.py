@@ -143,7 +143,7 @@ def _load_plain(source, limits: Limits, marks=None, lines=None) -> list:
     path decides), so that every other error message stays exactly the careful path's.
 
     `marks`, when given, gets where the items of the first document's top-level `items` start;
-    `lines`, the 0-based line of each document's root (see load_all).
+    `lines`, the line of each document's root (see load_all).
     """
     max_depth = limits.max_depth
     loader = Loader(source)
@@ -282,7 +282,7 @@ def _load_plain(source, limits: Limits, marks=None, lines=None) -> list:
             elif kind is DocumentEndEvent:
                 docs.append(root)
                 if lines is not None:
-                    lines.append(root_line)
+                    lines.append(root_line + 1)
                 root = None
                 anchors, known = {}, {}
                 continue
@@ -336,10 +336,11 @@ def load_all(text: str | bytes, limits: Limits = DEFAULT_LIMITS, marks=None, lin
         # not live while parsing; a BOM is left to the decoded text.
         source = text
     try:
+        # Its own list: a stream the careful path ends up reading must not leave half its lines.
         found = [] if lines is not None else None
         docs = _load_plain(source, limits, marks, found)
         if lines is not None:
-            lines.extend(n + 1 for n in found)
+            lines.extend(found)
         return docs
     except _NotPlain:
         pass

@@ -36,10 +36,7 @@ def _value_text(value) -> tuple:
         # What PyYAML's emitter writes of a word (_WORD), without running it: the word as it is, or
         # in single quotes when the Dumper's implicit resolvers would read it as something else
         # (`'19'`, `'5e-4'`, `'true'`): numbers in args and env values, quantities, flags.
-        for regexp in _BY_FIRST.get(value[0], _ANY_FIRST):
-            if regexp.match(value):
-                return ("inline", f"'{value}'")
-        return ("inline", value)
+        return ("inline", f"'{value}'" if _retyped(value) else value)
     text = pyyaml_dump({"k": value})
     if not text.startswith("k: "):
         raise _Unsupported
@@ -83,12 +80,12 @@ _BY_FIRST = {first: tuple(regexp for _, regexp in resolvers) + _ANY_FIRST
 # the answer is kept for the most recent ones (strings only: callers check the type first).
 @functools.lru_cache(maxsize=1 << 14)
 def _is_plain_word(value: str) -> bool:
-    if _PLAIN_WORD.match(value) is None:
-        return False
-    for regexp in _BY_FIRST.get(value[0], _ANY_FIRST):
-        if regexp.match(value):
-            return False
-    return True
+    return _PLAIN_WORD.match(value) is not None and not _retyped(value)
+
+
+def _retyped(value: str) -> bool:
+    """Whether the Dumper's implicit resolvers read a (non-empty) text as something else than a string."""
+    return any(regexp.match(value) for regexp in _BY_FIRST.get(value[0], _ANY_FIRST))
 
 
 @functools.lru_cache(maxsize=1 << 14)

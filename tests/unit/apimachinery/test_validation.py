@@ -110,7 +110,7 @@ _PREDICATES = [
     (utilvalidation.DNS1035_LABEL_FMT, utilvalidation._dns1035_label_ok),
     (utilvalidation.LABEL_KEY_FMT, utilvalidation._label_key_ok),
     (utilvalidation.CONFIG_MAP_KEY_FMT, utilvalidation._config_map_key_ok),
-    (utilvalidation.HTTP_PATH_FMT, lambda v: bool(v) and utilvalidation._HTTP_PATH_CHARS.issuperset(v)),
+    (utilvalidation.HTTP_PATH_FMT, utilvalidation._http_path_ok),
 ]
 
 
