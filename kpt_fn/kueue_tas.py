@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import json
 
-from kpt_fn import workload
+from kpt_fn import strconv, workload
 from kpt_fn.problems import Problem
 from kpt_fn.resource import dig
 
@@ -28,8 +28,6 @@ SLICE_SIZE = "kueue.x-k8s.io/podset-slice-size"
 SLICE_CONSTRAINTS = "kueue.x-k8s.io/podset-slice-required-topology-constraints"
 GROUP_NAME = "kueue.x-k8s.io/podset-group-name"
 
-# strconv.ParseBool
-_GO_BOOLS = {"1", "t", "T", "TRUE", "true", "True", "0", "f", "F", "FALSE", "false", "False"}
 # The Go type the constraints annotation is decoded into (apis/kueue/v1beta2/workload_types.go).
 _CONSTRAINT_TYPE = "v1beta2.PodsetSliceRequiredTopologyConstraint"
 
@@ -41,13 +39,8 @@ def _quote(text: str) -> str:
 
 def go_parse_int(text: str, bits: int, func: str = "ParseInt") -> tuple[int | None, str]:
     """strconv.ParseInt(text, 10, bits): (value, "") or (None, Go's error text)."""
-    digits = text[1:] if text[:1] in "+-" else text
-    if not digits or not digits.isascii() or not digits.isdigit():
-        return None, f"strconv.{func}: parsing {_quote(text)}: invalid syntax"
-    value = int(text)
-    if not -(2 ** (bits - 1)) <= value < 2 ** (bits - 1):
-        return None, f"strconv.{func}: parsing {_quote(text)}: value out of range"
-    return value, ""
+    value, error = strconv.parse_int(text, bits)
+    return (value, "") if value is not None else (None, f"strconv.{func}: parsing {_quote(text)}: {error}")
 
 
 # --- the multi-layer constraints annotation, decoded as Go's encoding/json would -------------------
@@ -123,7 +116,7 @@ def _build_error(notes: dict) -> tuple[str, str]:
     constraints annotation whenever present, and the slice size only beside a slice topology."""
     if REQUIRED_TOPOLOGY not in notes and PREFERRED_TOPOLOGY not in notes and UNCONSTRAINED_TOPOLOGY in notes:
         value = str(notes[UNCONSTRAINED_TOPOLOGY])
-        if value not in _GO_BOOLS:
+        if value not in strconv.BOOLS:
             return UNCONSTRAINED_TOPOLOGY, f"strconv.ParseBool: parsing {_quote(value)}: invalid syntax"
     if SLICE_CONSTRAINTS in notes:
         constraints, error = decode_constraints(str(notes[SLICE_CONSTRAINTS]))
@@ -169,7 +162,7 @@ def _pod_set_errors(notes: dict, count) -> list[tuple[str, str]]:
         if not required and not preferred:
             out.append((GROUP_NAME, f"Forbidden: may not be set when neither '{PREFERRED_TOPOLOGY}' nor "
                                     f"'{REQUIRED_TOPOLOGY}' is specified"))
-    if UNCONSTRAINED_TOPOLOGY in notes and str(notes[UNCONSTRAINED_TOPOLOGY]) not in _GO_BOOLS:
+    if UNCONSTRAINED_TOPOLOGY in notes and str(notes[UNCONSTRAINED_TOPOLOGY]) not in strconv.BOOLS:
         out.append((UNCONSTRAINED_TOPOLOGY, f"Invalid value: {_quote(str(notes[UNCONSTRAINED_TOPOLOGY]))}: must be a boolean value"))
     size = None
     if slice_size:

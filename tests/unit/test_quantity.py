@@ -183,6 +183,8 @@ PARSE_TABLE = [
     ("1E18", 1, 18, DECIMAL_EXPONENT),
     ("1e14", 1, 14, DECIMAL_EXPONENT),
     ("1e13", 1, 13, DECIMAL_EXPONENT),
+    # the exponent is strconv.ParseInt's: leading zeros are read, however many (not Python's int())
+    ("1e" + "0" * 5000 + "1", 1, 1, DECIMAL_EXPONENT),
     ("100.035k", 100035, 0, DECIMAL_SI),
     ("0.001", 1, -3, DECIMAL_SI),
     ("0.0005k", 5, -1, DECIMAL_SI),
