@@ -93,10 +93,11 @@ def _limit_help(field: str) -> str:
 
 
 def limit_value(field: str, value) -> tuple[int | None, str | None]:
-    """(the limit, None) from `value` (an int, or a string of digits from an environment variable),
-    or (None, why it cannot be the `field` limit)."""
+    """(the limit, None) from `value` (an int, or the text of an environment variable, read as a
+    ConfigMap value is), or (None, why it cannot be the `field` limit)."""
     # A limit without its own maximum still gets one that keeps every size computation a machine int.
-    return _int_value(value, LIMIT_MAXIMA.get(field, 1 << 62))
+    number, why = _int_value(value, LIMIT_MAXIMA.get(field, 1 << 62))
+    return number, why and why + _trimmed_hint(value, _parses_as_int)
 
 
 def _integer_wanted(minimum: int) -> str:
@@ -104,19 +105,18 @@ def _integer_wanted(minimum: int) -> str:
 
 
 def _int_value(value, maximum: int, minimum: int = 1) -> tuple[int | None, str | None]:
-    """(the integer, None) when `value` (an int, or a string of ASCII digits, as Go's strconv reads
-    them) is one from `minimum` (1 or 0) to `maximum`, else (None, why). A string is measured before
-    it is converted: leading zeros aside, one longer than any accepted value is refused unread
-    (Python will not convert more than 4,300 digits)."""
+    """(the integer, None) when `value` (an int, or text as strconv.Atoi reads it: kpt_fn/strconv.py)
+    is one from `minimum` (1 or 0) to `maximum`, else (None, why). Text is read as it is: " 5" and
+    "5\n" are refused, as Go refuses them, not trimmed into a number nobody wrote."""
     what = _integer_wanted(minimum)
     if isinstance(value, str):
-        text = value.strip()
-        if not (text.isascii() and text.isdigit()):
-            return None, what
-        text = text.lstrip("0") or "0"
-        if len(text) > len(str(maximum)):
-            return None, f"must be at most {_at_most(maximum)}"
-        value = int(text)
+        from kpt_fn import strconv  # only for an integer written as text (ConfigMap, variable)
+
+        number, error = strconv.parse_int(value)
+        if number is None:
+            # beyond int64 is still a number: too large, or (negative) not positive
+            return None, f"must be at most {_at_most(maximum)}" if error == strconv.RANGE and value[:1] != "-" else what
+        value = number
     if isinstance(value, float) and value.is_integer() and value > maximum:
         # a whole number too large for an int64, which YAML reads as the float Go falls back to
         return None, f"must be at most {_at_most(maximum)}"
@@ -266,6 +266,20 @@ def _type_name(value) -> str:
             dict: "a map", type(None): "null", bytes: "binary data"}.get(type(value), "a value")
 
 
+def _parses_as_int(text: str):
+    from kpt_fn import strconv
+
+    return strconv.parse_int(text)[0]
+
+
+def _trimmed_hint(value, parse) -> str:
+    """What to change when text a reader refuses would read without the spaces or line breaks around
+    it (`maxDepth: "5 "`, a `|` block's trailing line break): Go keeps them, and so do we."""
+    if not isinstance(value, str) or value.strip() == value or parse(value.strip()) is None:
+        return ""
+    return " (remove the spaces or line breaks around it)"
+
+
 def _coerce(opt: Option, value, path: str, from_configmap: bool):
     """(value, problem) for one option value, strings accepted for every type in a ConfigMap."""
     # A sensitive value is described by its type only: it may be a secret however it is typed.
@@ -283,17 +297,23 @@ def _coerce(opt: Option, value, path: str, from_configmap: bool):
     if opt.type == "bool":
         if isinstance(value, bool):
             return value, None
-        if from_configmap and isinstance(value, str) and value.lower() in ("true", "false"):
-            return value.lower() == "true", None
+        if from_configmap and isinstance(value, str):
+            from kpt_fn import strconv  # only for a boolean written as text
+
+            flag = strconv.parse_bool(value)
+            if flag is not None:
+                return flag, None
+            return bad(f"Invalid value: {shown}: must be true or false (strconv.ParseBool's spellings: "
+                       f"{', '.join(strconv.BOOLS)}){_trimmed_hint(value, strconv.parse_bool)}")
         return bad(f"Invalid value: {shown}: must be true or false")
     if opt.type in ("int", "count"):
         minimum = 1 if opt.type == "int" else 0
         if isinstance(value, str) and not from_configmap:
             return bad(f"Invalid value: {shown}: {_integer_wanted(minimum)}")
-        value, why = _int_value(value, opt.maximum or 1 << 62, minimum)
+        number, why = _int_value(value, opt.maximum or 1 << 62, minimum)
         if why:
-            return bad(f"Invalid value: {shown}: {why}")
-        return value, None
+            return bad(f"Invalid value: {shown}: {why}{_trimmed_hint(value, _parses_as_int)}")
+        return number, None
     if opt.type == "list":
         if from_configmap and isinstance(value, str):
             return _split_list(value), None

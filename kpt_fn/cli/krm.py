@@ -61,8 +61,8 @@ def limits_from_env(env, base: Limits = DEFAULT_LIMITS) -> Limits:
         raw = env.get(var)
         if raw is None or raw == "":
             continue
-        text = raw.strip().replace("_", "")
-        value, problem = config_mod.limit_value(field_name, text)  # the same bounds as the options
+        # the same reading and bounds as the options: no spaces or `_` trimmed away (docs/options.md)
+        value, problem = config_mod.limit_value(field_name, raw)
         if problem:
             raise InputError(f"{var}={raw[:40]!r}: {problem}")
         changes[field_name] = value

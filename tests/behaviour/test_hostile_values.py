@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -96,6 +97,14 @@ VALID_UNUSUAL = [
     ("policy.maxMemoryPerTrainJob", "1" + "0" * 400 + "Ei", "1Ei"),
     ("policy.maxMemoryPerTrainJob", "1Ki", 1e308),
     ("strict", "TRUE", False),
+    # strconv.Atoi and strconv.ParseBool, as Go reads a value written as text (docs/options.md)
+    ("maxDepth", "+0007", 7),
+    ("policy.maxNodes", "-0", 0),
+    ("policy.maxNodes", "+0", 0),
+    ("strict", "1", True),
+    ("strict", "F", False),
+    ("builtinRuntimes", "True", True),
+    ("builtinRuntimes", "0", False),
     ("runtimeDirs", " , ,", []),
     ("namespace", "", ""),
 ]
@@ -124,6 +133,13 @@ def _definition(name: str):
     return config.POLICY_SETTINGS[name[len("policy."):]] if name.startswith("policy.") else config.option(name)
 
 
+# The oracles, written from Go's source rather than from kpt_fn/strconv.py: strconv.Atoi's syntax
+# (strconv/atoi.go: an optional sign, then ASCII digits; nothing around them, no `_` in base 10) and
+# strconv.ParseBool's spellings (strconv/atob.go).
+_GO_INT = re.compile(r"[+-]?[0-9]+", re.ASCII)
+GO_BOOLS = ("1", "t", "T", "TRUE", "true", "True", "0", "f", "F", "FALSE", "false", "False")
+
+
 def _go_reads_it(definition, value, form: str) -> bool:
     """Whether a value accepted for `definition` is one Go would read as that type: integers only as
     ASCII digits (strconv), quantities only as apimachinery reads them (kpt_fn/quantity.py), nothing
@@ -132,7 +148,7 @@ def _go_reads_it(definition, value, form: str) -> bool:
         return False
     if definition.type in ("int", "count"):
         if form == "configmap":
-            return isinstance(value, str) and value.strip().isascii() and value.strip().isdigit()
+            return isinstance(value, str) and _GO_INT.fullmatch(value) is not None
         return type(value) is int
     if definition.type == "quantity":
         try:
@@ -143,7 +159,7 @@ def _go_reads_it(definition, value, form: str) -> bool:
     if definition.type == "enum":
         return value in definition.choices
     if definition.type == "bool":
-        return type(value) is bool or (form == "configmap" and str(value).lower() in ("true", "false"))
+        return type(value) is bool or (form == "configmap" and value in GO_BOOLS)
     return True
 
 
@@ -197,6 +213,31 @@ def test_valid_unusual_option_values_keep_working(name, text, value):
         assert {f"data.{name}", f"spec.{name}"}.isdisjoint(fields), out["results"]
 
 
+# Near misses of a valid value, refused as Go refuses them (no trimming): each is an error on the
+# option's own field, quoting the value, and says what to remove when that is all that is wrong.
+NEAR_MISSES = [
+    ("maxDepth", " 50", True), ("maxDepth", "50\n", True), ("maxDepth", "\t50 ", True), ("maxDepth", "5_0", False),
+    ("maxDepth", "50.0", False), ("policy.maxNodes", "4\n", True), ("strict", "true\n", True),
+    ("strict", "tRuE", False), ("policy.forbidHostPath", "yes", False),
+]
+
+
+@pytest.mark.parametrize("name, text, trimmed", NEAR_MISSES, ids=[f"{n}={t!r}" for n, t, _ in NEAR_MISSES])
+def test_near_misses_are_refused_with_what_to_change(name, text, trimmed):
+    out, stderr, code = _krm(_function_config(name, text, "configmap"))
+    errors = [r for r in out["results"] if r["severity"] == "error"]
+    assert code == 1 and [(r.get("field") or {}).get("path") for r in errors] == [f"data.{name}"], errors
+    assert repr(text) in errors[0]["message"]
+    assert ("remove the spaces or line breaks around it" in errors[0]["message"]) is trimmed
+
+
+@pytest.mark.parametrize("text", [" 50", "50\n", "5_0", "+"])
+def test_limit_variables_are_read_as_options_are(text):
+    with pytest.raises(krm.InputError, match="EXPAND_TRAINJOBS_MAX_DEPTH="):
+        krm.limits_from_env({"EXPAND_TRAINJOBS_MAX_DEPTH": text})
+    assert krm.limits_from_env({"EXPAND_TRAINJOBS_MAX_DEPTH": "+050"}).max_depth == 50
+
+
 @_settings(25)
 @given(var=st.sampled_from(sorted(krm.LIMIT_SETTINGS.values())), text=texts)
 def test_limit_variables_refuse_hostile_text_by_name(var, text):
@@ -216,8 +257,7 @@ def test_limit_variables_refuse_hostile_text_by_name(var, text):
         check_invariants(data, stdout, stderr, code, env)
     else:  # a limit too small for the output itself to be read back with it
         assert "internal error" not in "\n".join(stderr) and code in (0, 1), stderr
-    plain_text = text.strip().replace("_", "")
-    assert plain_text == "" or (plain_text.isascii() and plain_text.isdigit()), text
+    assert text == "" or _GO_INT.fullmatch(text), text
 
 
 @pytest.fixture

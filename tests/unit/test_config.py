@@ -167,7 +167,14 @@ def test_policy_settings_refused_with_a_reason(fc, message):
     ("0" * 5000 + "7", (7, None)),  # leading zeros are measured away, not converted
     ("²", (None, "must be a positive integer")),  # str.isdigit says yes; Go's strconv and int() say no
     ("９", (None, "must be a positive integer")),  # a digit, but not one Go reads
-    (" 12 ", (12, None)),
+    # strconv.Atoi's text as it is: a sign and leading zeros are Go's, spaces and `_` are not
+    ("+12", (12, None)),
+    ("012", (12, None)),
+    (" 12 ", (None, "must be a positive integer (remove the spaces or line breaks around it)")),
+    ("12\n", (None, "must be a positive integer (remove the spaces or line breaks around it)")),
+    ("1_2", (None, "must be a positive integer")),
+    ("-12", (None, "must be a positive integer")),
+    ("-" + "1" * 5000, (None, "must be a positive integer")),
     ("1" * 5000, (None, "must be at most 1000")),
 ])
 def test_integers_are_read_as_go_reads_them_and_never_converted_unmeasured(text, expected):

@@ -3,6 +3,8 @@ environment, and the failure shapes (docs/clients.md; the clients themselves are
 
 from __future__ import annotations
 
+import re
+
 import pytest
 import yaml
 
@@ -17,16 +19,17 @@ ITEM = ("- apiVersion: v1\n  kind: ConfigMap  # a comment the function keeps\n  
 @pytest.mark.parametrize("env, changed", [
     ({}, {}),
     ({"EXPAND_TRAINJOBS_MAX_DEPTH": "20"}, {"max_depth": 20}),
-    ({"EXPAND_TRAINJOBS_MAX_INPUT_BYTES": "1_000_000", "EXPAND_TRAINJOBS_MAX_ALIASES": " 5 "}, {"max_bytes": 1_000_000, "max_aliases": 5}),
+    # read as strconv.Atoi reads it, like the options (docs/options.md): a sign and leading zeros
+    ({"EXPAND_TRAINJOBS_MAX_INPUT_BYTES": "+1000000", "EXPAND_TRAINJOBS_MAX_ALIASES": "005"}, {"max_bytes": 1_000_000, "max_aliases": 5}),
     ({"EXPAND_TRAINJOBS_MAX_DEPTH": ""}, {}),
 ])
 def test_limits_from_env(env, changed):
     assert krm.limits_from_env(env) == DEFAULT_LIMITS.replace(**changed)
 
 
-@pytest.mark.parametrize("value", ["many", "-1", "0"])
+@pytest.mark.parametrize("value", ["many", "-1", "0", "1_000_000", " 5 ", "5\n"])
 def test_a_bad_limit_names_the_variable(value):
-    with pytest.raises(krm.InputError, match=f"^EXPAND_TRAINJOBS_MAX_DEPTH={value!r}: "):
+    with pytest.raises(krm.InputError, match="^" + re.escape(f"EXPAND_TRAINJOBS_MAX_DEPTH={value!r}: ")):
         krm.limits_from_env({"EXPAND_TRAINJOBS_MAX_DEPTH": value})
 
 
