@@ -150,6 +150,79 @@ def test_reader_going_away_is_a_failure(fn, tmp_path):
     assert b"Traceback" not in err and b"Exception ignored" not in err
 
 
+def _stdout_app(tmp_path: Path) -> None:
+    """Two apps (the second one changed) and a kustomize exec plugin config reading the first."""
+    example = ROOT / "fixtures" / "examples" / "torch-job"
+    for name, nodes in (("app", "3"), ("app2", "4")):
+        (tmp_path / name).mkdir()
+        (tmp_path / name / "runtime.yaml").write_text((example / "runtime.yaml").read_text())
+        (tmp_path / name / "trainjob.yaml").write_text((example / "trainjob.yaml").read_text().replace("numNodes: 3", f"numNodes: {nodes}"))
+    (tmp_path / "cfg.yaml").write_text(f"apiVersion: fn.kpt.dev/v1alpha1\nkind: ExpandTrainJobs\nmetadata:\n  name: x\n"
+                                       f"spec:\n  files: [app]\n")
+
+
+_KRM_INPUT = "items:\n" + "".join(
+    "- " + (ROOT / "fixtures" / "examples" / "torch-job" / name).read_text().replace("\n", "\n  ").rstrip() + "\n"
+    for name in ("runtime.yaml", "trainjob.yaml"))
+# Every mode that writes stdout, by how it is called (a KRM function with a ResourceList on stdin, with
+# and without the streamed output), and the exit status its failures have.
+STDOUT_MODES = {
+    "krm (streamed)": ([], RL_HEAD + _KRM_INPUT, 1),
+    "krm with a report (not streamed)": ([], RL_HEAD + _KRM_INPUT + "functionConfig: {apiVersion: v1, kind: ConfigMap, "
+                                         "metadata: {name: c}, data: {report: json}}\n", 1),
+    "render": (["render", "app"], "", 1),
+    "render -": (["render", "-"], "---\n".join((ROOT / "fixtures" / "examples" / "torch-job" / name).read_text()
+                                               for name in ("runtime.yaml", "trainjob.yaml")), 1),
+    "validate --format json": (["validate", "--format", "json", "app"], "", 1),
+    "kustomize-plugin": (["kustomize-plugin", "cfg.yaml"], "", 1),
+    "rules": (["rules"], "", 1),
+    "runtimes": (["runtimes"], "", 1),
+    "argocd-kueue-patch": (["argocd-kueue-patch"], "", 1),
+    "report": (["report", "app"], "", 1),
+    "diff": (["diff", "app", "app2"], "", 2),
+    "diff --trainer-version": (["diff", "--trainer-version", "v2.2.1..v2.3.0", "app"], "", 2),
+}
+STDOUT_FAILURES = ["closed", "full", "broken pipe"]
+
+
+def _run_failing_stdout(argv: list[str], stdin: bytes, cwd: Path, failure: str) -> subprocess.CompletedProcess:
+    if failure == "closed":  # `cmd >&-`
+        return subprocess.run(argv, input=stdin, stderr=subprocess.PIPE, cwd=cwd, env=_env(),
+                              preexec_fn=lambda: os.close(1), timeout=120)
+    if failure == "full":
+        with open("/dev/full", "wb") as full:
+            return subprocess.run(argv, input=stdin, stdout=full, stderr=subprocess.PIPE, cwd=cwd, env=_env(), timeout=120)
+    r, w = os.pipe()
+    os.close(r)  # nobody will ever read: the first write meets a broken pipe
+    try:
+        return subprocess.run(argv, input=stdin, stdout=w, stderr=subprocess.PIPE, cwd=cwd, env=_env(), timeout=120)
+    finally:
+        os.close(w)
+
+
+@pytest.mark.parametrize("mode, failure", [(m, STDOUT_FAILURES[i % 3]) for i, m in enumerate(STDOUT_MODES)])
+def test_stdout_that_cannot_be_written_fails_every_mode(fn, tmp_path, mode, failure):
+    # kpt, kustomize and Argo CD keep what a function writes when it exits 0: in every mode that
+    # writes stdout, output that did not all reach it is a failure, said first on stderr, in one line.
+    args, stdin, code = STDOUT_MODES[mode]
+    _stdout_app(tmp_path)
+    p = _run_failing_stdout([fn, *args], stdin.encode(), tmp_path, failure)
+    first = _first_line(p.stderr)
+    assert p.returncode == code, p.stderr.decode()
+    assert first.startswith("expand-trainjobs: FAILED: could not write the output to stdout ("), p.stderr.decode()
+    assert first.endswith(": the output is incomplete"), first
+    assert b"Traceback" not in p.stderr and b"Exception ignored" not in p.stderr, p.stderr.decode()
+
+
+def test_every_mode_writing_stdout_is_in_the_stdout_failure_campaign():
+    # A new command that writes stdout joins STDOUT_MODES (check-generated writes stderr only).
+    from kpt_fn.cli import dispatch
+
+    covered = {mode.split()[0] for mode in STDOUT_MODES} | {"check-generated"}
+    assert set(dispatch.COMMANDS) - covered == set()
+    assert {failure for _, failure in [(m, STDOUT_FAILURES[i % 3]) for i, m in enumerate(STDOUT_MODES)]} == set(STDOUT_FAILURES)
+
+
 # --- sizes bounded before anything is built ------------------------------------------------------------
 
 
