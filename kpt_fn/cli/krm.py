@@ -269,6 +269,10 @@ def process_pieces(
         "results": [freeze(r) for r in outcome.krm_results()],
     }
     lines = stderr_lines(outcome)
+    # The items not written yet are made into text as they are written, after this returns: a failure
+    # there would stop the output without results. None happens on real input: they are the reader's
+    # plain data and objects built of it, which the writer writes at any depth the reader allows
+    # (tests/behaviour/test_never_lose_items.py, "Writing the output after the run").
     if fallback is not None:  # what is left to write is the pieces returned: no longer `complete`'s
         fallback.pop("complete", None)
     return (dump_pieces(out) if early is None else early.rest(out)), lines, outcome.exit_code

@@ -4,7 +4,12 @@ these live in tests/clients/test_audit_clients.py."""
 
 from __future__ import annotations
 
+import math
+from pathlib import Path
+
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from clients import kit
 from kpt_fn import function, yamlio
@@ -306,3 +311,103 @@ def test_a_failure_making_the_last_piece_still_gives_every_item_and_an_error_res
     assert [i for i in krm_mode.identities(out["items"]) if i in inputs] == inputs  # each input item once, in order
     assert [r["severity"] for r in out["results"]] == ["error"]
     assert out["results"][0]["message"].startswith("internal error: RepresenterError")
+
+
+# --- Writing the output after the run cannot fail on what the reader gives -----------------------------
+#
+# Without the streamed output (a review report among the items, or JSON on stdin), KRM mode writes
+# the items after the run, each made into text as it is written (krm.process_pieces): were one item
+# impossible to write, the output would stop there without results (exit 1, "the output is
+# incomplete"). With real input that cannot happen, and no machinery guards it: what is written is
+# input items (their own text, or the reader's data) and generated objects, which the engine builds
+# out of the reader's values and its own strings and numbers (the golden harness writes every case's
+# objects: tests/support/golden_engine.dump). The reader gives plain data only -- str, int within
+# int64, float (infinities and NaN included), bool, None, lists and maps with string keys: no tag
+# beyond the core schema's is read (docs/yaml.md), no unpaired surrogate, no integer of more digits
+# than Python converts -- at most 1000 levels deep (maxDepth's maximum). These tests hold the writer
+# to every such value: the text is made, encodes as UTF-8 and reads back as the same data.
+
+_TEXT = st.text(st.characters(blacklist_categories=("Cs",)), max_size=12)
+_SCALARS = st.one_of(
+    _TEXT,
+    st.sampled_from(["", "|+\n", "a\n\n", " lead", "trail ", "- x", "? y", "#", "'", '"', "\ufeff", "\x85", "\u2028",
+                     "\x00", "null", "~", "true", "0o17", "1_000", ".inf", "1e400", "0777", "9" * 1000]),
+    st.integers(-(2**63), 2**63 - 1),
+    st.floats(allow_nan=True, allow_infinity=True),
+    st.booleans(),
+    st.none(),
+)
+_READER_VALUES = st.recursive(
+    _SCALARS, lambda inner: st.lists(inner, max_size=4) | st.dictionaries(_TEXT, inner, max_size=4), max_leaves=25)
+_LIMITLESS = yamlio.Limits(max_bytes=1 << 40, max_depth=1 << 20, max_nodes=1 << 40, max_aliases=1 << 40)
+
+
+def _comparable(value) -> list:
+    """`value` as a flat list of tokens, NaN made equal to itself (a NaN read back is a NaN, but never
+    == one); a loop, not recursion, for items a thousand levels deep."""
+    out, stack = [], [value]
+    while stack:
+        v = stack.pop()
+        if isinstance(v, dict):
+            out.append(("map", len(v)))
+            for k, x in reversed(list(v.items())):
+                stack += [x, ("key", k)]
+        elif isinstance(v, list):
+            out.append(("list", len(v)))
+            stack += reversed(v)
+        elif isinstance(v, float) and math.isnan(v):
+            out.append("<nan>")
+        else:
+            out.append((type(v).__name__, v) if not isinstance(v, tuple) else v)
+    return out
+
+
+def _written_back(items: list) -> list:
+    """The items through the KRM output's writer (each frozen, as the streamed output does, and the
+    ResourceList in pieces, as the rest does), encoded as stdout encodes, and read back."""
+    rl = {"apiVersion": "config.kubernetes.io/v1", "kind": "ResourceList",
+          "items": [yamlio.freeze(i) for i in items] + items, "results": []}
+    text = "".join(yamlio.dump_pieces(rl)).encode("utf-8")  # strict, as kpt_fn.stdio.Output encodes
+    back = yamlio.load(text, _LIMITLESS)["items"]
+    assert _comparable(back) == _comparable(items + items)
+    return back
+
+
+def test_the_reader_gives_plain_data_only():
+    # What the tests below hold the writer to: every stored hostile input that parses (core tags,
+    # anchors and merge keys, JSON, odd scalars) gives the reader's plain types and string keys.
+    from behaviour.test_hostile_input import INPUT_NAMES, input_items
+
+    plain = (str, int, float, bool, type(None), list, dict)
+    cases = 0
+    for case in sorted((Path(__file__).resolve().parents[2] / "fixtures" / "bad").iterdir()):
+        for name in INPUT_NAMES:
+            items = input_items((case / name).read_bytes()) if (case / name).is_file() else None
+            stack = list(items or ())
+            cases += items is not None
+            while stack:
+                v = stack.pop()
+                assert type(v) in plain and not (type(v) is int and not -(2**63) <= v < 2**63), (case.name, v)
+                if type(v) is dict:
+                    assert all(type(k) is str for k in v), (case.name, list(v))
+                    stack += v.values()
+                elif type(v) is list:
+                    stack += v
+    assert cases > 40
+
+
+@settings(max_examples=60, derandomize=True, deadline=None, database=None, suppress_health_check=[HealthCheck.too_slow])
+@given(value=_READER_VALUES, key=_TEXT)
+def test_the_writer_writes_every_value_the_reader_gives(value, key):
+    _written_back([{"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "x"}, "data": {key: value}}])
+
+
+@pytest.mark.parametrize("kind", ["maps", "lists", "both"])
+def test_the_writer_writes_the_deepest_item_the_reader_gives(kind):
+    # maxDepth at its maximum (1000): the ResourceList, its items and the item's own levels take 4
+    value: object = "leaf"
+    for level in range(1000 - 5):
+        value = {"a": value} if kind == "maps" or (kind == "both" and level % 2) else [value]
+    item = {"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "deep"}, "data": value}
+    yamlio.check_limits({"items": [item]}, yamlio.DEFAULT_LIMITS.replace(max_depth=1000))  # the reader gives it
+    _written_back([item])
