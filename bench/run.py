@@ -87,6 +87,16 @@ def function_command() -> list:
     return [found] if found else [sys.executable, "-m", "kpt_fn"]
 
 
+def function_python() -> str:
+    """The interpreter the function runs on (the image-like venv's, if made): the floors and the
+    in-process runs use it too, so that every ratio compares code on one interpreter."""
+    if _COMMAND:
+        venv_python = Path(_COMMAND[0]).with_name("python")
+        if venv_python.exists():
+            return str(venv_python)
+    return sys.executable
+
+
 # Children are started from this small launcher, not from the benchmark process itself: on Linux a
 # child's peak RSS starts at its parent's RSS at fork time (the old mm's high-water mark survives
 # exec), so forking from the benchmark would inflate every reading.
@@ -202,7 +212,7 @@ print(json.dumps(in_process_time(data)[0]))
 def _timed_child(script: str, args: list, workdir: str) -> dict:
     """A Python child printing its own timing as JSON; with its peak RSS from the launcher."""
     out_path = os.path.join(workdir, "child-stdout.txt")
-    stats = run_child([sys.executable, "-c", script, *args], None, out_path)
+    stats = run_child([function_python(), "-c", script, *args], None, out_path)
     if stats["exit_code"] != 0:
         raise RuntimeError(f"benchmark child failed: {stats['stderr'][-2000:]}")
     with open(out_path) as f:
@@ -322,8 +332,7 @@ def measure_startup(repeat: int, workdir: str, clock: str = "cpu") -> dict:
     out_path = os.path.join(workdir, "output-1.yaml")
     fn_cmd = function_command()
     # The same interpreter and site-packages as the function's (the image-like venv's python, if made).
-    venv_python = Path(fn_cmd[0]).with_name("python")
-    bare_cmd = [str(venv_python) if _COMMAND and venv_python.exists() else sys.executable, "-c", "pass"]
+    bare_cmd = [function_python(), "-c", "pass"]
     run_child(bare_cmd, None, out_path)  # warm the page cache for both
     run_child(fn_cmd, in_path, out_path)
     bare, fn = [], []
@@ -349,7 +358,7 @@ def measure_startup(repeat: int, workdir: str, clock: str = "cpu") -> dict:
     return row
 
 
-def image_like_install(workdir: str) -> list:
+def image_like_install(workdir: str, python: str | None = None) -> list:
     """Install the package as the image has it and return the console-script command.
 
     The image pip-installs the project (a regular, non-editable install: kpt_fn and its data bundles in
@@ -360,12 +369,25 @@ def image_like_install(workdir: str) -> list:
     out as pyproject.toml installs it (the release bundles inside kpt_fn), compiled, plus a .pth line pointing at
     this interpreter's site-packages for the dependencies (its own .pth files, such as the editable hook,
     are not run from there).
+
+    `python` is the interpreter the venv is made from (default: this one). The image's is a distribution
+    build (Debian's python3 in the tested image, python:3.12-slim by default), compiled with profile-guided
+    and link-time optimisation; a development interpreter built from source without them (pyenv's
+    default) starts and runs pure Python code about a tenth slower, which moves every wall-clock ratio
+    against a Go peer. It must be this interpreter's X.Y: the venv borrows this one's dependencies.
     """
     import compileall
     import sysconfig
 
+    base = python or sys.executable
+    ours = "%d.%d" % sys.version_info[:2]
+    theirs = subprocess.run([base, "-c", "import sys; print('%d.%d' % sys.version_info[:2])"],
+                            check=True, capture_output=True, text=True).stdout.strip()
+    if theirs != ours:
+        # The dependencies' C extensions (PyYAML's libyaml binding, jsonschema-rs) are built for one ABI.
+        raise SystemExit(f"--python {base} is Python {theirs}; the benchmark runs on {ours}, whose dependencies the install borrows")
     venv = os.path.join(workdir, "image-venv")
-    subprocess.run([sys.executable, "-m", "venv", "--without-pip", venv], check=True)
+    subprocess.run([base, "-m", "venv", "--without-pip", venv], check=True)
     py = os.path.join(venv, "bin", "python")
     site = subprocess.run([py, "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
                           check=True, capture_output=True, text=True).stdout.strip()
@@ -566,12 +588,13 @@ def verdicts(report: dict) -> dict:
 def run(sizes=DEFAULT_SIZES, repeat: int = 5, *, startup_repeat: int = 7, out: str | os.PathLike | None = DEFAULT_OUT,
         subprocess_runs: bool = True, clock: str = "cpu", validation_repeat: int | None = None,
         argocd_sizes=ARGOCD_SIZES, argocd_repeat: int = 15, policy_n: int | None = 2000, policy_repeat: int = 3,
-        image_like: bool = True, floors_up_to: int | None = None) -> dict:
+        image_like: bool = True, floors_up_to: int | None = None, python: str | None = None) -> dict:
     """Measure everything, write JSON to `out` (unless None) and return the report."""
     global _COMMAND
     sizes = sorted(set(int(s) for s in sizes))
     with tempfile.TemporaryDirectory(prefix="expand-trainjobs-bench-") as workdir:
-        _COMMAND = image_like_install(workdir) if image_like and subprocess_runs else None
+        _COMMAND = image_like_install(workdir, python) if image_like and subprocess_runs else None
+        function_interpreter = _interpreter(function_python())
         rows = measure_sizes(sizes, repeat, workdir, subprocess_runs=subprocess_runs, clock=clock, floors_up_to=floors_up_to)
         startup = measure_startup(startup_repeat, workdir, clock) if subprocess_runs else None
         argocd = measure_argocd(argocd_sizes, argocd_repeat, workdir, clock) if subprocess_runs and argocd_sizes else None
@@ -594,6 +617,7 @@ def run(sizes=DEFAULT_SIZES, repeat: int = 5, *, startup_repeat: int = 7, out: s
             "pyyaml": yaml.__version__,
             "pyyaml_c": hasattr(yaml, "CSafeLoader"),
         },
+        "function_python": function_interpreter,
         "command": function_command(),
         "image_like_install": bool(_COMMAND),
         "clock": clock,
@@ -613,6 +637,15 @@ def run(sizes=DEFAULT_SIZES, repeat: int = 5, *, startup_repeat: int = 7, out: s
     return report
 
 
+def _interpreter(python: str) -> dict:
+    """Which interpreter ran the function: its version and the options it was configured with (a
+    build with --enable-optimizations or --with-lto says so there; Debian's says it in its own rules)."""
+    code = ("import json, platform, sys, sysconfig; print(json.dumps({'executable': sys.executable, "
+            "'version': platform.python_version(), 'base': sys.base_prefix, "
+            "'config_args': sysconfig.get_config_var('CONFIG_ARGS') or ''}))")
+    return json.loads(subprocess.run([python, "-c", code], check=True, capture_output=True, text=True).stdout)
+
+
 def _ms(s):
     return "-" if s is None else f"{s * 1000:.0f} ms" if s >= 0.1 else f"{s * 1000:.1f} ms"
 
@@ -628,6 +661,9 @@ def _x(r):
 def format_table(report: dict) -> str:
     clock = report["clock"]
     lines = [f"times are {clock} time (user+system); medians of {report['repeat']}"]
+    py = report.get("function_python")
+    if py:
+        lines.append(f"the function's interpreter: Python {py['version']} ({py['base']})")
     head = (f"{'N':>6} {'in+out':>9} {'function':>9} {'floor':>9} {'fn/floor':>8} {'wall f/f':>8} {'lean fl.':>9} {'fn/lean':>8} {'in-proc':>9} "
             f"{'peak RSS':>9} {'RSS/io':>7} {'floor RSS':>9} {'errors':>6}")
     lines += [head, "-" * len(head)]
@@ -706,6 +742,9 @@ def main(argv=None) -> int:
     p.add_argument("--policy-repeat", type=int, default=3)
     p.add_argument("--dev-install", action="store_true",
                    help="time the development install's console script, not an image-like install (see image_like_install)")
+    p.add_argument("--python", default=None,
+                   help="the interpreter of the image-like install, as the image has it (e.g. /usr/bin/python3 on Debian; "
+                        "default: this one; must be the same X.Y)")
     p.add_argument("--floors-up-to", type=int, default=None,
                    help="time the floors and the in-process run only for sizes up to this (e.g. 2000: N = 20,000 times the function alone)")
     p.add_argument("--out", default=str(DEFAULT_OUT), help="JSON file to write (default bench/results/latest.json)")
@@ -718,6 +757,7 @@ def main(argv=None) -> int:
         argocd_repeat=3 if args.quick else args.argocd_repeat,
         policy_n=200 if args.quick and args.policy_n else args.policy_n,
         policy_repeat=1 if args.quick else args.policy_repeat, image_like=not args.dev_install, floors_up_to=args.floors_up_to,
+        python=args.python,
     )
     print(format_table(report))
     print(f"written: {args.out}")

@@ -4,10 +4,12 @@ measurement produces the report. No timing is asserted (numbers depend on the ma
 from __future__ import annotations
 
 import json
+import platform
 import sys
 from collections import Counter
 from pathlib import Path
 
+import pytest
 import yaml
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
@@ -64,3 +66,26 @@ def test_typical_policy_uses_known_settings():
 
     known = set(config.POLICY_SETTINGS)
     assert {k.removeprefix("policy.") for k in run.TYPICAL_POLICY} <= known
+
+
+def test_image_like_install_refuses_an_interpreter_of_another_abi(tmp_path):
+    # The install borrows this interpreter's dependencies (C extensions built for its X.Y), so an
+    # interpreter of another version is refused before anything is made.
+    other = tmp_path / "python-other"
+    other.write_text("#!/bin/sh\necho 2.7\n")
+    other.chmod(0o755)
+    with pytest.raises(SystemExit, match="is Python 2.7"):
+        run.image_like_install(str(tmp_path / "work"), python=str(other))
+    assert not (tmp_path / "work" / "image-venv").exists()
+
+
+def test_children_run_on_the_function_interpreter(tmp_path, monkeypatch):
+    # Floors, in-process runs and `python -c pass` use the interpreter the function runs on, so a
+    # ratio compares code, not interpreters.
+    assert run.function_python() == sys.executable
+    venv_bin = tmp_path / "image-venv" / "bin"
+    venv_bin.mkdir(parents=True)
+    (venv_bin / "python").symlink_to(sys.executable)
+    monkeypatch.setattr(run, "_COMMAND", [str(venv_bin / "expand-trainjobs")])
+    assert run.function_python() == str(venv_bin / "python")
+    assert run._interpreter(run.function_python())["version"] == platform.python_version()
