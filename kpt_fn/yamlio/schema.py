@@ -48,13 +48,15 @@ class Pattern:
     with a digit or a dash are no number (`8Gi`, `-f`). So, each when given: `words`, the only texts
     that match (an alternation of words); `chars`, all the characters a match can hold; `needs`,
     characters of which a match holds at least one; `digits`, that a text of ASCII digits alone
-    matches. tests/unit/yamlio/test_schema.py holds every Pattern to its expression."""
+    matches; `exact`, a function that answers for the expression on every text (then nothing else is
+    asked). tests/unit/yamlio/test_schema.py holds every Pattern to its expression."""
 
-    __slots__ = ("pattern", "words", "chars", "needs", "digits", "_compiled")
+    __slots__ = ("pattern", "words", "chars", "needs", "digits", "exact", "_compiled")
 
     def __init__(self, pattern: str, chars: str | None = None, needs: str | None = None, digits: bool = False,
-                 words: tuple | None = None):
+                 words: tuple | None = None, exact=None):
         self.pattern = pattern
+        self.exact = exact
         self.words = frozenset(words) if words is not None else None
         self.chars = frozenset(chars) if chars is not None else None
         self.needs = frozenset(needs) if needs is not None else None
@@ -62,6 +64,8 @@ class Pattern:
         self._compiled = None
 
     def match(self, text: str):
+        if self.exact is not None:
+            return self.exact(text)
         if self.words is not None:
             return text in self.words
         if self.chars is not None and not self.chars.issuperset(text):
@@ -87,14 +91,77 @@ _BOOL_1_2 = Pattern(r"^(?:true|True|TRUE|false|False|FALSE)$", words=("true", "T
 # 0x, 0o, 0b and the YAML 1.1 octal 0777 (so `defaultMode: 0400` is 256 to every Go client); one that
 # starts with "." is a float only as written (.5, .5e3). `_*` between the characters is "underscores
 # anywhere".
+#
+# The two expressions are the definition; _go_int and _go_float answer for them without compiling one
+# (compiling the float's cost ~1 ms of every run that meets a learning rate such as `5e-4`).
+_DIGIT = frozenset("0123456789")
+_DIGIT_ = _DIGIT | {"_"}
+_PREFIXED = {"x": frozenset("0123456789abcdefABCDEF_"), "o": frozenset("01234567_"), "b": frozenset("01_")}
+_SPECIAL = frozenset((".inf", ".Inf", ".INF"))
+
+
+def _digits_(text: str) -> bool:
+    """A digit, then digits and underscores."""
+    return text[:1] in _DIGIT and _DIGIT_.issuperset(text)
+
+
+def _go_int(text: str) -> bool:
+    if text[-1:] == "\n":  # `$` also matches before a final line break
+        text = text[:-1]
+    if text[:1] in ("+", "-"):
+        text = text[1:]
+    elif text[:1] not in _DIGIT:
+        return False
+    body = text.lstrip("_")  # underscores anywhere after the sign
+    if body[:1] == "0" and len(body) > 1:
+        rest = body[1:].lstrip("_")
+        allowed = _PREFIXED.get(rest[:1].lower())
+        if allowed is not None:
+            digits = rest[1:].lstrip("_")
+            return digits[:1] not in ("", "_") and allowed.issuperset(digits)
+    return _digits_(body)
+
+
+def _go_float(text: str) -> bool:
+    if text[-1:] == "\n":  # `$` also matches before a final line break
+        text = text[:-1]
+    if text[:1] == ".":  # only as written: .5, .5e3, .inf, .nan
+        if text in _SPECIAL or text[1:] in ("nan", "NaN", "NAN"):
+            return True
+        mantissa, e, exponent = text[1:].replace("E", "e").partition("e")
+        return mantissa.isascii() and mantissa.isdigit() and (
+            not e or (exponent[1:] if exponent[:1] in ("+", "-") else exponent).isdigit()
+            and exponent.isascii())
+    if text[:1] in ("+", "-"):
+        text = text[1:]
+        if text in _SPECIAL:
+            return True
+    elif text[:1] not in _DIGIT:
+        return False
+    mantissa, e, exponent = text.lstrip("_").replace("E", "e").partition("e")
+    if mantissa[:1] == ".":
+        if not _digits_(mantissa[1:]):  # no underscore right after a leading point
+            return False
+    else:
+        whole, _, fraction = mantissa.partition(".")
+        if not _digits_(whole) or not _DIGIT_.issuperset(fraction):
+            return False
+    if not e:
+        return True
+    exponent = exponent.lstrip("_")
+    if exponent[:1] in ("+", "-"):
+        exponent = exponent[1:].lstrip("_")
+    return _digits_(exponent)
+
+
 _INT_GO = Pattern(
     r"^(?=[-+0-9])[-+]?_*(?:0_*[xX]_*(?:[0-9a-fA-F]_*)+|0_*[oO]_*(?:[0-7]_*)+|0_*[bB]_*(?:[01]_*)+|(?:[0-9]_*)+)$",
-    "+-_0123456789abcdefABCDEFxXoObB", needs="0123456789", digits=True,
+    exact=_go_int,
 )
 _FLOAT_GO = Pattern(
     r"^(?:(?=[-+0-9])[-+]?_*(?:\.(?:[0-9]_*)+|(?:[0-9]_*)+(?:\._*(?:[0-9]_*)*)?)(?:[eE]_*[-+]?_*(?:[0-9]_*)+)?"
     r"|\.[0-9]+(?:[eE][-+]?[0-9]+)?|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$",
-    "+-_.0123456789eEinfINFaA", needs=".0123456789", digits=True,
+    exact=_go_float,
 )
 _DIGITS = "-+0123456789."
 _INT64_MIN, _INT64_MAX, _UINT64_MAX = -(1 << 63), (1 << 63) - 1, (1 << 64) - 1

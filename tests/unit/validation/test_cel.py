@@ -269,7 +269,7 @@ RULES_AND_INPUTS = [
     ("self.templates.all(t, !has(t.metadata.namespace) || size(t.metadata.namespace) == 0)",
      [{"templates": []}, {"templates": [{"metadata": {"namespace": ""}}]},
       {"templates": [{"metadata": {"name": "a"}}, {"metadata": {"namespace": "n"}}]}]),
-    ("self == '' || self.matches('^[A-Za-z][A-Za-z0-9+.-]*://.+$')", ["", "hf://a", "a/b"]),
+    ("self == '' || self.matches('^[A-Za-z][A-Za-z0-9+.-]*://.+$')", ["", "hf://a", "a/b", "hf://a\n", "hf://a\nb"]),
     ("self in ['trainer.kubeflow.org/trainjob-controller', 'kueue.x-k8s.io/multikueue']", ["x", "kueue.x-k8s.io/multikueue"]),
     ("!self.exists(c, c == 'node')", [[], ["a", "node"]]),
     ("self >= 1", [0, 1, 5]),
@@ -315,3 +315,37 @@ def test_unparsable_rule_is_reported_not_raised():
               "x-kubernetes-validations": [{"rule": "self.a.?b == ", "message": "m"}]}
     problems = structural.check_tree({"a": "x"}, structural.build_tree(schema, "Thing"))
     assert [p.message.split(":")[0] for p in problems] == ["rule compile error"]
+
+
+def _texts(alphabet: str, seed: int) -> list:
+    import itertools
+    import random
+
+    texts = ["".join(t) for n in range(4) for t in itertools.product(alphabet, repeat=n)]
+    rng = random.Random(seed)
+    texts += ["".join(rng.choice(alphabet) for _ in range(rng.randrange(1, 14))) for _ in range(3000)]
+    return texts
+
+
+@pytest.mark.parametrize("pattern", sorted(cel._KNOWN))
+def test_known_patterns_answer_as_re2(pattern):
+    """The bundled rules' patterns are answered without an expression, as the API server's RE2 answers."""
+    re2 = pytest.importorskip("re2")
+    texts = _texts("aZ0-+.:/\n_é", 3) + ["s3://bucket", "s3://bucket\n", "hf://a\nb", "a", "a-", "-a", "abc\n", "ab-c"]
+    wrong = [t for t in texts if cel._matches(t, pattern) != (re2.search(pattern, t) is not None)]
+    assert wrong == []
+
+
+@pytest.mark.parametrize("pattern", ["^[a-z]+$", "a$|^b", "[$]x", "[]$]", "[^]$]+$", r"x\$", "^(ab|c)$", "^.*$"])
+def test_other_patterns_end_where_re2_ends(pattern):
+    # `$` is the end of the text, as in RE2 (Python's also matches before a final line break).
+    re2 = pytest.importorskip("re2")
+    for text in ["ab", "ab\n", "b\n", "$x", "$", "]\n", "x$", "c\n", "", "\n", "a\nb"]:
+        assert cel._matches(text, pattern) == (re2.search(pattern, text) is not None), (pattern, text)
+
+
+def test_a_storage_uri_ending_in_a_line_break_is_refused():
+    # A folded or literal block scalar keeps its final line break; the API server refuses the URI.
+    rule = cel.compile_rule("self == '' || self.matches('^[A-Za-z][A-Za-z0-9+.-]*://.+$')", None)
+    assert rule.evaluate("hf://org/model") is True
+    assert rule.evaluate("hf://org/model\n") is False

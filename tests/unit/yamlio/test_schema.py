@@ -142,3 +142,26 @@ def test_every_pattern_answers_as_its_expression():
         expression = re.compile(pattern.pattern)
         wrong = [t for t in texts if bool(pattern.match(t)) != bool(expression.match(t))]
         assert wrong == [], pattern.pattern
+
+
+def test_go_number_predicates_answer_as_their_expressions():
+    """_go_int and _go_float stand for go-yaml's number expressions: on texts built from the
+    characters those expressions care about, line breaks included, they answer alike."""
+    import itertools
+    import random
+    import re
+
+    from kpt_fn.yamlio.schema import _FLOAT_GO, _INT_GO
+
+    alphabet = "019_+-.eExXoObBaAfinNI\n"
+    texts = ["".join(t) for n in range(5) for t in itertools.product(alphabet, repeat=n)]
+    rng = random.Random(11)
+    pieces = ["0", "1", "9", "_", "__", "+", "-", ".", "e", "E", "e-", "e+_", "0x", "0o", "0b", "0_x", "ff", "7", "2",
+              "inf", "Inf", "nan", "NaN", "\n", "٣", "²"]
+    texts += ["".join(rng.choice(pieces) for _ in range(rng.randrange(1, 9))) for _ in range(30000)]
+    texts += ["5e-4", "2e-3", "1_000.5e1_0", "+.inf", "-.Inf", ".NaN", "+.nan", "._5", "+._5", "5._5", "0x_F", "0_x_F",
+              "0o_7", "0b_", "-0b1_0", "1e", "1e+", ".5\n", "5\n\n", ".5E-3", "._", "0.", "-.5", "+_.5_e_-_3_"]
+    for pattern in (_INT_GO, _FLOAT_GO):
+        expression = re.compile(pattern.pattern)
+        wrong = [t for t in texts if bool(pattern.match(t)) != bool(expression.match(t))]
+        assert wrong == [], (pattern.exact.__name__, wrong[:10])
