@@ -18,9 +18,11 @@ ARG KUBECONFORM=yes
 
 FROM ${BASE} AS build
 COPY wheels /wheels
+# The venv keeps only what the function runs: pip and setuptools go (a Python 3.11 venv has setuptools,
+# whose .pth file imports a module on every start of the interpreter, a start per Argo CD render).
 RUN python3 -m venv /opt/fn \
  && /opt/fn/bin/pip install --no-cache-dir --no-index --find-links /wheels expand-trainjobs \
- && /opt/fn/bin/pip uninstall -q -y pip \
+ && /opt/fn/bin/pip uninstall -q -y setuptools pip \
  && /opt/fn/bin/expand-trainjobs --help > /dev/null
 
 FROM ${BASE} AS kubeconform-yes
