@@ -15,7 +15,7 @@ import json
 import marshal
 
 from kpt_fn import config as config_mod
-from kpt_fn import engine, intake, convert, numbers, output, profiles, rerun, resolve, sources, upstream, validation
+from kpt_fn import engine, intake, kustomize_names, convert, numbers, output, profiles, rerun, resolve, sources, upstream, validation
 from kpt_fn import resource as res
 from kpt_fn import results as results_mod
 from kpt_fn.validation import admitted
@@ -355,8 +355,6 @@ def run(
     inputs += [(None, o) for o in extra if isinstance(o, dict) and res.is_trainjob(o)]
     renames = None
     if kustomization_root is not None:
-        from kpt_fn import kustomize_names  # only a kustomize generator run reads its kustomization
-
         load = lambda p: sources.load_file(p, cfg.limits)  # noqa: E731
         own = {(res.namespace(o) or "", res.name(o)) for p, o in inputs if p is None}
         rename_problems = kustomize_names.trainjobs_in_resources(kustomization_root, load, own)
