@@ -183,6 +183,8 @@ STDOUT_MODES = {
     "diff --trainer-version": (["diff", "--trainer-version", "v2.2.1..v2.3.0", "app"], "", 2),
 }
 STDOUT_FAILURES = ["closed", "full", "broken pipe"]
+# Each mode with one of the failures, in turn: they are three paths of kpt_fn.stdio, the same for all modes.
+STDOUT_CASES = [(mode, STDOUT_FAILURES[i % len(STDOUT_FAILURES)]) for i, mode in enumerate(STDOUT_MODES)]
 
 
 def _run_failing_stdout(argv: list[str], stdin: bytes, cwd: Path, failure: str) -> subprocess.CompletedProcess:
@@ -200,7 +202,7 @@ def _run_failing_stdout(argv: list[str], stdin: bytes, cwd: Path, failure: str) 
         os.close(w)
 
 
-@pytest.mark.parametrize("mode, failure", [(m, STDOUT_FAILURES[i % 3]) for i, m in enumerate(STDOUT_MODES)])
+@pytest.mark.parametrize("mode, failure", STDOUT_CASES)
 def test_stdout_that_cannot_be_written_fails_every_mode(fn, tmp_path, mode, failure):
     # kpt, kustomize and Argo CD keep what a function writes when it exits 0: in every mode that
     # writes stdout, output that did not all reach it is a failure, said first on stderr, in one line.
@@ -220,7 +222,7 @@ def test_every_mode_writing_stdout_is_in_the_stdout_failure_campaign():
 
     covered = {mode.split()[0] for mode in STDOUT_MODES} | {"check-generated"}
     assert set(dispatch.COMMANDS) - covered == set()
-    assert {failure for _, failure in [(m, STDOUT_FAILURES[i % 3]) for i, m in enumerate(STDOUT_MODES)]} == set(STDOUT_FAILURES)
+    assert {failure for _, failure in STDOUT_CASES} == set(STDOUT_FAILURES)
 
 
 # --- sizes bounded before anything is built ------------------------------------------------------------
