@@ -23,7 +23,7 @@ from kpt_fn.lifecycle import render as lifecycle
 from kpt_fn.problems import ERROR, INFO, WARNING, Problem, has_errors
 from kpt_fn.blame import Blame
 from kpt_fn.results import Result, from_problem
-from kpt_fn.trainer_names import DEBUG_ENV
+from kpt_fn.trainer_names import DEBUG_ENV, debugging
 
 
 
@@ -286,7 +286,7 @@ def _generated_problems(trainjob: dict, runtime: dict, objects: list, step: _Ste
 
 
 def _internal_error(exc: Exception, env, secret: str = "") -> Problem:
-    if env.get(DEBUG_ENV, "") not in ("", "0", "false"):
+    if debugging(env):
         raise exc
     text = str(exc)
     if secret and secret in text:  # a bug's message may quote anything it held, the seed included

@@ -21,8 +21,20 @@ PORT = 29500
 # Each pod's index within its Job, read by the Downward API (upstream JobCompletionIndexFieldPath).
 COMPLETION_INDEX = "metadata.annotations['batch.kubernetes.io/job-completion-index']"
 
-# The project's own names. Set to anything but "", "0" or "false", an internal error propagates with
-# its traceback instead of becoming an error result.
+# The project's own names. Set to anything but "" or a spelling Go's strconv.ParseBool reads as false
+# (debugging() below), an internal error propagates with its traceback instead of becoming an error result.
 DEBUG_ENV = "EXPAND_TRAINJOBS_DEBUG"
 # Every line the command writes to stderr begins with it.
 OUTPUT_PREFIX = "expand-trainjobs: "
+
+
+def debugging(env) -> bool:
+    """Whether DEBUG_ENV asks for tracebacks: set, and not one of ParseBool's false spellings (`0`,
+    `f`, `false`, `False`, ...). A value ParseBool cannot read (`yes`) asks for them too: someone set
+    the variable to see more. The command line and the run read it alike."""
+    value = env.get(DEBUG_ENV, "")
+    if not value:
+        return False
+    from kpt_fn.strconv import BOOLS  # only when the variable is set
+
+    return BOOLS.get(value, True)

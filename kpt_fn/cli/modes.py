@@ -18,13 +18,13 @@ import os
 import sys
 
 from kpt_fn import stdio
-from kpt_fn.trainer_names import DEBUG_ENV
+from kpt_fn.trainer_names import DEBUG_ENV, debugging
 from kpt_fn.trainer_names import OUTPUT_PREFIX as PREFIX
 
 
 
 def _debug() -> bool:
-    return os.environ.get(DEBUG_ENV, "") not in ("", "0", "false")
+    return debugging(os.environ)
 
 
 def _traceback_lines() -> list[str]:

@@ -35,3 +35,13 @@ def test_the_runtime_webhook_reads_the_same_names():
     assert runtime_webhook.REQUIRED_CONTAINER == {names.TRAINER: names.NODE, names.DATASET_INITIALIZER: names.DATASET_INITIALIZER,
                                                   names.MODEL_INITIALIZER: names.MODEL_INITIALIZER}
     assert runtime_webhook.ANCESTOR_LABEL is names.ANCESTOR_LABEL
+
+
+@pytest.mark.parametrize("value, on", [
+    (None, False), ("", False), ("0", False), ("f", False), ("F", False), ("false", False), ("False", False),
+    ("FALSE", False), ("1", True), ("t", True), ("true", True), ("True", True), ("yes", True), ("2", True),
+])
+def test_debugging_reads_the_variable_as_parse_bool_does(value, on):
+    # Unset, empty or false to Go's ParseBool is off; anything else was set to see more.
+    env = {} if value is None else {names.DEBUG_ENV: value}
+    assert names.debugging(env) is on
