@@ -371,10 +371,11 @@ def image_like_install(workdir: str, python: str | None = None) -> list:
     are not run from there).
 
     `python` is the interpreter the venv is made from (default: this one). The image's is a distribution
-    build (Debian's python3 in the tested image, python:3.12-slim by default), compiled with profile-guided
-    and link-time optimisation; a development interpreter built from source without them (pyenv's
-    default) starts and runs pure Python code about a tenth slower, which moves every wall-clock ratio
-    against a Go peer. It must be this interpreter's X.Y: the venv borrows this one's dependencies.
+    build (Debian's python3 in the tested image, python:3.12-slim by default), with profile-guided and
+    link-time optimisation (Debian's also links the interpreter into the executable); one built from
+    source without them (pyenv's default: a shared libpython) starts and runs Python code about a tenth
+    slower, which moves every wall-clock ratio against a Go peer. It must be this interpreter's X.Y:
+    the venv borrows this one's dependencies.
     """
     import compileall
     import sysconfig
