@@ -47,20 +47,19 @@ class Pattern:
     expressions below cost about a millisecond of every run to compile, and most scalars that start
     with a digit or a dash are no number (`8Gi`, `-f`). So, each when given: `words`, the only texts
     that match (an alternation of words); `chars`, all the characters a match can hold; `needs`,
-    characters of which a match holds at least one; `digits`, that a text of ASCII digits alone
-    matches; `exact`, a function that answers for the expression on every text (then nothing else is
-    asked). tests/unit/yamlio/test_schema.py holds every Pattern to its expression."""
+    characters of which a match holds at least one; `exact`, a function that answers for the
+    expression on every text (then nothing else is asked). tests/unit/yamlio/test_schema.py holds
+    every Pattern to its expression."""
 
-    __slots__ = ("pattern", "words", "chars", "needs", "digits", "exact", "_compiled")
+    __slots__ = ("pattern", "words", "chars", "needs", "exact", "_compiled")
 
-    def __init__(self, pattern: str, chars: str | None = None, needs: str | None = None, digits: bool = False,
+    def __init__(self, pattern: str, chars: str | None = None, needs: str | None = None,
                  words: tuple | None = None, exact=None):
         self.pattern = pattern
         self.exact = exact
         self.words = frozenset(words) if words is not None else None
         self.chars = frozenset(chars) if chars is not None else None
         self.needs = frozenset(needs) if needs is not None else None
-        self.digits = digits
         self._compiled = None
 
     def match(self, text: str):
@@ -72,8 +71,6 @@ class Pattern:
             return None
         if self.needs is not None and self.needs.isdisjoint(text):
             return None
-        if self.digits and text.isdigit() and text.isascii():
-            return True
         compiled = self._compiled
         if compiled is None:
             compiled = self._compiled = re.compile(self.pattern)
