@@ -44,8 +44,8 @@ def _dns1123_subdomain_ok(value: str) -> bool:
     return all(_dns1123_label_ok(label) for label in value.split("."))
 
 
-def _dns1035_label_ok(value: str) -> bool:
-    """re.fullmatch(DNS1035_LABEL_FMT, value)"""
+def dns1035_label_ok(value: str) -> bool:
+    """re.fullmatch(DNS1035_LABEL_FMT, value); also the TrainJob CRD's name rule (validation.cel)."""
     return _dns1123_label_ok(value) and not value[0].isdigit()
 
 
@@ -116,24 +116,20 @@ def is_dns1123_label(value: str) -> tuple[str, ...]:
     return tuple(errs)
 
 
-@functools.lru_cache(maxsize=_CACHED_NAMES)
-def is_dns1123_subdomain(value: str) -> tuple[str, ...]:
+def _subdomain_errors(value: str, max_len) -> list[str]:
+    """IsDNS1123Subdomain's checks; `max_len` words the length error (util/validation counts
+    characters, api/validate/content, whose copy checks a label key's prefix, counts bytes)."""
     errs = []
     if byte_length(value) > 253:
-        errs.append(max_len_chars(253))
-    if not _dns1123_subdomain_ok(value):
-        errs.append(regex_error(DNS1123_SUBDOMAIN_MSG, DNS1123_SUBDOMAIN_FMT, "example.com"))
-    return tuple(errs)
-
-
-def _is_dns1123_subdomain_content(value: str) -> list[str]:
-    """The label-key prefix check lives in api/validate/content, which counts bytes."""
-    errs = []
-    if byte_length(value) > 253:
-        errs.append(max_len_bytes(253))
+        errs.append(max_len(253))
     if not _dns1123_subdomain_ok(value):
         errs.append(regex_error(DNS1123_SUBDOMAIN_MSG, DNS1123_SUBDOMAIN_FMT, "example.com"))
     return errs
+
+
+@functools.lru_cache(maxsize=_CACHED_NAMES)
+def is_dns1123_subdomain(value: str) -> tuple[str, ...]:
+    return tuple(_subdomain_errors(value, max_len_chars))
 
 
 _DNS1123_SUBDOMAIN_UNDERSCORE_FMT = r"_?[a-z0-9]([-_a-z0-9]*[a-z0-9])?(\._?[a-z0-9]([-_a-z0-9]*[a-z0-9])?)*"
@@ -156,7 +152,7 @@ def is_dns1035_label(value: str) -> tuple[str, ...]:
     errs = []
     if byte_length(value) > 63:
         errs.append(max_len_chars(63))
-    if not _dns1035_label_ok(value):
+    if not dns1035_label_ok(value):
         errs.append(regex_error(DNS1035_LABEL_MSG, DNS1035_LABEL_FMT, "my-name", "abc-123"))
     return tuple(errs)
 
@@ -173,7 +169,7 @@ def is_qualified_name(value: str) -> tuple[str, ...]:
         if not prefix:
             errs.append("prefix part must be non-empty")
         else:
-            errs.extend("prefix part " + m for m in _is_dns1123_subdomain_content(prefix))
+            errs.extend("prefix part " + m for m in _subdomain_errors(prefix, max_len_bytes))
     else:
         return (
             "a valid label key " + regex_error(LABEL_KEY_MSG, LABEL_KEY_FMT, "MyName", "my.name", "123-abc")

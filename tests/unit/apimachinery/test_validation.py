@@ -107,7 +107,7 @@ def test_domain_prefixed_path():
 _PREDICATES = [
     (utilvalidation.DNS1123_LABEL_FMT, utilvalidation._dns1123_label_ok),
     (utilvalidation.DNS1123_SUBDOMAIN_FMT, utilvalidation._dns1123_subdomain_ok),
-    (utilvalidation.DNS1035_LABEL_FMT, utilvalidation._dns1035_label_ok),
+    (utilvalidation.DNS1035_LABEL_FMT, utilvalidation.dns1035_label_ok),
     (utilvalidation.LABEL_KEY_FMT, utilvalidation._label_key_ok),
     (utilvalidation.CONFIG_MAP_KEY_FMT, utilvalidation._config_map_key_ok),
     (utilvalidation.HTTP_PATH_FMT, utilvalidation._http_path_ok),
