@@ -96,8 +96,7 @@ def limit_value(field: str, value) -> tuple[int | None, str | None]:
     """(the limit, None) from `value` (an int, or the text of an environment variable, read as a
     ConfigMap value is), or (None, why it cannot be the `field` limit)."""
     # A limit without its own maximum still gets one that keeps every size computation a machine int.
-    number, why = _int_value(value, LIMIT_MAXIMA.get(field, 1 << 62))
-    return number, why and why + _trimmed_hint(value, _parses_as_int)
+    return _int_value(value, LIMIT_MAXIMA.get(field, 1 << 62))
 
 
 def _integer_wanted(minimum: int) -> str:
@@ -115,7 +114,8 @@ def _int_value(value, maximum: int, minimum: int = 1) -> tuple[int | None, str |
         number, error = strconv.parse_int(value)
         if number is None:
             # beyond int64 is still a number: too large, or (negative) not positive
-            return None, f"must be at most {_at_most(maximum)}" if error == strconv.RANGE and value[:1] != "-" else what
+            why = f"must be at most {_at_most(maximum)}" if error == strconv.RANGE and value[:1] != "-" else what
+            return None, why + _trimmed_hint(value, lambda text: strconv.parse_int(text)[0])
         value = number
     if isinstance(value, float) and value.is_integer() and value > maximum:
         # a whole number too large for an int64, which YAML reads as the float Go falls back to
@@ -266,12 +266,6 @@ def _type_name(value) -> str:
             dict: "a map", type(None): "null", bytes: "binary data"}.get(type(value), "a value")
 
 
-def _parses_as_int(text: str):
-    from kpt_fn import strconv
-
-    return strconv.parse_int(text)[0]
-
-
 def _trimmed_hint(value, parse) -> str:
     """What to change when text a reader refuses would read without the spaces or line breaks around
     it (`maxDepth: "5 "`, a `|` block's trailing line break): Go keeps them, and so do we."""
@@ -312,7 +306,7 @@ def _coerce(opt: Option, value, path: str, from_configmap: bool):
             return bad(f"Invalid value: {shown}: {_integer_wanted(minimum)}")
         number, why = _int_value(value, opt.maximum or 1 << 62, minimum)
         if why:
-            return bad(f"Invalid value: {shown}: {why}{_trimmed_hint(value, _parses_as_int)}")
+            return bad(f"Invalid value: {shown}: {why}")
         return number, None
     if opt.type == "list":
         if from_configmap and isinstance(value, str):

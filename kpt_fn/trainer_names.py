@@ -35,6 +35,6 @@ def debugging(env) -> bool:
     value = env.get(DEBUG_ENV, "")
     if not value:
         return False
-    from kpt_fn.strconv import BOOLS  # only when the variable is set
+    from kpt_fn.strconv import parse_bool  # only when the variable is set
 
-    return BOOLS.get(value, True)
+    return parse_bool(value) is not False
