@@ -382,8 +382,7 @@ def image_like_install(workdir: str, python: str | None = None) -> list:
 
     base = python or sys.executable
     ours = "%d.%d" % sys.version_info[:2]
-    theirs = subprocess.run([base, "-c", "import sys; print('%d.%d' % sys.version_info[:2])"],
-                            check=True, capture_output=True, text=True).stdout.strip()
+    theirs = ".".join(_interpreter(base)["version"].split(".")[:2])
     if theirs != ours:
         # The dependencies' C extensions (PyYAML's libyaml binding, jsonschema-rs) are built for one ABI.
         raise SystemExit(f"--python {base} is Python {theirs}; the benchmark runs on {ours}, whose dependencies the install borrows")

@@ -72,7 +72,7 @@ def test_image_like_install_refuses_an_interpreter_of_another_abi(tmp_path):
     # The install borrows this interpreter's dependencies (C extensions built for its X.Y), so an
     # interpreter of another version is refused before anything is made.
     other = tmp_path / "python-other"
-    other.write_text("#!/bin/sh\necho 2.7\n")
+    other.write_text("#!/bin/sh\necho '{\"executable\": \"/x\", \"version\": \"2.7.18\", \"base\": \"/x\", \"config_args\": \"\"}'\n")
     other.chmod(0o755)
     with pytest.raises(SystemExit, match="is Python 2.7"):
         run.image_like_install(str(tmp_path / "work"), python=str(other))
