@@ -226,19 +226,15 @@ def documents(ctx) -> tuple[dict[str, dict], list[dict]]:
     return files, sorted(index, key=lambda e: (e["apiVersion"], e["kind"]))
 
 
-def _compact(value) -> str:
-    # Compact: the function loads these on every run, and indentation was two thirds of the bytes.
-    return json.dumps(value, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
-
-
 def dump(doc: dict) -> str:
-    return _compact(doc) + "\n"
+    # Compact: the function loads these on every run, and indentation was two thirds of the bytes.
+    return subtrees.compact(doc) + "\n"
 
 
 def dump_shared(files: dict[str, dict], index: list[dict], marker: str) -> str:
     """schemas.json: the index, then one line per link list, schema and shared subtree (a diff of a
     regenerated bundle shows which schema changed)."""
-    one = _compact
+    one = subtrees.compact
     packed = subtrees.share(files, "schemas")
     lines = ["{", f'"generated":{one(marker)},', f'"index":{one(index)},', f'"links":{one(packed["links"])},',
              '"schemas":{', ",\n".join(f"{one(name)}:{one(doc)}" for name, doc in packed["schemas"].items()), "},",

@@ -25,7 +25,8 @@ MIN_SHARED = 512
 PLACEHOLDER = "$shared"
 
 
-def _text(node) -> str:
+def compact(node) -> str:
+    """A JSON value as the compact, key-sorted text a bundle stores (and by which subtrees are compared)."""
     return json.dumps(node, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
 
 
@@ -45,7 +46,7 @@ def share(documents: dict, under: str) -> dict:
     def tally(node) -> None:
         if not isinstance(node, (dict, list)):
             return
-        text = _text(node)
+        text = compact(node)
         if len(text) >= MIN_SHARED:
             count[text] = count.get(text, 0) + 1
             if count[text] > 1:
@@ -64,7 +65,7 @@ def share(documents: dict, under: str) -> dict:
     def rebuilt(node, path: list):
         if not isinstance(node, (dict, list)):
             return node
-        text = _text(node)
+        text = compact(node)
         if count.get(text, 0) > 1:
             if text not in number:
                 number[text] = len(shared)
