@@ -422,10 +422,32 @@ def _paired(a: list, b: list, clock: str) -> dict:
     }
 
 
+# The whole-process floor of an Argo CD render: the function's interpreter starting, importing PyYAML
+# (what any PyYAML-based function pays before its first byte), reading every YAML file of the app with
+# the C loader and writing the objects it read back with the C dumper, and exiting. It writes the
+# app's objects, not the rendered ones (fewer bytes than the render), so it is a floor, not a twin.
+_APP_FLOOR = """
+import os, sys, yaml
+loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+dumper = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
+docs = []
+for root, dirs, files in os.walk("."):
+    dirs.sort()
+    for name in sorted(files):
+        if name.endswith((".yaml", ".yml")):
+            with open(os.path.join(root, name), "rb") as f:
+                docs.extend(d for d in yaml.load_all(f.read(), Loader=loader) if d is not None)
+sys.stdout.write(yaml.dump_all(docs, Dumper=dumper, sort_keys=False, default_flow_style=False))
+sys.stdout.flush()
+os._exit(0)
+"""
+
+
 def measure_argocd(sizes, repeat: int, workdir: str, clock: str = "cpu") -> list:
     """An Argo CD app of N TrainJobs: `expand-trainjobs render` in the app directory (what the CMP
     runs) against `kubectl kustomize` over a directory holding that render's output and a
-    kustomization.yaml listing it (what Argo CD would run if the rendered manifests were in Git).
+    kustomization.yaml listing it (what Argo CD would run if the rendered manifests were in Git),
+    and against the app's PyYAML process floor (_APP_FLOOR, on the function's interpreter).
     Paired, interleaved runs."""
     kubectl = shutil.which("kubectl")
     rows = []
@@ -449,16 +471,21 @@ def measure_argocd(sizes, repeat: int, workdir: str, clock: str = "cpu") -> list
             continue
         kust_cmd = [kubectl, "kustomize", rendered]
         sink = os.path.join(workdir, "argocd-sink.yaml")
-        run_child(kust_cmd, None, sink)  # warm the page cache for both
-        fn, kust = [], []
+        floor_cmd = [function_python(), "-c", _APP_FLOOR]
+        run_child(kust_cmd, None, sink)  # warm the page cache for all three
+        run_child(floor_cmd, None, sink, cwd=app)
+        fn, kust, floor = [], [], []
         for _ in range(repeat):
             fn.append(run_child(render_cmd, None, sink, cwd=app))
             kust.append(run_child(kust_cmd, None, sink))
+            floor.append(run_child(floor_cmd, None, sink, cwd=app))
         for c in CLOCKS:
-            p = _paired(fn, kust, c)
+            p, f = _paired(fn, kust, c), _paired(fn, floor, c)
             row[c] = {"render_min_s": p["a_min_s"], "render_median_s": p["a_median_s"],
                       "kustomize_min_s": p["b_min_s"], "kustomize_median_s": p["b_median_s"],
-                      "ratio_median": p["ratio_median"], "ratio_min": p["ratio_min"]}
+                      "ratio_median": p["ratio_median"], "ratio_min": p["ratio_min"],
+                      "floor_median_s": f["b_median_s"], "floor_ratio_median": f["ratio_median"],
+                      "floor_vs_kustomize": _paired(floor, kust, c)["ratio_median"]}
         row["ratio"] = row[clock]["ratio_median"]
         row["render_rss_bytes"] = _stat(fn, "peak_rss_bytes")
         row["kustomize_rss_bytes"] = _stat(kust, "peak_rss_bytes")
@@ -697,7 +724,8 @@ def format_table(report: dict) -> str:
             f"Argo CD app, {a['n']} TrainJob(s) ({a['objects']} objects): render {_ms(c['render_median_s'])}"
             f" (min {_ms(c['render_min_s'])}) vs kubectl kustomize {_ms(c['kustomize_median_s'])}"
             f" (min {_ms(c['kustomize_min_s'])}) = {_x(c['ratio_median'])} paired median, {_x(c['ratio_min'])} min/min"
-            f" (wall {_x(a['wall']['ratio_median'])})"
+            f" (wall {_x(a['wall']['ratio_median'])}); its PyYAML process floor {_ms(c['floor_median_s'])}"
+            f" = {_x(c['floor_vs_kustomize'])} of kubectl kustomize, render / floor {_x(c['floor_ratio_median'])}"
         )
     p = report.get("policy")
     if p:

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import json
 import platform
+import shutil
+import subprocess
 import sys
 from collections import Counter
 from pathlib import Path
@@ -89,3 +91,21 @@ def test_children_run_on_the_function_interpreter(tmp_path, monkeypatch):
     monkeypatch.setattr(run, "_COMMAND", [str(venv_bin / "expand-trainjobs")])
     assert run.function_python() == str(venv_bin / "python")
     assert run._interpreter(run.function_python())["version"] == platform.python_version()
+
+
+def test_app_floor_writes_back_every_object_of_the_app(tmp_path):
+    # The Argo CD app's process floor reads every YAML file of the app and writes what it read.
+    rl = generate.generate(3)
+    generate.write_app(rl, str(tmp_path))
+    done = subprocess.run([sys.executable, "-c", run._APP_FLOOR], cwd=tmp_path, capture_output=True, check=True)
+    docs = list(yaml.safe_load_all(done.stdout))
+    assert len(docs) == len(rl["items"]) - 1  # everything but the Kptfile
+    assert sum(d["kind"] == "TrainJob" for d in docs) == 3
+
+
+@pytest.mark.skipif(shutil.which("kubectl") is None, reason="kubectl is not on PATH")
+def test_argocd_row_pairs_render_kustomize_and_the_floor(tmp_path):
+    (row,) = run.measure_argocd([1], 1, str(tmp_path), clock="wall")
+    assert row["render_exit_code"] == 0
+    wall = row["wall"]
+    assert wall["ratio_median"] > 0 and wall["floor_ratio_median"] > 0 and wall["floor_vs_kustomize"] > 0
