@@ -472,13 +472,15 @@ def measure_argocd(sizes, repeat: int, workdir: str, clock: str = "cpu") -> list
         kust_cmd = [kubectl, "kustomize", rendered]
         sink = os.path.join(workdir, "argocd-sink.yaml")
         floor_cmd = [function_python(), "-c", _APP_FLOOR]
-        run_child(kust_cmd, None, sink)  # warm the page cache for all three
-        run_child(floor_cmd, None, sink, cwd=app)
+        run_child(floor_cmd, None, sink, cwd=app)  # warm the page cache for all three
+        run_child(kust_cmd, None, sink)
         fn, kust, floor = [], [], []
         for _ in range(repeat):
+            # Each render follows a kubectl run, never the floor: a Python process just before would
+            # leave the interpreter's and PyYAML's code warm in the CPU caches for the render.
             fn.append(run_child(render_cmd, None, sink, cwd=app))
-            kust.append(run_child(kust_cmd, None, sink))
             floor.append(run_child(floor_cmd, None, sink, cwd=app))
+            kust.append(run_child(kust_cmd, None, sink))
         for c in CLOCKS:
             p, f = _paired(fn, kust, c), _paired(fn, floor, c)
             row[c] = {"render_min_s": p["a_min_s"], "render_median_s": p["a_median_s"],
