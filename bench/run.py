@@ -472,7 +472,9 @@ def measure_argocd(sizes, repeat: int, workdir: str, clock: str = "cpu") -> list
         kust_cmd = [kubectl, "kustomize", rendered]
         sink = os.path.join(workdir, "argocd-sink.yaml")
         floor_cmd = [function_python(), "-c", _APP_FLOOR]
-        run_child(floor_cmd, None, sink, cwd=app)  # warm the page cache for all three
+        warm = run_child(floor_cmd, None, sink, cwd=app)  # warm the page cache for all three
+        if warm["exit_code"] != 0:
+            raise RuntimeError(f"the PyYAML process floor failed: {warm['stderr'][-2000:]}")
         run_child(kust_cmd, None, sink)
         fn, kust, floor = [], [], []
         for _ in range(repeat):
