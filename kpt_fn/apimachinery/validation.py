@@ -25,9 +25,9 @@ HTTP_PATH_FMT = r"[A-Za-z0-9/\-._~%!$&'()*+,;=:]+"
 _HTTP_PATH_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789/-._~%!$&'()*+,;=:")
 
 # The formats every render meets (names, labels, keys) are read by the small predicates below, which
-# accept exactly what the expressions match (tests/unit/validation/test_names.py holds them to the
-# expressions): compiling six expressions cost each run about a millisecond, more than every check of
-# a render takes. The rest are compiled on first use, by re's own cache (re.fullmatch(FMT, value)).
+# accept exactly what the expressions match (tests/unit/apimachinery/test_validation.py holds them to
+# the expressions): compiling six expressions cost each run about a millisecond, more than every check
+# of a render takes. The rest are compiled on first use, by re's own cache (re.fullmatch(FMT, value)).
 _LOWER_ALNUM = frozenset("abcdefghijklmnopqrstuvwxyz0123456789")
 _DNS_LABEL_CHARS = _LOWER_ALNUM | {"-"}
 _ALNUM = _LOWER_ALNUM | frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZ")
@@ -63,6 +63,7 @@ def _config_map_key_ok(value: str) -> bool:
     """re.fullmatch(CONFIG_MAP_KEY_FMT, value)"""
     return bool(value) and _LABEL_KEY_CHARS.issuperset(value)
 
+
 DNS1123_LABEL_MSG = ("a lowercase RFC 1123 label must consist of lower case alphanumeric characters "
                      "or '-', and must start and end with an alphanumeric character")
 DNS1123_SUBDOMAIN_MSG = ("a lowercase RFC 1123 subdomain must consist of lower case alphanumeric "
@@ -74,7 +75,6 @@ LABEL_KEY_MSG = ("must consist of alphanumeric characters, '-', '_' or '.', and 
 LABEL_VALUE_MSG = ("a valid label must be an empty string or consist of alphanumeric characters, "
                    "'-', '_' or '.', and must start and end with an alphanumeric character")
 CONFIG_MAP_KEY_MSG = "a valid config key must consist of alphanumeric characters, '-', '_' or '.'"
-
 
 
 def byte_length(s: str) -> int:
