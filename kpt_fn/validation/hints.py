@@ -11,7 +11,7 @@ instead (the same grammar: k8s.io/apimachinery pkg/api/resource/quantity.go, Par
 
 from __future__ import annotations
 
-from kpt_fn.validation.precheck import QUANTITY_PATTERN  # noqa: F401 (the pattern of resource.Quantity fields)
+from kpt_fn.validation.precheck import QUANTITY_PATTERN  # the pattern of resource.Quantity fields, defined once
 
 QUANTITY_SHAPE = ("must be a quantity: a number with an optional unit suffix, such as 4, 0.5, 500m (0.5), "
                   "2Gi, 100M or 1e3")
