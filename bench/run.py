@@ -209,12 +209,17 @@ print(json.dumps(in_process_time(data)[0]))
 """
 
 
+def _succeeded(stats: dict, what: str) -> dict:
+    """run_child's `stats`, unless the child failed: then the run stops, rather than time a failure."""
+    if stats["exit_code"] != 0:
+        raise RuntimeError(f"{what} failed: {stats['stderr'][-2000:]}")
+    return stats
+
+
 def _timed_child(script: str, args: list, workdir: str) -> dict:
     """A Python child printing its own timing as JSON; with its peak RSS from the launcher."""
     out_path = os.path.join(workdir, "child-stdout.txt")
-    stats = run_child([function_python(), "-c", script, *args], None, out_path)
-    if stats["exit_code"] != 0:
-        raise RuntimeError(f"benchmark child failed: {stats['stderr'][-2000:]}")
+    stats = _succeeded(run_child([function_python(), "-c", script, *args], None, out_path), "benchmark child")
     with open(out_path) as f:
         inner = json.loads(f.read().strip().splitlines()[-1])
     return {**inner, "peak_rss_bytes": stats["peak_rss_bytes"]}
@@ -472,9 +477,8 @@ def measure_argocd(sizes, repeat: int, workdir: str, clock: str = "cpu") -> list
         kust_cmd = [kubectl, "kustomize", rendered]
         sink = os.path.join(workdir, "argocd-sink.yaml")
         floor_cmd = [function_python(), "-c", _APP_FLOOR]
-        warm = run_child(floor_cmd, None, sink, cwd=app)  # warm the page cache for all three
-        if warm["exit_code"] != 0:
-            raise RuntimeError(f"the PyYAML process floor failed: {warm['stderr'][-2000:]}")
+        # A first run of each warms the page cache (the render's is above); a floor that fails stops here.
+        _succeeded(run_child(floor_cmd, None, sink, cwd=app), "the PyYAML process floor")
         run_child(kust_cmd, None, sink)
         fn, kust, floor = [], [], []
         for _ in range(repeat):
