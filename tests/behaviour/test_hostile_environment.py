@@ -150,19 +150,22 @@ def test_reader_going_away_is_a_failure(fn, tmp_path):
     assert b"Traceback" not in err and b"Exception ignored" not in err
 
 
+# The shipped example the stdout campaign renders: a runtime and a TrainJob.
+EXAMPLE = ROOT / "fixtures" / "examples" / "torch-job"
+
+
 def _stdout_app(tmp_path: Path) -> None:
     """Two apps (the second one changed) and a kustomize exec plugin config reading the first."""
-    example = ROOT / "fixtures" / "examples" / "torch-job"
     for name, nodes in (("app", "3"), ("app2", "4")):
         (tmp_path / name).mkdir()
-        (tmp_path / name / "runtime.yaml").write_text((example / "runtime.yaml").read_text())
-        (tmp_path / name / "trainjob.yaml").write_text((example / "trainjob.yaml").read_text().replace("numNodes: 3", f"numNodes: {nodes}"))
-    (tmp_path / "cfg.yaml").write_text(f"apiVersion: fn.kpt.dev/v1alpha1\nkind: ExpandTrainJobs\nmetadata:\n  name: x\n"
-                                       f"spec:\n  files: [app]\n")
+        (tmp_path / name / "runtime.yaml").write_text((EXAMPLE / "runtime.yaml").read_text())
+        (tmp_path / name / "trainjob.yaml").write_text((EXAMPLE / "trainjob.yaml").read_text().replace("numNodes: 3", f"numNodes: {nodes}"))
+    (tmp_path / "cfg.yaml").write_text("apiVersion: fn.kpt.dev/v1alpha1\nkind: ExpandTrainJobs\nmetadata:\n  name: x\n"
+                                       "spec:\n  files: [app]\n")
 
 
 _KRM_INPUT = "items:\n" + "".join(
-    "- " + (ROOT / "fixtures" / "examples" / "torch-job" / name).read_text().replace("\n", "\n  ").rstrip() + "\n"
+    "- " + (EXAMPLE / name).read_text().replace("\n", "\n  ").rstrip() + "\n"
     for name in ("runtime.yaml", "trainjob.yaml"))
 # Every mode that writes stdout, by how it is called (a KRM function with a ResourceList on stdin, with
 # and without the streamed output), and the exit status its failures have.
@@ -171,7 +174,7 @@ STDOUT_MODES = {
     "krm with a report (not streamed)": ([], RL_HEAD + _KRM_INPUT + "functionConfig: {apiVersion: v1, kind: ConfigMap, "
                                          "metadata: {name: c}, data: {report: json}}\n", 1),
     "render": (["render", "app"], "", 1),
-    "render -": (["render", "-"], "---\n".join((ROOT / "fixtures" / "examples" / "torch-job" / name).read_text()
+    "render -": (["render", "-"], "---\n".join((EXAMPLE / name).read_text()
                                                for name in ("runtime.yaml", "trainjob.yaml")), 1),
     "validate --format json": (["validate", "--format", "json", "app"], "", 1),
     "kustomize-plugin": (["kustomize-plugin", "cfg.yaml"], "", 1),
