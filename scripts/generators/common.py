@@ -81,6 +81,12 @@ def missing_inputs(target: str, upstream: Path, mirrors: Path) -> str | None:
     if getattr(module, "NEEDS_MIRRORS", False):
         if not mirrors.is_dir():
             return f"the upstream git mirrors are not at {mirrors} (--mirrors)"
+        # A mirrors directory can hold some repositories and not others (each is fetched on its own,
+        # and a fetch in progress has only its .part directory): every one the target reads must be there.
+        wanted = sorted({name for release in RELEASES.values() for name in release.go_sources})
+        absent = [name for name in wanted if not (mirrors / name / "repo" / "HEAD").is_file()]
+        if absent:
+            return f"the upstream git mirrors {', '.join(absent)} are not under {mirrors} (--mirrors)"
         return None
     if module.PER_RELEASE and not upstream.is_dir():
         return f"the upstream copies are not at {upstream} (--upstream)"
