@@ -1,0 +1,83 @@
+"""The values and results of the CEL engine: what compile and evaluate hand back (kpt_fn.admission.cel
+describes the contract)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+PER_CALL_LIMIT = 1_000_000  # k8s.io/apiserver@v0.36.3 pkg/apis/cel/config.go
+
+
+class UInt(int):
+    """A CEL uint value (an int Python keeps apart from CEL's int64)."""
+
+    __slots__ = ()
+
+    def __repr__(self):
+        return f"{int(self)}u"
+
+
+@dataclass(frozen=True)
+class Unknown:
+    """A value that cannot be known offline; `reason` says why (e.g. the authorizer's answer)."""
+
+    reason: str
+
+
+class Lazy:
+    """An activation value computed on first access (the API server's lazy `variables` map)."""
+
+    __slots__ = ("thunk",)
+
+    def __init__(self, thunk):
+        self.thunk = thunk
+
+
+@dataclass(frozen=True)
+class CompileError:
+    """An expression that does not compile; `message` is the API server's wording."""
+
+    expression: str
+    message: str
+
+    def __str__(self):
+        return self.message
+
+
+class EvalError(Exception):
+    """An evaluation error worded like cel-go's (`message`)."""
+
+    def __init__(self, message: str):
+        super().__init__(message)
+        self.message = message
+
+    def __str__(self):
+        return self.message
+
+    def for_expression(self, expression: str) -> str:
+        """The API server's wording of this error for `expression` (activation.go Evaluate)."""
+        return f"expression '{expression}' resulted in error: {self.message}"
+
+
+@dataclass(frozen=True)
+class Evaluation:
+    value: object
+    cost: int
+
+
+class Program:
+    """A compiled expression: `evaluate`/`run` it against an activation."""
+
+    __slots__ = ("expression", "output_type", "_run")
+
+    def __init__(self, expression: str, output_type: str, run):
+        self.expression = expression
+        self.output_type = output_type
+        self._run = run
+
+    def run(self, activation: dict, cost_limit: int = PER_CALL_LIMIT) -> Evaluation:
+        value, cost = self._run(activation, cost_limit)
+        return Evaluation(value, cost)
+
+    def evaluate(self, activation: dict, cost_limit: int = PER_CALL_LIMIT):
+        return self.run(activation, cost_limit).value
