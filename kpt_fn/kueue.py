@@ -29,6 +29,10 @@ sets than a Workload holds, and requests that can never fit the ClusterQueue (th
 
 from __future__ import annotations
 
+# The Kueue release the checks and the profile follow (read from kubernetes-sigs/kueue at this tag;
+# `expand-trainjobs --version` names it).
+RELEASE = "v0.19.2"
+
 import json
 
 from kpt_fn.engine import RULE_DEADLINE as _CONTROLLER_DEADLINE_RULE

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import click
 
-from kpt_fn import __version__, config
+from kpt_fn import config, docs_url
 from kpt_fn.cli import modes
 from kpt_fn.cli.dispatch import COMMANDS, kustomize_form
 from kpt_fn.formats import NAMES as FORMAT_NAMES
@@ -31,8 +31,33 @@ def _command(name: str):
     return cli.command(name)
 
 
-@click.group(cls=_Group, invoke_without_command=True, context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(__version__, prog_name="expand-trainjobs")
+def _print_version(ctx, _param, value):
+    if not value or ctx.resilient_parsing:
+        return
+    from kpt_fn import about
+
+    click.echo(about.version_text())
+    ctx.exit()
+
+
+# --help stands on its own for a pip user, who has no docs/ directory: the documents are linked by URL
+# at this release's tag (kpt_fn.docs_url, from the canonical home kpt_fn.REPOSITORY).
+_EPILOG = "\b\nDocumentation (this release):\n" + "\n".join(
+    f"  {what}: {docs_url(path)}" for what, path in (
+        ("start here", "README.md"),
+        ("functionConfig options", "docs/options.md"),
+        ("kpt, kustomize, Argo CD", "docs/clients.md"),
+        ("CI and pre-commit", "docs/ci.md"),
+        ("the image, Argo CD", "docs/deploy.md"),
+        ("JSON Schemas", "docs/schemas.md"),
+        ("Kueue", "docs/kueue.md"),
+    ))
+
+
+@click.group(cls=_Group, invoke_without_command=True, context_settings={"help_option_names": ["-h", "--help"]},
+             epilog=_EPILOG)
+@click.option("--version", is_flag=True, expose_value=False, is_eager=True, callback=_print_version,
+              help="Show the version and the Trainer, JobSet, Kubernetes and Kueue releases it renders for, and exit.")
 @click.pass_context
 def cli(ctx):
     """Expand Kubeflow Trainer TrainJobs (v2.3.0, or v2.2.1 with --trainer-version) into the JobSets, PodGroups, ConfigMaps and Secrets
@@ -40,7 +65,8 @@ def cli(ctx):
 
     With no command it is a KRM function: it reads a ResourceList (YAML or JSON) on stdin and writes a
     ResourceList on stdout (kpt fn eval/render, kustomize KRM functions). The functionConfig is a
-    ConfigMap or an ExpandTrainJobs (fn.kpt.dev/v1alpha1); see docs/options.md for every option.
+    ConfigMap or an ExpandTrainJobs (fn.kpt.dev/v1alpha1); every option is listed under
+    "functionConfig options" below.
 
     Exit status: 0 on success, 1 when there is any error result. Set EXPAND_TRAINJOBS_DEBUG=1 to see
     tracebacks of internal errors.
@@ -142,7 +168,7 @@ def argocd_kueue_patch():
     """Print the Argo CD Application fields (ignore /spec/suspend of JobSets, RespectIgnoreDifferences=true)
     that let Kueue suspend and resume the JobSets of `profile: kueue`; merge them into the Application
     (e.g. as a kustomize patch). Kueue's placement in the pod templates is kept by the server-side apply
-    those JobSets ask for (docs/kueue.md)."""
+    those JobSets ask for (see "Kueue" under `expand-trainjobs --help`)."""
     modes.argocd_kueue_patch_mode()
 
 

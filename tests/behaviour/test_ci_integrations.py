@@ -8,7 +8,9 @@ with the workflow's and the step's environment, GITHUB_OUTPUT per step and `step
 `if:` and `${{ }}` forms the workflow uses are evaluated (any other form fails the test, so a changed
 workflow changes this emulation too); `uses:` steps are the checkout (the repository is already
 there), setup-python (this interpreter) and upload-sarif (its input file must be valid SARIF 2.1.0);
-`gh` and `pip` are stubs that record what they were asked.
+`gh` and `pip` are stubs that record what they were asked. The install step names this repository at
+its release tag (kpt_fn.REPOSITORY, v__version__); the emulated runner points it at the local clone
+instead (LOCAL_SOURCE), whose function is the one the steps then run.
 """
 
 from __future__ import annotations
@@ -25,11 +27,17 @@ from pathlib import Path
 import jsonschema_rs
 import pytest
 import yaml
+
+import kpt_fn
 from support.tiny_app import RUNTIME, trainjob
 
 ROOT = Path(__file__).resolve().parents[2]
 WORKFLOW = ROOT / "deploy" / "github" / "expand-trainjobs.yaml"
 FUNCTION = Path(sys.executable).parent / "expand-trainjobs"
+# What the workflow installs: this repository at the release tag (tests/behaviour/test_pinned_sources.py
+# holds every snippet to it), and what the emulated runner installs instead: the local clone.
+PINNED_SOURCE = f"expand-trainjobs @ git+{kpt_fn.REPOSITORY}@v{kpt_fn.__version__}"
+LOCAL_SOURCE = f"expand-trainjobs @ git+file://{ROOT}"
 
 def _git(repo: Path, *args: str) -> str:
     env = {**os.environ, "GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@example.com", "GIT_COMMITTER_NAME": "t",
@@ -90,7 +98,7 @@ class Runner:
         env = {k: str(v) for k, v in (workflow.get("env") or {}).items()}
         done = []
         for i, step in enumerate(job["steps"]):
-            name = step.get("name") or step.get("uses")
+            name = step.get("name") or step["uses"].split("@")[0]
             if not self.condition(step.get("if"), env):
                 continue
             if "uses" in step:
@@ -116,7 +124,7 @@ class Runner:
         output = self.repo.parent / f"github-output-{index}"
         output.write_text("")
         script = self.repo.parent / f"step-{index}.sh"
-        script.write_text(step["run"])
+        script.write_text(step["run"].replace(PINNED_SOURCE, LOCAL_SOURCE))
         full_env = {
             "PATH": f"{self.bin_dir}{os.pathsep}{FUNCTION.parent}{os.pathsep}/usr/bin:/bin",
             "HOME": str(self.repo.parent), "GITHUB_OUTPUT": str(output), "GITHUB_EVENT_NAME": self.event,
@@ -173,12 +181,13 @@ def test_workflow_on_a_pull_request_comments_the_diff_and_passes(tmp_path, stubs
     repo = _pull_request_repo(tmp_path, trainjob(nodes=4))
     steps = Runner(repo, stubs, "pull_request", "main").run(_workflow())
     assert [(name, code) for name, code, _ in steps] == [
-        ("actions/checkout@v4", 0), ("actions/setup-python@v5", 0), ("Install expand-trainjobs", 0),
+        ("actions/checkout", 0), ("actions/setup-python", 0), ("Install expand-trainjobs", 0),
         ("Validate", 0), ("Upload the findings to code scanning", 0),
         ("What the change does to the rendered objects", 0), ("Fail on validation errors", 0),
     ], steps
     log = (tmp_path / "stub.log").read_text()
-    assert "python -m pip install expand-trainjobs" in log
+    assert f"python -m pip install {LOCAL_SOURCE}" in log
+    assert f'python -m pip install "{PINNED_SOURCE}"' in WORKFLOW.read_text()
     assert "gh pr comment 7 --body-file diff.md" in log
     assert "### apps/train" in log and "mnist" in log
 

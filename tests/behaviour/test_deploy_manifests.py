@@ -13,7 +13,8 @@ import pytest
 
 from support import argocd_cmp as cmp
 from clients import kit
-from kpt_fn import yamlio
+import kpt_fn
+from kpt_fn import quantity, yamlio
 
 DEPLOY = kit.ROOT / "deploy" / "argocd"
 # Each health check: its directory in Argo CD's resource_customizations layout, and its argocd-cm key.
@@ -69,10 +70,16 @@ def built(kubectl, tmp_path_factory) -> dict:
         "namespace": "argocd",
         "resources": ["install.yaml"],
         "components": [posixpath.relpath(DEPLOY.as_posix(), d.as_posix())],
-        "images": [{"name": "example.com/expand-trainjobs", "newName": "registry.example.com/expand-trainjobs", "newTag": "v1"}],
+        # A mirror, as docs/deploy.md shows it: only the name changes, the tag and digest stay.
+        "images": [{"name": kpt_fn.IMAGE, "newName": "registry.example.com/mirror/expand-trainjobs"}],
     }))
     r = kit.run([kubectl, "kustomize", d], env=kit.client_env(d)).ok()
     return {(o["kind"], o["metadata"]["name"]): o for o in kit.load_stream(r.stdout)}
+
+
+def _locked_image() -> str:
+    return next(line for line in (kit.ROOT / "deploy" / "image.lock").read_text().splitlines()
+                if line and not line.startswith("#"))
 
 
 @pytest.mark.clients
@@ -82,7 +89,9 @@ def test_sidecar_as_argo_cd_prescribes(built):
     assert sorted(containers) == ["argocd-repo-server", "expand-trainjobs"]
     sidecar = containers["expand-trainjobs"]
     assert sidecar["command"] == ["/var/run/argocd/argocd-cmp-server"]
-    assert sidecar["image"] == "registry.example.com/expand-trainjobs:v1"
+    # Pinned by tag and digest (deploy/image.lock); the mirror overlay keeps both.
+    assert sidecar["image"] == _locked_image().replace(kpt_fn.IMAGE, "registry.example.com/mirror/expand-trainjobs")
+    assert sidecar["image"].split("@")[0].endswith(f":v{kpt_fn.__version__}")
     assert sidecar["securityContext"]["runAsUser"] == 999 and sidecar["securityContext"]["runAsNonRoot"] is True
     mounts = {m["mountPath"]: m for m in sidecar["volumeMounts"]}
     assert mounts["/var/run/argocd"]["name"] == "var-files"
@@ -102,6 +111,29 @@ def test_sidecar_as_argo_cd_prescribes(built):
     assert cm["data"]["plugin.yaml"] == kit.PLUGIN_YAML.read_text()
     # The repo-server itself is untouched.
     assert containers["argocd-repo-server"] == STANDIN_INSTALL[0]["spec"]["template"]["spec"]["containers"][0]
+
+
+@pytest.mark.clients
+def test_sidecar_requests_and_limits(built):
+    """A sidecar without requests is scheduled as if it cost nothing, and without limits a runaway render
+    can starve the repo-server in the same pod: both are set, each limit at least its request."""
+    pod = built[("Deployment", "argocd-repo-server")]["spec"]["template"]["spec"]
+    resources = {c["name"]: c for c in pod["containers"]}["expand-trainjobs"]["resources"]
+    for name in ("cpu", "memory"):
+        request, limit = resources["requests"][name], resources["limits"][name]
+        assert quantity.parse(str(request)) <= quantity.parse(str(limit)), (name, request, limit)
+
+
+@pytest.mark.parametrize("kind", sorted(HEALTH_CHECKS))
+def test_health_check_links_the_controller_code_it_follows(kind):
+    """Argo CD's health check guide (docs/operator-manual/health.md, "Way 2") asks the script itself to
+    link the controller code it is based on."""
+    script = (HEALTH_CHECKS[kind][0] / "health.lua").read_text()
+    header = "".join(line for line in script.splitlines(keepends=True) if line.startswith("--"))
+    source = {"JobSet": "https://github.com/kubernetes-sigs/jobset/blob/v0.12.0/pkg/controllers/jobset_controller.go",
+              "TrainJob": "https://github.com/kubeflow/trainer/blob/v2.3.0/pkg/controller/trainjob_controller.go"}[kind]
+    assert source in header
+    assert "https://github.com/argoproj/argo-cd/blob/v3.5.1/docs/operator-manual/health.md" in header
 
 
 @pytest.mark.clients

@@ -86,7 +86,7 @@ def test_metadata_yaml_in_the_catalog_format():
     from kpt_fn import yamlio
 
     meta = yamlio.load((kit.ROOT / "metadata.yaml").read_text())
-    assert set(meta) == {"image", "description", "tags", "sourceURL", "examplePackageURLs", "emails", "license"}
+    assert set(meta) == {"image", "description", "tags", "sourceURL", "examplePackageURLs", "license"}
     assert ex.IMAGE_IN_EXAMPLES.startswith(meta["image"] + ":")
     assert set(meta["tags"]) <= {"mutator", "generator", "validator"}
     linked = [u.rsplit("/examples/", 1)[1] for u in meta["examplePackageURLs"]]

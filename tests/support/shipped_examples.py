@@ -18,7 +18,9 @@ from clients import kit
 from kpt_fn import yamlio
 
 EXAMPLES = kit.ROOT / "examples"
-IMAGE_IN_EXAMPLES = "example.com/expand-trainjobs:v0.1.0"
+# The published image by tag and digest, as deploy/image.lock pins it (scripts/pin_image.py writes both).
+IMAGE_IN_EXAMPLES = next(line for line in (kit.ROOT / "deploy" / "image.lock").read_text().splitlines()
+                         if line and not line.startswith("#"))
 EXEC_IN_KPTFILE = "- exec: expand-trainjobs\n"
 RENDERED = "rendered.yaml"  # where an exec.sh route writes its client's output
 NAMES = [p.name for p in kpt_runner.scan(EXAMPLES)]

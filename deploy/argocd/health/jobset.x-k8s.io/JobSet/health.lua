@@ -5,7 +5,14 @@
 --   spec.suspend or a Suspended condition            -> Progressing while queued in Kueue (labelled with a
 --                                                       queue), else Suspended
 --   otherwise                                        -> Progressing, with the Jobs' counts
--- The conditions are those the JobSet v0.12.0 controller writes (each testdata file links its source).
+-- The conditions are those the JobSet v0.12.0 controller writes (each testdata file links its line):
+--   https://github.com/kubernetes-sigs/jobset/blob/v0.12.0/pkg/controllers/jobset_controller.go
+--   https://github.com/kubernetes-sigs/jobset/blob/v0.12.0/pkg/controllers/failure_policy.go
+--   https://github.com/kubernetes-sigs/jobset/blob/v0.12.0/pkg/controllers/startup_policy.go
+--   https://github.com/kubernetes-sigs/jobset/blob/v0.12.0/api/jobset/v1alpha2/jobset_types.go
+-- (Argo CD's health check guide asks a script to link the controller code it follows:
+--  https://github.com/argoproj/argo-cd/blob/v3.5.1/docs/operator-manual/health.md
+--  line 195, "Way 2. Contribute a Custom Health Check".)
 local hs = {}
 local status = obj.status or {}
 local conditions = status.conditions or {}

@@ -7,6 +7,13 @@
 --   Suspended  True: spec.suspend ("TrainJob is suspended")   -> Progressing while queued in Kueue
 --                    (labelled with a queue: the app must not read "Suspended", argo-cd#19126), else Suspended
 --   otherwise: Progressing, with the child Jobs' counts (status.jobsStatus) and the trainer's progress
+-- The controller code it follows (each testdata file links its line):
+--   https://github.com/kubeflow/trainer/blob/v2.3.0/pkg/controller/trainjob_controller.go
+--   https://github.com/kubeflow/trainer/blob/v2.3.0/pkg/runtime/framework/plugins/jobset/jobset.go
+--   https://github.com/kubeflow/trainer/blob/v2.3.0/pkg/apis/trainer/v1alpha1/trainjob_types.go
+-- (Argo CD's health check guide asks a script to link the controller code it follows:
+--  https://github.com/argoproj/argo-cd/blob/v3.5.1/docs/operator-manual/health.md
+--  line 195, "Way 2. Contribute a Custom Health Check".)
 -- The helpers repeat the JobSet check's on purpose: Argo CD runs each script alone (no require).
 local hs = {}
 local status = obj.status or {}
