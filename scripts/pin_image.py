@@ -33,7 +33,6 @@ SNIPPETS = (
     "examples/kpt-package/README.md",
     "deploy/argocd/repo-server-sidecar.yaml",
     "docs/clients.md",
-    "docs/deploy.md",
 )
 
 

@@ -256,3 +256,44 @@ def test_metadata_yaml_names_the_canonical_home():
     meta = yamlio.load((ROOT / "metadata.yaml").read_text())
     assert meta["image"] == kpt_fn.IMAGE
     assert meta["sourceURL"] == f"{kpt_fn.REPOSITORY}/tree/v{kpt_fn.__version__}"
+
+
+# --- scripts/pin_image.py: what the release workflow runs with the pushed image's digest ------------
+
+
+def _copy_snippets(tmp_path: Path) -> Path:
+    for rel in (pin_image.LOCK, *pin_image.SNIPPETS):
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text((ROOT / rel).read_text())
+    return tmp_path
+
+
+def test_pin_image_rewrites_the_lock_and_every_copy(tmp_path):
+    root = _copy_snippets(tmp_path)
+    old, digest = pin_image.locked(root), "sha256:" + "ab" * 32
+    assert pin_image.main(["v0.2.0", digest, "--root", str(root)]) == 0
+    new = f"{kpt_fn.IMAGE}:v0.2.0@{digest}"
+    assert pin_image.locked(root) == new
+    for rel in pin_image.SNIPPETS:
+        text = (root / rel).read_text()
+        assert new in text and old not in text, rel
+        assert file_problems(root / rel, text, new) == [], rel
+
+
+@pytest.mark.parametrize("tag, digest, message", [
+    ("latest", "sha256:" + "a" * 64, "not a release tag"),
+    ("v0.2.0", "sha256:" + "A" * 64, "not a sha256 digest"),
+    ("v0.2.0", "sha512:" + "a" * 128, "not a sha256 digest"),
+])
+def test_pin_image_refuses_what_does_not_pin(tmp_path, capsys, tag, digest, message):
+    root = _copy_snippets(tmp_path)
+    before = pin_image.locked(root)
+    assert pin_image.main([tag, digest, "--root", str(root)]) == 1
+    assert message in capsys.readouterr().err
+    assert pin_image.locked(root) == before
+
+
+def test_the_snippets_pin_image_writes_are_every_file_naming_the_image():
+    naming = {p.relative_to(ROOT).as_posix() for p in shipped_files()
+              if any(m.group(0) != pin_image.IMAGE for m in pin_image.REFERENCE.finditer(p.read_text()))}
+    assert naming == {pin_image.LOCK, *pin_image.SNIPPETS}
