@@ -45,6 +45,7 @@ failure is a CompileError or an EvalError, never another exception.
 from __future__ import annotations
 
 from kpt_fn.admission.cel import engine, values
+from kpt_fn.admission.cel.environment import OBJECT_TYPES  # noqa: F401 (the interface)
 from kpt_fn.admission.cel.values import (  # noqa: F401 (the interface)
     CompileError, EvalError, Evaluation, Lazy, Program, UInt, Unknown)
 
@@ -58,39 +59,6 @@ OUT_OF_BUDGET = "validation failed due to running out of cost budget, no further
 
 DYN = "dyn"
 
-
-def _object(**fields) -> dict:
-    return fields
-
-
-_GVK = _object(group="string", version="string", kind="string")
-_GVR = _object(group="string", version="string", resource="string")
-
-# The object types the admission environment declares (compile.go BuildRequestType, BuildNamespaceType).
-OBJECT_TYPES: dict[str, dict] = {
-    "kubernetes.AdmissionRequest": _object(
-        kind="kubernetes.GroupVersionKind", resource="kubernetes.GroupVersionResource",
-        subResource="string", requestKind="kubernetes.GroupVersionKind",
-        requestResource="kubernetes.GroupVersionResource", requestSubResource="string",
-        name="string", namespace="string", operation="string", userInfo="kubernetes.UserInfo",
-        dryRun="bool", options="dyn"),
-    "kubernetes.GroupVersionKind": _GVK,
-    "kubernetes.GroupVersionResource": _GVR,
-    "kubernetes.UserInfo": _object(username="string", uid="string", groups="list(string)",
-                                   extra="map(string, list(string))"),
-    "kubernetes.Namespace": _object(metadata="kubernetes.NamespaceMetadata", spec="kubernetes.NamespaceSpec",
-                                    status="kubernetes.NamespaceStatus"),
-    "kubernetes.NamespaceMetadata": _object(
-        name="string", generateName="string", namespace="string", labels="map(string, string)",
-        annotations="map(string, string)", UID="string", creationTimestamp="google.protobuf.Timestamp",
-        deletionGracePeriodSeconds="int", deletionTimestamp="google.protobuf.Timestamp", generation="int",
-        resourceVersion="string", finalizers="list(string)"),
-    "kubernetes.NamespaceSpec": _object(finalizers="list(string)"),
-    "kubernetes.NamespaceStatus": _object(conditions="list(kubernetes.NamespaceCondition)", phase="string"),
-    "kubernetes.NamespaceCondition": _object(status="string", type="string",
-                                             lastTransitionTime="google.protobuf.Timestamp",
-                                             message="string", reason="string"),
-}
 
 AUTHORIZER_TYPE = "kubernetes.authorization.Authorizer"
 RESOURCE_CHECK_TYPE = "kubernetes.authorization.ResourceCheck"
