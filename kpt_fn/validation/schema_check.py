@@ -75,9 +75,45 @@ def check(obj: dict, entry: SchemaEntry) -> list[Problem]:
             if _required_by_parent(schema, err.instance_path):
                 out.append(Problem(body(REQUIRED), path, subject=obj, rule=rule))
             continue
+        if type(err.kind).__name__ == "FalseSchema":
+            # `additionalProperties: false` on an object that declares no properties (a plugin policy
+            # such as v2.2.1's mlPolicy.torch, jax, xgboost): jsonschema-rs reports one FalseSchema error
+            # with the first unknown value at the object's own path. The API server's strict field
+            # validation names each unknown field instead, as for any other object.
+            parent = _unknown_fields_of(schema, obj, err.instance_path[:-1] if _is_property_path(
+                schema, err.instance_path) else err.instance_path)
+            if parent is not None:
+                seen_paths = {p.path for p in out}
+                for p, message in parent:
+                    if p not in seen_paths:
+                        out.append(Problem(message, p, subject=obj, rule=rule))
+                continue
         for p, message in _describe(err, node, path, name):
             out.append(Problem(message, p, subject=obj, rule=rule))
     return out
+
+
+def _is_property_path(schema: dict, instance_path) -> bool:
+    """Whether jsonschema-rs pointed at the unknown field itself rather than at its object (the
+    versions differ); the object is the step before, when that step is an object without properties."""
+    if not instance_path or not isinstance(instance_path[-1], str):
+        return False
+    parent, _, _ = _locate(schema, instance_path[:-1])
+    return parent.get("additionalProperties") is False and instance_path[-1] not in (parent.get("properties") or {})
+
+
+def _unknown_fields_of(schema: dict, obj, instance_path):
+    """(path, message) of every field of the object at `instance_path` its schema does not declare,
+    or None when that object has no `additionalProperties: false` to explain the error."""
+    node, path, _ = _locate(schema, instance_path)
+    value = _value_at(obj, instance_path)
+    if node.get("additionalProperties") is not False or not isinstance(value, dict):
+        return None
+    declared = node.get("properties") or {}
+    unknown = [k for k in value if isinstance(k, str) and k not in declared]
+    if not unknown:
+        return None
+    return [(child(path, k), UNKNOWN_FIELD + _did_you_mean(k, node, value)) for k in unknown]
 
 
 def _value_at(obj, instance_path):

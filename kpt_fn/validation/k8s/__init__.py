@@ -20,8 +20,8 @@ from __future__ import annotations
 
 from kpt_fn.problems import Problem, Rule
 from kpt_fn.resource import dig
-from kpt_fn.validation.k8s import (containers, env, job, metadata, pod, ports, probes, resources, restart, scheduling,
-                                   security, volumes)
+from kpt_fn.validation.k8s import (containers, env, job, job_selector, metadata, pod, ports, probes, resources, restart,
+                                   scheduling, security, volumes)
 from kpt_fn.validation.k8s.findings import Findings, as_list
 
 _CORE = "pkg/apis/core/validation/validation.go"
@@ -66,6 +66,9 @@ FAMILIES = (
      "Indexed Jobs, parallelism limit, backoffLimitPerIndex / maxFailedIndexes, podFailurePolicy, "
      "successPolicy, podReplacementPolicy"),
     (job.RESTART_RULE, _BATCH, "a Job's pods restart OnFailure or Never (never Always); Never with a podFailurePolicy"),
+    (job_selector.RULE, "pkg/registry/batch/job/strategy.go", "the Job strategy's generated selector: no written "
+     "selector the generated labels miss, no job-name or controller-uid pod label other than the generated one; "
+     "with manualSelector, a selector that matches the pod template's labels"),
 )
 
 RULES = [Rule(rule, "JobSet (its Jobs and Pods)", f"Kubernetes 1.36 {upstream}: {text}")
@@ -92,7 +95,18 @@ def findings(jobset: dict) -> list[tuple]:
             pod.check_pod_spec(pod_spec, f"{path}.template.spec", f, claims,
                                dig(spec, "template", "metadata", "labels"))
         job.check_restart_policy(spec, path, f)
+        job_selector.check(spec, dig(spec, "template", "metadata", "labels"),
+                           job_selector.job_names(dig(jobset, "metadata", "name"), dig(rj, "name"), dig(rj, "replicas")),
+                           _known_labels(jobset, rj), path, f)
     return f.items
+
+
+def _known_labels(jobset: dict, rj: dict) -> dict:
+    """The pod-template labels the JobSet controller sets whose values are known before it runs
+    (labelAndAnnotateObject in JobSet's pkg/controllers/jobset_controller.go)."""
+    known = {"jobset.sigs.k8s.io/jobset-name": dig(jobset, "metadata", "name"),
+             "jobset.sigs.k8s.io/replicatedjob-name": dig(rj, "name")}
+    return {k: v for k, v in known.items() if isinstance(v, str)}
 
 
 def check(jobset: dict, blame=None) -> list[Problem]:

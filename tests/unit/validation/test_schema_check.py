@@ -324,3 +324,25 @@ def test_mpi_runtimes_of_upstream_defaulting_tests_validate(runtime, mpi):
     runtime["spec"]["mlPolicy"] = {"mpi": mpi}
     assert validation.check_object(runtime) == []
     assert validation.check_runtime_webhook(runtime) == []
+
+
+@pytest.mark.parametrize("release,plugin", [("v2.2.1", "torch"), ("v2.2.1", "jax"), ("v2.2.1", "xgboost"),
+                                            ("v2.3.0", "jax"), ("v2.3.0", "xgboost")])
+def test_an_unknown_field_of_a_plugin_policy_without_properties_is_named(runtime, release, plugin):
+    # such a policy's schema is `additionalProperties: false` with no properties: jsonschema-rs said
+    # "False schema does not allow ..." at the policy; the API server names each unknown field
+    from kpt_fn import upstream
+
+    runtime["spec"]["mlPolicy"] = {"numNodes": 1, plugin: {"envInjection": {}, "numProcPerNode": "auto"}}
+    entry = upstream.bundle(release).entry_for(runtime)
+    from kpt_fn.validation import schema_check
+
+    got = [(p.path, p.message) for p in schema_check.check(runtime, entry)]
+    assert got == [(f"spec.mlPolicy.{plugin}.envInjection", "field not declared in schema"),
+                   (f"spec.mlPolicy.{plugin}.numProcPerNode", "field not declared in schema")]
+
+
+def test_a_plugin_policy_with_properties_still_names_its_unknown_field(runtime):
+    runtime["spec"]["mlPolicy"] = {"numNodes": 1, "torch": {"envInjectoin": {}}}
+    assert schema_problems(runtime) == [
+        ("spec.mlPolicy.torch.envInjectoin", 'field not declared in schema; did you mean "envInjection"?')]

@@ -72,6 +72,12 @@ podFailurePolicy:
     C("success/valid parallelism and maxFailedIndexes for unlimited completions when backoffLimitPerIndex is used",
       "{completions: 1000000000, parallelism: 10000, maxFailedIndexes: 10000, backoffLimitPerIndex: 1, completionMode: Indexed}"),
     C("success/valid managedBy field", "managedBy: example.com/foo"),
+    # upstream's Required case below, as the API server sees it: batch/v1 defaulting
+    # (SetDefaults_PodFailurePolicyOnPodConditionsPattern) sets the missing status to True first
+    C("success/onPodConditions without status (defaulted to True)",
+      NEVER + "podFailurePolicy: {rules: [{action: Ignore, onPodConditions: [{type: DisruptionTarget}]}]}"),
+    C("success/onPodConditions with an empty status (defaulted to True)",
+      NEVER + "podFailurePolicy: {rules: [{action: Ignore, onPodConditions: [{type: DisruptionTarget, status: ''}]}]}"),
 ]
 
 ERRORS = [
@@ -168,9 +174,6 @@ ERRORS = [
     C('spec.podFailurePolicy.rules[0].onExitCodes.operator: Unsupported value: "UnknownOperator": supported values: "In", "NotIn"',
       NEVER + "podFailurePolicy: {rules: [{action: Ignore, onExitCodes: {operator: UnknownOperator, values: [1, 2, 3]}}]}",
       (UNSUPPORTED, "spec.podFailurePolicy.rules[0].onExitCodes.operator", 'supported values: "In", "NotIn"')),
-    C('spec.podFailurePolicy.rules[0].onPodConditions[0].status: Required value: valid values: ["False" "True" "Unknown"]',
-      NEVER + "podFailurePolicy: {rules: [{action: Ignore, onPodConditions: [{type: DisruptionTarget}]}]}",
-      (REQUIRED, "spec.podFailurePolicy.rules[0].onPodConditions[0].status", 'valid values: ["False" "True" "Unknown"]')),
     C('spec.podFailurePolicy.rules[0].onPodConditions[0].status: Unsupported value: "UnknownStatus": supported values: "False", "True", "Unknown"',
       NEVER + "podFailurePolicy: {rules: [{action: Ignore, onPodConditions: [{type: DisruptionTarget, status: UnknownStatus}]}]}",
       (UNSUPPORTED, "spec.podFailurePolicy.rules[0].onPodConditions[0].status", 'supported values: "False", "True", "Unknown"')),
@@ -247,18 +250,24 @@ def test_upstream_case(case, where):
 
 # What TestValidateJob checks that a JobSet's Job does not meet here, with the reason.
 NOT_PORTED = {
-    "success/valid manual selector": "selector and manualSelector: the Job strategy generates the selector and its "
-                                     "labels when the JobSet controller creates the Job",
+    'spec.podFailurePolicy.rules[0].onPodConditions[0].status: Required value: valid values: ["False" "True" "Unknown"]':
+        "upstream validates the internal type without defaults; through the API, batch/v1 defaulting "
+        "(SetDefaults_PodFailurePolicyOnPodConditionsPattern) sets the status to True: ported as a success case",
+    "success/valid manual selector": "the Job's uid and name appear in upstream's labels; ported as the selector "
+                                     "cases of tests/upstream/kubernetes/test_registry_batch_job_strategy.py",
     "success/valid job tracking annotation": "Job metadata the Job controller sets",
     "success/valid batch labels": "Job metadata the Job controller sets",
     "success/do not allow new batch labels": "Job metadata the Job controller sets (a validation option of updates)",
-    "spec.selector:Required value": "the Job strategy generates the selector",
-    "spec.template.metadata.labels: `selector` does not match template `labels` (2 cases)": "the generated selector "
-                                                                                            "always matches",
-    "spec.template.metadata.labels[controller-uid]: Required value": "labels the Job strategy sets",
-    "spec.template.metadata.labels[batch.kubernetes.io/controller-uid]: Required value": "labels the Job strategy sets",
+    "spec.selector:Required value": "with manualSelector: ported in test_registry_batch_job_strategy.py",
+    "spec.template.metadata.labels: `selector` does not match template `labels` (2 cases)": "with manualSelector: "
+        "ported in test_registry_batch_job_strategy.py",
+    "spec.template.metadata.labels[controller-uid]: Required value": "the Job strategy always adds the label "
+                                                                     "when it is missing (generateSelector)",
+    "spec.template.metadata.labels[batch.kubernetes.io/controller-uid]: Required value": "the Job strategy always "
+                                                                                         "adds the label when missing",
     "metadata.uid: Required value": "the Job's uid, set by the API server",
-    "spec.selector: `selector` not auto-generated": "the Job strategy generates the selector",
+    "spec.selector: `selector` not auto-generated": "ported in test_registry_batch_job_strategy.py (a written "
+                                                     "selector the generated labels miss)",
     "spec.completions: Required value: when completion mode is Indexed (both counts unset)": "SetDefaults_Job sets "
         "completions 1 when parallelism is unset too; ported with parallelism set",
     "TestValidateJobUpdate, TestValidateJobUpdateStatus, TestValidateCronJob*": "updates, status and CronJobs: a "
