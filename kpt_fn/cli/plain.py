@@ -2,8 +2,12 @@
 
 Neither client understands a ResourceList: Argo CD flattens anything with `items` and drops results,
 and a kustomize legacy plugin speaks a plain `---` stream. So these modes print only objects to apply,
-report through stderr and the exit code, and treat empty output as a failure (Argo CD with auto-sync
-prune would otherwise delete everything).
+report through stderr and the exit code. Empty output is a result when the app is configured (its
+expand-trainjobs.yaml, `--config FILE`, Argo CD parameters, the kustomize plugin's config) and holds no
+TrainJob: ending a run's last TrainJob is a commit, and the client prunes (Argo CD's automated sync
+itself refuses to prune every resource unless `allowEmpty` is set: argo-cd v3.5.1
+controller/appcontroller.go:2431-2439). Without any configuration empty output is still a failure: a
+mistyped path must not reach a client that prunes.
 """
 
 from __future__ import annotations
@@ -19,7 +23,16 @@ from kpt_fn.results import Result, Summary, from_problem
 from kpt_fn.yamlio import DEFAULT_LIMITS, YAMLInputError, dump_all, load_all
 
 CONFIG_FILE = sources.MARKER_FILE
-NOTHING_TO_APPLY = "no objects to apply: refusing to print empty output (Argo CD would prune everything)"
+NOTHING_TO_APPLY = (
+    f"no objects to apply and no {CONFIG_FILE} here (a mistyped path?): refusing to print empty output "
+    f"(Argo CD would prune everything); an app that holds no TrainJob on purpose keeps its {CONFIG_FILE}"
+)
+# stderr's second line when a configured app renders nothing: a run ended by removing its last TrainJob.
+EMPTY_RENDER = (
+    "  [info] nothing to apply: no TrainJob here, so the output is empty (a run ended by removing its TrainJob; "
+    "a pruning client deletes what was applied: Argo CD on a manual sync with prune, or automatically with "
+    "syncPolicy.automated.allowEmpty: true; docs/lifecycle.md, \"End a run\")"
+)
 PARAMETERS_ENV = "ARGOCD_APP_PARAMETERS"
 
 
@@ -136,8 +149,10 @@ def _in_file(fc, path: str):
     return {**fc, "metadata": md}
 
 
-def _emit(outcome, plain: list, root: str) -> tuple[str, list[str], int]:
-    if not outcome.exit_code and not plain:
+def _emit(outcome, plain: list, root: str, may_be_empty: bool) -> tuple[str, list[str], int]:
+    """(stdout, stderr lines, exit code); `may_be_empty`: empty output is the app's result, not a failure."""
+    empty = not outcome.exit_code and not plain
+    if empty and not may_be_empty:
         outcome.results.append(Result(NOTHING_TO_APPLY))
     shown = [r for r in outcome.results if r.shown and r.file and not r.lineno]
     if shown:  # only then are files read again: each message names its line (kpt_fn.lines)
@@ -147,7 +162,17 @@ def _emit(outcome, plain: list, root: str) -> tuple[str, list[str], int]:
     lines = outcome.stderr_lines()
     if outcome.exit_code:
         return "", lines, outcome.exit_code
+    if empty:
+        lines.insert(1, EMPTY_RENDER)
     return dump_all(plain), lines, 0
+
+
+def configured(root: str, env: dict, config: str | None) -> bool:
+    """Whether the app says what it is: `--config FILE`, its marker file, or Argo CD parameters. Only a
+    configured app may render nothing (the marker file is what opts an Argo CD app in)."""
+    if config is not None or os.path.isfile(os.path.join(root, CONFIG_FILE)):
+        return True
+    return config_from_argocd_env(env)[0] is not None
 
 
 def app_dir(paths: list[str], cwd: str) -> tuple[str, list[str]]:
@@ -270,7 +295,8 @@ def render(paths: list[str], cwd: str, env: dict, mode: str | None = None, stric
     keep = outcome.config.output == "all"
     namespace = outcome.config.namespace or env.get("ARGOCD_APP_NAMESPACE", "")
     outcome.results += output.duplicates(outcome.items, namespace, keep, config_mod.is_config_object)
-    out, lines, code = _emit(outcome, _plain_items(outcome), app_dir(paths, cwd)[0])
+    root = app_dir(paths, cwd)[0]
+    out, lines, code = _emit(outcome, _plain_items(outcome), root, configured(root, env, flags.get("config")))
     return out + argocd_safe_end(out), lines, code
 
 
@@ -349,8 +375,8 @@ def kustomize_plugin(config_path: str, stdin: bytes, env: dict, cwd: str) -> tup
         # Transformer: inputs go back as they came (kustomize keeps its identity annotation), with the
         # generated objects after their TrainJobs.
         _unmarked_as_errors(outcome)
-        return _emit(outcome, outcome.items, base)
+        return _emit(outcome, outcome.items, base, True)
     plain = _plain_items(outcome)
     if outcome.config.output == "all":
         plain += [res.without_client_annotations(r.origin) for r in outcome.rendered if r.position is None]
-    return _emit(outcome, plain, base)
+    return _emit(outcome, plain, base, True)  # argv[1] is its config: an empty generator is a result

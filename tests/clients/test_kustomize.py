@@ -63,6 +63,12 @@ def test_route_a_generator_files_with_name_prefix_and_namespace(kubectl, tmp_pat
     assert ("ConfigMap", "ns1", "p-settings") in kit.ids(objs)
 
 
+def test_route_a_generator_without_trainjobs_generates_nothing(kubectl, tmp_path, env_a):
+    # The last TrainJob removed from the config: nothing generated, the kustomization still builds.
+    app = kit.make_app(tmp_path, "app", "generators", files=(), spec={"trainJobs": []})
+    assert kit.normalize(build_a(kubectl, app, env_a).ok().stdout) == []
+
+
 def test_route_a_needs_alpha_plugins(kubectl, tmp_path, env_a):
     app = kit.make_app(tmp_path, "app", "transformers")
     r = kit.run([kubectl, "kustomize", app], env=env_a).failed()

@@ -107,3 +107,44 @@ def test_a_whole_object_result_has_the_line_composing_would_find():
         assert known == [r.lineno for r in whole], directory
         numbered += sum(1 for n in known if n)
     assert numbered >= 3  # MPI and Flux references, duplicates, runtimes nothing uses, ...
+
+
+# --- an app that holds no TrainJob (issue 34, point 1) ---------------------------------------------
+
+
+def test_a_configured_app_without_trainjobs_renders_nothing_and_says_so(tmp_path):
+    # Its last TrainJob removed from Git: the marker file says this is an app, so empty output is its
+    # result (exit 0), not a failure; stderr's second line says why.
+    (tmp_path / "expand-trainjobs.yaml").write_text("")
+    (tmp_path / "notes.yaml").write_text(
+        "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: x\n  annotations:\n"
+        '    config.kubernetes.io/local-config: "true"\n'
+    )
+    stdout, lines, code = plain.render([], str(tmp_path), {})
+    assert (stdout, code) == ("", 0)
+    assert lines == ["expand-trainjobs: ok: 0 error(s), 0 warning(s); rendered 0 of 0 TrainJob(s) into 0 object(s)",
+                     plain.EMPTY_RENDER]
+
+
+def test_every_kind_of_configuration_allows_an_empty_render(tmp_path):
+    (tmp_path / "cfg.yaml").write_text("apiVersion: fn.kpt.dev/v1alpha1\nkind: ExpandTrainJobs\nmetadata:\n  name: x\n")
+    assert plain.render([], str(tmp_path), {}, config="cfg.yaml")[2] == 0
+    params = {"ARGOCD_APP_PARAMETERS": '[{"name": "namespace", "string": "ml"}]'}
+    assert plain.render([], str(tmp_path), params)[2] == 0
+    assert plain.render([], str(tmp_path), {"PARAM_NAMESPACE": "ml"})[2] == 0
+
+
+def test_nothing_found_without_a_configuration_still_fails(tmp_path):
+    # No marker, no YAML: a mistyped directory must not reach a client that prunes.
+    stdout, lines, code = plain.render([], str(tmp_path), {})
+    assert (stdout, code) == ("", 1)
+    assert lines[1] == f"  [error] {plain.NOTHING_TO_APPLY}"
+    stdout, lines, code = plain.render(["no-such-app"], str(tmp_path), {})
+    assert code == 1 and "no-such-app: no such file or directory" in lines[1]
+
+
+def test_a_kustomize_generator_without_trainjobs_generates_nothing(tmp_path):
+    (tmp_path / "expander.yaml").write_text("apiVersion: fn.kpt.dev/v1alpha1\nkind: ExpandTrainJobs\nmetadata:\n  name: x\n"
+                                            "spec:\n  trainJobs: []\n")
+    stdout, lines, code = plain.kustomize_plugin(str(tmp_path / "expander.yaml"), b"", {}, str(tmp_path))
+    assert (stdout, code, lines[1]) == ("", 0, plain.EMPTY_RENDER)
