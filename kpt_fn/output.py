@@ -18,8 +18,13 @@ Output policy (docs/output.md has the whole of it):
   with the TrainJob's path, index or id annotations.
 - Under `jobSetNames: contentHash` an item the same TrainJob generated under another content hash
   counts as the same object (kpt_fn/lifecycle/naming.earlier_run) and is replaced in place.
-- Earlier output that no TrainJob generates any more is warned about (stale), never deleted; only
-  items carrying MARKER are ever called stale.
+- Earlier output that no TrainJob generates any more (stale: the TrainJob was removed or renamed,
+  `jobSetNames` or the profile changed) is removed from the output when it is in a file the function
+  writes (`*.generated.yaml`), with an info result naming it and its file: kpt then deletes it (and
+  the file, once empty), and `kpt live apply` prunes it. Anywhere else (an object the function wrote
+  that someone moved into a file of their own, or an item without a path) it is kept and warned
+  about. Only items carrying MARKER are ever called stale; the items of other authors, in whatever
+  file, are never touched.
 """
 
 from __future__ import annotations
@@ -103,6 +108,7 @@ class Placement:
         self.stale: list = []  # earlier output no TrainJob generates any more (set by finish)
         self._rendered: dict[tuple, bool] = {}  # TrainJob (namespace, name) -> it placed objects
         self._stale_done = False
+        self._removed: set[int] = set()  # stale positions in the function's own files: left out by finish
 
     def _key(self, obj: dict) -> tuple:
         group, kind, ns, name = res.identity(obj)
@@ -156,11 +162,7 @@ class Placement:
                 kept = res.client_annotations(previous)
                 replacement = res.with_annotations(obj, kept) if kept else obj
                 if res.without_client_annotations(previous) != obj:
-                    results.append(results_mod.about(
-                        previous,
-                        f"updated {res.display(obj)} rendered earlier from {res.display(entry.origin)}",
-                        INFO,
-                    ))
+                    results.append(results_mod.about(previous, _replacement(previous, obj, entry.origin), INFO))
                 if freeze is not None:
                     replacement = freeze(replacement)
                 self.out[pos] = replacement
@@ -242,26 +244,30 @@ class Placement:
         go to `results` (unless `stale_results` gave them)."""
         results.extend(self.stale_results())
         out, after, tail = self.out, self._after, self._tail
-        if self._released:
-            out = out[self._released:]
-            after = {i - self._released: objs for i, objs in after.items()}
-        if not after and not tail:
+        start = self._released
+        if start:
+            out = out[start:]
+            after = {i - start: objs for i, objs in after.items()}
+        if not after and not tail and not self._removed:
             return out
         merged = []
         for i, item in enumerate(out):
-            merged.append(item)
+            if i + start not in self._removed:
+                merged.append(item)
             merged.extend(after.get(i, ()))
         return merged + tail
 
     def stale_results(self) -> list:
-        """Warnings for earlier output (items carrying MARKER) that no TrainJob generates any more;
+        """Results for earlier output (items carrying MARKER) that no TrainJob generates any more;
         given once (finish gives them unless this was asked first).
 
-        KRM mode never deletes inputs, so a deleted TrainJob (or one whose runtime no longer needs,
-        say, a hostfile) leaves its earlier output behind, and a GitOps tool would keep applying it.
-        Earlier output of a TrainJob that failed this run (or is among the items but could not be
-        read) is left alone silently: its errors say why nothing was rendered. Items without MARKER
-        are someone else's, wherever they are.
+        A deleted or renamed TrainJob (or one whose runtime, profile or jobSetNames no longer makes,
+        say, a hostfile or a JobSet of that name) leaves its earlier output behind, and a GitOps tool
+        would keep applying it. What is in a file the function writes (`*.generated.yaml`) is removed
+        by `finish` (an info result); what is anywhere else is the user's file: kept, and a warning to
+        delete it. Earlier output of a TrainJob that failed this run (or is among the items but could
+        not be read) is left alone silently: its errors say why nothing was rendered. Items without
+        MARKER are someone else's, wherever they are.
         """
         out = []
         if self._stale_done:
@@ -278,14 +284,30 @@ class Placement:
             trainjob = f"TrainJob {key[0] + '/' if key[0] else ''}{owner}"
             why = f"{trainjob} no longer generates it" if rendered else f"no {trainjob} is left to generate it"
             path = res.file_path(item)
-            where = f" in {path}" if path else ""
             self.stale.append(item)
+            if path and path.endswith(GENERATED_SUFFIX):
+                self._removed.add(i)
+                out.append(results_mod.about(
+                    item, f"removed {show(item)} from {path}, which this function writes: {why}", INFO))
+                continue
+            where = f" in {path}" if path else ""
             out.append(results_mod.about(
                 item,
-                f"stale generated object {show(item)}{where}: {why}; delete it" + (" from that file" if path else ""),
+                f"stale generated object {show(item)}{where}: {why}; delete it" + (" from that file" if path else "")
+                + (" (a file this function does not write: it is left as it is)" if path else ""),
                 WARNING,
             ))
         return out
+
+
+def _replacement(previous: dict, obj: dict, trainjob: dict) -> str:
+    """The info result for earlier output replaced in place, in the direction it happened: an object
+    under a new name (jobSetNames: contentHash after an edit) replaces the earlier one, it does not
+    "update" it."""
+    if res.identity(previous)[3] == res.identity(obj)[3]:
+        return f"updated {res.display(obj)} rendered earlier from {res.display(trainjob)}"
+    return (f"replaced {show(previous)}, rendered earlier from {res.display(trainjob)}, by {show(obj)}: "
+            "the TrainJob's content changed, and under jobSetNames: contentHash that is a new object (a new run)")
 
 
 def _applied(item, keep_trainer_inputs: bool, is_config) -> bool:

@@ -237,3 +237,71 @@ def test_help(fn, env, tmp_path):
 
 # The container route (`--image`, `fn render` with an image mutator, `fn doc --image`), runs the
 # real image with podman: tests/container/test_kpt_image.py (marker `container`).
+
+
+# --- clean-up of what the function no longer generates (issue 34, point 2) ----------------------------
+
+
+HAND_WRITTEN = """# Written by hand into the function's file: not the function's to remove.
+apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: notes
+  namespace: team-a
+data:
+  owner: team-a
+"""
+OTHER_FUNCTION = """apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: other-output
+  namespace: team-a
+  annotations:
+    other-fn.example.com/generated-by: "x"
+"""
+
+
+def _trainjob_docs(pkg):
+    return [d for d in yamlio.load_all((pkg / "trainjobs.yaml").read_text()) if d]
+
+
+def test_what_no_trainjob_generates_any_more_is_removed_and_nothing_else(kpt, fn, demo, env, tmp_path):
+    kit.run(eval_(kpt, demo, fn), cwd=tmp_path, env=env).ok()
+    # A hand-written object in a file the function did not write, another in the function's own file
+    # of a TrainJob that stays, and another function's output in a *.generated.yaml of its own.
+    (demo / "first-job.generated.yaml").write_text((demo / "first-job.generated.yaml").read_text() + "---\n" + HAND_WRITTEN)
+    (demo / "other.generated.yaml").write_text(OTHER_FUNCTION)
+    (demo / "notes.yaml").write_text(HAND_WRITTEN.replace("notes", "more-notes"))
+    kit.run(eval_(kpt, demo, fn), cwd=tmp_path, env=env).ok()
+    before = kit.snapshot(demo)
+
+    # mnist ends: its TrainJob is removed; first-job is renamed to second-job.
+    docs = [d for d in _trainjob_docs(demo) if d["metadata"]["name"] != "mnist"]
+    docs[0]["metadata"]["name"] = "second-job"
+    (demo / "trainjobs.yaml").write_text(yamlio.dump_all(docs))
+    r = kit.run(eval_(kpt, demo, fn), cwd=tmp_path, env=env).ok()
+    after = kit.snapshot(demo)
+    assert "mnist.generated.yaml" not in after  # emptied, so kpt deleted the file
+    first_job = [d for d in yamlio.load_all(after["first-job.generated.yaml"].decode()) if d]
+    assert [(d["kind"], d["metadata"]["name"]) for d in first_job] == [("ConfigMap", "notes")]
+    assert "Written by hand into the function's file" in after["first-job.generated.yaml"].decode()
+    assert ("JobSet", "second-job") in [(d["kind"], d["metadata"]["name"])
+                                        for d in yamlio.load_all(after["second-job.generated.yaml"].decode())]
+    for untouched in ("other.generated.yaml", "notes.yaml", "runtimes.yaml", "settings.yaml"):
+        assert after[untouched] == before[untouched], untouched
+    out = r.stdout + r.stderr
+    assert "removed JobSet team-a/mnist from mnist.generated.yaml, which this function writes: no TrainJob team-a/mnist is left to generate it" in out
+    assert "removed JobSet team-a/first-job from first-job.generated.yaml" in out
+
+
+def test_switching_to_content_hash_replaces_the_jobset_in_the_package(kpt, fn, demo, env, tmp_path):
+    kit.run(eval_(kpt, demo, fn), cwd=tmp_path, env=env).ok()
+    config = yamlio.load((demo / "expand-trainjobs.yaml").read_text())
+    config["spec"]["jobSetNames"] = "contentHash"
+    (tmp_path / "cfg.yaml").write_text(yamlio.dump(config))
+    r = kit.run(eval_(kpt, demo, fn, "--fn-config", tmp_path / "cfg.yaml"), cwd=tmp_path, env=env).ok()
+    names = [d["metadata"]["name"] for d in yamlio.load_all((demo / "mnist.generated.yaml").read_text())
+             if d and d["kind"] == "JobSet"]
+    assert len(names) == 1 and names[0].startswith("mnist-")  # the old `mnist` is gone, not left to delete by hand
+    assert "removed JobSet team-a/mnist from mnist.generated.yaml" in r.stdout + r.stderr
+    assert "stale" not in r.stdout + r.stderr

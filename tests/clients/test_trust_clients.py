@@ -58,11 +58,13 @@ def test_kpt_output_carries_the_marker_and_a_second_run_changes_nothing(kpt, fn,
     assert kit.snapshot(pkg) == first
 
 
-def test_kpt_warns_about_stale_output_only(kpt, fn, env, tmp_path):
+def test_kpt_removes_stale_output_only(kpt, fn, env, tmp_path):
     pkg = _package(tmp_path, "stale-output")
     r = kit.run([kpt, "fn", "eval", pkg, "--exec", fn, "--truncate-output=false"], cwd=tmp_path, env=env).ok()
-    assert "stale generated object JobSet team-a/old" in r.stderr
+    assert "removed JobSet team-a/old from old.generated.yaml" in r.stderr
     assert "notes" not in r.stderr
+    left = [(d["kind"], d["metadata"]["name"]) for d in yamlio.load_all((pkg / "old.generated.yaml").read_text()) if d]
+    assert left == [("ConfigMap", "notes")]  # the hand-written object in the same file stays
 
 
 # --- Argo CD: `expand-trainjobs render` in the app directory -------------------------------------------

@@ -54,7 +54,11 @@ APPS = {
 
 def rendered(app: str, **options) -> list:
     items, spec = APPS[app]
-    spec = {**spec, **options}
+    return render_items(items, {**spec, **options})
+
+
+def render_items(items: list, spec: dict) -> list:
+    """The objects the function renders from `items` under functionConfig `spec`, as a client applies them."""
     outcome = function.run(copy.deepcopy(items), {"apiVersion": "fn.kpt.dev/v1alpha1", "kind": "ExpandTrainJobs",
                                                   "metadata": {"name": "fn"}, "spec": spec})
     assert not outcome.errors, [r.message for r in outcome.results]

@@ -177,22 +177,45 @@ def test_plain_items_drop_inputs_and_client_annotations():
     assert "annotations" not in kept[0]["metadata"]
 
 
-def test_stale_generated_objects_are_warned_about_not_deleted():
+def test_stale_generated_objects_are_removed_from_the_functions_own_files_only():
     gone = jobset("gone", **{MARK: "gone", PATH: "jobs/gone.generated.yaml", INDEX: "0"})
     tj = trainjob("llama", "jobs/train.yaml", 0)
     old_hosts = obj("ConfigMap", "llama-mpi-hostfile", **{MARK: "llama", PATH: "jobs/llama.generated.yaml", INDEX: "0"})
     user_cm = obj("ConfigMap", "settings", **{PATH: "jobs/settings.yaml", INDEX: "0"})
     # Someone else's object in a *.generated.yaml file is theirs: never called stale.
     hand = obj("ConfigMap", "notes", **{PATH: "jobs/llama.generated.yaml", INDEX: "1"})
-    items = [gone, tj, old_hosts, user_cm, hand]
+    # The function's object moved by hand into a file of the user's: kept, with a warning.
+    moved = obj("ConfigMap", "llama-old", **{MARK: "llama", PATH: "jobs/mine.yaml", INDEX: "0"})
+    items = [gone, tj, old_hosts, user_cm, hand, moved]
     found = []
     out = place(items, [Rendered(1, tj, [jobset("llama")])], found)
-    assert gone in out and old_hosts in out and user_cm in out and hand in out
-    stale = {r.resource["name"]: r.krm() for r in found if r.severity == "warning"}
-    assert set(stale) == {"gone", "llama-mpi-hostfile"}
-    assert "no TrainJob team-a/gone is left to generate it" in stale["gone"]["message"]
-    assert "TrainJob team-a/llama no longer generates it" in stale["llama-mpi-hostfile"]["message"]
-    assert stale["gone"]["file"] == {"path": "jobs/gone.generated.yaml", "index": 0}
+    assert gone not in out and old_hosts not in out
+    assert user_cm in out and hand in out and moved in out
+    messages = {r.resource["name"]: (r.severity, r.krm()) for r in found if r.severity in ("info", "warning")}
+    assert messages["gone"] == ("info", {
+        "message": "removed JobSet team-a/gone from jobs/gone.generated.yaml, which this function writes: "
+                   "no TrainJob team-a/gone is left to generate it",
+        "severity": "info", "resourceRef": messages["gone"][1]["resourceRef"],
+        "file": {"path": "jobs/gone.generated.yaml", "index": 0}})
+    assert messages["llama-mpi-hostfile"][1]["message"] == (
+        "removed ConfigMap team-a/llama-mpi-hostfile from jobs/llama.generated.yaml, which this function writes: "
+        "TrainJob team-a/llama no longer generates it")
+    assert messages["llama-old"] == ("warning", messages["llama-old"][1])
+    assert messages["llama-old"][1]["message"] == (
+        "stale generated object ConfigMap team-a/llama-old in jobs/mine.yaml: TrainJob team-a/llama no longer "
+        "generates it; delete it from that file (a file this function does not write: it is left as it is)")
+
+
+def test_an_earlier_content_hash_run_is_replaced_in_the_right_direction():
+    tj = trainjob("llama", "train.yaml", 0)
+    old = jobset("llama-0123abcd", **{MARK: "llama", PATH: "llama.generated.yaml", INDEX: "0"})
+    found = []
+    out = place([tj, old], [Rendered(0, tj, [jobset("llama-89abcdef")])], found)
+    assert [o["metadata"]["name"] for o in out] == ["llama", "llama-89abcdef"]
+    assert [r.message for r in found] == [
+        "replaced JobSet team-a/llama-0123abcd, rendered earlier from TrainJob team-a/llama, by JobSet "
+        "team-a/llama-89abcdef: the TrainJob's content changed, and under jobSetNames: contentHash that is a new "
+        "object (a new run)"]
 
 
 def test_output_of_a_failed_trainjob_is_kept_silently():

@@ -1,0 +1,160 @@
+"""An edit the JobSet refuses, and what works instead, per client (docs/lifecycle.md, "Change a run";
+the advice `diff` gives: kpt_fn/lifecycle/advice.py). Each route is run in the emulated cluster
+(tests/lifecycle/cluster.py), Argo CD's Replace=true and Force=true as gitops-engine decides them.
+
+What the emulation shows, and the advice says:
+* every plain route refuses an edit of a running or a finished JobSet;
+* `Replace=true` alone is a `kubectl replace`: refused the same way;
+* `Force=true` alone (client-side apply) re-creates the JobSet only when the cluster refuses the
+  patch, so an edit restarts the run and an unchanged re-sync changes nothing; under server-side
+  apply (the Kueue profile) it does nothing;
+* `Force=true,Replace=true` deletes and re-creates the JobSet on every sync that applies it: a re-run
+  on every sync, edited or not;
+* `argocd app sync --force --resource ...` re-creates one JobSet once; `kubectl delete` then the usual
+  apply does the same on every route.
+"""
+
+from __future__ import annotations
+
+import copy
+
+import pytest
+
+from kpt_fn.lifecycle import render
+
+from lifecycle.cluster import Cluster, Refused
+from lifecycle.test_routes import NS, render_items, trainjob
+
+JOBSET = ("JobSet", "mnist")
+
+
+def _app(image="pytorch/pytorch:2.7.1", sync_options=None, **spec) -> list:
+    tj = trainjob("mnist", "torch-distributed", trainer={"numNodes": 2, "image": image})
+    objects = render_items([tj], spec)
+    if sync_options:
+        for obj in objects:
+            if obj["kind"] == "JobSet":
+                obj["metadata"] = {**obj["metadata"], "annotations": {
+                    **(obj["metadata"].get("annotations") or {}), render.SYNC_OPTIONS: sync_options}}
+    return objects
+
+
+EDITED = "pytorch/pytorch:2.8.0"
+
+
+def _kubectl(cluster, objects, **kw):
+    return {o["metadata"]["name"]: cluster.client_side_apply(o, **kw) for o in objects}
+
+
+@pytest.mark.parametrize("route", ["argocd", "argocd-server-side", "kubectl", "kubectl-server-side"])
+@pytest.mark.parametrize("finished", [False, True], ids=["running", "finished"])
+def test_an_edit_is_refused_on_every_plain_route_running_or_finished(route, finished):
+    cluster = Cluster()
+    apply = {
+        "argocd": lambda objs: cluster.argocd_sync(objs),
+        "argocd-server-side": lambda objs: cluster.argocd_sync(objs, server_side=True),
+        "kubectl": lambda objs: _kubectl(cluster, objs),
+        "kubectl-server-side": lambda objs: {o["metadata"]["name"]: cluster.server_side_apply(o) for o in objs},
+    }[route]
+    apply(_app())
+    if finished:
+        cluster.finish_run("mnist")
+    live = copy.deepcopy(cluster.objects)
+    with pytest.raises(Refused) as err:
+        apply(_app(EDITED))
+    assert [r.path for r in err.value.reasons] == ["spec.replicatedJobs"]
+    assert cluster.objects == live and cluster.deleted == []
+
+
+def test_replace_alone_is_a_put_and_refused_the_same_way():
+    cluster = Cluster()
+    cluster.argocd_sync(_app(sync_options="Replace=true"))
+    with pytest.raises(Refused):
+        cluster.argocd_sync(_app(EDITED, sync_options="Replace=true"))
+    with pytest.raises(Refused):  # `argocd app sync --replace`: the same, for this sync
+        cluster.argocd_sync(_app(EDITED), replace=True)
+    assert cluster.deleted == []
+
+
+def test_force_alone_recreates_the_jobset_only_when_an_edit_is_refused():
+    cluster = Cluster()
+    assert cluster.argocd_sync(_app(sync_options="Force=true")) == {"mnist": "created"}
+    assert cluster.argocd_sync(_app(sync_options="Force=true")) == {"mnist": "unchanged"}
+    assert cluster.deleted == []
+    assert cluster.argocd_sync(_app(EDITED, sync_options="Force=true")) == {"mnist": "recreated"}
+    assert cluster.deleted == [JOBSET]  # a new JobSet: the run starts again, from the edited spec
+    assert _image(cluster) == EDITED
+    assert cluster.argocd_sync(_app(EDITED, sync_options="Force=true")) == {"mnist": "unchanged"}
+    assert cluster.deleted == [JOBSET]
+
+
+def test_force_alone_restarts_a_finished_run_on_an_edit():
+    cluster = Cluster()
+    cluster.argocd_sync(_app(sync_options="Force=true"))
+    cluster.finish_run("mnist")
+    assert cluster.argocd_sync(_app(sync_options="Force=true")) == {"mnist": "unchanged"}
+    assert cluster.argocd_sync(_app(EDITED, sync_options="Force=true")) == {"mnist": "recreated"}
+    assert "status" not in cluster.objects[JOBSET]  # a new JobSet: it trains again
+
+
+def test_force_does_nothing_under_server_side_apply():
+    # The Kueue profile's JobSets are applied server-side (their own sync option): no patcher, no
+    # delete and create; the refusal stands.
+    cluster = Cluster()
+    cluster.argocd_sync(_app(sync_options="ServerSideApply=true,Force=true"))
+    with pytest.raises(Refused):
+        cluster.argocd_sync(_app(EDITED, sync_options="ServerSideApply=true,Force=true"))
+    with pytest.raises(Refused):
+        cluster.argocd_sync(_app(EDITED), server_side=True, force=True)
+    assert cluster.deleted == []
+
+
+def test_force_and_replace_recreate_the_jobset_on_every_sync():
+    cluster = Cluster()
+    cluster.argocd_sync(_app(sync_options="Force=true,Replace=true"))
+    for _ in range(3):  # nothing edited: every sync re-runs the training all the same
+        assert cluster.argocd_sync(_app(sync_options="Force=true,Replace=true")) == {"mnist": "replaced"}
+    assert cluster.deleted == [JOBSET] * 3
+
+
+def test_argocd_app_sync_force_on_one_resource_recreates_it_once():
+    cluster = Cluster()
+    cluster.argocd_sync(_app())
+    with pytest.raises(Refused):
+        cluster.argocd_sync(_app(EDITED))
+    assert cluster.argocd_sync(_app(EDITED), force=True, resources={"mnist"}) == {"mnist": "recreated"}
+    assert cluster.argocd_sync(_app(EDITED)) == {"mnist": "unchanged"}  # later syncs: as usual
+    assert cluster.deleted == [JOBSET]
+
+
+@pytest.mark.parametrize("server_side", [False, True])
+def test_delete_then_apply_works_on_every_route(server_side):
+    # kubectl's and kpt's route (and Argo CD's `argocd app delete-resource` then a sync).
+    cluster = Cluster()
+    apply = (lambda o: cluster.server_side_apply(o)) if server_side else cluster.client_side_apply
+    for obj in _app():
+        apply(obj)
+    cluster.finish_run("mnist")
+    cluster.delete(JOBSET)
+    assert [apply(o) for o in _app(EDITED)] == ["created"]
+    assert _image(cluster) == EDITED
+
+
+def test_kubectl_apply_force_recreates_what_is_refused():
+    cluster = Cluster()
+    _kubectl(cluster, _app())
+    assert _kubectl(cluster, _app(EDITED), force=True) == {"mnist": "recreated"}
+
+
+def test_content_hash_creates_a_new_jobset_and_prunes_the_old_one():
+    cluster = Cluster()
+    first = cluster.argocd_sync(_app(jobSetNames="contentHash"))
+    (old,) = first
+    second = cluster.argocd_sync(_app(EDITED, jobSetNames="contentHash"))
+    (new,) = [n for n, r in second.items() if r == "created"]
+    assert second == {new: "created", old: "pruned"} and new != old
+
+
+def _image(cluster) -> str:
+    spec = cluster.objects[JOBSET]["spec"]["replicatedJobs"][0]["template"]["spec"]["template"]["spec"]
+    return spec["containers"][0]["image"]
