@@ -125,6 +125,13 @@ class Blame:
     def _pods(self, rj_name: str):
         return self._sources(rj_name)
 
+    def replicated_job(self, rj_name: str):
+        """(path, subject) of replicated job `rj_name` where it is written last (a runtimePatch
+        before the runtime); None when neither writes it."""
+        for path, subject, _ in self._sources(rj_name, _rjob_of):
+            return path, subject
+        return None
+
     def container(self, ps: workload.PodSet, field: str, container: dict, attr: tuple):
         """(path, subject) of attribute `attr` of a rendered container (subject None = the TrainJob)."""
         trainer = dig(self.trainjob, "spec", "trainer") or {}

@@ -133,6 +133,13 @@ def not_emitted(extra: list, items: list) -> list:
     return problems
 
 
+def is_admission_policy(item) -> bool:
+    """A ValidatingAdmissionPolicy item: the run judges what it creates with kpt_fn.admission, which
+    a run without one never imports (this test is all it costs)."""
+    return isinstance(item, dict) and item.get("kind") == "ValidatingAdmissionPolicy" \
+        and str(item.get("apiVersion", "")).startswith("admissionregistration.k8s.io/")
+
+
 def survey(items: list, release: str) -> tuple[list, set, list]:
     """(position and TrainJob of each TrainJob item, positions of unusable items, their problems)."""
     inputs, unusable, problems = [], set(), []
