@@ -35,8 +35,10 @@ def _bundle_rules(bundle: upstream.Bundle) -> list[Rule]:
 
 def _declared(release: str) -> list[Rule]:
     """What the checking modules declare: the webhooks, the Kubernetes checks, the engine and every
-    plugin of the release (framework.rules), the conversions, Kueue, policy, reruns, admitted values."""
+    plugin of the release (framework.rules), the conversions, Kueue, policy, reruns, admitted values,
+    the admission policies."""
     from kpt_fn import convert, engine, kueue, policy, rerun
+    from kpt_fn.admission import check as admission
     from kpt_fn.engine import framework
     from kpt_fn.validation import admitted
 
@@ -44,7 +46,7 @@ def _declared(release: str) -> list[Rule]:
             *jobset_webhook.rules(upstream.bundle(release).jobset_release),
             *k8s.RULES,
             *engine.rules(release), *framework.rules(release), *convert.RULES, *kueue.RULES, *policy.RULES, *rerun.RULES,
-            *admitted.RULES]
+            *admitted.RULES, *admission.RULES]
 
 
 def rules(bundle: upstream.Bundle | None = None) -> list[dict]:

@@ -59,10 +59,16 @@ def _source(child, field: str, blame: Blame):
     return blame.replicated_job(name) or ("", None)
 
 
+def engine():
+    """The CEL engine the run judges with (kpt_fn.admission.cel)."""
+    from kpt_fn.admission import cel
+
+    return cel
+
+
 def check(trainjob: dict, runtime, objects: list, inputs, users: dict, cel=None) -> list:
     """The problems of one TrainJob's created objects under the policies of `inputs`."""
-    if cel is None:
-        from kpt_fn.admission import cel
+    cel = engine() if cel is None else cel
     judge = evaluate.Judge(cel, inputs, {**children.USERS, **users})
     blame = Blame(trainjob, runtime)
     found: dict = {}  # key -> [problem fields, count]
@@ -90,7 +96,7 @@ def check(trainjob: dict, runtime, objects: list, inputs, users: dict, cel=None)
     for (label, text, path, sev, subject, rule), count in found.values():
         more = f" (and {count - 1} more like it)" if count > 1 else ""
         problems.append(Problem(f"{label}{more}: {text}", path, sev, subject, rule))
-    if elided and problems:
+    if elided and any(kind in ("Job", "Pod") for *_, kind in found):
         problems.append(Problem("admission: Jobs and Pods of a replicated job differ only in their index; judged "
                                 f"the first {children.SAMPLE} and the last of each, not {'; '.join(elided)}",
                                 "", INFO, rule="admission/sampled"))

@@ -202,15 +202,20 @@ class Judge:
 
         activation["variables"] = {name: cel.Lazy(thunk(p)) for name, p in compiled["variables"]}
 
+        class OutOfBudget(Exception):
+            pass
+
         def run(program, limit=None):
-            """(value, error message or None)."""
+            """(value, error message or None); OutOfBudget once the binding's budget is spent
+            (activation.go: the budget is shared by the validations and then the messages)."""
             try:
                 result = program.run(activation, min(cel.PER_CALL_LIMIT, max(budget[0], 0)) if limit is None else limit)
             except cel.EvalError as exc:
                 return None, exc.for_expression(program.expression)
-            budget[0] -= result.cost
-            if budget[0] < 0:
-                return None, cel.OUT_OF_BUDGET
+            if limit is None:
+                budget[0] -= result.cost
+                if budget[0] < 0:
+                    raise OutOfBudget
             return result.value, None
 
         errors = []
@@ -222,11 +227,16 @@ class Judge:
                 return []
             elif isinstance(value, cel.Unknown):
                 return [Decision(f"matchCondition {name!r} cannot be decided offline: {value.reason}", offline=True)]
-        if errors:
+        if errors:  # matchconditions/matcher.go Match: errors and no false condition
             return [Decision("; ".join(errors))] if fail else []
+        results = []
+        try:
+            for v, program, _ in compiled["validations"]:
+                results.append(run(program) if program is not None else (None, "expression must be a string"))
+        except OutOfBudget:
+            return [Decision(cel.OUT_OF_BUDGET)] if fail else []
         out = []
-        for i, (v, program, message_program) in enumerate(compiled["validations"]):
-            value, error = run(program)
+        for i, ((v, _, message_program), (value, error)) in enumerate(zip(compiled["validations"], results)):
             if error:
                 if fail:
                     out.append(Decision(error, index=i))
@@ -238,20 +248,26 @@ class Judge:
                 continue
             message = ""
             if message_program is not None:
-                text, _ = run(message_program)
+                try:
+                    text, _ = run(message_program)
+                except OutOfBudget:
+                    if fail:
+                        out.append(Decision(f"failed messageExpression: {cel.OUT_OF_BUDGET}", index=i))
+                    continue
                 if isinstance(text, str):
                     text = text.strip()
                     if len(text.encode()) <= cel.MAX_EVALUATED_MESSAGE_EXPRESSION_SIZE_BYTES and "\n" not in text:
                         message = text
             message = message or (v.get("message") or "").strip() or f"failed expression: {str(v.get('expression')).strip()}"
             out.append(Decision(message, v.get("reason") or "Invalid", i))
-        for a, program in compiled["audits"]:
-            value, error = run(program)
+        for a, program in compiled["audits"]:  # a separate budget (validator.go: auditAnnotationFilter)
+            value, error = run(program, cel.RUNTIME_CEL_COST_BUDGET)
             if error and fail:
                 out.append(Decision(error))
             elif not error and value is not None and not isinstance(value, str):
-                out.append(Decision(f"valueExpression '{a.get('valueExpression')}' resulted in unsupported return type"))
-        return out
+                out.append(Decision(f"valueExpression '{a.get('valueExpression')}' resulted in unsupported return type: "
+                                    f"{type(value).__name__}. Return type must be either string or null."))
+        return [d for d in out if d.message]
 
     def _request(self, child) -> dict:
         """CreateAdmissionRequest (pkg/admission/plugin/cel/filter.go) for the creating request."""

@@ -62,6 +62,8 @@ class Program:
             if name == "variables":
                 resolved = {}
                 for k, lazy in value.items():
+                    if f"variables.{k}" not in self.expression:  # lazy: only what the text names
+                        continue
                     try:
                         resolved[k] = lazy.thunk()
                     except EvalError:

@@ -102,3 +102,11 @@ def test_container_and_pod_lookups():
     assert blame.pod(ps, ("nodeSelector",)) == ("spec.template.spec.replicatedJobs[0].template.spec.template.spec.nodeSelector", RUNTIME)
     assert blame.pod(ps, ("containers",), match=lambda c: c.get("name") == "node")[0].endswith("containers[0]")
     assert blame.pod(ps, ("tolerations",)) is None
+
+
+def test_replicated_job_where_it_is_written_last():
+    patch = {"manager": "m", "trainingRuntimeSpec": {"template": {"spec": {"replicatedJobs": [{"name": "node"}]}}}}
+    assert Blame(trainjob(), RUNTIME).replicated_job("node") == ("spec.template.spec.replicatedJobs[0]", RUNTIME)
+    assert Blame(trainjob(patches=[patch]), RUNTIME).replicated_job("node") == (
+        "spec.runtimePatches[0].trainingRuntimeSpec.template.spec.replicatedJobs[0]", None)
+    assert Blame(trainjob(), RUNTIME).replicated_job("launcher") is None

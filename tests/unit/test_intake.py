@@ -146,3 +146,10 @@ def test_reaching_cluster_counts_past_the_cap_per_group():
     assert len(out) == n + 2
     assert out[n].count == 5 and out[n].message.startswith("... and 5 more like this")
     assert out[-1].resource["name"] == "rt"
+
+
+def test_is_admission_policy_is_the_whole_cost_of_a_run_without_policies():
+    assert intake.is_admission_policy({"apiVersion": "admissionregistration.k8s.io/v1", "kind": "ValidatingAdmissionPolicy"})
+    assert not intake.is_admission_policy({"apiVersion": "v1", "kind": "ValidatingAdmissionPolicy"})
+    assert not intake.is_admission_policy({"apiVersion": "admissionregistration.k8s.io/v1", "kind": "ValidatingAdmissionPolicyBinding"})
+    assert not intake.is_admission_policy("text")
