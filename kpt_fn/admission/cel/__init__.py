@@ -26,6 +26,13 @@ evaluation) and its value or EvalError is what the name reads as, as the API ser
 cost of a lazy thunk is the thunk's to count (vap: sum the `run(...).cost` of the variable programs
 into the policy's budget, as composition.go's compositionContext does).
 
+The `authorizer` of an activation is `authorizer(service_account=None)` (the requesting principal, or
+a service account's), `authorizer.requestResource` is `resource_check({"group": ..., "resource": ...,
+"subresource": ..., "namespace": ..., "name": ...})`; their `check()` answers are Unknown offline.
+Library values an activation may hold are plain data; `timestamp("...")` and `duration("...")` in the
+expressions build CEL's own (a `namespaceObject`'s creationTimestamp as YAML text is a string: give
+`to_timestamp(text)` for the typed field).
+
 Evaluation returns the CEL value as plain Python: bool, int (int64), `UInt` (a CEL uint, an int
 subclass), float, str, bytes, None, list, dict, or an `Unknown` (a value that cannot be known
 offline: the authorizer's answers), which absorbs through `&&`/`||`/`?:` as cel-go's unknowns do;
@@ -46,6 +53,9 @@ from __future__ import annotations
 
 from kpt_fn.admission.cel import engine, values
 from kpt_fn.admission.cel.environment import OBJECT_TYPES  # noqa: F401 (the interface)
+from kpt_fn.admission.cel.library import authz
+from kpt_fn.admission.cel.library.authz import authorizer, resource_check  # noqa: F401 (the interface)
+from kpt_fn.admission.cel.library.timestamps import to_timestamp  # noqa: F401 (the interface)
 from kpt_fn.admission.cel.values import (  # noqa: F401 (the interface)
     CompileError, EvalError, Evaluation, Lazy, Program, UInt, Unknown)
 
@@ -60,8 +70,8 @@ OUT_OF_BUDGET = "validation failed due to running out of cost budget, no further
 DYN = "dyn"
 
 
-AUTHORIZER_TYPE = "kubernetes.authorization.Authorizer"
-RESOURCE_CHECK_TYPE = "kubernetes.authorization.ResourceCheck"
+AUTHORIZER_TYPE = authz.AUTHORIZER
+RESOURCE_CHECK_TYPE = authz.RESOURCE_CHECK
 
 
 def admission_variables(*, has_params: bool, has_authorizer: bool, variables: dict | None = None) -> dict:

@@ -9,7 +9,7 @@ Types are tuples: ("int",) ("list", T) ("map", K, V) ("optional_type", T) ("type
 
 from __future__ import annotations
 
-from kpt_fn.admission.cel.evaluator import TYPE_NAMES, dotted
+from kpt_fn.admission.cel.evaluator import TYPE_NAMES, dotted, qualified_function
 from kpt_fn.admission.cel.values import UInt
 
 DYN = ("dyn",)
@@ -17,23 +17,27 @@ BOOL, INT, UINT, DOUBLE, STRING, BYTES = ("bool",), ("int",), ("uint",), ("doubl
 NULL = ("null_type",)
 
 
+def _split_top(text: str) -> list:
+    """`text` split at its commas outside parentheses ("string, list(int)" -> ["string", " list(int)"])."""
+    parts, depth, start = [], 0, 0
+    for i, c in enumerate(text):
+        if c == "(":
+            depth += 1
+        elif c == ")":
+            depth -= 1
+        elif c == "," and depth == 0:
+            parts.append(text[start:i])
+            start = i + 1
+    parts.append(text[start:])
+    return [p for p in parts if p.strip()]
+
+
 def parse_type(text: str):
     """A type from its text: "list(string)", "map(string, dyn)", "A", "kubernetes.Namespace"."""
     text = text.strip()
     if "(" in text:
         head, _, rest = text.partition("(")
-        inner = rest[:-1]
-        args, depth, start = [], 0, 0
-        for i, c in enumerate(inner):
-            if c == "(":
-                depth += 1
-            elif c == ")":
-                depth -= 1
-            elif c == "," and depth == 0:
-                args.append(inner[start:i])
-                start = i + 1
-        args.append(inner[start:])
-        return (head.strip(), *(parse_type(a) for a in args if a.strip()))
+        return (head.strip(), *(parse_type(a) for a in _split_top(rest[:-1])))
     if len(text) == 1 and text.isupper():
         return ("param", text)
     if text in ("int", "uint", "double", "bool", "string", "bytes", "dyn", "null_type"):
@@ -68,19 +72,7 @@ def parse_signature(text: str):
             depth -= 1
             if depth == 0:
                 break
-    name_part, args_text = call[:i], call[i + 1:-1]
-    args = []
-    depth, start = 0, 0
-    for j, c in enumerate(args_text):
-        if c == "(":
-            depth += 1
-        elif c == ")":
-            depth -= 1
-        elif c == "," and depth == 0:
-            args.append(args_text[start:j])
-            start = j + 1
-    if args_text.strip():
-        args.append(args_text[start:])
+    name_part, args = call[:i], _split_top(call[i + 1:-1])
     receiver = None
     # "string.contains" / "list(A).size": a receiver unless the whole name is a namespaced global
     if "." in name_part and not name_part.startswith(_NAMESPACES):
@@ -140,6 +132,8 @@ class Checker:
         name = dotted(node)
         if name is not None and name.split(".")[0] not in scope and name in self.declarations:
             return self.declarations[name]
+        if name in TYPE_NAMES and name.split(".")[0] not in scope and name.split(".")[0] not in self.declarations:
+            return ("type", parse_type(name))
         operand = self.check(node[1], scope)
         field_type = self._field(node, operand, node[2])
         if node[3] and field_type[0] != "optional_type":
@@ -249,12 +243,8 @@ class Checker:
         return self.error(node, f"undeclared reference to '{node[1]}' (in container '')")
 
     def _call(self, node, scope):
-        name, target, args = node[1], node[2], node[3]
-        if target is not None:
-            qualified = dotted(target)
-            if qualified is not None and qualified.split(".")[0] not in scope and \
-                    qualified not in self.declarations and f"{qualified}.{name}" in self.functions:
-                name, target = f"{qualified}.{name}", None
+        args = node[3]
+        name, target = qualified_function(node, scope, self.declarations, self.functions)
         receiver = self.check(target, scope) if target is not None else None
         # cel-go v0.26.0 ext/formatting.go: string.format's arguments are exempt from
         # ValidateHomogeneousAggregateLiterals (cel/validator.go inExemptFunction)

@@ -57,10 +57,12 @@ def object_types() -> dict:
 
 
 def _libraries():
-    from kpt_fn.admission.cel.library import lists, quantity, regex, semver, sets, strings, timestamps
+    from kpt_fn.admission.cel.library import (authz, formats, lists, net, quantity, regex, semver, sets, strings,
+                                              timestamps, urls)
 
-    return (stdlib.FUNCTIONS, timestamps.FUNCTIONS, regex.FUNCTIONS, lists.FUNCTIONS, quantity.FUNCTIONS,
-            strings.FUNCTIONS, sets.FUNCTIONS, semver.FUNCTIONS)
+    return (stdlib.FUNCTIONS, timestamps.FUNCTIONS, regex.FUNCTIONS, urls.FUNCTIONS, lists.FUNCTIONS,
+            authz.FUNCTIONS, quantity.FUNCTIONS, strings.FUNCTIONS, sets.FUNCTIONS, net.FUNCTIONS,
+            formats.FUNCTIONS, semver.FUNCTIONS)
 
 
 def _kind(v) -> str:

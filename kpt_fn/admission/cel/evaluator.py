@@ -17,7 +17,10 @@ from kpt_fn.admission.cel.values import EvalError, Lazy, UInt, Unknown
 
 # identifiers that are type values (cel-go checker/types standard type identifiers)
 TYPE_NAMES = frozenset(("int", "uint", "double", "bool", "string", "bytes", "list", "map", "null_type", "type",
-                        "dyn", "optional_type", "google.protobuf.Timestamp", "google.protobuf.Duration"))
+                        "dyn", "optional_type", "google.protobuf.Timestamp", "google.protobuf.Duration",
+                        # the libraries' types (k8s.io/apiserver pkg/cel: kubernetes.URL ... net.CIDR)
+                        "kubernetes.URL", "kubernetes.Quantity", "kubernetes.Semver", "kubernetes.NamedFormat",
+                        "net.IP", "net.CIDR"))
 
 
 def merge_unknown(*values):
@@ -77,6 +80,9 @@ class Compiler:
                 r.charge(1)
                 return r.variable(name)
             return variable
+        if name in TYPE_NAMES and name.split(".")[0] not in scope and name.split(".")[0] not in self.declared:
+            type_value = TypeValue(name)
+            return lambda r: type_value
         operand = self.compile(node[1], scope)
         field, optional = node[2], node[3]
 
@@ -123,20 +129,10 @@ class Compiler:
         def logic(r):
             # cel-go's absorption: the deciding value wins over an error or unknown on either side;
             # otherwise an unknown wins over an error, and the left error over the right one.
-            try:
-                a = left(r)
-            except EvalError as exc:
-                if exc.args and exc.args[0] == runtime.COST_EXCEEDED:
-                    raise
-                a = exc
+            a = value_or_error(left, r)
             if a is decisive:
                 return decisive
-            try:
-                b = right(r)
-            except EvalError as exc:
-                if exc.args and exc.args[0] == runtime.COST_EXCEEDED:
-                    raise
-                b = exc
+            b = value_or_error(right, r)
             if b is decisive:
                 return decisive
             if a is (not decisive) and b is (not decisive):
@@ -246,12 +242,8 @@ class Compiler:
 
     # -- calls
     def _call(self, node, scope):
-        name, target, args = node[1], node[2], node[3]
-        if target is not None:
-            qualified = dotted(target)
-            if qualified is not None and qualified.split(".")[0] not in scope and \
-                    qualified not in self.declared and f"{qualified}.{name}" in self.functions:
-                name, target = f"{qualified}.{name}", None
+        args = node[3]
+        name, target = qualified_function(node, scope, self.declared, self.functions)
         operator = operators.OPERATORS.get(name)
         compiled = ([self.compile(target, scope)] if target is not None else []) + \
             [self.compile(a, scope) for a in args]
@@ -265,6 +257,7 @@ class Compiler:
             values = [a(r) for a in compiled]
             for v in values:
                 if type(v) is Unknown:
+                    r.charge(1)
                     return merge_unknown(*values)
             result = impl(r, *values) if lazy else impl(*values)
             r.charge(1 if cost is None else cost(values, result))
@@ -275,6 +268,29 @@ class Compiler:
         from kpt_fn.admission.cel import macros
 
         return macros.compile_macro(self, node, scope)
+
+
+def value_or_error(fn, r):
+    """What `fn` evaluates to, or its EvalError as a value (for the operators that absorb errors); an
+    exceeded cost limit is never absorbed."""
+    try:
+        return fn(r)
+    except EvalError as exc:
+        if exc.message == runtime.COST_EXCEEDED:
+            raise
+        return exc
+
+
+def qualified_function(node, scope, declared, functions):
+    """`(name, target)` of a call: `strings.quote(x)` parses as a call of `quote` on `strings`; it is
+    the namespaced function when `strings` is neither a declared variable nor a comprehension's."""
+    name, target = node[1], node[2]
+    if target is not None:
+        qualified = dotted(target)
+        if qualified is not None and qualified.split(".")[0] not in scope and \
+                qualified not in declared and f"{qualified}.{name}" in functions:
+            return f"{qualified}.{name}", None
+    return name, target
 
 
 def select_field(obj, field, optional=False):

@@ -68,13 +68,15 @@ def compile_macro(compiler, node, scope):
     pred = body[0]
     if name in ("all", "exists"):
         decisive = name == "exists"
-        per_element = 3 if name == "all" else 4
+        # the loop condition (@not_strictly_false(__result__), negated for exists) and the step's read
+        # of the accumulator
+        condition = 2 if name == "all" else 3
 
         def quantifier(r, pairs):
             err = None
             unknown = None
-            for k, v in pairs:
-                r.charge(per_element)
+            for index, (k, v) in enumerate(pairs):
+                r.charge(condition + 1)
                 bind(r, k, v)
                 try:
                     result = pred(r)
@@ -84,7 +86,8 @@ def compile_macro(compiler, node, scope):
                     err = err or exc
                     continue
                 if result is decisive:
-                    r.charge(1)
+                    # cel-go evaluates the loop condition once more before it stops, if elements remain
+                    r.charge(1 + (condition if index < len(pairs) - 1 else 0))
                     return decisive
                 if type(result) is Unknown:
                     unknown = result
@@ -146,15 +149,12 @@ def compile_macro(compiler, node, scope):
             out = []
             for k, v in pairs:
                 bind(r, k, v)
-                if keep is not None:
-                    chosen = keep(r)
-                    if chosen is False:
-                        r.charge(1)
-                        continue
-                    if type(chosen) is Unknown:
-                        return chosen
-                    if chosen is not True:
-                        raise no_overload()
+                chosen = _chosen(keep, r)
+                if chosen is False:
+                    r.charge(1)
+                    continue
+                if chosen is not True:
+                    return chosen
                 out.append(transform(r))
                 r.charge(2 + LIST_CREATE_COST)
             r.charge(1)
@@ -169,17 +169,15 @@ def compile_macro(compiler, node, scope):
             out = {}
             for k, v in pairs:
                 bind(r, k, v)
-                if keep is not None:
-                    chosen = keep(r)
-                    if chosen is False:
-                        r.charge(1)
-                        continue
-                    if chosen is not True:
-                        if type(chosen) is Unknown:
-                            return chosen
-                        raise no_overload()
+                chosen = _chosen(keep, r)
+                if chosen is False:
+                    r.charge(1)
+                    continue
+                if chosen is not True:
+                    return chosen
                 value = transform(r)
-                r.charge(2)
+                # cel.@mapInsert(__result__, k, value): the call and its reads of the accumulator and k
+                r.charge(2 if entry else 3)
                 if entry:
                     if type(value) is not dict:
                         raise no_overload()
@@ -194,6 +192,17 @@ def compile_macro(compiler, node, scope):
         return run_with(transform_map)
 
     raise EvalError(f"unknown macro {name}")
+
+
+def _chosen(keep, r):
+    """The filter of map, transformList and transformMap on the bound element: True (also without a
+    filter), False, or an Unknown for the macro to return."""
+    if keep is None:
+        return True
+    chosen = keep(r)
+    if chosen is True or chosen is False or type(chosen) is Unknown:
+        return chosen
+    raise no_overload()
 
 
 def _opt_map(name, target, var, body):

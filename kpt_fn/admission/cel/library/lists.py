@@ -157,12 +157,22 @@ def lists_range(n):
     return list(range(max(n, 0)))
 
 
+def traversal_cost(v) -> int:
+    """library/cost.go traversalCost: 0.1 per character of a string or bytes (rounded down), the sum
+    over a list's elements or a map's keys and values, 1 for anything else."""
+    t = type(v)
+    if t is str or t is bytes:
+        return int(len(v) * runtime.STRING_TRAVERSAL_FACTOR)
+    if t is list or t is tuple:
+        return sum(traversal_cost(x) for x in v)
+    if t is dict:
+        return sum(traversal_cost(k) + traversal_cost(x) for k, x in v.items())
+    return 1
+
+
 def _traversal_cost(args, result):
-    """library/cost.go traversalCost: one pass over the list, each element's own size counted."""
-    total = 0
-    for x in args[0] if type(args[0]) in (list, tuple) else ():
-        total += traversal(runtime.actual_size(x)) if type(x) in (str, bytes) else 1
-    return total
+    """library/cost.go: isSorted, sum, max, min, indexOf and lastIndexOf cost one traversal of their target."""
+    return traversal_cost(args[0]) if args else 0
 
 
 def _output_cost(args, result):

@@ -1,6 +1,6 @@
 """cel-go's ext.Sets (v0.26.0 ext/sets.go, enabled by the API server from 1.29 on): sets.contains,
 sets.equivalent and sets.intersects over lists, with CEL's heterogeneous equality; cost, as
-ext/sets.go's trackers count it, the product of the two lists' sizes."""
+ext/sets.go's trackers count it, the product of the two lists' sizes (twice it for equivalent), plus 1."""
 
 from __future__ import annotations
 
@@ -28,13 +28,16 @@ def intersects(a, b):
     return any(equal(x, y) for x in a for y in b)
 
 
-def _cost(args, result):
-    a, b = args
-    return max(len(a), 1) * max(len(b), 1) if type(a) in (list, tuple) and type(b) in (list, tuple) else 1
+def _cost(factor):
+    """ext/sets.go trackSetsCost: 1 + the sizes' product times the factor (2 for equivalent)."""
+    def cost(args, result):
+        a, b = args
+        return 1 + int(len(a) * len(b) * factor) if type(a) in (list, tuple) and type(b) in (list, tuple) else 1
+    return cost
 
 
 FUNCTIONS = [
-    Function("sets.contains", ["sets.contains(list(A), list(A)) -> bool"], contains, _cost),
-    Function("sets.equivalent", ["sets.equivalent(list(A), list(A)) -> bool"], equivalent, _cost),
-    Function("sets.intersects", ["sets.intersects(list(A), list(A)) -> bool"], intersects, _cost),
+    Function("sets.contains", ["sets.contains(list(A), list(A)) -> bool"], contains, _cost(1)),
+    Function("sets.equivalent", ["sets.equivalent(list(A), list(A)) -> bool"], equivalent, _cost(2)),
+    Function("sets.intersects", ["sets.intersects(list(A), list(A)) -> bool"], intersects, _cost(1)),
 ]

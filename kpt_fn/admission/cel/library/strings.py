@@ -9,7 +9,7 @@ from __future__ import annotations
 import math
 
 from kpt_fn.admission.cel import runtime
-from kpt_fn.admission.cel.library import strformat
+from kpt_fn.admission.cel.library import lists, strformat
 from kpt_fn.admission.cel.runtime import MAX_LIST_SIZE, no_overload, traversal
 from kpt_fn.admission.cel.stdlib import Function
 from kpt_fn.admission.cel.values import EvalError
@@ -160,10 +160,11 @@ def _join_cost(args, result):
 
 FUNCTIONS = [
     Function("charAt", ["string.charAt(int) -> string"], char_at),
+    # library/cost.go prices indexOf and lastIndexOf by name, strings' as lists': one traversal
     Function("indexOf", ["string.indexOf(string) -> int", "string.indexOf(string, int) -> int"], index_of,
-             lambda args, result: traversal(runtime.actual_size(args[0]))),
+             lambda args, result: lists.traversal_cost(args[0])),
     Function("lastIndexOf", ["string.lastIndexOf(string) -> int", "string.lastIndexOf(string, int) -> int"],
-             last_index_of, lambda args, result: traversal(runtime.actual_size(args[0]))),
+             last_index_of, lambda args, result: lists.traversal_cost(args[0])),
     Function("lowerAscii", ["string.lowerAscii() -> string"], lambda s: _ascii(s, False), _cost(1)),
     Function("upperAscii", ["string.upperAscii() -> string"], lambda s: _ascii(s, True), _cost(1)),
     Function("replace", ["string.replace(string, string) -> string",

@@ -18,4 +18,4 @@ def test_documented_examples(text, expected):
 
 
 def test_cost():
-    assert sets._cost([[1, 2], [1, 2, 3]], True) == 6
+    assert sets._cost(1)([[1, 2], [1, 2, 3]], True) == 7 and sets._cost(2)([[1], [1]], True) == 3
