@@ -15,6 +15,9 @@ from kpt_fn.admission.cel.values import UInt
 DYN = ("dyn",)
 BOOL, INT, UINT, DOUBLE, STRING, BYTES = ("bool",), ("int",), ("uint",), ("double",), ("string",), ("bytes",)
 NULL = ("null_type",)
+# a type parameter no argument bound (optional.none()'s): it takes the type its context gives it, as
+# cel-go's checker substitutes it, and reads as dyn where nothing does
+FREE = ("free",)
 
 
 def _split_top(text: str) -> list:
@@ -49,6 +52,8 @@ def parse_type(text: str):
 
 def format_type(t) -> str:
     kind = t[0]
+    if kind == "free":
+        return "dyn"
     if kind == "obj":
         return t[1]
     if kind == "param":
@@ -142,7 +147,7 @@ class Checker:
 
     def _field(self, node, operand, field):
         kind = operand[0]
-        if kind == "dyn":
+        if kind in ("dyn", "free"):
             return DYN
         if kind == "optional_type":
             inner = self._field(node, operand[1], field)
@@ -189,7 +194,7 @@ class Checker:
         a = self.check(node[1], scope)
         b = self.check(node[2], scope)
         for t in (a, b):
-            if t not in (BOOL, DYN) and t[0] != "param":
+            if t not in (BOOL, DYN, FREE) and t[0] != "param":
                 return self.error(node, f"found no matching overload for '{name}' applied to "
                                         f"'({format_type(a)}, {format_type(b)})'")
         return BOOL
@@ -232,11 +237,13 @@ class Checker:
             return DYN
         first = typed[0][1]
         for node, t in typed[1:]:
-            if t != first:
+            joined = _same(first, t)
+            if joined is None:
                 if self.exempt:
                     return DYN
                 self.error(node, f"expected type '{format_type(first)}' but found '{format_type(t)}'")
                 return DYN
+            first = joined
         return first
 
     def _struct(self, node, scope):
@@ -302,7 +309,7 @@ class Checker:
             var_types = [INT, target[1]] if len(variables) == 2 else [target[1]]
         elif target[0] == "map":
             var_types = [target[1], target[2]] if len(variables) == 2 else [target[1]]
-        elif target[0] == "dyn":
+        elif target[0] in ("dyn", "free"):
             var_types = [DYN] * len(variables)
         else:
             return self.error(node, f"expression of type '{format_type(target)}' cannot be range of a "
@@ -326,8 +333,24 @@ class Checker:
         return DYN
 
 
+def _same(a, b):
+    """The one type of `a` and `b` if they are the same type, a free parameter standing for any; else None."""
+    if a == b:
+        return a
+    if a == FREE:
+        return b
+    if b == FREE:
+        return a
+    if a[0] != b[0] or len(a) != len(b) or a[0] in ("obj", "param"):
+        return None
+    parts = [_same(x, y) for x, y in zip(a[1:], b[1:])]
+    return None if None in parts else (a[0], *parts)
+
+
 def _unify(wanted, given, bindings) -> bool:
     """Whether an argument of type `given` fits a parameter of type `wanted`, binding type parameters."""
+    if given == FREE:
+        return True
     if wanted[0] == "dyn" or given[0] == "dyn":
         if wanted[0] == "param" and wanted[1] not in bindings:
             bindings[wanted[1]] = DYN
@@ -362,7 +385,7 @@ def _unify(wanted, given, bindings) -> bool:
 
 def _substitute(t, bindings):
     if t[0] == "param":
-        return bindings.get(t[1], DYN)
+        return bindings.get(t[1], FREE)
     if len(t) == 1 or t[0] == "obj":
         return t
     return (t[0], *(_substitute(x, bindings) for x in t[1:]))

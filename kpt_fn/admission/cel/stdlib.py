@@ -1,5 +1,6 @@
 """CEL's standard functions (cel-go v0.26.0 checker/decls and common/stdlib) and the optional
-library (cel.OptionalTypes): declarations for the checker, implementations for the evaluator.
+library (cel.OptionalTypes, cel/library.go at its latest version: of, ofNonZeroValue, none, hasValue,
+value, or, orValue, first, last, optional.unwrap, unwrapOpt; optMap and optFlatMap are macros): declarations for the checker, implementations for the evaluator.
 
 A library is a list of `Function`s. A signature is text: `size(string) -> int` is a global overload,
 `string.size() -> int` one called on a receiver; types are CEL's (`list(A)`, `map(K, V)`, `dyn`,
@@ -247,6 +248,31 @@ def _or_value(a, b):
     return a.value if a.present else b
 
 
+def _first(items):
+    if type(items) not in (list, tuple):
+        raise no_overload("first")
+    return Optional(items[0], True) if items else NONE
+
+
+def _last(items):
+    if type(items) not in (list, tuple):
+        raise no_overload("last")
+    return Optional(items[-1], True) if items else NONE
+
+
+def _unwrap(items):
+    """optional.unwrap / unwrapOpt: the present values of a list of optionals."""
+    if type(items) not in (list, tuple):
+        raise no_overload("optional.unwrap")
+    out = []
+    for item in items:
+        if type(item) is not Optional:
+            raise no_overload("optional.unwrap")
+        if item.present:
+            out.append(item.value)
+    return out
+
+
 FUNCTIONS = [
     # operators: the evaluator implements them (their declarations are the checker's)
     Function("_+_", ["_+_(int, int) -> int", "_+_(uint, uint) -> uint", "_+_(double, double) -> double",
@@ -304,4 +330,9 @@ FUNCTIONS = [
     Function("value", ["optional_type(A).value() -> A"], _value),
     Function("or", ["optional_type(A).or(optional_type(A)) -> optional_type(A)"], _or),
     Function("orValue", ["optional_type(A).orValue(A) -> A"], _or_value),
+    # the optional library at its latest version, as cel.OptionalTypes() enables it (cel/library.go: 2)
+    Function("first", ["list(A).first() -> optional_type(A)"], _first),
+    Function("last", ["list(A).last() -> optional_type(A)"], _last),
+    Function("optional.unwrap", ["optional.unwrap(list(optional_type(A))) -> list(A)"], _unwrap),
+    Function("unwrapOpt", ["list(optional_type(A)).unwrapOpt() -> list(A)"], _unwrap),
 ]

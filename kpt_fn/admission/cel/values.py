@@ -3,7 +3,35 @@ describes the contract)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+
+class _Record:
+    """A small immutable record compared by its fields (no dataclasses: its import costs more than
+    the engine's own modules)."""
+
+    __slots__ = ()
+
+    def __init__(self, *values, **named):
+        given = dict(zip(self.__slots__, values), **named)
+        if set(given) != set(self.__slots__):
+            raise TypeError(f"{type(self).__name__} takes {', '.join(self.__slots__)}")
+        for name in self.__slots__:
+            object.__setattr__(self, name, given[name])
+
+    def __setattr__(self, name, value):
+        raise AttributeError(f"{type(self).__name__} is immutable")
+
+    def _fields(self):
+        return tuple(getattr(self, name) for name in self.__slots__)
+
+    def __eq__(self, other):
+        return type(other) is type(self) and other._fields() == self._fields()
+
+    def __hash__(self):
+        return hash(self._fields())
+
+    def __repr__(self):
+        inner = ", ".join(f"{name}={getattr(self, name)!r}" for name in self.__slots__)
+        return f"{type(self).__name__}({inner})"
 
 PER_CALL_LIMIT = 1_000_000  # k8s.io/apiserver@v0.36.3 pkg/apis/cel/config.go
 
@@ -17,11 +45,10 @@ class UInt(int):
         return f"{int(self)}u"
 
 
-@dataclass(frozen=True)
-class Unknown:
+class Unknown(_Record):
     """A value that cannot be known offline; `reason` says why (e.g. the authorizer's answer)."""
 
-    reason: str
+    __slots__ = ("reason",)
 
 
 class Lazy:
@@ -33,12 +60,10 @@ class Lazy:
         self.thunk = thunk
 
 
-@dataclass(frozen=True)
-class CompileError:
+class CompileError(_Record):
     """An expression that does not compile; `message` is the API server's wording."""
 
-    expression: str
-    message: str
+    __slots__ = ("expression", "message")
 
     def __str__(self):
         return self.message
@@ -59,10 +84,10 @@ class EvalError(Exception):
         return f"expression '{expression}' resulted in error: {self.message}"
 
 
-@dataclass(frozen=True)
-class Evaluation:
-    value: object
-    cost: int
+class Evaluation(_Record):
+    """What an evaluation gave (`value`) and what it cost (`cost`, cel-go's runtime cost)."""
+
+    __slots__ = ("value", "cost")
 
 
 class Program:

@@ -1,3 +1,5 @@
+import pytest
+
 from kpt_fn.admission.cel import values
 
 
@@ -17,3 +19,13 @@ def test_program_run_and_evaluate():
     program = values.Program("1", "int", lambda activation, limit: (1, 0))
     assert program.evaluate({}) == 1
     assert program.run({}) == values.Evaluation(1, 0)
+
+
+def test_records_are_immutable_and_compare_by_their_fields():
+    unknown = values.Unknown("the authorizer")
+    assert unknown == values.Unknown(reason="the authorizer") and hash(unknown) == hash(values.Unknown("the authorizer"))
+    assert repr(values.Evaluation(1, 2)) == "Evaluation(value=1, cost=2)"
+    with pytest.raises(AttributeError):
+        unknown.reason = "x"
+    with pytest.raises(TypeError):
+        values.CompileError("only the expression")
