@@ -143,6 +143,18 @@ def no_overload(name: str = ""):
     return EvalError(f"no such overload: {name}" if name else "no such overload")
 
 
+def succeeds(fn, *args) -> bool:
+    """Whether `fn(*args)` returns rather than raising an EvalError (isIP, isCIDR, isSemver ...); a call
+    on arguments of the wrong types is still no such overload."""
+    try:
+        fn(*args)
+    except EvalError as exc:
+        if exc.message.startswith("no such overload"):
+            raise
+        return False
+    return True
+
+
 def check_int(v: int) -> int:
     if INT64_MIN <= v <= INT64_MAX:
         return v

@@ -53,6 +53,21 @@ def check(expression: str, expectation: tuple, *, exact_errors: bool = False) ->
     return "" if ok else f"got {value!r}"
 
 
+def table_tests(cases: list, not_ported: dict, *, exact_errors: bool = False):
+    """The two tests of a ported table: each case not in `not_ported` meets its expectation, and
+    `not_ported` names only cases of the table. A test module assigns them to its test names."""
+    import pytest
+
+    @pytest.mark.parametrize("name, expression, expectation", [c for c in cases if c[0] not in not_ported])
+    def test_case(name, expression, expectation):
+        assert check(expression, expectation, exact_errors=exact_errors) == ""
+
+    def test_not_ported_names_cases():
+        assert set(not_ported) <= {c[0] for c in cases}
+
+    return test_case, test_not_ported_names_cases
+
+
 def runtime_cost(expression: str) -> int:
     """The runtime cost of `expression` as cost_test.go's testCost evaluates it (an `authorizer`
     declared; its checks' answers are unknown offline, their cost is counted all the same)."""

@@ -3,9 +3,7 @@ and what the test expects of it (upstream.apiserver.harness describes the forms)
 
 from __future__ import annotations
 
-import pytest
-
-from upstream.apiserver.harness import check
+from upstream.apiserver.harness import table_tests
 
 CASES = [('parse ipv4', 'ip("192.168.0.1")', ('cel', 'ip("192.168.0.1")')),
  ('parse invalid ipv4',
@@ -68,10 +66,4 @@ CASES = [('parse ipv4', 'ip("192.168.0.1")', ('cel', 'ip("192.168.0.1")')),
 NOT_PORTED: dict[str, str] = {}
 
 
-@pytest.mark.parametrize("name, expression, expectation", [c for c in CASES if c[0] not in NOT_PORTED])
-def test_case(name, expression, expectation):
-    assert check(expression, expectation, exact_errors=True) == ""
-
-
-def test_not_ported_names_cases():
-    assert set(NOT_PORTED) <= {c[0] for c in CASES}
+test_case, test_not_ported_names_cases = table_tests(CASES, NOT_PORTED, exact_errors=True)

@@ -9,7 +9,7 @@ from __future__ import annotations
 import ipaddress
 
 from kpt_fn.admission.cel import runtime
-from kpt_fn.admission.cel.runtime import no_overload, traversal
+from kpt_fn.admission.cel.runtime import no_overload, succeeds, traversal
 from kpt_fn.admission.cel.stdlib import Function
 from kpt_fn.admission.cel.values import EvalError
 
@@ -205,23 +205,11 @@ def to_cidr(v):
 
 
 def is_ip(v):
-    try:
-        parse_ip(_string(v, "isIP"))
-    except EvalError as exc:
-        if exc.message.startswith("no such overload"):
-            raise
-        return False
-    return True
+    return succeeds(parse_ip, _string(v, "isIP"))
 
 
 def is_cidr(v):
-    try:
-        parse_cidr(_string(v, "isCIDR"))
-    except EvalError as exc:
-        if exc.message.startswith("no such overload"):
-            raise
-        return False
-    return True
+    return succeeds(parse_cidr, _string(v, "isCIDR"))
 
 
 def is_canonical(v):

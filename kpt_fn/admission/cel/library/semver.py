@@ -8,7 +8,7 @@ semver precedence, build metadata ignored.
 from __future__ import annotations
 
 from kpt_fn.admission.cel import runtime
-from kpt_fn.admission.cel.runtime import no_overload, traversal
+from kpt_fn.admission.cel.runtime import no_overload, succeeds, traversal
 from kpt_fn.admission.cel.stdlib import Function
 from kpt_fn.admission.cel.values import EvalError
 
@@ -128,13 +128,7 @@ def to_semver(text, normalize=False):
 
 
 def is_semver(text, normalize=False):
-    try:
-        to_semver(text, normalize)
-    except EvalError as exc:
-        if exc.message.startswith("no such overload"):
-            raise
-        return False
-    return True
+    return succeeds(to_semver, text, normalize)
 
 
 def _part(name):

@@ -63,3 +63,14 @@ def test_type_names_and_sizes():
     with pytest.raises(EvalError):
         runtime.size(1)
     assert runtime.as_bool(True) is True
+
+
+def test_succeeds():
+    def parse(text):
+        if text != "ok":
+            raise EvalError("bad")
+        return text
+
+    assert runtime.succeeds(parse, "ok") is True and runtime.succeeds(parse, "no") is False
+    with pytest.raises(EvalError, match="no such overload"):
+        runtime.succeeds(runtime.size, 1)
