@@ -4,8 +4,8 @@
 #   wheels/              the package and every dependency as wheels, pinned by constraints.txt and
 #                        built/downloaded beforehand for the base image's Python and architecture
 #   argocd/plugin.yaml   the CMP configuration, baked in at Argo CD's path
-#   schemas/             the default Trainer release's JSON Schemas (kpt_fn/upstream/v2_3_0/schemas), for
-#                        kubeconform
+#   schemas/             the repository's schemas/ (the default Trainer release's JSON Schemas at its top,
+#                        every release under schemas/<release>/), for kubeconform
 # The build itself needs no network (pip installs with --no-index) unless KUBECONFORM=yes, which
 # downloads a pinned, checksum-verified kubeconform.
 #

@@ -65,8 +65,9 @@ trap 'rm -rf "$ctx"' EXIT
 mkdir -p "$ctx/wheels" "$ctx/argocd"
 cp "$root/Dockerfile" "$ctx/Dockerfile"
 cp "$root/argocd/plugin.yaml" "$ctx/argocd/plugin.yaml"
-# The default release's JSON Schemas, for kubeconform in the image (/opt/fn/schemas).
-cp -r "$root/kpt_fn/upstream/v2_3_0/schemas" "$ctx/schemas"
+# The JSON Schemas, for kubeconform in the image (/opt/fn/schemas): the repository's schemas/ (the default
+# release at its top, every release under schemas/<release>/).
+cp -r "$root/schemas" "$ctx/schemas"
 
 pip=("${PYTHON:-python3}" -m pip --disable-pip-version-check --no-input -q)
 # The package itself is pure Python: built from a copy of the checkout's files (tracked and

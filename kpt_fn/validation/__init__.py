@@ -7,7 +7,7 @@ Public API (pure functions; nothing raises for bad input, everything is reported
         What the API server checks on create, for TrainJob, TrainingRuntime, ClusterTrainingRuntime
         (trainer.kubeflow.org/v1alpha1), JobSet (jobset.x-k8s.io/v1alpha2), PodGroup
         (scheduling.x-k8s.io/v1alpha1, scheduling.volcano.sh/v1beta1), ConfigMap and Secret (v1):
-        ObjectMeta names/labels/annotations, the strict JSON Schema (the release bundle's schemas/), list-type
+        ObjectMeta names/labels/annotations, the strict JSON Schema (the release bundle's schemas.json), list-type
         uniqueness, non-transition CEL rules, label syntax of embedded templates, ConfigMap/Secret
         keys. [] for other kinds. The object is validated as written; where the API server would
         fill a default first, the default counts (CEL, list-map keys, required fields), and a

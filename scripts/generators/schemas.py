@@ -1,5 +1,7 @@
-"""`scripts/generate.py schemas`: the strict JSON Schemas of a release bundle (schemas/ in the bundle)
-from the upstream CRDs and Trainer's OpenAPI document.
+"""`scripts/generate.py schemas`: the strict JSON Schemas of a release from the upstream CRDs and
+Trainer's OpenAPI document, as files for kubeconform at the repository's top level (`schemas/<release>/`,
+and the default release's also at `schemas/` itself) and as the bundle's schemas.json, which the
+function reads. Both are written from the same documents in one run: no copy to drift.
 
 Output layout follows kubeconform's `-schema-location` template
 `schemas/{{.Group}}/{{.ResourceKind}}_{{.ResourceAPIVersion}}.json`. kubeconform takes `{{.Group}}`
@@ -25,7 +27,7 @@ Typed built-in objects (ConfigMap, Secret, ObjectMeta) are decoded by the API se
 where `null` means "zero value"; their optional properties therefore accept null, like the schemas
 kubeconform ships.
 
-Also writes schemas.json beside schemas/, what the function reads: every schema of schemas/ in one
+schemas.json (in the bundle, kpt_fn/upstream/v<release>/) is what the function reads: every schema in one
 document, each subtree that repeats stored once (scripts/generators/subtrees.py), and the index
 (apiVersion, kind, file, scope and source of each schema). Every file carries the generator's marker
 (`$comment` in a schema: a keyword draft 4 validators ignore).
@@ -38,7 +40,7 @@ import json
 import yaml
 
 from generators import subtrees
-from generators.releases import local
+from generators.releases import DEFAULT, local
 
 PER_RELEASE = True
 
@@ -190,7 +192,7 @@ def _origin(ctx, relative: str) -> str:
 
 
 def documents(ctx) -> tuple[dict[str, dict], list[dict]]:
-    """({path relative to the bundle's schemas/: JSON Schema}, the index of the schemas)."""
+    """({path in kubeconform's layout, relative to a release's schemas/: JSON Schema}, the index of the schemas)."""
     swagger_path = local(ctx.release, *SWAGGER)
     swagger = json.loads(ctx.read(swagger_path))
     swagger_origin = _origin(ctx, swagger_path)
@@ -242,8 +244,18 @@ def dump_shared(files: dict[str, dict], index: list[dict], marker: str) -> str:
     return "\n".join(lines) + "\n"
 
 
+# The top-level directory kubeconform users point -schema-location at (docs/schemas.md).
+TOP = "schemas"
+
+
+def kubeconform_dirs(release: str) -> list[str]:
+    """The repository-relative directories a release's schema files are written to: schemas/<release>,
+    and schemas itself for the default release (the URL a user writes without a release)."""
+    return [f"{TOP}/{release}", *([TOP] if release == DEFAULT else [])]
+
+
 def build(ctx) -> dict[str, str]:
     files, index = documents(ctx)
-    out = {ctx.output(f"schemas/{rel}"): dump(doc) for rel, doc in files.items()}
+    out = {f"{top}/{rel}": dump(doc) for top in kubeconform_dirs(ctx.release.name) for rel, doc in files.items()}
     out[ctx.output("schemas.json")] = dump_shared(files, index, ctx.marker)
     return out
