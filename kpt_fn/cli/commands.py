@@ -229,6 +229,27 @@ def check_generated(paths):
     modes.check_generated_mode(paths)
 
 
+@_command("install-kustomize-plugin")
+@click.option("--dir", "directory", type=click.Path(file_okay=False), default=None,
+              help="The kustomize plugin home to write into (default: $KUSTOMIZE_PLUGIN_HOME, else "
+                   "$XDG_CONFIG_HOME/kustomize/plugin, else ~/.config/kustomize/plugin, where kustomize looks).")
+def install_kustomize_plugin(directory):
+    """Write the kustomize legacy exec plugin for kind ExpandTrainJobs (fn.kpt.dev/v1alpha1/expandtrainjobs/
+    ExpandTrainJobs) into a plugin home and print its path, for `kubectl kustomize --enable-alpha-plugins`.
+    The wrapper runs $EXPAND_TRAINJOBS, else expand-trainjobs from PATH, else this executable, and names
+    what is missing when none is there."""
+    import os
+    import sys
+
+    from kpt_fn import kustomize_install
+
+    try:
+        home = directory or kustomize_install.default_home(os.environ)
+        click.echo(kustomize_install.install(home, kustomize_install.this_executable(sys.argv[0], sys.executable)))
+    except (OSError, ValueError) as e:
+        raise click.ClickException(f"install-kustomize-plugin: {e}") from None
+
+
 # Every command of the table has its click command (and _command admits no other).
 if set(cli.commands) != set(COMMANDS):
     raise LookupError(f"commands without a click command: {sorted(set(COMMANDS) - set(cli.commands))}")

@@ -28,6 +28,7 @@ COMMANDS = {
     "report": None,
     "diff": None,
     "check-generated": None,
+    "install-kustomize-plugin": None,
 }
 
 
