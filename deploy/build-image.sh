@@ -5,7 +5,8 @@
 #     --engine E          docker or podman (default: docker if its daemon answers, else podman)
 #     --base IMAGE        base image (default python:3.12-slim)
 #     --python X.Y        the base image's Python (default: asked from the base image with the engine)
-#     --arch A            amd64 | arm64 (default: this machine's)
+#     --arch A            amd64 | arm64 (default: this machine's); given, the build is for linux/A
+#                         (--platform: another architecture needs an emulator, as the release workflow sets up)
 #     --no-kubeconform    leave kubeconform out (no download from GitHub during the build)
 #     --pull P            the engine's --pull policy for the base (default: the engine's)
 #
@@ -23,6 +24,7 @@ python_version=
 arch=
 kubeconform=yes
 pull=()
+platform=()
 tag=
 
 while [ $# -gt 0 ]; do
@@ -30,10 +32,10 @@ while [ $# -gt 0 ]; do
     --engine) engine=$2; shift 2 ;;
     --base) base=$2; shift 2 ;;
     --python) python_version=$2; shift 2 ;;
-    --arch) arch=$2; shift 2 ;;
+    --arch) arch=$2; platform=(--platform "linux/$2"); shift 2 ;;
     --no-kubeconform) kubeconform=no; shift ;;
     --pull) pull=(--pull="$2"); shift 2 ;;
-    -h|--help) sed -n '2,16p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,17p' "$0"; exit 0 ;;
     -*) echo "build-image.sh: unknown option $1" >&2; exit 2 ;;
     *) tag=$1; shift ;;
   esac
@@ -88,5 +90,5 @@ for m in $(seq 17 36); do platforms+=(--platform "manylinux_2_${m}_$machine"); d
 "${pip[@]}" download --only-binary=:all: --implementation cp --python-version "$python_version" "${platforms[@]}" \
   -c "$root/constraints.txt" -d "$ctx/wheels" "$ctx"/wheels/expand_trainjobs-*.whl
 
-"$engine" build "${pull[@]}" --build-arg BASE="$base" --build-arg KUBECONFORM="$kubeconform" \
+"$engine" build "${pull[@]}" "${platform[@]}" --build-arg BASE="$base" --build-arg KUBECONFORM="$kubeconform" \
   --build-arg TARGETARCH="$arch" -t "$tag" "$ctx"

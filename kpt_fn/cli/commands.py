@@ -238,16 +238,20 @@ def install_kustomize_plugin(directory):
     ExpandTrainJobs) into a plugin home and print its path, for `kubectl kustomize --enable-alpha-plugins`.
     The wrapper runs $EXPAND_TRAINJOBS, else expand-trainjobs from PATH, else this executable, and names
     what is missing when none is there."""
-    import os
-    import sys
+    def run():
+        import os
+        import sys
 
-    from kpt_fn import kustomize_install
+        from kpt_fn import kustomize_install
 
-    try:
-        home = directory or kustomize_install.default_home(os.environ)
-        click.echo(kustomize_install.install(home, kustomize_install.this_executable(sys.argv[0], sys.executable)))
-    except (OSError, ValueError) as e:
-        raise click.ClickException(f"install-kustomize-plugin: {e}") from None
+        try:
+            home = directory or kustomize_install.default_home(os.environ)
+            path = kustomize_install.install(home, kustomize_install.this_executable(sys.argv[0], sys.executable))
+        except (OSError, ValueError) as e:
+            raise modes.CannotRun(f"install-kustomize-plugin: {e}") from None
+        return path + "\n", [], 0
+
+    modes.guarded(run)
 
 
 # Every command of the table has its click command (and _command admits no other).

@@ -184,6 +184,7 @@ STDOUT_MODES = {
     "report": (["report", "app"], "", 1),
     "diff": (["diff", "app", "app2"], "", 2),
     "diff --trainer-version": (["diff", "--trainer-version", "v2.2.1..v2.3.0", "app"], "", 2),
+    "install-kustomize-plugin": (["install-kustomize-plugin", "--dir", "plugins"], "", 1),
 }
 STDOUT_FAILURES = ["closed", "full", "broken pipe"]
 # Each mode with one of the failures, in turn: they are three paths of kpt_fn.stdio, the same for all modes.

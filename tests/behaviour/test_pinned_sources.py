@@ -38,7 +38,7 @@ def shipped_files() -> list[Path]:
     """The files a user copies or reads to install or run the function."""
     files = [ROOT / "README.md", ROOT / "metadata.yaml", ROOT / ".pre-commit-hooks.yaml"]
     files += sorted((ROOT / "docs").glob("*.md"))
-    for top in ("examples", "deploy", "argocd", "kustomize"):
+    for top in ("examples", "deploy", "argocd", "kustomize", ".github"):
         files += sorted(p for p in (ROOT / top).rglob("*") if p.is_file() and "testdata" not in p.parts)
     return files
 
@@ -93,8 +93,10 @@ def image_problems(text: str, where: str, locked: str, *, bare_allowed: bool) ->
     for m in pin_image.REFERENCE.finditer(text):
         ref = m.group(0)
         line = text[text.rfind("\n", 0, m.start()) + 1:m.start()]
-        # A bare name is no pull: the catalog's metadata, prose, and a kustomize `images:` selector.
-        if ref == pin_image.IMAGE and (bare_allowed or line.lstrip("# ").removeprefix("- ").startswith("name:")):
+        # A bare name is no pull: the catalog's metadata, prose, a kustomize `images:` selector, and
+        # the release workflow's IMAGE (where it pushes, tagged and then pinned by digest).
+        key = line.lstrip("# ").removeprefix("- ")
+        if ref == pin_image.IMAGE and (bare_allowed or key.startswith(("name:", "IMAGE:"))):
             continue
         if ref != locked:
             problems.append(f"{where}: {ref} is not the pinned image {locked} (deploy/image.lock; "
@@ -141,7 +143,7 @@ def file_problems(path: Path, text: str, locked: str) -> list[str]:
         return problems
     problems += install_problems(text, where) if path.suffix in (".sh", "") or "run:" in text else []
     problems += image_problems(text, where, locked, bare_allowed=path.name == "metadata.yaml")
-    if path.suffix in (".yaml", ".yml") and path.parent.name == "github":
+    if path.suffix in (".yaml", ".yml") and path.parent.name in ("github", "workflows"):
         workflow = yaml.safe_load(text)
         problems += action_problems(workflow, where)
         for job in (workflow.get("jobs") or {}).values():
