@@ -15,7 +15,13 @@ to hide something from the reviewer. Whatever they hold, they stay text on their
 - a code span is fenced with more backticks than the value holds (CommonMark's rule); in a table
   cell its `|` is escaped too, which GFM's table parser honours inside code spans;
 - inside raw HTML that this module writes (`<details><summary>`), where Markdown is not parsed, text
-  is HTML-escaped instead.
+  is HTML-escaped instead;
+- GitHub turns some plain text into links and notifications after Markdown is parsed: `@name`
+  mentions (and emails), `#123` / `GH-123` issue references, and URLs (`https://...`, `www.`, GFM's
+  autolink extension). In text and HTML a WORD JOINER (U+2060, invisible) is put after the `@`, the
+  `#` or `GH-` before a digit, the `:` of `://` and the `www` before a dot, so none of these patterns
+  match: a reason written `cc @platform-team` reads the same and pings nobody. Code spans need
+  nothing (GitHub links nothing inside them).
 """
 
 from __future__ import annotations
@@ -27,11 +33,17 @@ from kpt_fn.results import escape as _visible
 
 _MARKUP = re.compile(r"([\\`*_\[\]<>!|~&$])")
 _BACKTICKS = re.compile("`+")
+_LINKING = re.compile(r"(@|#(?=\d)|\b[Gg][Hh]-(?=\d)|:(?=//)|\b[Ww]{3}(?=\.))")
+_JOINER = "\u2060"
+
+
+def _unlinked(value: str) -> str:
+    return _LINKING.sub(lambda m: m.group(1) + _JOINER, value)
 
 
 def text(value) -> str:
     """`value` as literal Markdown text (paragraphs, headings, list items, table cells)."""
-    return _MARKUP.sub(r"\\\1", _visible(value))
+    return _unlinked(_MARKUP.sub(r"\\\1", _visible(value)))
 
 
 def code(value, in_table: bool = False) -> str:
@@ -50,7 +62,7 @@ def code(value, in_table: bool = False) -> str:
 
 def in_html(value) -> str:
     """`value` as text inside raw HTML this module writes (e.g. a <summary>)."""
-    return html.escape(_visible(value), quote=True)
+    return _unlinked(html.escape(_visible(value), quote=True))
 
 
 def row(cells) -> str:

@@ -191,6 +191,23 @@ def _resources_blame(ps, blame):
     return None
 
 
+# Letters and symbols that render as blank space (Hangul fillers, the blank Braille pattern), beside
+# the categories below: a reason made of them shows as nothing in a review.
+_BLANK_GLYPHS = frozenset("\u115f\u1160\u3164\uffa0\u2800")
+# White space (Z*), controls and format characters (Cc, Cf: zero-width spaces and joiners, bidi
+# marks), surrogates, private use, unassigned, and combining marks with no base (Mn, Me).
+_INVISIBLE_CATEGORIES = frozenset({"Zs", "Zl", "Zp", "Cc", "Cf", "Cs", "Co", "Cn", "Mn", "Me"})
+
+
+def visible(reason: str) -> bool:
+    """Whether a waiver reason has at least one character a reader sees: a reason is shown in review
+    outputs as the justification of a waived rule, so one that shows as nothing is no reason."""
+    import unicodedata  # only with a waiver: unicodedata costs start-up
+
+    return any(not c.isspace() and c not in _BLANK_GLYPHS and unicodedata.category(c) not in _INVISIBLE_CATEGORIES
+               for c in reason)
+
+
 def _apply_waivers(trainjob: dict, found: list) -> list:
     notes = dig(trainjob, "metadata", "annotations") or {}
     waivers = {k[len(WAIVER_PREFIX):]: v for k, v in notes.items() if isinstance(k, str) and k.startswith(WAIVER_PREFIX)}
@@ -201,15 +218,18 @@ def _apply_waivers(trainjob: dict, found: list) -> list:
         if rule not in known:
             problems.append(Problem(f"waiver for unknown policy rule {rule!r}; known rules: {', '.join(sorted(known))}",
                                     path, rule="policy/waiver"))
-        elif not str(reason or "").strip():
-            problems.append(Problem(f"waiver of policy/{rule} gives no reason: write why as the annotation's value", path, rule="policy/waiver"))
+        elif not visible(str(reason or "")):
+            text = "gives no reason" if not str(reason or "").strip() else \
+                "gives a reason with no visible character (only blanks, invisible or control characters)"
+            problems.append(Problem(f"waiver of policy/{rule} {text}: write why as the annotation's value", path,
+                                    rule="policy/waiver"))
     who = f"{dig(trainjob, 'metadata', 'namespace') or ''}/{dig(trainjob, 'metadata', 'name')}".lstrip("/")
     for rule, message, where in found:
         path, subject = where if where else ("", None)
         if subject is not None:
             message = f"TrainJob {who}: {message}"
         reason = str(waivers.get(rule) or "").strip()
-        if rule in waivers and reason:
+        if rule in waivers and visible(reason):
             problems.append(Problem(f"policy/{rule} waived ({reason}): {message}", path, severity=WARNING, subject=subject, rule=f"policy/{rule}"))
         else:
             problems.append(Problem(f"{message} (waive with the TrainJob annotation {WAIVER_PREFIX}{rule}: <reason>)",

@@ -40,6 +40,9 @@ _DIGITS = frozenset("0123456789")
 # Exponents beyond this are refused instead of building astronomically large integers (upstream
 # would try; no real quantity gets near it).
 _MAX_EXPONENT = 100_000
+# Most significant digits of a quantity's number read exactly: far below Python's int-string limit, so
+# that sums and canonical forms of such numbers stay convertible too; real quantities have under 30.
+MAX_DIGITS = 1_000
 
 
 class QuantityError(ValueError):
@@ -287,7 +290,16 @@ def _parse(value: str | int | float) -> Quantity:
     if not any(c in _DIGITS for c in value_text):
         raise QuantityError(MSG_NUMERIC)
     negative = value_text[0] == "-"
-    magnitude = int(num + denom)
+    # Leading zeros of the digits and trailing zeros of the fraction do not change the value; what is
+    # left is converted to an int, which costs time quadratic in its length (and Python refuses more
+    # than 4,300 digits): beyond MAX_DIGITS significant digits the quantity is refused by its length,
+    # naming the field, in bounded time. Upstream's inf.Dec would take it; no resource amount needs it.
+    denom = denom.rstrip("0")
+    digits = (num + denom).lstrip("0") or "0"
+    if len(digits) > MAX_DIGITS:
+        raise QuantityError(f"{MSG_NUMERIC}: {len(digits)} significant digits, more than the {MAX_DIGITS} "
+                            "this function reads (docs/limits.md)")
+    magnitude = int(digits)
     if abs(exponent) > _MAX_EXPONENT:
         if magnitude == 0:
             nanos = 0

@@ -49,15 +49,40 @@ def _escape_char(c: str) -> str:
     if named is not None:
         return named
     code = ord(c)
-    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
+    if code < 0x100:
+        return f"\\x{code:02x}"
+    return f"\\u{code:04x}" if code <= 0xFFFF else f"\\U{code:08x}"
+
+
+# The GitHub Actions runner runs a workflow command written in its legacy form `##[name ...]data`
+# ANYWHERE in a line of a step's stdout or stderr (actions/runner src/Runner.Common/ActionCommand.cs
+# TryParse, lines 121-189; tried on every line that is no `::name::` command, ActionCommandManager.cs
+# line 70): a name or reason holding `##[stop-commands]x`, `##[add-mask]...` or `##[error]...` would
+# stop, mask or forge the job's annotations. Its `[` is written as an escape, which no parser reads.
+LEGACY_COMMAND = "##["
+LEGACY_COMMAND_ESCAPED = "##\\x5b"
+
+
+def _unsafe(c: str) -> bool:
+    """A character no output may carry as it is: the set above, lone surrogates (a file name that is
+    not UTF-8, read with surrogateescape; no encoder writes them) and Unicode noncharacters (U+FDD0 to
+    U+FDEF and U+xFFFE/U+xFFFF of every plane: XML 1.0 forbids U+FFFE and U+FFFF, and CI parsers
+    refuse them)."""
+    if c in _UNSAFE:
+        return True
+    code = ord(c)
+    return 0xD800 <= code <= 0xDFFF or 0xFDD0 <= code <= 0xFDEF or (code & 0xFFFE) == 0xFFFE
 
 
 def escape(text) -> str:
-    """`text` with every control character written as an escape (\\n, \\x1b, \\u2028, ...)."""
+    """`text` with every control character written as an escape (\\n, \\x1b, \\u2028, ...), and the
+    runner's legacy workflow-command opener `##[` as `##\\x5b`."""
     text = text if isinstance(text, str) else str(text)
-    if text.isprintable():
-        return text
-    return "".join(_escape_char(c) if c in _UNSAFE else c for c in text)
+    if not text.isprintable():
+        text = "".join(_escape_char(c) if _unsafe(c) else c for c in text)
+    if LEGACY_COMMAND in text:
+        text = text.replace(LEGACY_COMMAND, LEGACY_COMMAND_ESCAPED)
+    return text
 
 
 class Result:

@@ -253,6 +253,12 @@ class Reader:
         if real in self._files:
             return
         self._files.add(real)
+        if not _is_utf8(rel):
+            # The name goes into every object's path annotation and every message about it, which
+            # kpt, kustomize and Argo CD carry as UTF-8 text (YAML, JSON): a name with other bytes
+            # (Python reads it with surrogateescape) has no such form. Named, with its bytes as \xNN.
+            problems.add(Problem(f"{shown_name(rel)}: file name is not UTF-8; not read: rename the file", option))
+            return
         if not stat.S_ISREG(st.st_mode):
             problems.add(Problem(f"{rel}: not a regular file", option))
             return
@@ -357,6 +363,19 @@ def trainjobs_in_list(item) -> list:
         for j, x in enumerate(item["items"])
         if isinstance(x, dict) and res.is_trainjob(x)
     ]
+
+
+def _is_utf8(name: str) -> bool:
+    try:
+        name.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def shown_name(name: str) -> str:
+    """A file name as a message shows it: a byte that is not UTF-8 as \\xNN (as git quotes it)."""
+    return os.fsencode(name).decode("utf-8", "backslashreplace")
 
 
 def _annotated(obj: dict, rel: str, index: int) -> dict:

@@ -4,18 +4,34 @@ One run; the tool's rules are the catalogue entries the findings name (id, short
 each result has its ruleId, level, message and, for a finding from a file, a physical location with
 `artifactLocation.uri` (relative to the directory the command ran in, `%SRCROOT%`) and
 `region.startLine`. Checked against the OASIS schema in tests/behaviour/test_validate_formats.py.
+
+SARIF 2.1.0 section 3.4.3 wants `uri` a URI reference (RFC 3986): the file's path is percent-encoded
+as UTF-8 (its bytes, for a name that is not UTF-8) with only `/` and the unreserved characters left
+as they are, so that `#`, `?`, `%`, spaces, `:` in a first segment (which would read as a scheme) and
+non-ASCII characters decode back to the file (tests/behaviour/test_ci_output_inert.py). Texts from
+the input (messages, names, fields) are written through kpt_fn.results.escape: no control character,
+lone surrogate or noncharacter reaches the JSON.
 """
 
 from __future__ import annotations
 
 import json
+from urllib.parse import quote
 
 from kpt_fn import __version__
 from kpt_fn.findings import headline
+from kpt_fn.formats.json import inert
 from kpt_fn.problems import rule_family
+from kpt_fn.results import escape
 
 _LEVEL = {"error": "error", "warning": "warning", "info": "note"}
 SCHEMA = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
+
+
+def uri(path: str) -> str:
+    """A relative file path as an RFC 3986 relative reference that decodes to it (UTF-8; a name that
+    is not UTF-8 was read with surrogateescape, and its original bytes are encoded)."""
+    return quote(path, safe="/", encoding="utf-8", errors="surrogateescape")
 
 
 def _rules(report: dict, catalogue: list) -> list:
@@ -41,19 +57,19 @@ def _rules(report: dict, catalogue: list) -> list:
 
 def _result(f: dict, index: dict) -> dict:
     ref = f["resource"]
-    out: dict = {"level": _LEVEL.get(f["severity"], "note"), "message": {"text": headline(f)}}
+    out: dict = {"level": _LEVEL.get(f["severity"], "note"), "message": {"text": escape(headline(f))}}
     if f["rule"]:
         out["ruleId"] = f["rule"]
         out["ruleIndex"] = index[f["rule"]]
     if f["file"]:
-        location: dict = {"artifactLocation": {"uri": f["file"], "uriBaseId": "%SRCROOT%"}}
+        location: dict = {"artifactLocation": {"uri": uri(f["file"]), "uriBaseId": "%SRCROOT%"}}
         if f["line"]:
             location["region"] = {"startLine": f["line"]}
         out["locations"] = [{"physicalLocation": location}]
     if ref.get("kind"):
-        out.setdefault("properties", {})["resource"] = ref
+        out.setdefault("properties", {})["resource"] = {k: escape(v) for k, v in ref.items()}
     if f["field"]:
-        out.setdefault("properties", {})["field"] = f["field"]
+        out.setdefault("properties", {})["field"] = escape(f["field"])
     return out
 
 
@@ -70,4 +86,4 @@ def write(report: dict, rules: list) -> str:
             "invocations": [{"executionSuccessful": True}],
         }],
     }
-    return json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
+    return inert(json.dumps(doc, indent=2, ensure_ascii=False)) + "\n"

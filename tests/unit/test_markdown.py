@@ -10,7 +10,7 @@ from kpt_fn import markdown
 @pytest.mark.parametrize("value, expected", [
     ("plain name-1.2", "plain name-1.2"),
     ("a*b_c", "a\\*b\\_c"),
-    ("[x](http://e)", "\\[x\\](http://e)"),
+    ("[x](http://e)", "\\[x\\](http:\u2060//e)"),  # a WORD JOINER keeps GitHub from linking the URL
     ("<img src=x>", "\\<img src=x\\>"),
     ("<!-- hide -->", "\\<\\!-- hide --\\>"),
     ("a|b", "a\\|b"),
@@ -59,3 +59,15 @@ def test_details():
 ])
 def test_shorten(value, limit, expected):
     assert markdown.shorten(value, limit) == expected
+
+
+@pytest.mark.parametrize("value, expected", [
+    ("cc @platform-team", "cc @\u2060platform-team"),
+    ("ops@example.com", "ops@\u2060example.com"),
+    ("fixes #12 and GH-3", "fixes #\u206012 and GH-\u20603"),
+    ("https://evil.example and www.evil.example", "https:\u2060//evil.example and www\u2060.evil.example"),
+    ("C# #x www-site a:b", "C# #x www-site a:b"),  # controls: nothing GitHub would link
+])
+def test_text_links_and_mentions_nothing(value, expected):
+    assert markdown.text(value) == expected
+    assert markdown.in_html(value) == expected

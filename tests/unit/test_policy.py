@@ -226,3 +226,14 @@ def test_a_managed_by_trainjob_says_which_pod_level_rules_were_skipped():
     # TrainJob-level rules still run on it.
     outcome = _run(_edit(("metadata", "labels"), {}, tj))
     assert [r for r in _policy_results(outcome) if r["tags"]["rule"] == "policy/required-labels"]
+
+
+@pytest.mark.parametrize("reason, seen", [
+    ("approved in PLAT-1", True), ("é", True), ("日本", True), ("-", True), ("\u200bok", True),
+    ("", False), ("   ", False), ("\u200b", False), ("\u2060\u2060", False), ("\u3164", False), ("\u2800", False),
+    ("\u202e", False), ("\u00a0", False), ("\u0301", False), ("\ue000", False),
+])
+def test_a_waiver_reason_must_have_a_visible_character(reason, seen):
+    from kpt_fn.policy import visible
+
+    assert visible(reason) is seen

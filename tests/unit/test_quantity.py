@@ -395,3 +395,23 @@ def test_canonical_round_trip(text):
     again = parse(printed)
     assert again == q
     assert canonical(again) == printed
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("0." + "0" * 5000 + "1", "1n"),            # thousands of digits that are zeros: read, rounded up to 1n
+    ("1." + "0" * 70000, "1"),
+    ("9" * 1000 + "e-1000", "1"),
+    ("-" + "1" * 1000, "-" + "1" * 1000),
+])
+def test_long_numbers_within_the_limit_are_read_exactly(text, expected):
+    from kpt_fn import quantity
+
+    assert quantity.canonical(quantity.parse(text)) == expected
+
+
+@pytest.mark.parametrize("text", ["9" * 1001, "9" * 5000, "1" * 60000 + "Ki", "0." + "3" * 5000])
+def test_more_significant_digits_than_the_limit_are_refused_by_their_length(text):
+    from kpt_fn import quantity
+
+    with pytest.raises(quantity.QuantityError, match="significant digits, more than the 1000"):
+        quantity.parse(text)

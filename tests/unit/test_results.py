@@ -124,3 +124,13 @@ def test_every_stderr_line_the_cli_writes_is_escaped(capsys):
         modes.finish("", ["expand-trainjobs: FAILED: internal error: KeyError: 'a\nexpand-trainjobs: ok'"], 1)
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "\\nexpand-trainjobs: ok" in err
+
+
+def test_escape_leaves_no_legacy_workflow_command_and_no_character_xml_or_utf8_refuses():
+    from kpt_fn.results import escape
+
+    assert escape("a ##[stop-commands]tok") == "a ##\\x5bstop-commands]tok"
+    assert escape("#[x] ## [y] #") == "#[x] ## [y] #"                     # controls: no `##[`
+    assert escape("bad-\udcff.yaml") == "bad-\\udcff.yaml"                 # a name that is not UTF-8
+    assert escape("\ufffe\uffff\ufdd0\U0001fffe") == "\\ufffe\\uffff\\ufdd0\\U0001fffe"
+    assert escape("é 日本 \U0001f600") == "é 日本 \U0001f600"                # controls: printable text as it is

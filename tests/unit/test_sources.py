@@ -351,3 +351,17 @@ def test_the_cli_runs_render_dir_from_elsewhere(fn, tmp_path):
     there = subprocess.run([fn, "render", "apps/train"], cwd=tmp_path, capture_output=True, text=True, env={"PATH": os.environ["PATH"]}, timeout=60)
     assert here.returncode == 0, here.stderr
     assert (here.stdout, here.stderr) == (there.stdout, there.stderr)
+
+
+def test_a_file_name_that_is_not_utf8_is_named_and_not_read(tmp_path):
+    import os
+
+    from kpt_fn.sources import shown_name
+
+    (tmp_path / "ok.yaml").write_text("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: a}\n")
+    with open(os.path.join(os.fsencode(tmp_path), b"bad-\xff.yaml"), "w") as fh:
+        fh.write("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: b}\n")
+    items, problems = sources.Reader(str(tmp_path)).read_paths([str(tmp_path)])
+    assert [i["metadata"]["name"] for i in items] == ["a"]
+    assert [p.message for p in problems] == ["bad-\\xff.yaml: file name is not UTF-8; not read: rename the file"]
+    assert shown_name("日本.yaml") == "日本.yaml"
