@@ -11,6 +11,7 @@ admits the JobSet. The modules here hold the part of those rules the function it
   that what is applied again equals what is live;
 * `jobset_update`: which changes of a created JobSet the cluster refuses (ValidateUpdate and the CRD's
   immutability rules), for `diff`'s classification (`classify`);
+* `advice`: what re-creates a JobSet whose change the cluster refuses, per client (for `classify`);
 * `naming`: the `jobSetNames: contentHash` naming mode;
 * `render`: the one call the function makes after each TrainJob's expansion.
 

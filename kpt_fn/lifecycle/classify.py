@@ -8,7 +8,8 @@ Every object of the diff gets an `effect`:
 * `in-place` -- the cluster accepts the change on the existing object;
 * `refused` -- the object is a JobSet whose change the cluster refuses once it exists (jobset_update:
   the JobSet webhook's ValidateUpdate and the CRD's `self == oldSelf` rules), with the changed fields
-  it refuses (`refusedFields`), the rules (`refusals`) and what the user can do (`remedy`). When the
+  it refuses (`refusedFields`), the rules (`refusals`) and what the user can do (`remedy`, and per
+  client `routes`: kpt_fn/lifecycle/advice.py). When the
   change would be accepted while the JobSet is suspended (a held or queued TrainJob: pod-template
   labels, annotations, nodeSelector, tolerations and scheduling gates), `whileSuspended` says so. A
   JobSet suspended in both renders without a Kueue queue is held in the cluster too: such a change is
@@ -30,7 +31,7 @@ from __future__ import annotations
 
 from kpt_fn import markdown as md
 from kpt_fn import upstream
-from kpt_fn.lifecycle import jobset_defaults, jobset_update
+from kpt_fn.lifecycle import advice, jobset_defaults, jobset_update, render
 
 CREATED, PRUNED, IN_PLACE, REFUSED = "created", "pruned", "in-place", "refused"
 
@@ -59,9 +60,13 @@ def _fields_under(fields: list, refusals: list) -> list:
 
 
 def remedy(name: str) -> str:
-    return (f"delete JobSet {name} before the sync, so that it is created anew from the new spec (the run starts "
-            "again), or render with `jobSetNames: contentHash`, so that an edit creates a new JobSet and the sync "
-            "prunes the old one (docs/lifecycle.md)")
+    return advice.summary(name)
+
+
+def _server_side(jobset: dict) -> bool:
+    """Argo CD applies this JobSet server-side (the Kueue profile's sync option)."""
+    options = ((jobset.get("metadata") or {}).get("annotations") or {}).get(render.SYNC_OPTIONS)
+    return isinstance(options, str) and render.SERVER_SIDE_APPLY in [o.strip() for o in options.split(",")]
 
 
 def effect(key: str, old: dict | None, new: dict | None, fields: list, releases: tuple = (None, None)) -> dict:
@@ -78,7 +83,8 @@ def effect(key: str, old: dict | None, new: dict | None, fields: list, releases:
         return {"effect": IN_PLACE}
     name = key.split(" ", 1)[-1]
     refused_out = {"refusedFields": _fields_under(fields, running) or [r.path for r in running],
-                   "refusals": [r.to_dict() for r in running], "remedy": remedy(name)}
+                   "refusals": [r.to_dict() for r in running], "remedy": remedy(name),
+                   "routes": advice.routes(name, _server_side(new))}
     suspended_ok = not _refusals(old, new, True, releases)
     if suspended_ok and _held(old) and _held(new):
         # Held by the TrainJob (no Kueue resumes it): suspended in the cluster as in both renders.
@@ -129,6 +135,7 @@ def markdown(obj: dict) -> list:
     if obj.get("whileSuspended") == IN_PLACE:
         lines.append("  - accepted while the JobSet is suspended (held or queued), refused once it runs")
     lines.append(f"  - what to do: {obj['remedy']}")
+    lines += [f"    - {route['client']}: {route['do']}" for route in obj.get("routes") or ()]
     return lines
 
 

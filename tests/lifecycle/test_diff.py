@@ -41,7 +41,9 @@ def test_effects_in_the_json(fn):
     assert edit["effect"] == "refused" and "whileSuspended" not in edit
     assert edit["refusals"] == [{"path": "spec.replicatedJobs", "message": "field is immutable", "rule": "jobset-webhook/update"}]
     assert "spec.replicatedJobs.node.template.spec.parallelism" in edit["refusedFields"]
-    assert "jobSetNames: contentHash" in edit["remedy"] and "delete JobSet ml/edit" in edit["remedy"]
+    assert "jobSetNames: contentHash" in edit["remedy"] and "JobSet ml/edit must be created anew" in edit["remedy"]
+    assert [r["client"] for r in edit["routes"]] == ["kubectl", "Argo CD", "kpt", "any"]
+    assert "`argocd app sync APP --force --resource jobset.x-k8s.io:JobSet:ml/edit`" in edit["routes"][1]["do"]
     assert effects["PodGroup ml/gang"]["effect"] == "in-place"
     held = effects["JobSet ml/held"]
     assert (held["effect"], held["onceRunning"]) == ("in-place", "refused")

@@ -28,8 +28,9 @@ from lifecycle.test_routes import NS, render_items, trainjob
 JOBSET = ("JobSet", "mnist")
 
 
-def _app(image="pytorch/pytorch:2.7.1", sync_options=None, **spec) -> list:
-    tj = trainjob("mnist", "torch-distributed", trainer={"numNodes": 2, "image": image})
+def _app(image="pytorch/pytorch:2.7.1", sync_options=None, suspend=None, **spec) -> list:
+    extra = {} if suspend is None else {"suspend": suspend}
+    tj = trainjob("mnist", "torch-distributed", trainer={"numNodes": 2, "image": image}, **extra)
     objects = render_items([tj], spec)
     if sync_options:
         for obj in objects:
@@ -158,3 +159,76 @@ def test_content_hash_creates_a_new_jobset_and_prunes_the_old_one():
 def _image(cluster) -> str:
     spec = cluster.objects[JOBSET]["spec"]["replicatedJobs"][0]["template"]["spec"]["template"]["spec"]
     return spec["containers"][0]["image"]
+
+
+# --- restart and pause (docs/lifecycle.md, "Restart a run", "Pause a run") ---------------------------
+
+
+def test_force_alone_does_not_restart_an_unchanged_jobset():
+    cluster = Cluster()
+    cluster.argocd_sync(_app())
+    cluster.finish_run("mnist")
+    assert cluster.argocd_sync(_app(), force=True, resources={"mnist"}) == {"mnist": "unchanged"}
+    assert cluster.deleted == []
+
+
+def test_a_forced_replace_of_one_resource_restarts_it_unchanged():
+    # `argocd app sync APP --force --replace --resource jobset.x-k8s.io:JobSet:NS/NAME`
+    cluster = Cluster()
+    cluster.argocd_sync(_app())
+    cluster.finish_run("mnist")
+    assert cluster.argocd_sync(_app(), force=True, replace=True, resources={"mnist"}) == {"mnist": "replaced"}
+    assert cluster.deleted == [JOBSET] and "status" not in cluster.objects[JOBSET]
+
+
+@pytest.mark.parametrize("route", ["argocd", "argocd-server-side", "kubectl"])
+def test_pausing_and_resuming_a_run_is_applied_in_place(route):
+    # The TrainJob's spec.suspend: the JobSet's suspend may change on a running JobSet (its pod
+    # templates do not change with it).
+    cluster = Cluster()
+    apply = {
+        "argocd": lambda objs: cluster.argocd_sync(objs),
+        "argocd-server-side": lambda objs: cluster.argocd_sync(objs, server_side=True),
+        "kubectl": lambda objs: _kubectl(cluster, objs),
+    }[route]
+    apply(_app())
+    assert apply(_app(suspend=True)) == {"mnist": "configured"}
+    assert cluster.objects[JOBSET]["spec"]["suspend"] is True
+    assert apply(_app()) == {"mnist": "configured"}
+    assert cluster.objects[JOBSET]["spec"]["suspend"] is False
+    assert cluster.deleted == []
+
+
+# --- the opt-in: Force=true through the runtime (docs/lifecycle.md, "Every edit restarts the run") ---
+
+
+FORCED_RUNTIME = {
+    "apiVersion": "trainer.kubeflow.org/v1alpha1", "kind": "TrainingRuntime",
+    "metadata": {"name": "forced", "namespace": NS, "annotations": {"config.kubernetes.io/local-config": "true"}},
+    "spec": {"mlPolicy": {"numNodes": 1, "torch": {}},
+             "template": {"metadata": {"annotations": {render.SYNC_OPTIONS: "Force=true"}},
+                          "spec": {"replicatedJobs": [{"name": "node", "template": {"metadata": {"labels": {
+                              "trainer.kubeflow.org/trainjob-ancestor-step": "trainer"}}, "spec": {"template": {"spec": {
+                                  "containers": [{"name": "node", "image": "pytorch/pytorch:2.7.1"}]}}}}}]}}},
+}
+
+
+def _forced(image: str, **spec) -> list:
+    tj = trainjob("forced", "forced", runtimeRef={"name": "forced", "kind": "TrainingRuntime"}, trainer={"image": image})
+    return render_items([FORCED_RUNTIME, tj], spec)
+
+
+def test_a_runtimes_force_annotation_makes_every_refused_edit_restart_the_run():
+    (jobset,) = [o for o in _forced("pytorch/pytorch:2.7.1") if o["kind"] == "JobSet"]
+    assert jobset["metadata"]["annotations"][render.SYNC_OPTIONS] == "Force=true"
+    cluster = Cluster()
+    assert cluster.argocd_sync(_forced("pytorch/pytorch:2.7.1")) == {"forced": "created"}
+    assert cluster.argocd_sync(_forced("pytorch/pytorch:2.7.1")) == {"forced": "unchanged"}
+    assert cluster.argocd_sync(_forced(EDITED)) == {"forced": "recreated"}
+    assert cluster.deleted == [("JobSet", "forced")]
+
+
+def test_under_the_kueue_profile_the_force_annotation_joins_server_side_apply_and_does_nothing():
+    (jobset,) = [o for o in _forced("pytorch/pytorch:2.7.1", profile="kueue", kueueQueues=["q"])
+                 if o["kind"] == "JobSet"]
+    assert jobset["metadata"]["annotations"][render.SYNC_OPTIONS] == "Force=true,ServerSideApply=true"

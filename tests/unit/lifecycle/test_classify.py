@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from kpt_fn.lifecycle import advice
 from kpt_fn.lifecycle import classify as c
 
 CM = {"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "x"}}
@@ -36,7 +37,12 @@ def test_a_refused_jobset_change_says_which_fields_and_what_to_do():
     assert out["effect"] == c.REFUSED and "whileSuspended" not in out
     assert out["refusedFields"] == [fields[0]["path"]]  # only the changed fields under a refused path
     assert out["refusals"] == [{"path": "spec.replicatedJobs", "message": "field is immutable", "rule": "jobset-webhook/update"}]
-    assert out["remedy"] == c.remedy("ns/tj") and "delete JobSet ns/tj before the sync" in out["remedy"]
+    assert out["remedy"] == c.remedy("ns/tj") and "JobSet ns/tj must be created anew" in out["remedy"]
+    assert out["routes"] == advice.routes("ns/tj")
+    # The Kueue profile's JobSet is applied server-side by Argo CD: the advice says so.
+    ssa = jobset("other")
+    ssa["metadata"]["annotations"] = {"argocd.argoproj.io/sync-options": "ServerSideApply=true"}
+    assert c.effect("JobSet ns/tj", jobset(), ssa, fields)["routes"] == advice.routes("ns/tj", server_side=True)
 
 
 def test_without_the_diffs_fields_the_refusals_paths_are_named():
@@ -85,6 +91,9 @@ def test_markdown_of_created_is_nothing_and_user_paths_are_code():
                         "whileSuspended": c.IN_PLACE})
     assert "`env.*x*`" in lines[0] and lines[1].startswith("  - accepted while the JobSet is suspended")
     assert lines[2] == "  - what to do: r"
+    routes = [{"client": "kubectl", "do": "k"}, {"client": "Argo CD", "do": "a"}]
+    lines = c.markdown({"effect": c.REFUSED, "object": "JobSet tj", "refusedFields": ["x"], "remedy": "r", "routes": routes})
+    assert lines[-3:] == ["  - what to do: r", "    - kubectl: k", "    - Argo CD: a"]
 
 
 def test_markdown_summary():
