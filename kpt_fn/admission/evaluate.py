@@ -219,6 +219,9 @@ class Judge:
             return result.value, None
 
         errors = []
+        # matchconditions/matcher.go Match evaluates the conditions with no Namespace (ForInput's nil):
+        # namespaceObject is null there, whatever the object's namespace.
+        namespace_object, activation["namespaceObject"] = activation["namespaceObject"], None
         for name, program in compiled["conditions"]:
             value, error = run(program, cel.RUNTIME_CEL_COST_BUDGET_MATCH_CONDITIONS)
             if error:
@@ -229,6 +232,7 @@ class Judge:
                 return [Decision(f"matchCondition {name!r} cannot be decided offline: {value.reason}", offline=True)]
         if errors:  # matchconditions/matcher.go Match: errors and no false condition
             return [Decision("; ".join(errors))] if fail else []
+        activation["namespaceObject"] = namespace_object
         results = []
         try:
             for v, program, _ in compiled["validations"]:

@@ -181,3 +181,53 @@ def test_a_run_without_policies_imports_no_admission_module():
     out = subprocess.run([sys.executable, "-c", SCRIPT], input=yaml.safe_dump(rl).encode(), capture_output=True,
                          check=True, cwd=REPO)
     assert json.loads(out.stdout) == {"code": 0, "admission": []}, out.stderr.decode()
+
+
+def _cli(monkeypatch, capfd, *args):
+    """(stdout, stderr, exit status) of the command line run in-process (the CEL stand-in applies)."""
+    from kpt_fn import cli
+
+    monkeypatch.setattr(sys, "argv", ["expand-trainjobs", *args])
+    for k in [k for k in __import__("os").environ if k.startswith(("ARGOCD_", "EXPAND_TRAINJOBS_"))]:
+        monkeypatch.delenv(k)
+    with pytest.raises(SystemExit) as done:
+        cli.main()
+    out, err = capfd.readouterr()
+    return out, err, done.value.code
+
+
+@pytest.fixture()
+def app(tmp_path):
+    for f in PLATFORM.glob("*.yaml"):
+        (tmp_path / f.name).write_text(f.read_text())
+    (tmp_path / "jobs.yaml").write_text(yaml.safe_dump(trainjob("hub", trainer={"image": "docker.io/me/train:1"})))
+    return tmp_path
+
+
+DENIED = "ValidatingAdmissionPolicy 'allowed-registry' with binding 'allowed-registry' denied request"
+
+
+@pytest.mark.parametrize("fmt", ["json", "sarif", "junit", "github"])
+def test_every_validate_format_carries_the_refusal_and_its_field(monkeypatch, capfd, app, fmt):
+    out, err, code = _cli(monkeypatch, capfd, "validate", "--format", fmt, str(app))
+    assert code == 1 and DENIED in out, (out, err)
+    assert "spec.trainer.image" in out
+    if fmt == "json":
+        [finding] = [f for f in json.loads(out)["findings"] if DENIED in f["message"]]
+        assert finding["rule"] == "admission/validating-policy" and finding["file"].endswith("jobs.yaml")
+
+
+def test_text_and_report_carry_the_refusal(monkeypatch, capfd, app):
+    _, err, code = _cli(monkeypatch, capfd, "validate", str(app))
+    assert code == 1 and DENIED in err and "jobs.yaml" in err
+    out, err, _ = _cli(monkeypatch, capfd, "report", str(app))
+    assert DENIED in out, (out, err)
+
+
+def test_diff_shows_the_refusal_a_change_brings(monkeypatch, capfd, app, tmp_path_factory):
+    before = tmp_path_factory.mktemp("before")
+    for f in app.glob("*.yaml"):
+        (before / f.name).write_text(f.read_text())
+    (before / "jobs.yaml").write_text(yaml.safe_dump(trainjob("hub")))
+    out, err, _ = _cli(monkeypatch, capfd, "diff", str(before), str(app))
+    assert DENIED in out, (out, err)

@@ -162,3 +162,11 @@ def test_request_is_the_creating_controller():
     assert request["userInfo"]["username"] == children.USERS[children.JOB_CONTROLLER]
     assert "system:serviceaccounts:kube-system" in request["userInfo"]["groups"]
     assert (request["operation"], request["dryRun"], request["resource"]["resource"]) == ("CREATE", False, "pods")
+
+
+def test_match_conditions_see_no_namespace_object_validations_do():
+    pol = policy([{"expression": "namespaceObject.metadata.labels.tier == 'gpu'"}],
+                 matchConditions=[{"name": "no-namespace", "expression": "namespaceObject == null"}])
+    assert judge(pol, [binding()], pod(), [NS]) == []
+    pol = policy([{"expression": "false"}], matchConditions=[{"name": "ns", "expression": "namespaceObject != null"}])
+    assert judge(pol, [binding()], pod(), [NS]) == []
