@@ -128,7 +128,7 @@ class _Checks:
         problems += conv
         if label != resolve.CATALOG:
             problems += self.object(converted)
-            problems += validation.check_runtime_webhook(converted, self.bundle.release)
+            problems += validation.check_runtime_webhook(converted, self.bundle)
         problems = [p if p.subject is not None else p.replace(subject=runtime) for p in problems]
         invalid = any(p.severity == ERROR for p in problems)
         # Sound: its only errors are replicated jobs without their ancestor's container, which the

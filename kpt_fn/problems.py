@@ -17,10 +17,12 @@ def rule_family(rule_id: str) -> str:
     return rule_id.partition("/")[0]
 
 
-class Rule(namedtuple("Rule", "id applies_to description")):
+class Rule(namedtuple("Rule", "id applies_to description behaviour", defaults=(None,))):
     """A rule of the catalogue (`expand-trainjobs rules`), declared beside the check that reports it:
     its id (a Problem's `rule`, `family/name`), the kinds it applies to and what it checks. Its family
-    is the id's first segment, written once, in the id."""
+    is the id's first segment, written once, in the id. `behaviour` says which releases have it: None
+    (every release), or a switch of kpt_fn.upstream.behaviour, "<switch>" or "not <switch>" (a rule
+    whose text differs between releases is declared once per side, with the same id)."""
 
     __slots__ = ()
 

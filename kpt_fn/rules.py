@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from kpt_fn.validation import jobset_webhook, k8s, names, runtime_webhook, schema_check, structural
 from kpt_fn import upstream
+from kpt_fn.upstream.behaviour import switch_on
 from kpt_fn.problems import Rule
 
 _TEMPLATE_KINDS = "TrainJob, TrainingRuntime, ClusterTrainingRuntime, JobSet"
@@ -33,27 +34,27 @@ def _bundle_rules(bundle: upstream.Bundle) -> list[Rule]:
     return out
 
 
-def _declared(release: str) -> list[Rule]:
+def _declared(bundle: upstream.Bundle) -> list[Rule]:
     """What the checking modules declare: the webhooks, the Kubernetes checks, the engine and every
-    plugin of the release (framework.rules), the conversions, Kueue, policy, reruns, admitted values,
-    the admission policies."""
+    plugin (framework.rules), the conversions, Kueue, policy, reruns, admitted values, the admission
+    policies; each record of a release switch (Rule.behaviour) only where the release's row has it."""
     from kpt_fn import convert, engine, kueue, policy, rerun
     from kpt_fn.admission import check as admission
     from kpt_fn.engine import framework
     from kpt_fn.validation import admitted
 
-    return [*runtime_webhook.rules(release),
-            *jobset_webhook.rules(upstream.bundle(release).jobset_release),
-            *k8s.RULES,
-            *engine.rules(release), *framework.rules(release), *convert.RULES, *kueue.RULES, *policy.RULES, *rerun.RULES,
-            *admitted.RULES, *admission.RULES]
+    declared = [*runtime_webhook.RULES,
+                *jobset_webhook.rules(bundle.jobset_release),
+                *k8s.RULES,
+                *engine.RULES, *framework.rules(), *convert.RULES, *kueue.RULES, *policy.RULES, *rerun.RULES,
+                *admitted.RULES, *admission.RULES]
+    return [rule for rule in declared if switch_on(bundle.behaviour, _record(rule).behaviour)]
 
 
-def rules(bundle: upstream.Bundle | None = None) -> list[dict]:
-    """The catalogue as plain data, each id once (its first declaration)."""
-    bundle = bundle or upstream.bundle()
+def rules(bundle: upstream.Bundle) -> list[dict]:
+    """The catalogue of `bundle`'s release as plain data, each id once (its first declaration)."""
     out, seen = [], set()
-    for rule in map(_record, [*_bundle_rules(bundle), *_declared(bundle.release)]):
+    for rule in map(_record, [*_bundle_rules(bundle), *_declared(bundle)]):
         if rule.id not in seen:
             seen.add(rule.id)
             out.append(rule.as_dict())

@@ -98,13 +98,13 @@ def pod_requests(pod: dict) -> dict:
     return total
 
 
-def training_node_test(runtime: dict | None, release: str | None = None):
+def training_node_test(runtime: dict | None):
     """Which pod sets are training nodes (a predicate on PodSet): the pods of the job labelled trainer,
     unless a plugin the runtime switches on says otherwise through its TRAINING_NODES(runtime) (MPI's
-    nodes are not all in the trainer-labelled job)."""
+    nodes are not all in the trainer-labelled job). The same in every release (one plugin registry)."""
     spec = runtime.get("spec") if isinstance(runtime, dict) else None
     if isinstance(spec, dict) and all(isinstance(spec.get(p) or {}, dict) for p in ("mlPolicy", "podGroupPolicy")):
-        for plugin in framework.default(release).enabled(spec):
+        for plugin in framework.default().enabled(spec):
             test = getattr(plugin, "TRAINING_NODES", None)
             answer = test(runtime) if test is not None else None
             if answer is not None:

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""Generate the project's upstream-derived data: each release bundle under kpt_fn/upstream/ and the
-options table of docs/options.md.
+"""Generate the project's upstream-derived data: each release bundle under kpt_fn/upstream/, the
+options table of docs/options.md and the release switch table of docs/fidelity.md.
 
     python scripts/generate.py TARGET [--check] [--release R] [--upstream DIR] [--mirrors DIR]
 
@@ -18,6 +18,7 @@ JSON Schemas, the begin marker of the options table).
     patch-meta  strategic-merge metadata from Trainer's OpenAPI document
     omitempty   the zero values the controller's Go types leave out, from the Go sources (git mirrors)
     options     the functionConfig options table in docs/options.md and the Argo CD plugin parameters
+    behaviour   the per-release switch table of docs/fidelity.md, from kpt_fn/upstream/behaviour.py
 
 --upstream DIR: the upstream copies (default ../shared/upstream beside the checkout); --mirrors DIR:
 git mirrors of the upstream repositories for `omitempty` (default ../.mirror, <owner>+<name>/repo).

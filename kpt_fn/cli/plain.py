@@ -324,10 +324,11 @@ def _validated(outcome, root: str, cwd: str, fmt: str) -> tuple[str, list[str], 
     if fmt == "text":
         lines.locate([r for r in outcome.results if r.shown], root)
         return "", outcome.stderr_lines(), outcome.exit_code
-    from kpt_fn import formats, rules
+    from kpt_fn import formats, rules, upstream
 
     report = findings.collect(outcome, root, cwd)
-    return formats.write(fmt, report, rules.rules()), outcome.stderr_lines(), outcome.exit_code
+    catalog = rules.rules(upstream.bundle(outcome.config.trainerVersion))  # the run's release's rules
+    return formats.write(fmt, report, catalog), outcome.stderr_lines(), outcome.exit_code
 
 
 def _plain_items(outcome) -> list:

@@ -79,23 +79,16 @@ RULES = [
          "warning: the referenced ClusterTrainingRuntime is labelled trainer.kubeflow.org/support: deprecated"),
     Rule(RULE_RENDER, "TrainJob",
          "errors the controller would hit while building the objects (strategic merge failures, missing "
-         "envInjection targets, invalid quantities, ...); nothing is rendered"),
+         "envInjection targets, invalid quantities, ...); nothing is rendered", behaviour="torch_env_injection"),
+    Rule(RULE_RENDER, "TrainJob",
+         "errors the controller would hit while building the objects (strategic merge failures, invalid "
+         "quantities, ...); nothing is rendered", behaviour="not torch_env_injection"),
     Rule(RULE_MANAGED_BY, "TrainJob",
          "warning: spec.managedBy names another controller, so nothing is rendered (the admission "
-         "checks still apply)"),
+         "checks still apply)", behaviour="managed_by_check"),
     Rule(RULE_DEADLINE, "TrainJob",
          "info: spec.activeDeadlineSeconds is enforced by the controller and not part of the rendered objects"),
 ]
-
-
-def rules(release: str | None = None) -> list[Rule]:
-    """The records of `release`: v2.2.1's reconciler has no managedBy check (see expand), so that
-    warning is not one of its rules, and its API has no envInjection to miss a target."""
-    if release == "v2.2.1":
-        return [r._replace(description="errors the controller would hit while building the objects (strategic "
-                                       "merge failures, invalid quantities, ...); nothing is rendered")
-                if r.id == RULE_RENDER else r for r in RULES if r.id != RULE_MANAGED_BY]
-    return list(RULES)
 
 
 class EngineOptions:
@@ -207,7 +200,7 @@ def _build(tj: dict, rt: dict, runtime: dict, options: EngineOptions):
 
 def _patch_checks(tj: dict, rt: dict, options: EngineOptions) -> list[Problem]:
     """Admission checks of runtimePatches that need no Info (when building it failed)."""
-    return framework.check_runtime_patches(rt, tj, options.trainerVersion)
+    return framework.check_runtime_patches(rt, tj)
 
 
 def _check_resources_per_node(tj: dict) -> None:
@@ -272,9 +265,9 @@ def expand(trainjob: dict, runtime: dict, options: EngineOptions | None = None, 
     # (pkg/controller/trainjob_controller.go Reconcile, IsManagedByExternalController).
     managed_by = (trainjob.get("spec") or {}).get("managedBy")
     not_reconciled = None
-    # Trainer v2.2.1's reconciler has no managedBy check (pkg/controller/trainjob_controller.go Reconcile
-    # at v2.2.1; v2.3.0 added IsManagedByExternalController): it creates the JobSet all the same.
-    if managed_by not in (None, CONTROLLER) and options.trainerVersion != "v2.2.1":
+    # The managed_by_check switch: v2.2.1's reconciler has no managedBy check (pkg/controller/
+    # trainjob_controller.go Reconcile at v2.2.1; v2.3.0 added IsManagedByExternalController).
+    if managed_by not in (None, CONTROLLER) and options.bundle.behaviour.managed_by_check:
         not_reconciled = Problem(
             f'spec.managedBy is "{managed_by}": the Trainer controller does not reconcile this TrainJob, '
             'so nothing is rendered', "spec.managedBy", severity=WARNING, rule=RULE_MANAGED_BY)

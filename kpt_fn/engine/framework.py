@@ -22,7 +22,7 @@ Every attribute below is optional; the framework calls only what a module define
         PlainML: they set the node count and the trainer env themselves).
     enforce_ml_policy(info, trainjob, options) -> None                    EnforceMLPolicy
     enforce_pod_group_policy(info, trainjob, options) -> None             EnforcePodGroupPolicy
-    identify_pod_network(info, trainjob) -> None                          PodNetwork
+    identify_pod_network(info, trainjob, options) -> None                 PodNetwork
     sync_parallel_count(info) -> None                                     ComponentBuilder, first pass
         Mutate `info` (PodSets, Scheduler, obj_apply) and, where upstream does, the TrainJob copy
         (torchtune and Flux rewrite spec.trainer.command/args that the JobSet builder reads later).
@@ -120,10 +120,10 @@ class Plugin:
 
     __slots__ = ("name", "policy", "entry", "_qualname", "_module")
 
-    def __init__(self, name: str, switch: str | None, package: str = PLUGIN_PACKAGE, module: str | None = None):
+    def __init__(self, name: str, switch: str | None, package: str = PLUGIN_PACKAGE):
         self.name = name
         self.policy, self.entry = _parse_switch(name, switch)
-        self._qualname = f"{package}.{module or name}"
+        self._qualname = f"{package}.{name}"
         if not _module_exists(self._qualname):
             raise RegistryError(f"plugin registry of {package} names {name!r}, but there is no module {self._qualname}")
         self._module = None
@@ -178,8 +178,8 @@ class Framework:
     """The plugins of one registry and the phases they make up (upstream's core.Framework)."""
 
     def __init__(self, registry, package: str = PLUGIN_PACKAGE):
-        # A line is (name, switch) or (name, switch, module) when a release variant replaces the module.
-        self.plugins = tuple(Plugin(*line[:2], package, *line[2:]) for line in registry)
+        # A line is (name, switch).
+        self.plugins = tuple(Plugin(name, switch, package) for name, switch in registry)
         names = [p.name for p in self.plugins]
         if len(set(names)) != len(names):
             raise RegistryError(f"plugin registry of {package} names a plugin twice: {names}")
@@ -204,7 +204,7 @@ class Framework:
         for fn in _phase(mods, ENFORCE_POD_GROUP_POLICY):
             fn(info, trainjob, options)
         for fn in _phase(mods, POD_NETWORK):
-            fn(info, trainjob)
+            fn(info, trainjob, options)
         for fn in _phase(mods, SYNC_PARALLEL_COUNT):
             fn(info)
         objects: list[dict] = []
@@ -242,24 +242,22 @@ def _phase(mods, function: str) -> list:
 
 
 @cache
-def default(release: str | None = None) -> Framework:
-    """The framework of a Trainer release's registry (kpt_fn.plugins.REGISTRIES; None: the default
-    release's), built at its first render, then kept."""
-    from kpt_fn import upstream
-
-    return Framework(_imported(PLUGIN_PACKAGE).registry(upstream.bundle(release).release))
+def default() -> Framework:
+    """The framework of kpt_fn.plugins.REGISTRY (one for every release: plugins ask the release's
+    switches), built at the first render, then kept."""
+    return Framework(_imported(PLUGIN_PACKAGE).REGISTRY)
 
 
 def run(info, trainjob, options) -> list[dict]:
-    return default(options.trainerVersion).run(info, trainjob, options)
+    return default().run(info, trainjob, options)
 
 
 def run_custom_validation(info, trainjob, options) -> list[Problem]:
-    return default(options.trainerVersion).run_custom_validation(info, trainjob, options)
+    return default().run_custom_validation(info, trainjob, options)
 
 
-def check_runtime_patches(runtime: dict, trainjob: dict, release: str | None = None) -> list[Problem]:
-    return default(release).check_runtime_patches(runtime, trainjob)
+def check_runtime_patches(runtime: dict, trainjob: dict) -> list[Problem]:
+    return default().check_runtime_patches(runtime, trainjob)
 
 
 def order_objects(objects: list[dict]) -> list[dict]:
@@ -267,6 +265,7 @@ def order_objects(objects: list[dict]) -> list[dict]:
     return sorted(objects, key=lambda o: _KIND_RANK.get(o.get("kind"), len(_KIND_RANK)))
 
 
-def rules(release: str | None = None) -> list:
-    """Every plugin's problems.Rule records, in registry order (kpt_fn.rules puts the engine's first)."""
-    return default(release).rules()
+def rules() -> list:
+    """Every plugin's problems.Rule records, in registry order (kpt_fn.rules puts the engine's first
+    and keeps those of the release's switches)."""
+    return default().rules()

@@ -21,7 +21,7 @@ from kpt_fn.engine.info import (
     Scheduler,
     pod_spec_of,
 )
-from kpt_fn.resource import without_nulls
+from kpt_fn.resource import private_copy, without_nulls
 from kpt_fn.trainer_names import NODE, TRAINER
 
 
@@ -39,7 +39,7 @@ def propagated_metadata(template: dict, trainjob: dict) -> tuple[dict, dict]:
     return labels, annotations
 
 
-def merge_runtime_patches(spec: dict, trainjob: dict, bundle=None) -> dict:
+def merge_runtime_patches(spec: dict, trainjob: dict, bundle) -> dict:
     """Apply every runtimePatch's JobSet spec in list order; returns a new spec (input untouched).
 
     Replicated jobs are then stably re-sorted into the runtime's order; names the runtime does
@@ -107,7 +107,26 @@ def _merge_resources_per_node(pod_spec: dict, rpn: dict) -> None:
         return
 
 
-def build_info(trainjob: dict, runtime: dict, bundle=None) -> Info:
+def replaced_resources_pod_spec(rj: dict, trainjob: dict, ml_policy, ancestor) -> dict:
+    """The pod spec the PodSet is made from without the rpn_merged_in_core switch (newRuntimeInfo
+    :181-195 at v2.2.1): a copy of the template's in which, for the trainer job of a runtime with an
+    mlPolicy, the node container's resources are *replaced* by resourcesPerNode as written (claims
+    included; `{}` empties them). The JobSet gets resourcesPerNode from the builder instead
+    (kpt_fn.plugins.jobset)."""
+    pod_spec = pod_spec_of(rj)
+    rpn = ((trainjob.get("spec") or {}).get("trainer") or {}).get("resourcesPerNode")
+    if rpn is None or ancestor != TRAINER or ml_policy is None:
+        return pod_spec
+    pod_spec = dict(pod_spec)
+    containers = pod_spec["containers"] = list(pod_spec.get("containers") or ())
+    for k, c in enumerate(containers):
+        if c.get("name") == NODE:
+            containers[k] = {**c, "resources": private_copy(rpn)}
+            break
+    return pod_spec
+
+
+def build_info(trainjob: dict, runtime: dict, bundle) -> Info:
     """The Info for `trainjob` (defaulted copy) and `runtime` (defaulted private copy).
 
     The runtime's template spec is used as the base of `obj_apply` without copying when there are
@@ -119,13 +138,8 @@ def build_info(trainjob: dict, runtime: dict, bundle=None) -> Info:
     labels, annotations = propagated_metadata(template, trainjob)
 
     unpatched = template.get("spec") or {}
-    old = bundle is not None and bundle.release == "v2.2.1"
-    if old:
-        from kpt_fn.engine import v2_2_1
-
-        spec = v2_2_1.merge_runtime_patches(unpatched, trainjob, bundle)
-    else:
-        spec = merge_runtime_patches(unpatched, trainjob, bundle)
+    spec = bundle.variant(merge_runtime_patches)(unpatched, trainjob, bundle)
+    merged_in_core = bundle.behaviour.rpn_merged_in_core
     if spec is not unpatched:
         # Upstream's merge re-encodes the typed spec, so from here on every quantity is in its
         # canonical form; without patches the pod requests below see the quantities as written,
@@ -164,9 +178,9 @@ def build_info(trainjob: dict, runtime: dict, bundle=None) -> Info:
                 count = ml_policy.get("numNodes")
                 count = 1 if count is None else count
         pod_spec = pod_spec_of(rj)
-        if old:
-            # v2.2.1 replaces the PodSet's copy only; its JobSet builder writes the JobSet's.
-            pod_spec = v2_2_1.typed_pod_spec(rj, trainjob, ml_policy, ancestor)
+        if not merged_in_core:
+            # The PodSet's copy only; the JobSet builder writes the JobSet's (plugins/jobset.py).
+            pod_spec = replaced_resources_pod_spec(rj, trainjob, ml_policy, ancestor)
         elif rpn is not None:
             is_trainer = ancestor == TRAINER and ml_policy is not None
             if is_trainer or (launcher_as_node and rj.get("name") == NODE):

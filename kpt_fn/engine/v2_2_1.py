@@ -1,16 +1,13 @@
-"""What Trainer v2.2.1's runtime core does differently from v2.3.0's when building the Info
-(pkg/runtime/core/trainingruntime.go at v2.2.1, newRuntimeInfo and mergeRuntimePatches).
-
-Used by kpt_fn.engine.runtime_info for `trainerVersion: v2.2.1`; everything else there is shared.
+"""Trainer v2.2.1's mergeRuntimePatches (pkg/runtime/core/trainingruntime.go at v2.2.1), a whole
+function that differs from v2.3.0's: v2.2.1's VARIANTS row (kpt_fn.upstream.behaviour) names this
+module, and kpt_fn.engine.runtime_info runs it through `bundle.variant`. Every one-condition
+difference is a switch of the behaviour table instead.
 """
 
 from __future__ import annotations
 
 from kpt_fn.engine.framework import RenderError
-from kpt_fn.engine.info import pod_spec_of
-from kpt_fn.resource import private_copy
 from kpt_fn.resource import without_nulls
-from kpt_fn.trainer_names import NODE, TRAINER
 
 
 
@@ -49,21 +46,3 @@ def merge_runtime_patches(spec: dict, trainjob: dict, bundle) -> dict:
                 # so `serviceAccountName: ""` removes the runtime's service account here too.
                 omitempty.strip(jobs[i], "jobset.v1alpha2.ReplicatedJob", bundle)
     return spec
-
-
-def typed_pod_spec(rj: dict, trainjob: dict, ml_policy, ancestor) -> dict:
-    """The pod spec the PodSet is made from (newRuntimeInfo :181-195 at v2.2.1): a copy of the
-    template's in which, for the trainer job of a runtime with an mlPolicy, the node container's
-    resources are *replaced* by resourcesPerNode as written (claims included; `{}` empties them).
-    The JobSet gets resourcesPerNode from the builder instead (kpt_fn.plugins.v2_2_1.jobset)."""
-    pod_spec = pod_spec_of(rj)
-    rpn = ((trainjob.get("spec") or {}).get("trainer") or {}).get("resourcesPerNode")
-    if rpn is None or ancestor != TRAINER or ml_policy is None:
-        return pod_spec
-    pod_spec = dict(pod_spec)
-    containers = pod_spec["containers"] = list(pod_spec.get("containers") or ())
-    for k, c in enumerate(containers):
-        if c.get("name") == NODE:
-            containers[k] = {**c, "resources": private_copy(rpn)}
-            break
-    return pod_spec

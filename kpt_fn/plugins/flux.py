@@ -6,8 +6,11 @@ container and the view, config, CURVE and shared-memory volumes to the PodSet na
 emits the `<tj>-flux-entrypoint` ConfigMap (entrypoint.sh, init.sh; broker.toml is embedded in
 init.sh) and the CURVE Secret.
 
-Trainer v2.2.1's plugin is this one with other switches (Behaviour below; kpt_fn/plugins/v2_2_1/flux.py
-cites v2.2.1's source for each): the same templates, the same helpers, one copy of the logic.
+What changed between Trainer releases is asked of the release's switches (`behaviour`, the row of
+kpt_fn.upstream.behaviour: flux_shared_memory, flux_runtime_command, flux_installer_in_pod_set,
+flux_trainjob_num_proc, flux_cores_and_gpus, each citing v2.2.1's source): the same templates, the
+same helpers, one copy of the logic. The templates of both releases are the same (init.sh and
+broker.toml differ in the licence header only).
 
 Deviations, by design:
 * The scripts come from our own jinja2 templates in flux_templates/, not upstream's files: every
@@ -24,7 +27,6 @@ Deviations, by design:
 
 from __future__ import annotations
 
-from collections import namedtuple
 from functools import lru_cache
 
 from kpt_fn.engine import secrets
@@ -63,26 +65,15 @@ RULE_INSTALLER = "trainer-webhook/flux-reserved-init-container"
 RULE_TRAINER_REQUIRED = "trainer-controller/flux-num-nodes-required"
 RULES = [
     Rule(RULE_NUM_PROC, "TrainJob",
-         "Flux needs numProcPerNode (TrainJob, else runtime) >= 1."),
+         "Flux needs numProcPerNode (TrainJob, else runtime) >= 1.", behaviour="flux_trainjob_num_proc"),
+    Rule(RULE_NUM_PROC, "TrainJob",
+         "Flux needs the runtime's flux numProcPerNode >= 1 (v2.2.1: the TrainJob's numProcPerNode is not checked)",
+         behaviour="not flux_trainjob_num_proc"),
     Rule(RULE_INSTALLER, "TrainJob",
          "The runtime's node job must not already have an init container named flux-installer."),
     Rule(RULE_TRAINER_REQUIRED, "TrainJob",
          "Flux TrainJobs need spec.trainer.numNodes (upstream's controller crashes without it)."),
 ] + [r for r in secrets.RULES if r.id.startswith("secret-policy/flux-")]
-
-# What the plugin does that changed between Trainer releases, as switches; CURRENT is v2.3.0's and
-# kpt_fn/plugins/v2_2_1/flux.py sets v2.2.1's (where each switch is cited in its source).
-#   shared_memory:    a Memory emptyDir mounted at /dev/shm in the node container
-#   runtime_command:  the PodSet carries the runtime container's command, so the wrapped command
-#                     falls back to it (runtime.Container's Command, filled by toPodSetContainer)
-#   installer_in_pod_set: the installer goes into the PodSet, which the JobSet builder writes back;
-#                     else straight into the JobSet's replicated job
-#   trainjob_num_proc: admission checks the TrainJob's numProcPerNode, else the runtime's only
-#   local_resources:  `flux R encode --local` (the host's own cores and GPUs) instead of
-#                     --cores/--gpu ranges from numProcPerNode and the GPUs per node
-Behaviour = namedtuple("Behaviour", "shared_memory runtime_command installer_in_pod_set trainjob_num_proc local_resources")
-CURRENT = Behaviour(shared_memory=True, runtime_command=True, installer_in_pod_set=True, trainjob_num_proc=True,
-                    local_resources=False)
 
 # Go's strings.TrimSpace trims the Unicode White_Space characters (not Python's isspace set).
 _GO_SPACE = "\t\n\v\f\r \x85\xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000"
@@ -136,9 +127,9 @@ def broker_settings(info, trainjob: dict) -> dict:
     return settings
 
 
-def original_command(info, trainjob: dict, behaviour: Behaviour = CURRENT) -> str:
+def original_command(info, trainjob: dict, behaviour) -> str:
     """The command line Flux wraps: runtime command unless the TrainJob sets one, plus TrainJob args."""
-    container = info.container_by_ancestor(TRAINER, NODE) if behaviour.runtime_command else None
+    container = info.container_by_ancestor(TRAINER, NODE) if behaviour.flux_runtime_command else None
     command = list(container.command or ()) if container is not None else []
     args: list = []
     trainer = (trainjob.get("spec") or {}).get("trainer")
@@ -160,7 +151,7 @@ def _trainer(trainjob: dict, release: str) -> dict:
     return trainer
 
 
-def view_volumes(config_map: str, curve_secret: str, behaviour: Behaviour = CURRENT) -> tuple[list, list]:
+def view_volumes(config_map: str, curve_secret: str, behaviour) -> tuple[list, list]:
     """The node pod's Flux volumes, in upstream's two upserts: the view's, then the CURVE Secret's.
     Fresh dicts on every call: output objects never share (alias) sub-trees."""
     view = [
@@ -168,19 +159,19 @@ def view_volumes(config_map: str, curve_secret: str, behaviour: Behaviour = CURR
         {"name": INSTALL_VOLUME, "emptyDir": {}},
         {"name": config_map, "configMap": {"name": config_map, "defaultMode": 0o755}},
     ]
-    if behaviour.shared_memory:
+    if behaviour.flux_shared_memory:
         view.append({"name": MEMORY_VOLUME, "emptyDir": {"medium": "Memory"}})
     return view, [{"name": CURVE_VOLUME, "secret": {"secretName": curve_secret, "defaultMode": 0o400}}]
 
 
-def node_volume_mounts(config_map: str, behaviour: Behaviour = CURRENT) -> list[dict]:
+def node_volume_mounts(config_map: str, behaviour) -> list[dict]:
     mounts = [
         {"name": INSTALL_VOLUME, "mountPath": INSTALL_PATH},
         {"name": SPACK_VOLUME, "mountPath": SPACK_PATH},
         {"name": config_map, "mountPath": CONFIG_PATH, "readOnly": True},
         {"name": CURVE_VOLUME, "mountPath": CURVE_PATH, "readOnly": True},
     ]
-    if behaviour.shared_memory:
+    if behaviour.flux_shared_memory:
         mounts.append({"name": MEMORY_VOLUME, "mountPath": MEMORY_PATH, "readOnly": True})
     return mounts
 
@@ -201,8 +192,9 @@ def _installer_dict(c: Container) -> dict:
     return {"name": c.name, "image": c.image, "command": list(c.command), "volumeMounts": list(c.volume_mounts)}
 
 
-def enforce_ml_policy(info, trainjob, options, behaviour: Behaviour = CURRENT) -> None:
-    trainer = _trainer(trainjob, options.trainerVersion)
+def enforce_ml_policy(info, trainjob, options) -> None:
+    behaviour = options.bundle.behaviour
+    trainer = _trainer(trainjob, options.bundle.release)
     settings = broker_settings(info, trainjob)
     name = (trainjob.get("metadata") or {}).get("name") or ""
     config_map = name + ENTRYPOINT_SUFFIX
@@ -220,20 +212,20 @@ def enforce_ml_policy(info, trainjob, options, behaviour: Behaviour = CURRENT) -
         upsert_volumes(ps.volumes, view)
         upsert_volumes(ps.volumes, curve)
         init = installer(settings["FLUX_VIEW_IMAGE"], config_map)
-        if behaviour.installer_in_pod_set:
+        if behaviour.flux_installer_in_pod_set:
             ps.init_containers.append(init)
         else:
             # PodSets and replicated jobs share their index (runtime_info builds one per job).
-            pod = jobset._pod_spec(info.replicated_jobs[index])
+            pod = jobset.writable_pod_spec(info.replicated_jobs[index])
             pod["initContainers"] = [*(pod.get("initContainers") or ()), _installer_dict(init)]
         for c in ps.containers:
             if c.name == NODE:
                 upsert_volume_mounts(c.volume_mounts, node_volume_mounts(config_map, behaviour))
 
 
-def resource_spec(tasks: int, gpus: int, behaviour: Behaviour = CURRENT) -> str:
+def resource_spec(tasks: int, gpus: int, behaviour) -> str:
     """The resource options of `flux R encode` in entrypoint.sh."""
-    if behaviour.local_resources:
+    if not behaviour.flux_cores_and_gpus:
         return "--local"
     rspec = f"--cores={generate_range(tasks)}"
     if gpus > 0:
@@ -241,9 +233,10 @@ def resource_spec(tasks: int, gpus: int, behaviour: Behaviour = CURRENT) -> str:
     return rspec
 
 
-def render_scripts(info, trainjob: dict, release: str, behaviour: Behaviour = CURRENT) -> dict:
+def render_scripts(info, trainjob: dict, bundle) -> dict:
     """The ConfigMap data: entrypoint.sh for the node container, init.sh for the installer (flux.go
-    buildInitScriptConfigMap)."""
+    buildInitScriptConfigMap); `bundle`: the release (its switches, its name in messages)."""
+    release, behaviour = bundle.release, bundle.behaviour
     trainer = _trainer(trainjob, release)
     if trainer.get("numNodes") is None:
         raise RenderError(f"a Flux runtime needs spec.trainer.numNodes (Trainer {release}'s controller "
@@ -287,7 +280,7 @@ def _metadata(name: str, trainjob: dict) -> dict:
     return md
 
 
-def build(info, trainjob, options, behaviour: Behaviour = CURRENT) -> list[dict]:
+def build(info, trainjob, options) -> list[dict]:
     md = trainjob.get("metadata") or {}
     name = md.get("name") or ""
     namespace = md.get("namespace")
@@ -295,19 +288,20 @@ def build(info, trainjob, options, behaviour: Behaviour = CURRENT) -> list[dict]
         "apiVersion": "v1",
         "kind": "ConfigMap",
         "metadata": _metadata(name + ENTRYPOINT_SUFFIX, trainjob),
-        "data": render_scripts(info, trainjob, options.trainerVersion, behaviour),
+        "data": render_scripts(info, trainjob, options.bundle),
     }]
     made, note = secrets.render_secret(options, secrets.FLUX_CURVE, name, namespace)
     info.problems.append(note)
     return objects + made
 
 
-def validate(info, trainjob, options, behaviour: Behaviour = CURRENT) -> list[Problem]:
+def validate(info, trainjob, options) -> list[Problem]:
     """Admission checks of the Flux plugin (flux.go Validate), upstream's messages and paths."""
+    behaviour = options.bundle.behaviour
     problems: list[Problem] = []
     num_proc = info.runtime_policy.ml_policy_source["flux"].get("numProcPerNode")
     trainer = (trainjob.get("spec") or {}).get("trainer")
-    if behaviour.trainjob_num_proc and trainer is not None and trainer.get("numProcPerNode") is not None:
+    if behaviour.flux_trainjob_num_proc and trainer is not None and trainer.get("numProcPerNode") is not None:
         num_proc = trainer["numProcPerNode"]
     if num_proc is not None and num_proc < 1:
         problems.append(Problem(

@@ -31,7 +31,10 @@ RULE_PATCH_CONFLICT = "recommendation/runtime-patch-conflict"
 RULES = [
     Rule(RULE_INITIALIZER, "TrainJob",
          "spec.initializer.dataset/model needs a runtime job of that name with a container of that "
-         "name mounting the `initializer` volume"),
+         "name mounting the `initializer` volume", behaviour="initializer_volume_check"),
+    Rule(RULE_INITIALIZER, "TrainJob",
+         "spec.initializer.dataset/model needs a runtime job of that name with a container of that name",
+         behaviour="not initializer_volume_check"),
     Rule(RULE_PATCH_MANAGER, "TrainJob",
          "spec.runtimePatches[].manager must be a domain-prefixed path (such as \"acme.io/foo\")"),
     Rule(RULE_PATCH_TARGET, "TrainJob",
@@ -54,11 +57,12 @@ RULES = [
 # PodNetwork and SyncParallelCount
 
 
-def identify_pod_network(info, trainjob) -> None:
+def identify_pod_network(info, trainjob, options) -> None:
     name = trainjob["metadata"]["name"]
     subdomain = (info.obj_apply.get("network") or {}).get("subdomain") or name
+    every_replica = options.bundle.behaviour.per_replica_endpoints
     for rj, ps in zip(info.replicated_jobs, info.pod_sets):
-        replicas = rj.get("replicas")
+        replicas = rj.get("replicas") if every_replica else None  # else replica index 0 only
         replicas = 1 if replicas is None else replicas
         # What the pods are named from: PodSet.endpoints() reads the count when asked, so that counts
         # changed by later phases are honoured like upstream's iterator.
@@ -95,7 +99,7 @@ def _ensure_list(d: dict, key: str) -> list:
     return value
 
 
-def _pod_spec(rj: dict) -> dict:
+def writable_pod_spec(rj: dict) -> dict:
     return _ensure(_ensure(_ensure(_ensure(rj, "template"), "spec"), "template"), "spec")
 
 
@@ -109,15 +113,15 @@ def _sync_container(target: dict, c) -> None:
     upsert_volume_mounts(_ensure_list(target, "volumeMounts"), c.volume_mounts)
 
 
-def _copy_pod_sets(info, init_containers: bool = True) -> None:
+def _copy_pod_sets(info, init_containers: bool) -> None:
     """Write every PodSet back into its replicated job, by index (jobset.go Build); its init containers too
-    unless `init_containers` is False (Trainer v2.2.1, kpt_fn/plugins/v2_2_1/jobset.py)."""
+    when `init_containers` (the release's init_containers_written_back switch)."""
     jobs = info.replicated_jobs
     if len(jobs) < len(info.pod_sets):
         raise RenderError(f"runtime template has {len(jobs)} replicatedJobs but runtime info has "
                           f"{len(info.pod_sets)} podSets")
     for rj, ps in zip(jobs, info.pod_sets):
-        pod = _pod_spec(rj)
+        pod = writable_pod_spec(rj)
         upsert_volumes(_ensure_list(pod, "volumes"), ps.volumes)
         containers = _ensure_list(pod, "containers")
         for i, c in enumerate(ps.containers):
@@ -185,8 +189,26 @@ def _trainer_step(info, jobs: list, trainjob: dict) -> None:
                     upsert_env_vars(_ensure_list(c, "env"), env_vars(trainer.get("env")))
 
 
-def build(info, trainjob, options, init_containers: bool = True) -> list[dict]:
-    _copy_pod_sets(info, init_containers)
+def _replace_resources_per_node(info, jobs: list, trainjob: dict) -> None:
+    """Without the rpn_merged_in_core switch (Trainer v2.2.1, builder.go Trainer() :142-166 at
+    v2.2.1: `WithResources`, limits and requests only) the builder gives the trainer job's node
+    container, and the MPI launcher-as-node job's, resourcesPerNode as written, replacing the
+    runtime's resources, when it has limits or requests; the ancestor label alone decides."""
+    rpn = ((trainjob.get("spec") or {}).get("trainer") or {}).get("resourcesPerNode")
+    if rpn is None or (rpn.get("limits") is None and rpn.get("requests") is None):
+        return
+    launcher_as_node = _launcher_as_node(info)
+    for rj in jobs:
+        if ancestor_of(rj) == TRAINER or (launcher_as_node and rj.get("name") == NODE):
+            for c in pod_spec_of(rj).get("containers") or ():
+                if c.get("name") == NODE:
+                    # A copy per container: the launcher's and the node's must not share their maps.
+                    c["resources"] = {k: dict(rpn[k]) for k in ("limits", "requests") if rpn.get(k) is not None}
+
+
+def build(info, trainjob, options) -> list[dict]:
+    behaviour = options.bundle.behaviour
+    _copy_pod_sets(info, behaviour.init_containers_written_back)
     spec = info.obj_apply
     jobs = info.replicated_jobs
     _initializer_step(jobs, trainjob)
@@ -203,6 +225,8 @@ def build(info, trainjob, options, init_containers: bool = True) -> list[dict]:
         spec.pop("suspend", None)
     else:
         spec["suspend"] = suspend
+    if not behaviour.rpn_merged_in_core:
+        _replace_resources_per_node(info, jobs, trainjob)
 
     md = trainjob["metadata"]
     metadata = {"name": md["name"]}
@@ -237,7 +261,8 @@ def _container_names(spec: dict) -> dict:
     return out
 
 
-def _validate_initializer(info, trainjob) -> list[Problem]:
+def _validate_initializer(info, trainjob, volume_check: bool) -> list[Problem]:
+    """`volume_check`: the release's initializer_volume_check switch."""
     problems = []
     initializer = (trainjob.get("spec") or {}).get("initializer") or {}
     names = _container_names(info.obj_apply)
@@ -249,7 +274,7 @@ def _validate_initializer(info, trainjob) -> list[Problem]:
             msg = f"must have {job} job when trainJob is configured with input {config}"
         elif job not in names[job][0] | names[job][1]:
             msg = f"must have container with name - {job} in the {job} job"
-        elif not _has_initializer_mount(info.obj_apply, job):
+        elif volume_check and not _has_initializer_mount(info.obj_apply, job):
             msg = f"must have volumeMount with name - {INITIALIZER_VOLUME} in container {job} of the {job} job"
         else:
             continue
@@ -376,4 +401,5 @@ def _validate_patch_conflicts(spec: dict, trainjob) -> list[Problem]:
 
 def validate(info, trainjob, options) -> list[Problem]:
     unpatched = info.unpatched_spec if info.unpatched_spec is not None else info.obj_apply
-    return _validate_initializer(info, trainjob) + check_runtime_patches(unpatched, trainjob)
+    return (_validate_initializer(info, trainjob, options.bundle.behaviour.initializer_volume_check)
+            + check_runtime_patches(unpatched, trainjob))

@@ -49,7 +49,8 @@ RULES = [
     Rule(RULE_LAUNCHER_AS_NODE, "TrainJob",
          "With runLauncherAsNode, numNodes >= 2 needs a runtime with both a launcher and a node job."),
     Rule(RULE_RESERVED_ENV, "TrainJob",
-         "spec.trainer.env must not set the OMPI_MCA_* variables the MPI plugin manages."),
+         "spec.trainer.env must not set the OMPI_MCA_* variables the MPI plugin manages.",
+         behaviour="mpi_reserved_env_check"),
     Rule(RULE_IMPLEMENTATION, "TrainJob",
          "mpiImplementation must be OpenMPI, the only implementation upstream supports."),
 ] + [r for r in secrets.RULES if r.id.startswith("secret-policy/mpi-") or r.id == secrets.RULE_OPTIONS]
@@ -71,19 +72,18 @@ def _trainer(trainjob: dict) -> dict | None:
     return (trainjob.get("spec") or {}).get("trainer")
 
 
-def ssh_auth_volume(secret_name: str) -> dict:
-    return {
-        "name": SSH_AUTH_VOLUME,
-        "secret": {
-            "secretName": secret_name,
-            "defaultMode": 0o400,
-            "items": [
-                {"key": "ssh-privatekey", "path": "id_rsa", "mode": 0o640},
-                {"key": "ssh-publickey", "path": "id_rsa.pub", "mode": 0o644},
-                {"key": "ssh-publickey", "path": "authorized_keys", "mode": 0o644},
-            ],
-        },
-    }
+def ssh_auth_volume(secret_name: str, modes: bool) -> dict:
+    """The SSH Secret volume; `modes`: the release's mpi_ssh_file_modes switch (without it the
+    kubelet's default 0644 applies: mpi.go EnforceMLPolicy :128-150 at v2.2.1)."""
+    items = [
+        {"key": "ssh-privatekey", "path": "id_rsa", "mode": 0o640},
+        {"key": "ssh-publickey", "path": "id_rsa.pub", "mode": 0o644},
+        {"key": "ssh-publickey", "path": "authorized_keys", "mode": 0o644},
+    ]
+    if not modes:
+        return {"name": SSH_AUTH_VOLUME, "secret": {"secretName": secret_name,
+                                                     "items": [{k: v for k, v in i.items() if k != "mode"} for i in items]}}
+    return {"name": SSH_AUTH_VOLUME, "secret": {"secretName": secret_name, "defaultMode": 0o400, "items": items}}
 
 
 def hostfile_volume(trainjob_name: str) -> dict:
@@ -97,12 +97,6 @@ def hostfile_volume(trainjob_name: str) -> dict:
 
 
 def enforce_ml_policy(info, trainjob, options) -> None:
-    enforce_with(info, trainjob, options, ssh_auth_volume)
-
-
-def enforce_with(info, trainjob, options, ssh_volume) -> None:
-    """EnforceMLPolicy with `ssh_volume(secret name)` building the SSH Secret volume (the part that
-    differs in Trainer v2.2.1: kpt_fn.plugins.v2_2_1.mpi)."""
     ml = info.runtime_policy.ml_policy_source
     # Replace rather than mutate: the nested mlPolicy dict may be shared with the runtime copy.
     mpi = dict(ml["mpi"])
@@ -130,7 +124,7 @@ def enforce_with(info, trainjob, options, ssh_volume) -> None:
         if ps.name not in (NODE, LAUNCHER):
             continue
         # Fresh dicts per pod template: output objects never share (alias) sub-trees.
-        upsert_volumes(ps.volumes, [ssh_volume(secret_name)])
+        upsert_volumes(ps.volumes, [ssh_auth_volume(secret_name, options.bundle.behaviour.mpi_ssh_file_modes)])
         if ps.name == LAUNCHER:
             upsert_volumes(ps.volumes, [hostfile_volume(name)])
         for c in ps.containers:
@@ -243,7 +237,7 @@ def validate(info, trainjob, options) -> list[Problem]:
                 rule=RULE_LAUNCHER_AS_NODE,
             ))
     reserved = sorted({e.get("name") for e in trainer.get("env") or () if e.get("name") in RESERVED_ENV})
-    if reserved:
+    if reserved and options.bundle.behaviour.mpi_reserved_env_check:
         problems.append(Problem(
             message=f"must not have reserved envs, invalid envs configured: [{' '.join(reserved)}]",
             path="spec.trainer.env",

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import json
 import os
+import sys
 from collections import namedtuple
 
 DEFAULT_RELEASE = "v2.3.0"
@@ -69,11 +70,14 @@ class SchemaEntry(namedtuple("SchemaEntry", "api_version kind file namespaced re
 class Bundle:
     """The data of one release. Only `bundle()` makes them, one per release per process."""
 
-    __slots__ = ("release", "directory", "_memo")
+    __slots__ = ("release", "directory", "behaviour", "variants", "_memo")
 
-    def __init__(self, release: str, directory: str):
-        self.release = release
+    def __init__(self, release: str, directory: str, behaviour, variants: dict):
+        self.release = release  # for messages only: code asks `behaviour`, never compares it
         self.directory = directory
+        # The release's row of switches and its whole-function variants (kpt_fn.upstream.behaviour).
+        self.behaviour = behaviour
+        self.variants = variants
         self._memo: dict = {}
 
     def __repr__(self):
@@ -97,6 +101,15 @@ class Bundle:
         except KeyError:
             value = self._memo[key] = build()
             return value
+
+    def variant(self, function):
+        """This release's version of `function` (the caller's own, the newest release's): the function
+        of that name in the module the release's VARIANTS row names for it, else `function` itself."""
+        module = self.variants.get(function.__name__)
+        if module is None:
+            return function
+        __import__(module)
+        return getattr(sys.modules[module], function.__name__)
 
     # --- facts ------------------------------------------------------------------------------------
 
@@ -216,7 +229,9 @@ def bundle(release: str | None = None) -> Bundle:
     if found is None:
         if release not in RELEASES:
             raise UnknownRelease(release)
-        found = _bundles[release] = Bundle(release, bundle_dir(release))
+        from kpt_fn.upstream.behaviour import BEHAVIOUR, VARIANTS
+
+        found = _bundles[release] = Bundle(release, bundle_dir(release), BEHAVIOUR[release], VARIANTS[release])
     return found
 
 

@@ -12,7 +12,7 @@ Public API (pure functions; nothing raises for bad input, everything is reported
         keys. [] for other kinds. The object is validated as written; where the API server would
         fill a default first, the default counts (CEL, list-map keys, required fields), and a
         `null` field value is absent (the API server prunes it) unless the field is required.
-    check_runtime_webhook(runtime) -> list[Problem]
+    check_runtime_webhook(runtime, bundle) -> list[Problem]
         The Trainer runtime admission webhooks (replicas 1, ancestor container) and the
         deprecation warning for ClusterTrainingRuntimes (severity warning).
     check_jobset_webhook(jobset, bundle=None) -> list[Problem]
@@ -70,11 +70,11 @@ def check_object(obj: dict, bundle: upstream.Bundle | None = None) -> list[Probl
     return problems
 
 
-def check_runtime_webhook(runtime: dict, release: str | None = None) -> list[Problem]:
-    """`release`: the Trainer release whose webhook runs (default: kpt_fn.upstream's default)."""
+def check_runtime_webhook(runtime: dict, bundle: upstream.Bundle) -> list[Problem]:
+    """`bundle`: the Trainer release whose webhook runs."""
     if not isinstance(runtime, dict):
         return []
-    return _runtime_webhook.check(runtime, upstream.bundle(release).release)
+    return _runtime_webhook.check(runtime, bundle)
 
 
 def check_jobset_webhook(jobset: dict, bundle: upstream.Bundle | None = None) -> list[Problem]:

@@ -40,34 +40,29 @@ RULE_REPLICAS = "runtime-webhook/replicas"
 RULE_CONTAINER = "runtime-webhook/ancestor-container"
 RULE_DEPRECATED = "runtime-webhook/deprecated"
 _RUNTIMES = "TrainingRuntime, ClusterTrainingRuntime"
-# The releases whose runtime webhooks skip runtimes labelled webhook-validation: disabled.
-_OBJECT_SELECTOR_FROM = ("v2.3.0",)
+# Runtimes labelled webhook-validation: disabled are skipped where the release's webhooks have an
+# objectSelector (the runtime_webhook_object_selector switch: v2.3.0's manifests/base/webhook).
+_SKIPPED = " (not for runtimes labelled trainer.kubeflow.org/webhook-validation: disabled)"
+RULES = [
+    Rule(rule, _RUNTIMES, description + suffix, behaviour=condition)
+    for condition, suffix in (("runtime_webhook_object_selector", _SKIPPED), ("not runtime_webhook_object_selector", ""))
+    for rule, description in (
+        (RULE_REPLICAS, "replicated jobs labelled with a Trainer ancestor step must have replicas 1"),
+        (RULE_CONTAINER, "replicated jobs labelled with a Trainer ancestor step must have its container "
+                         "(trainer: node, dataset-initializer, model-initializer)"),
+        (RULE_DEPRECATED, "warning for a ClusterTrainingRuntime labelled trainer.kubeflow.org/support: deprecated"),
+    )
+]
 
 
-def rules(release: str = "v2.3.0") -> list[Rule]:
-    """The rule records of `release`'s runtime webhooks (only v2.3.0's skip runtimes labelled disabled)."""
-    skipped = (" (not for runtimes labelled trainer.kubeflow.org/webhook-validation: disabled)"
-               if release in _OBJECT_SELECTOR_FROM else "")
-    return [
-        Rule(RULE_REPLICAS, _RUNTIMES,
-             "replicated jobs labelled with a Trainer ancestor step must have replicas 1" + skipped),
-        Rule(RULE_CONTAINER, _RUNTIMES,
-             "replicated jobs labelled with a Trainer ancestor step must have its container "
-             "(trainer: node, dataset-initializer, model-initializer)" + skipped),
-        Rule(RULE_DEPRECATED, _RUNTIMES,
-             "warning for a ClusterTrainingRuntime labelled trainer.kubeflow.org/support: deprecated" + skipped),
-    ]
-
-
-RULES = rules()
-
-
-def check(runtime: dict, release: str = "v2.3.0") -> list[Problem]:
+def check(runtime: dict, bundle) -> list[Problem]:
+    """The runtime webhooks of `bundle`'s release on a runtime."""
     if runtime.get("kind") not in RUNTIME_KINDS:
         return []
     out: list[Problem] = []
     labels = dig(runtime, "metadata", "labels")
-    if release in _OBJECT_SELECTOR_FROM and isinstance(labels, dict) and labels.get(WEBHOOK_VALIDATION_LABEL) == DISABLED:
+    if bundle.behaviour.runtime_webhook_object_selector and isinstance(labels, dict) \
+            and labels.get(WEBHOOK_VALIDATION_LABEL) == DISABLED:
         return out
     if runtime.get("kind") == "ClusterTrainingRuntime" and isinstance(labels, dict) \
             and labels.get(SUPPORT_LABEL) == DEPRECATED:

@@ -80,7 +80,7 @@ def plain(node) -> dict:
 def build(ctx) -> dict[str, str]:
     import celpy
 
-    bundle = upstream.Bundle(ctx.release.name, str(ctx.bundle_dir))  # fresh: not a cached, older copy
+    bundle = upstream.Bundle(ctx.release.name, str(ctx.bundle_dir), None, {})  # fresh: not a cached, older copy; data only
     parser = celpy.CELParser()
     lines = []
     for text, schemas in sorted(rule_texts(bundle).items()):

@@ -13,7 +13,7 @@ import hashlib
 import json
 from pathlib import Path
 
-from generators import cel, catalog, defaults, omitempty, options, patch_meta, schemas
+from generators import behaviour, cel, catalog, defaults, omitempty, options, patch_meta, schemas
 from generators.releases import RELEASES
 
 REPO = Path(__file__).resolve().parent.parent.parent
@@ -29,6 +29,7 @@ TARGETS = {
     "patch-meta": patch_meta,
     "omitempty": omitempty,
     "options": options,
+    "behaviour": behaviour,
 }
 
 

@@ -19,7 +19,7 @@ PER_RELEASE = True
 
 
 def build(ctx) -> dict[str, str]:
-    bundle = upstream.Bundle(ctx.release.name, str(ctx.bundle_dir))  # fresh: not a cached, older copy
+    bundle = upstream.Bundle(ctx.release.name, str(ctx.bundle_dir), None, {})  # fresh: not a cached, older copy; data only
     kinds = []
     for kind, api_version in defaults.CRD_DEFAULTS_KINDS.items():
         schema = bundle.schema(bundle.schema_entries()[(api_version, kind)])

@@ -9,6 +9,8 @@
 
 from __future__ import annotations
 
+from kpt_fn import upstream
+
 import copy
 
 import pytest
@@ -21,7 +23,7 @@ from support.golden_engine import Case, engine_options, find_case
 
 
 def _rt_errors(runtime) -> list[str]:
-    return [p.message for p in validation.check_runtime_webhook(runtime)]
+    return [p.message for p in validation.check_runtime_webhook(runtime, upstream.bundle("v2.3.0"))]
 
 
 def test_runtime_webhook_skips_runtimes_with_validation_disabled():

@@ -149,7 +149,7 @@ def test_v2_2_1_shipped_runtime_renders_valid_objects(runtime):
 
     bundle = upstream.bundle("v2.2.1")
     rt = shipped_runtimes("v2.2.1")[runtime]
-    assert not [p for p in validation.check_object(rt, bundle) + validation.check_runtime_webhook(rt, "v2.2.1")
+    assert not [p for p in validation.check_object(rt, bundle) + validation.check_runtime_webhook(rt, upstream.bundle("v2.2.1"))
                 if p.is_error]
     options = engine_options({"trainerVersion": "v2.2.1"})
     result = expand(_trainjob(runtime, TYPICAL_TRAINER[runtime]), rt, options)

@@ -115,8 +115,8 @@ def test_v2_2_1_runtime_webhooks_have_no_object_selector():
     runtime = copy.deepcopy(next(r for r in upstream.bundle("v2.3.0").catalog()
                                  if r["metadata"]["name"] == "torch-distributed"))
     runtime["spec"]["template"]["spec"]["replicatedJobs"][0]["replicas"] = 2
-    assert validation.check_runtime_webhook(runtime, "v2.3.0") == []  # labelled disabled: not seen
-    assert [p.message for p in validation.check_runtime_webhook(runtime, "v2.2.1")] == ["always must be 1"]
+    assert validation.check_runtime_webhook(runtime, upstream.bundle("v2.3.0")) == []  # labelled disabled: not seen
+    assert [p.message for p in validation.check_runtime_webhook(runtime, upstream.bundle("v2.2.1"))] == ["always must be 1"]
 
 
 def test_rules_per_release():

@@ -7,7 +7,7 @@ import copy
 
 import pytest
 
-from kpt_fn import function, rerun, rules
+from kpt_fn import function, rerun, rules, upstream
 
 LOCAL = {"config.kubernetes.io/local-config": "true"}
 
@@ -78,7 +78,7 @@ def test_validate_mode_names_the_trainer_controllers_rerun_of_failed_trainjobs()
 
 
 def test_the_rule_is_listed():
-    assert rerun.RULE in {r["id"] for r in rules.rules()}
+    assert rerun.RULE in {r["id"] for r in rules.rules(upstream.bundle("v2.3.0"))}
 
 
 # --- valid controls: nothing to report ------------------------------------------------------------

@@ -7,14 +7,14 @@ from pathlib import Path
 
 import yaml
 
-from kpt_fn import rules, validation
+from kpt_fn import rules, upstream, validation
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "validation"
 FAMILIES = {"schema", "cel", "names", "runtime-webhook", "jobset-webhook", "trainer-webhook", "k8s"}
 
 
 def test_entries_have_the_documented_shape():
-    catalog = rules.rules()
+    catalog = rules.rules(upstream.bundle("v2.3.0"))
     ids = [r["id"] for r in catalog]
     assert len(ids) == len(set(ids))
     for r in catalog:
@@ -24,7 +24,7 @@ def test_entries_have_the_documented_shape():
 
 
 def test_one_cel_entry_per_distinct_rule():
-    cel = {r["id"] for r in rules.rules() if r["family"] == "cel"}
+    cel = {r["id"] for r in rules.rules(upstream.bundle("v2.3.0")) if r["family"] == "cel"}
     assert {
         "cel/trainjob/metadata.name-dns1035",
         "cel/trainjob/metadata.name-max-length",
@@ -38,7 +38,7 @@ def test_one_cel_entry_per_distinct_rule():
         "cel/jobset/spec.volumeClaimPolicies[]-template-namespace",
     } <= cel
     assert len(cel) == 18  # 6 TrainJob, 5 per runtime kind, 2 JobSet; transition rules are not applied
-    assert not any("immutable" in r["description"].lower() for r in rules.rules() if r["family"] == "cel")
+    assert not any("immutable" in r["description"].lower() for r in rules.rules(upstream.bundle("v2.3.0")) if r["family"] == "cel")
 
 
 def test_engine_plugin_and_legacy_rules_are_included():
@@ -46,13 +46,13 @@ def test_engine_plugin_and_legacy_rules_are_included():
     from kpt_fn.engine import framework
 
     declared = engine.RULES + framework.rules() + convert.RULES
-    ids = {r["id"] for r in rules.rules()}
+    ids = {r["id"] for r in rules.rules(upstream.bundle("v2.3.0"))}
     assert declared and {r.id for r in declared} <= ids
-    assert {"trainer-webhook", "legacy", "secret-policy"} <= {r["family"] for r in rules.rules()}
+    assert {"trainer-webhook", "legacy", "secret-policy"} <= {r["family"] for r in rules.rules(upstream.bundle("v2.3.0"))}
 
 
 def test_every_reported_rule_id_is_in_the_catalog():
-    ids = {r["id"] for r in rules.rules()}
+    ids = {r["id"] for r in rules.rules(upstream.bundle("v2.3.0"))}
     js = yaml.safe_load((FIXTURES / "jobset_torchtune.yaml").read_text())
     js["metadata"]["name"] = "Bad"
     js["metadata"]["labels"]["x"] = "a b"
@@ -62,7 +62,7 @@ def test_every_reported_rule_id_is_in_the_catalog():
     rt = yaml.safe_load((FIXTURES / "trainingruntime_minimal.yaml").read_text())
     rt["spec"]["template"]["spec"]["replicatedJobs"][0]["replicas"] = 2
     reported = (validation.check_object(js) + validation.check_jobset_webhook(js)
-                + validation.check_runtime_webhook(rt))
+                + validation.check_runtime_webhook(rt, upstream.bundle("v2.3.0")))
     assert {p.rule.split("/")[0] for p in reported} == {"names", "schema", "cel", "jobset-webhook",
                                                          "runtime-webhook"}
     assert {p.rule for p in reported} <= ids

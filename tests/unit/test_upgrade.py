@@ -54,7 +54,7 @@ def test_a_bad_range_is_an_error(monkeypatch):
 
 
 def test_the_flux_example_upgrade(monkeypatch):
-    # fixtures/examples/flux-job: what Trainer v2.3.0's Flux plugin changes (kpt_fn/plugins/v2_2_1/flux.py):
+    # fixtures/examples/flux-job: what Trainer v2.3.0's Flux plugin changes (the flux_* switches of kpt_fn/upstream/behaviour.py):
     # the entrypoint encodes --cores instead of --local, in a ConfigMap applied in place; the JobSet gains
     # the /dev/shm volume and mount, which a running JobSet refuses.
     monkeypatch.chdir(EXAMPLES.parent / "fixtures" / "examples" / "flux-job")

@@ -93,7 +93,7 @@ def _schema_files(release: str) -> dict:
 def test_every_schema_a_run_gets_is_its_kubeconform_file(release):
     """The oracle of schemas.json: for every entry, what the render path gets (shared subtrees put in
     place) equals the file kubeconform reads, key order included; and the index lists every file."""
-    b = upstream.Bundle(release, upstream.bundle_dir(release))  # a fresh bundle: nothing of another test
+    b = upstream.Bundle(release, upstream.bundle_dir(release), None, {})  # a fresh bundle: nothing of another test
     files = _schema_files(release)
     assert {e.file for e in b.schema_entries().values()} == set(files)
     for entry in b.schema_entries().values():

@@ -14,7 +14,7 @@ TJ = {"apiVersion": "trainer.kubeflow.org/v1alpha1", "kind": "TrainJob", "metada
 @pytest.mark.parametrize("value", [None, "text", [TJ], 3])
 def test_nothing_raises_for_a_value_that_is_not_an_object(value):
     assert validation.check_object(value) == []
-    assert validation.check_runtime_webhook(value) == []
+    assert validation.check_runtime_webhook(value, upstream.bundle("v2.3.0")) == []
     assert validation.check_jobset_webhook(value) == []
     assert validation.check_job_templates(value) == []
 
@@ -50,8 +50,8 @@ def test_the_runtime_webhook_of_the_release():
           "spec": {"template": {"spec": {"replicatedJobs": [{"name": "node", "replicas": 2, "template": {
               "metadata": {"labels": {"trainer.kubeflow.org/trainjob-ancestor-step": "trainer"}},
               "spec": {"template": {"spec": {"containers": [{"name": "node"}]}}}}}]}}}}
-    assert validation.check_runtime_webhook(rt) == []            # v2.3.0's objectSelector skips it
-    assert len(validation.check_runtime_webhook(rt, "v2.2.1")) == 1
+    assert validation.check_runtime_webhook(rt, upstream.bundle("v2.3.0")) == []            # v2.3.0's objectSelector skips it
+    assert len(validation.check_runtime_webhook(rt, upstream.bundle("v2.2.1"))) == 1
 
 
 def test_every_public_name_exists():

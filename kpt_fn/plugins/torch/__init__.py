@@ -27,10 +27,16 @@ RULES = [
          "spec.trainer.env must not set the torchrun variables PET_NNODES, PET_NPROC_PER_NODE, "
          "PET_NODE_RANK, PET_MASTER_ADDR, PET_MASTER_PORT"),
     Rule(RULE_ENV_INJECTION, "TrainJob",
-         "every mlPolicy.torch.envInjection target container must exist in the runtime job it names"),
+         "every mlPolicy.torch.envInjection target container must exist in the runtime job it names",
+         behaviour="torch_env_injection"),
     Rule(torchtune.RULE_TORCHTUNE, "TrainJob",
          "torchtune (`command: [tune, run]`): supported model, single node except llama3.3-70B, QLoRA "
-         "limits, LoRA not multi-node, runtime-managed config items not overridable in args"),
+         "limits, LoRA not multi-node, runtime-managed config items not overridable in args",
+         behaviour="torchtune_v2_3_checks"),
+    Rule(torchtune.RULE_TORCHTUNE, "TrainJob",
+         "torchtune (`command: [tune, run]`): supported model, single node except llama3.3-70B, QLoRA "
+         "limits (QLoRA: an argument containing model.quantize_base and none containing use_dora, whatever "
+         "their values)", behaviour="not torchtune_v2_3_checks"),
 ]
 
 
@@ -88,7 +94,7 @@ def enforce_ml_policy(info, trainjob, options) -> None:
         if not torchtune.is_torchtune(trainjob):
             upsert_env_vars(container.env, master())
         else:
-            torchtune.rewrite_command(info, trainjob, num_nodes, nproc, gpu, options.trainerVersion)
+            torchtune.rewrite_command(info, trainjob, num_nodes, nproc, gpu, options.bundle.behaviour)
         upsert_ports(container.ports, [{"containerPort": PORT}])
 
     # Auxiliary containers always get the master address, torchtune or not.
@@ -115,5 +121,5 @@ def validate(info, trainjob, options) -> list[Problem]:
                                 "spec.trainer.env", rule=RULE_RESERVED_ENV))
     if torchtune.is_torchtune(trainjob):
         problems.extend(torchtune.validate(info, trainjob, num_gpu(resources_per_node(info, trainjob)),
-                                           options.trainerVersion))
+                                           options.bundle.behaviour))
     return problems

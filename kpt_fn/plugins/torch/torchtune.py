@@ -46,28 +46,29 @@ def _bool_arg_enabled(args, item: str) -> bool:
     return False
 
 
-def is_qlora(args, release: str = "v2.3.0") -> bool:
-    # DoRA switches QLoRA off. Trainer v2.2.1 matched both names as substrings of the whole argument,
-    # whatever the value (torchtune.go isUseQLoraFinetune at v2.2.1: `model.quantize_base=False`
-    # still meant QLoRA); v2.3.0 reads `name=true`.
-    if release == "v2.2.1":
+def is_qlora(args, behaviour) -> bool:
+    """`behaviour`: the release's row (kpt_fn.upstream.behaviour). DoRA switches QLoRA off. Without
+    torchtune_bool_args both names match as substrings of the whole argument, whatever the value
+    (torchtune.go isUseQLoraFinetune at v2.2.1: `model.quantize_base=False` still meant QLoRA);
+    with it (v2.3.0) they read `name=true`."""
+    if not behaviour.torchtune_bool_args:
         args = list(args or ())
         return not any(USE_DORA in a for a in args) and any(QUANTIZE_BASE in a for a in args)
     return not _bool_arg_enabled(args, USE_DORA) and _bool_arg_enabled(args, QUANTIZE_BASE)
 
 
-def recipe_and_config(num_nodes: int, nproc, gpu: int, trainjob: dict, release: str = "v2.3.0") -> tuple[str, str]:
+def recipe_and_config(num_nodes: int, nproc, gpu: int, trainjob: dict, behaviour) -> tuple[str, str]:
     spec = trainjob.get("spec") or {}
     args = (spec.get("trainer") or {}).get("args") or []
     recipe, suffix = "full_finetune_distributed", "_full"
     if num_nodes == 1 and (nproc == 1 and isinstance(nproc, int) or gpu == 1):
-        if is_qlora(args, release):
+        if is_qlora(args, behaviour):
             recipe, suffix = "lora_finetune_single_device", "_qlora_single_device"
         elif is_lora(args):
             recipe, suffix = "lora_finetune_single_device", "_lora_single_device"
         else:
             recipe, suffix = "full_finetune_single_device", "_full_single_device"
-    elif num_nodes == 1 and is_qlora(args, release):
+    elif num_nodes == 1 and is_qlora(args, behaviour):
         recipe, suffix = "lora_finetune_distributed", "_qlora"
     elif num_nodes == 1 and is_lora(args):
         recipe, suffix = "lora_finetune_distributed", "_lora"
@@ -92,23 +93,23 @@ def runtime_overrides(info) -> list[str]:
     return out
 
 
-def rewrite_command(info, trainjob: dict, num_nodes: int, nproc, gpu: int, release: str = "v2.3.0") -> None:
+def rewrite_command(info, trainjob: dict, num_nodes: int, nproc, gpu: int, behaviour) -> None:
     """Replace spec.trainer.command of the TrainJob copy with the full torchtune command line."""
     name = trainjob["metadata"]["name"]
     new = []
     if num_nodes > 1 or (isinstance(nproc, int) and nproc > 1) or (isinstance(nproc, str) and gpu > 1):
         new.append(f"--rdzv_endpoint={name}-{NODE}-0-0.{name}:{PORT}")
-    recipe, config = recipe_and_config(num_nodes, nproc, gpu, trainjob, release)
+    recipe, config = recipe_and_config(num_nodes, nproc, gpu, trainjob, behaviour)
     new += [recipe, "--config", config]
     new += runtime_overrides(info)
     trainer = trainjob["spec"]["trainer"]
     trainer["command"] = list(trainer["command"]) + new
 
 
-def validate(info, trainjob: dict, gpu: int, release: str = "v2.3.0") -> list[Problem]:
+def validate(info, trainjob: dict, gpu: int, behaviour) -> list[Problem]:
     """torchtune admission checks; `gpu` is the GPU count of resources_per_node (validateTorchTune
     counts it with GetNumGPUPerNode). The LoRA multi-node and immutable-args checks are new in v2.3.0
-    (torchtune.go validateTorchTune)."""
+    (torchtune.go validateTorchTune): the torchtune_v2_3_checks switch."""
     spec = trainjob.get("spec") or {}
     trainer = spec.get("trainer") or {}
     ref_name = (spec.get("runtimeRef") or {}).get("name") or ""
@@ -127,7 +128,7 @@ def validate(info, trainjob: dict, gpu: int, release: str = "v2.3.0") -> list[Pr
     # No auto -> CPU conversion here, unlike the reconciler (a quirk upstream has too).
     nproc = trainer.get("numProcPerNode")
     nproc = "auto" if nproc is None else nproc
-    _, config = recipe_and_config(num_nodes, nproc, gpu, trainjob, release)
+    _, config = recipe_and_config(num_nodes, nproc, gpu, trainjob, behaviour)
     if "_qlora" in config:
         if model == "qwen2_5/1.5B":
             err(f"QLoRA is not supported for {model} model", "spec.runtimeRef.name")
@@ -136,9 +137,9 @@ def validate(info, trainjob: dict, gpu: int, release: str = "v2.3.0") -> list[Pr
             err(f"must have gpu resource with value 1 for {model} model when using QLoRA",
                 "spec.trainer.resourcesPerNode")
     args = trainer.get("args") or []
-    if release == "v2.2.1":
+    if not behaviour.torchtune_v2_3_checks:
         return problems
-    if num_nodes > 1 and (is_lora(args) or is_qlora(args)):
+    if num_nodes > 1 and (is_lora(args) or is_qlora(args, behaviour)):
         err("LoRA fine-tuning is not supported for multi-node training in TorchTune", "spec.trainer.numNodes")
     for i, arg in enumerate(args):
         key = arg.split("=", 1)[0]

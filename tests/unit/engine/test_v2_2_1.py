@@ -1,6 +1,5 @@
-"""kpt_fn.engine.v2_2_1: what Trainer v2.2.1's runtime core does differently when building the Info
-(pkg/runtime/core/trainingruntime.go at v2.2.1); the golden cases of fixtures/golden/v2.2.1/ render
-it whole."""
+"""kpt_fn.engine.v2_2_1: Trainer v2.2.1's mergeRuntimePatches (pkg/runtime/core/trainingruntime.go at
+v2.2.1), its VARIANTS entry; the golden cases of fixtures/golden/v2.2.1/ render it whole."""
 
 from __future__ import annotations
 
@@ -63,22 +62,3 @@ def test_a_merge_error_names_the_patch_field():
         v2_2_1.merge_runtime_patches(spec(), trainjob(p, p), BUNDLE)
     assert e.value.path == ("spec.runtimePatches[0].trainingRuntimeSpec.template.spec.replicatedJobs[0].template"
                             ".spec.template.spec.containers")
-
-
-def test_resources_per_node_replace_the_node_containers_in_the_trainer_pod_set():
-    rj = rjob("node", [{"name": "node", "resources": {"limits": {"cpu": 4}, "requests": {"cpu": 2}}}, {"name": "side"}])
-    rpn = {"limits": {"nvidia.com/gpu": 1}}
-    pod = v2_2_1.typed_pod_spec(rj, trainjob(trainer={"resourcesPerNode": rpn}), {"torch": {}}, "trainer")
-    assert pod["containers"][0]["resources"] == rpn and pod["containers"][0]["resources"] is not rpn  # replaced, not merged
-    assert rj["template"]["spec"]["template"]["spec"]["containers"][0]["resources"]["limits"] == {"cpu": 4}  # input kept
-
-
-@pytest.mark.parametrize("trainer, ml_policy, ancestor", [
-    (None, {"torch": {}}, "trainer"),                       # no resourcesPerNode
-    ({"resourcesPerNode": {}}, None, "trainer"),            # no mlPolicy
-    ({"resourcesPerNode": {}}, {"torch": {}}, "dataset-initializer"),
-])
-def test_otherwise_the_templates_pod_spec(trainer, ml_policy, ancestor):
-    rj = rjob("node", [{"name": "node", "resources": {"limits": {"cpu": 4}}}])
-    pod = v2_2_1.typed_pod_spec(rj, trainjob(trainer=trainer), ml_policy, ancestor)
-    assert pod is rj["template"]["spec"]["template"]["spec"]

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from kpt_fn import upstream
+
 import copy
 from pathlib import Path
 
@@ -323,7 +325,7 @@ def test_minimal_trainjob_validates():
 def test_mpi_runtimes_of_upstream_defaulting_tests_validate(runtime, mpi):
     runtime["spec"]["mlPolicy"] = {"mpi": mpi}
     assert validation.check_object(runtime) == []
-    assert validation.check_runtime_webhook(runtime) == []
+    assert validation.check_runtime_webhook(runtime, upstream.bundle("v2.3.0")) == []
 
 
 @pytest.mark.parametrize("release,plugin", [("v2.2.1", "torch"), ("v2.2.1", "jax"), ("v2.2.1", "xgboost"),

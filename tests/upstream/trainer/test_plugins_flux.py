@@ -14,8 +14,13 @@ import pytest
 from support import upstream_data
 
 from kpt_fn.engine.info import Container, Info, PodSet, RuntimePolicy, Scheduler
+from kpt_fn import upstream
+from kpt_fn.engine import EngineOptions
 from kpt_fn.plugins import flux
-from kpt_fn.plugins.v2_2_1 import flux as flux_v2_2_1
+
+# The switches of each release (kpt_fn.upstream.behaviour), and this release's options.
+V2_3_0, V2_2_1 = upstream.bundle("v2.3.0").behaviour, upstream.bundle("v2.2.1").behaviour
+OPTIONS = EngineOptions(trainerVersion="v2.3.0")
 
 # Upstream's templates per release, copied into the shared data (relative to the checkout, like all shared data).
 TEMPLATES = Path("pkg") / "runtime" / "framework" / "plugins" / "flux" / "templates"
@@ -47,7 +52,7 @@ def test_host_list(prefix, size, want):
 
 # TestGetOriginalCommand has the same table at v2.2.1 (tests/upstream/trainer/test_plugins_flux_v2_2_1.py
 # says where v2.2.1 differs): both releases' switches run it.
-@pytest.mark.parametrize("behaviour", [flux.CURRENT, flux_v2_2_1.BEHAVIOUR], ids=["v2.3.0", "v2.2.1"])
+@pytest.mark.parametrize("behaviour", [V2_3_0, V2_2_1], ids=["v2.3.0", "v2.2.1"])
 @pytest.mark.parametrize(
     "command, args, want",
     [(["python"], ["train.py", "--epochs", "10"], "python train.py --epochs 10"),
@@ -61,13 +66,13 @@ def test_original_command(command, args, want, behaviour):
 def test_original_command_falls_back_to_runtime_command_and_keeps_only_trainjob_args():
     ps = PodSet(name="node", ancestor="trainer", count=1, containers=[Container(name="node", command=["lmp", "-in", "in.reaxc"])])
     tj = {"spec": {"trainer": {"numNodes": 4, "args": ["-nocite"]}}}
-    assert flux.original_command(_info([ps]), tj) == "lmp -in in.reaxc -nocite"
+    assert flux.original_command(_info([ps]), tj, V2_3_0) == "lmp -in in.reaxc -nocite"
 
 
 def test_original_command_trims_go_whitespace_only():
     tj = {"spec": {"trainer": {"command": ["\x1ccmd\u3000"]}}}
     # U+001C is whitespace for Python's str.strip() but not for Go's strings.TrimSpace.
-    assert flux.original_command(_info(), tj) == "\x1ccmd"
+    assert flux.original_command(_info(), tj, V2_3_0) == "\x1ccmd"
 
 
 def test_broker_settings_runtime_then_trainjob_env():
@@ -88,19 +93,19 @@ def test_broker_settings_runtime_then_trainjob_env():
 
 
 def test_validate_valid_when_policy_present():
-    assert flux.validate(_info(), {}, None) == []
+    assert flux.validate(_info(), {}, OPTIONS) == []
 
 
 @pytest.mark.parametrize("runtime_npn, trainjob", [(0, {}), (1, {"spec": {"trainer": {"numProcPerNode": 0}}})])
 def test_validate_num_proc_per_node(runtime_npn, trainjob):
-    [p] = flux.validate(_info(flux_policy={"numProcPerNode": runtime_npn}), trainjob, None)
+    [p] = flux.validate(_info(flux_policy={"numProcPerNode": runtime_npn}), trainjob, OPTIONS)
     assert (p.path, p.message, p.severity) == (
         "spec.trainer.numProcPerNode", "must be greater than or equal to 1 for Flux TrainJob", "error")
 
 
 def test_validate_reserved_installer():
     ps = PodSet(name="node", ancestor=None, count=1, init_containers=[Container(name="flux-installer")])
-    [p] = flux.validate(_info([ps]), {}, None)
+    [p] = flux.validate(_info([ps]), {}, OPTIONS)
     assert (p.path, p.message) == ("spec.trainer.initContainers", "InitContainer 'flux-installer' is reserved")
 
 
@@ -180,9 +185,9 @@ def _sprintf(template: str, *args: str) -> str:
 
 @pytest.mark.upstream
 @pytest.mark.parametrize("directory, behaviour, entrypoint_args", [
-    ("trainer", flux.CURRENT, ("rspec", "main_host", "flags")),
+    ("trainer", V2_3_0, ("rspec", "main_host", "flags")),
     # v2.2.1's entrypoint.sh has `--local` written in; our one template gets it from resource_spec.
-    ("trainer-v2.2.1", flux_v2_2_1.BEHAVIOUR, ("main_host", "flags")),
+    ("trainer-v2.2.1", V2_2_1, ("main_host", "flags")),
 ], ids=["v2.3.0", "v2.2.1"])
 def test_scripts_behave_like_upstream_templates(directory, behaviour, entrypoint_args):
     """Same commands, heredoc bodies and messages as upstream's rendering; only comments differ."""

@@ -1,4 +1,4 @@
-"""The Flux plugin under Trainer v2.2.1 (kpt_fn/plugins/v2_2_1/flux.py), ported from
+"""The Flux plugin under Trainer v2.2.1 (kpt_fn/plugins/flux.py with v2.2.1's switches), ported from
 pkg/runtime/framework/plugins/flux/flux_test.go at v2.2.1.
 
 TestFlux's two cases are golden cases (fixtures/golden/v2.2.1/flux/, each case.yaml names its test
@@ -6,7 +6,7 @@ case); TestValidate is here, and what v2.2.1's PodSet (no container command) doe
 command. TestGetOriginalCommand's table, the same at v2.2.1, runs under both releases' switches in
 tests/upstream/trainer/test_plugins_flux.py. TestGenerateRange, TestGenerateHostlist, TestEncodeZ85,
 TestDeterministicCurve and TestBuildCurveSecret have the same tables at both tags and test functions
-the variant takes unchanged from kpt_fn.plugins.flux: their v2.3.0 port covers both releases.
+no switch changes: their v2.3.0 port covers both releases.
 """
 
 from __future__ import annotations
@@ -16,7 +16,10 @@ import pytest
 from kpt_fn.engine.info import Container, Info, PodSet, RuntimePolicy, Scheduler
 from kpt_fn.engine import EngineOptions
 from kpt_fn.plugins import flux
-from kpt_fn.plugins.v2_2_1 import flux as flux221
+from kpt_fn import upstream
+
+V2_2_1 = upstream.bundle("v2.2.1").behaviour
+OPTIONS = EngineOptions(trainerVersion="v2.2.1")
 
 
 def _info(pod_sets=(), flux_policy=None, jobs=None) -> Info:
@@ -34,12 +37,12 @@ def _info(pod_sets=(), flux_policy=None, jobs=None) -> Info:
 
 
 def test_validate_valid_when_flux_policy_is_present():
-    assert flux221.validate(_info(), {}, None) == []
+    assert flux.validate(_info(), {}, OPTIONS) == []
 
 
 def test_validate_checks_the_runtime_num_proc_per_node():
     # Unreachable through the API (the runtime CRD defaults it to 1 and requires >= 1), kept as upstream has it.
-    [p] = flux221.validate(_info(flux_policy={"numProcPerNode": 0}), {}, None)
+    [p] = flux.validate(_info(flux_policy={"numProcPerNode": 0}), {}, OPTIONS)
     assert (p.path, p.message) == ("spec.trainer.numProcPerNode", "must be greater than or equal to 1 for Flux TrainJob")
 
 
@@ -47,13 +50,13 @@ def test_validate_checks_the_runtime_num_proc_per_node():
 def test_validate_does_not_check_the_trainjob_num_proc_per_node(num_proc):
     # v2.2.1's Validate reads fluxPolicy.NumProcPerNode only; v2.3.0 prefers the TrainJob's.
     trainjob = {"spec": {"trainer": {"numProcPerNode": num_proc}}}
-    assert flux221.validate(_info(flux_policy={"numProcPerNode": 1}), trainjob, None) == []
-    assert len(flux.validate(_info(flux_policy={"numProcPerNode": 1}), trainjob, None)) == 1
+    assert flux.validate(_info(flux_policy={"numProcPerNode": 1}), trainjob, OPTIONS) == []
+    assert len(flux.validate(_info(flux_policy={"numProcPerNode": 1}), trainjob, EngineOptions(trainerVersion="v2.3.0"))) == 1
 
 
 def test_validate_reserved_installer_as_in_v2_3_0():
     ps = PodSet(name="node", ancestor=None, count=1, init_containers=[Container(name="flux-installer")])
-    [p] = flux221.validate(_info([ps]), {}, None)
+    [p] = flux.validate(_info([ps]), {}, OPTIONS)
     assert (p.path, p.message) == ("spec.trainer.initContainers", "InitContainer 'flux-installer' is reserved")
 
 
@@ -63,8 +66,8 @@ def test_validate_reserved_installer_as_in_v2_3_0():
 def test_original_command_never_has_the_runtime_command():
     ps = PodSet(name="node", ancestor="trainer", count=1, containers=[Container(name="node", command=["lmp", "-in", "x"])])
     tj = {"spec": {"trainer": {"numNodes": 4, "args": ["-nocite"]}}}
-    assert flux.original_command(_info([ps]), tj, flux221.BEHAVIOUR) == "-nocite"
-    assert flux.original_command(_info([ps]), {"spec": {"trainer": {}}}, flux221.BEHAVIOUR) == ""
+    assert flux.original_command(_info([ps]), tj, V2_2_1) == "-nocite"
+    assert flux.original_command(_info([ps]), {"spec": {"trainer": {}}}, V2_2_1) == ""
 
 
 # --- EnforceMLPolicy at v2.2.1: where the installer goes --------------------------------------------
@@ -77,7 +80,7 @@ def test_installer_written_into_the_jobset_not_the_pod_set():
                 containers=[Container(name="node")])
     info = _info([ps], {"numProcPerNode": 1}, jobs=[node])
     tj = {"metadata": {"name": "job"}, "spec": {"trainer": {"numNodes": 2}}}
-    flux221.enforce_ml_policy(info, tj, EngineOptions())
+    flux.enforce_ml_policy(info, tj, OPTIONS)
     assert [c.name for c in ps.init_containers] == ["warm-up"]
     pod = node["template"]["spec"]["template"]["spec"]
     assert [c["name"] for c in pod["initContainers"]] == ["warm-up", "flux-installer"]
@@ -89,4 +92,4 @@ def test_installer_written_into_the_jobset_not_the_pod_set():
 
 @pytest.mark.parametrize("tasks, gpus", [(1, 0), (4, 2)])
 def test_resources_are_the_hosts_own(tasks, gpus):
-    assert flux.resource_spec(tasks, gpus, flux221.BEHAVIOUR) == "--local"
+    assert flux.resource_spec(tasks, gpus, V2_2_1) == "--local"

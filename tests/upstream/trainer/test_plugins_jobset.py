@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from kpt_fn.engine import framework, admission
+from kpt_fn.engine import EngineOptions, framework, admission
 from kpt_fn.engine.info import Container, Info, PodSet, RuntimePolicy, Scheduler
 from kpt_fn.plugins import jobset
 from support.admission_kit import job, runtime, trainjob, errors, patch, NODE
@@ -122,6 +122,7 @@ def _rj(name, init=(), containers=()):
 
 
 TJ = {"metadata": {"name": "test-job", "namespace": "default"}, "spec": {}}
+OPTIONS = EngineOptions(trainerVersion="v2.3.0")
 
 
 def test_build_syncs_init_containers_and_appends_missing_slots():
@@ -133,7 +134,7 @@ def test_build_syncs_init_containers_and_appends_missing_slots():
                                            ports=[{"containerPort": 1}])],
                 containers=[Container("node", image="pytorch:latest")])
     info = _info([ps], [_rj("node", init=["preflight-check"], containers=["node"])])
-    [js] = jobset.build(info, TJ, None)
+    [js] = jobset.build(info, TJ, OPTIONS)
     pod = js["spec"]["replicatedJobs"][0]["template"]["spec"]["template"]["spec"]
     assert pod["initContainers"] == [
         {"name": "preflight-check", "image": "preflight:latest", "command": ["/bin/sh", "-c"],
@@ -146,7 +147,7 @@ def test_build_syncs_init_containers_and_appends_missing_slots():
 def test_build_fails_when_template_has_fewer_jobs_than_pod_sets():
     info = _info([PodSet("a", None, 1), PodSet("b", None, 1)], [_rj("a")])
     with pytest.raises(framework.RenderError, match="runtime template has 1 replicatedJobs but runtime info has 2 podSets"):
-        jobset.build(info, TJ, None)
+        jobset.build(info, TJ, OPTIONS)
 
 
 def test_sync_parallel_count_by_name_skips_unknown_pod_sets():
@@ -160,7 +161,7 @@ def test_sync_parallel_count_by_name_skips_unknown_pod_sets():
 def test_pod_network_endpoints_follow_later_count_changes_and_subdomain():
     info = _info([PodSet("node", None, 1)], [{"name": "node", "replicas": 2}])
     info.obj_apply["network"] = {"subdomain": "sub"}
-    jobset.identify_pod_network(info, TJ)
+    jobset.identify_pod_network(info, TJ, OPTIONS)
     info.pod_sets[0].count = 2
     assert list(info.pod_sets[0].endpoints()) == [
         "test-job-node-0-0.sub", "test-job-node-0-1.sub", "test-job-node-1-0.sub", "test-job-node-1-1.sub"]

@@ -10,7 +10,7 @@ import pytest
 from support import upstream_data
 import yaml
 
-from kpt_fn import validation
+from kpt_fn import upstream, validation
 from kpt_fn.problems import WARNING
 
 FIXTURES = Path(__file__).resolve().parents[3] / "fixtures" / "validation"
@@ -33,7 +33,7 @@ def launcher() -> dict:
 
 
 def problems(rt):
-    return [(p.path, p.message) for p in validation.check_runtime_webhook(rt)]
+    return [(p.path, p.message) for p in validation.check_runtime_webhook(rt, upstream.bundle("v2.3.0"))]
 
 
 def test_valid_replicated_jobs():
@@ -107,13 +107,13 @@ def cluster_runtime(labels=None) -> dict:
 
 def test_cluster_runtime_without_deprecation_label():
     # upstream test/integration/webhooks: "Should succeed to create ClusterTrainingRuntime"
-    assert validation.check_runtime_webhook(cluster_runtime()) == []
+    assert validation.check_runtime_webhook(cluster_runtime(), upstream.bundle("v2.3.0")) == []
     assert validation.check_object(cluster_runtime()) == []
 
 
 def test_cluster_runtime_deprecation_warning():
     rt = cluster_runtime({"trainer.kubeflow.org/support": "deprecated"})
-    (p,) = validation.check_runtime_webhook(rt)
+    (p,) = validation.check_runtime_webhook(rt, upstream.bundle("v2.3.0"))
     assert (p.severity, p.message, p.rule) == (WARNING, DEPRECATED, "runtime-webhook/deprecated")
     assert p.path == "metadata.labels[trainer.kubeflow.org/support]"
     assert p.subject is rt
@@ -122,18 +122,18 @@ def test_cluster_runtime_deprecation_warning():
 def test_namespaced_runtime_gets_no_deprecation_warning():
     rt = runtime()
     rt["metadata"]["labels"] = {"trainer.kubeflow.org/support": "deprecated"}
-    assert validation.check_runtime_webhook(rt) == []
+    assert validation.check_runtime_webhook(rt, upstream.bundle("v2.3.0")) == []
 
 
 def test_other_kinds_are_ignored():
     js = yaml.safe_load((FIXTURES / "jobset_torchtune.yaml").read_text())
-    assert validation.check_runtime_webhook(js) == []
+    assert validation.check_runtime_webhook(js, upstream.bundle("v2.3.0")) == []
 
 
 def test_errors_and_warning_together():
     rt = cluster_runtime({"trainer.kubeflow.org/support": "deprecated"})
     rt["spec"]["template"]["spec"]["replicatedJobs"][0]["replicas"] = 3
-    got = [(p.severity, p.path) for p in validation.check_runtime_webhook(rt)]
+    got = [(p.severity, p.path) for p in validation.check_runtime_webhook(rt, upstream.bundle("v2.3.0"))]
     assert got == [(WARNING, "metadata.labels[trainer.kubeflow.org/support]"), ("error", f"{RJOBS}[0].replicas")]
 
 
@@ -156,5 +156,5 @@ def test_shipped_runtimes_validate_with_zero_problems():
         assert rt["kind"] == "ClusterTrainingRuntime", path.name
         before = copy.deepcopy(rt)
         assert validation.check_object(rt) == [], path.name
-        assert validation.check_runtime_webhook(rt) == [], path.name
+        assert validation.check_runtime_webhook(rt, upstream.bundle("v2.3.0")) == [], path.name
         assert rt == before, path.name  # never mutated
