@@ -54,7 +54,7 @@ def shipped_runtimes() -> dict:
     """name -> ClusterTrainingRuntime, from the function's built-in catalog (the default release's)."""
     from kpt_fn import upstream
 
-    return {r["metadata"]["name"]: r for r in upstream.bundle().catalog()}
+    return {r["metadata"]["name"]: r for r in upstream.bundle(upstream.DEFAULT_RELEASE).catalog()}
 
 
 def _family(runtime: dict) -> str:

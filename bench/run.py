@@ -542,21 +542,22 @@ def measure_policy(n: int, repeat: int, workdir: str, clock: str = "cpu") -> dic
 def measure_validation(jobset_docs: list, repeat: int) -> dict | None:
     """Generated JobSets per second through kpt_fn.validation, parsing included; None without it."""
     try:
-        from kpt_fn import validation
+        from kpt_fn import upstream, validation
         from kpt_fn.yamlio import dump_all, load_all
     except ImportError:
         return None
     if not (hasattr(validation, "check_object") and hasattr(validation, "check_jobset_webhook")) or not jobset_docs:
         return None
     text = dump_all(jobset_docs)
-    validation.check_object(jobset_docs[0])  # compile schemas outside the timing, as a warm process would
+    bundle = upstream.bundle(upstream.DEFAULT_RELEASE)
+    validation.check_object(jobset_docs[0], bundle)  # compile schemas outside the timing, as a warm process would
     samples, problems = [], 0
     for _ in range(repeat):
         gc.collect()
         t0, c0 = time.perf_counter(), time.process_time()
         problems = 0
         for obj in load_all(text):
-            problems += len(validation.check_object(obj)) + len(validation.check_jobset_webhook(obj))
+            problems += len(validation.check_object(obj, bundle)) + len(validation.check_jobset_webhook(obj, bundle))
         samples.append(_clocks(t0, c0))
     out = {"jobsets": len(jobset_docs), "problems": problems, "kubeconform_jobsets_per_s": KUBECONFORM_JOBSETS_PER_S}
     for c in CLOCKS:

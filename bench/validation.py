@@ -13,6 +13,7 @@ from pathlib import Path
 
 import yaml
 
+from kpt_fn import upstream
 from kpt_fn import validation
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "validation"
@@ -37,18 +38,22 @@ def main(argv=None) -> int:
     jobset = yaml.safe_load((FIXTURES / "jobset_torchtune.yaml").read_text())
     trainjob = yaml.safe_load((FIXTURES / "trainjob_runtimepatches.yaml").read_text())
 
+    bundle = upstream.bundle(upstream.DEFAULT_RELEASE)
     start = time.perf_counter()
-    validation.check_object(jobset)
-    validation.check_object(trainjob)
+    validation.check_object(jobset, bundle)
+    validation.check_object(trainjob, bundle)
     print(f"first call (load schemas, compile CEL): {1000 * (time.perf_counter() - start):.0f} ms")
 
     def jobset_all(obj):
-        return validation.check_object(obj) + validation.check_jobset_webhook(obj)
+        return validation.check_object(obj, bundle) + validation.check_jobset_webhook(obj, bundle)
+
+    def check_object(obj):
+        return validation.check_object(obj, bundle)
 
     for label, fn, obj in (
         ("JobSet check_object + check_jobset_webhook", jobset_all, jobset),
-        ("JobSet check_object", validation.check_object, jobset),
-        ("TrainJob with runtimePatches check_object", validation.check_object, trainjob),
+        ("JobSet check_object", check_object, jobset),
+        ("TrainJob with runtimePatches check_object", check_object, trainjob),
     ):
         print(f"{label}: {_rate(fn, obj, seconds):,.0f}/s")
     return 0

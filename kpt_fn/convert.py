@@ -26,7 +26,7 @@ from kpt_fn.problems import ERROR, INFO, WARNING, Problem, Rule
 from kpt_fn.quantity import num_cpu, num_gpu
 from kpt_fn.resource import private_copy
 from kpt_fn.trainer_names import ANCESTOR_LABEL
-from kpt_fn.upstream import DEFAULT_RELEASE
+from kpt_fn import upstream
 
 API_VERSION = "trainer.kubeflow.org/v1alpha1"
 LEGACY_API_VERSIONS = ("kubeflow.org/v2alpha1", "trainer.kubeflow.org/v2alpha1")
@@ -164,16 +164,16 @@ def _guarded(convert, obj: dict) -> tuple[dict, list[Problem]]:
         ]
 
 
-def convert_trainjob(obj: dict, release: str = DEFAULT_RELEASE) -> tuple[dict, list[Problem]]:
+def convert_trainjob(obj: dict, bundle: upstream.Bundle) -> tuple[dict, list[Problem]]:
     """The TrainJob in the current v1alpha1 form (v2.2.1 and v2.3.0 share its spec fields) plus the
-    problems of the conversion (none if it already was); `release` is named in the messages."""
-    return _guarded(lambda o: _convert_trainjob(o, release), obj)
+    problems of the conversion (none if it already was); `bundle`'s release is named in the messages."""
+    return _guarded(lambda o: _convert_trainjob(o, bundle.release), obj)
 
 
-def convert_runtime(obj: dict, release: str = DEFAULT_RELEASE) -> tuple[dict, list[Problem]]:
+def convert_runtime(obj: dict, bundle: upstream.Bundle) -> tuple[dict, list[Problem]]:
     """The TrainingRuntime / ClusterTrainingRuntime in the current v1alpha1 form plus the conversion
-    problems; `release` is named in the messages."""
-    return _guarded(lambda o: _convert_runtime(o, release), obj)
+    problems; `bundle`'s release is named in the messages."""
+    return _guarded(lambda o: _convert_runtime(o, bundle.release), obj)
 
 
 def _convert_trainjob(obj: dict, release: str) -> tuple[dict, list[Problem]]:

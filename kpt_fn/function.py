@@ -123,7 +123,7 @@ class _Checks:
         if memo is not None:
             return memo[0], [], memo[2]
         problems: list = []
-        converted, conv = convert.convert_runtime(runtime, self.bundle.release)
+        converted, conv = convert.convert_runtime(runtime, self.bundle)
         converted = numbers.whole_numbers(converted, self.bundle)  # `2.0` in an integer field is 2, as for the API server
         problems += conv
         if label != resolve.CATALOG:
@@ -174,7 +174,7 @@ class _Step:
         self.renames = renames  # kustomize generator: how its kustomization renames what is emitted
         self.placement = placement
         self.freeze = freeze
-        self.checks = _Checks(upstream.bundle(cfg.trainerVersion))
+        self.checks = _Checks(opts.bundle)  # the release the door picked (run below)
         # generated identity -> (TrainJob that generated it, the object: itself while the run holds
         # its output as data, its fingerprint where the run lets it go as text; see `same`)
         self.owners: dict[tuple, tuple] = {}
@@ -205,7 +205,7 @@ def _render_one(entry: Rendered, step: _Step) -> list:
     an error), the runtime it resolved to (as converted) and the name its objects are generated under."""
     original, position = entry.origin, entry.position
     results: list = []
-    trainjob, problems = convert.convert_trainjob(original, step.checks.bundle.release)
+    trainjob, problems = convert.convert_trainjob(original, step.checks.bundle)
     problems = list(problems)
     trainjob = numbers.whole_numbers(trainjob, step.checks.bundle)  # `2.0` in an integer field is 2, as for the API server
     if step.namespace and not res.namespace(trainjob):
@@ -220,7 +220,7 @@ def _render_one(entry: Rendered, step: _Step) -> list:
             + "; only the first definition is rendered",
             "metadata.name",
         ))
-    problems += step.checks.object(trainjob) + admitted.trainjob_warnings(trainjob, step.checks.bundle.release)
+    problems += step.checks.object(trainjob) + admitted.trainjob_warnings(trainjob, step.checks.bundle)
     runtime = None
     if not has_errors(problems):
         found, label, resolve_problems = resolve.resolve(trainjob, step.index, step.namespace)
@@ -272,7 +272,7 @@ def _generated_problems(trainjob: dict, runtime: dict, objects: list, step: _Ste
         problems += step.checks.object(obj)
         if obj.get("kind") == "JobSet":
             problems += validation.check_jobset_webhook(obj, step.checks.bundle)
-            problems += rerun.check(obj, trainjob, runtime, step.cfg.mode, step.checks.bundle.release)
+            problems += rerun.check(obj, trainjob, runtime, step.cfg.mode, step.checks.bundle)
             problems += validation.check_job_templates(obj, Blame(trainjob, runtime))
             problems += step.profile.check(trainjob, obj)
         identity = res.identity(obj)
@@ -372,7 +372,7 @@ def run(
     cfg, config_problems = function_config if isinstance(function_config, config_mod.Parsed) else config_mod.parse(function_config)
     namespace = cfg.namespace or default_namespace
     bundle = upstream.bundle(cfg.trainerVersion)  # the Trainer release everything below follows
-    inputs, unusable, item_problems = intake.survey(items, bundle.release)
+    inputs, unusable, item_problems = intake.survey(items, bundle)
     item_problems += intake.unused_configs(items, unusable, cfg.source, returns_inputs)
     if reader is None:
         reader = sources.Reader.from_env(base_dir, env)
@@ -393,7 +393,7 @@ def run(
     index_items = [it for i, it in enumerate(items) if i not in unusable] + [o for o in extra if isinstance(o, dict)]
     index = resolve.build_index(index_items, dir_runtimes, namespace, cfg.builtinRuntimes, bundle)
     del index_items  # the index keeps the runtimes; the TrainJobs must be free to go once processed
-    opts = engine.EngineOptions(cfg)
+    opts = engine.EngineOptions(cfg, bundle=bundle)
     profile, option_problems = profiles.select(cfg, items)  # before items are frozen
     from kpt_fn.engine import secrets  # the secret policy owns what its options may be
 

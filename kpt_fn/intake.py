@@ -8,6 +8,8 @@ no usable metadata) is an error and passes through unchanged, never read further
 
 from __future__ import annotations
 
+from kpt_fn import upstream
+
 from kpt_fn import config as config_mod
 from kpt_fn import convert, output, sources
 from kpt_fn import resource as res
@@ -19,7 +21,7 @@ _TRAINER_KINDS = (res.TRAINJOB, *res.RUNTIME_KINDS)
 _YAML_TYPES = {str: "a string", int: "an integer", float: "a number", bool: "a boolean", list: "a list", type(None): "null"}
 
 
-def _structure_problems(item, i: int, release: str) -> list:
+def _structure_problems(item, i: int, release: str) -> list:  # release: for the message
     """What makes an item unusable as input (errors: passed through, never read further)."""
     if not isinstance(item, dict):
         found = _YAML_TYPES.get(type(item), type(item).__name__)
@@ -140,8 +142,10 @@ def is_admission_policy(item) -> bool:
         and str(item.get("apiVersion", "")).startswith("admissionregistration.k8s.io/")
 
 
-def survey(items: list, release: str) -> tuple[list, set, list]:
-    """(position and TrainJob of each TrainJob item, positions of unusable items, their problems)."""
+def survey(items: list, bundle: upstream.Bundle) -> tuple[list, set, list]:
+    """(position and TrainJob of each TrainJob item, positions of unusable items, their problems);
+    `bundle`'s release is named in the messages."""
+    release = bundle.release
     inputs, unusable, problems = [], set(), []
     for i, item in enumerate(items):
         structural = _structure_problems(item, i, release)

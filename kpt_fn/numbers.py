@@ -46,11 +46,11 @@ def _has_float(value) -> bool:
     return False
 
 
-def whole_numbers(obj: dict, bundle: upstream.Bundle | None = None) -> dict:
+def whole_numbers(obj: dict, bundle: upstream.Bundle) -> dict:
     """The object with every whole-number float in an integer field of its schema made an int."""
     # Only floats can change: an object without any is itself, found without its schema walk (a
     # plain scan costs a quarter of the walk).
-    entry = (bundle or upstream.bundle()).entry_for(obj) if isinstance(obj, dict) and _has_float(obj) else None
+    entry = bundle.entry_for(obj) if isinstance(obj, dict) and _has_float(obj) else None
     if entry is None:
         return obj
     # the same object when nothing changed (the caller's data is never mutated); only floats can change

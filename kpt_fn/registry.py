@@ -30,12 +30,12 @@ def _key(ref: dict) -> str:
     return f"{kind}.{group}" if group else kind
 
 
-def registry_key(trainjob: dict, bundle: upstream.Bundle | None = None) -> str:
+def registry_key(trainjob: dict, bundle: upstream.Bundle) -> str:
     """The registry key of a TrainJob after the CRD defaults: structural defaulting fills an absent
     or null field only, so an explicit "" stays "" (and gives an unsupported key)."""
     ref = runtime_ref(trainjob)
     # The `default:` values of spec.runtimeRef in the release's TrainJob CRD.
-    ref_defaults = (bundle or upstream.bundle()).runtime_ref_defaults()
+    ref_defaults = bundle.runtime_ref_defaults()
     defaulted = {k: (v if ref.get(k) is None else ref[k]) for k, v in ref_defaults.items()}
     return _key(defaulted)
 

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from kpt_fn import resource as res
 from kpt_fn.problems import WARNING, Problem, Rule
-from kpt_fn.upstream import DEFAULT_RELEASE
+from kpt_fn import upstream
 
 RULE = "lifecycle/jobset-ttl-rerun"
 RULES = [
@@ -42,9 +42,10 @@ _ALTERNATIVES = (
 )
 
 
-def check(jobset: dict, trainjob: dict, runtime: dict, mode: str, release: str = DEFAULT_RELEASE) -> list:
+def check(jobset: dict, trainjob: dict, runtime: dict, mode: str, bundle: upstream.Bundle) -> list:
     """A warning when the generated `jobset` deletes itself after finishing, blamed on the runtime's
-    field when the runtime sets it; `release` is the run's trainerVersion, named in the message."""
+    field when the runtime sets it; `bundle`'s release is named in the message."""
+    release = bundle.release
     spec = jobset.get("spec")
     ttl = spec.get("ttlSecondsAfterFinished") if isinstance(spec, dict) else None
     if ttl is None:

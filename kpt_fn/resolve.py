@@ -37,11 +37,12 @@ class Source:
 
 
 class RuntimeIndex:
-    __slots__ = ("sources", "problems")
+    __slots__ = ("sources", "problems", "bundle")
 
-    def __init__(self, sources: list, problems: list):
+    def __init__(self, sources: list, problems: list, bundle: upstream.Bundle):
         self.sources = sources  # list[Source], in search order
         self.problems = problems  # conflicts found while indexing
+        self.bundle = bundle  # the release whose CRD defaults a runtimeRef (and whose catalogue it searched)
 
     def describe(self) -> str:
         return ", ".join(s.label for s in self.sources) or "nothing"
@@ -75,7 +76,7 @@ def _add(source: Source, obj: dict, default_namespace: str, problems: list) -> N
 
 
 def build_index(items: list, dir_runtimes: list, default_namespace: str, use_catalog: bool,
-                bundle: upstream.Bundle | None = None) -> RuntimeIndex:
+                bundle: upstream.Bundle) -> RuntimeIndex:
     """Index runtimes by source. `dir_runtimes` is [(dir label, [runtime dicts])] in search order."""
     problems: list = []
     sources = [Source(ITEMS)]
@@ -88,7 +89,6 @@ def build_index(items: list, dir_runtimes: list, default_namespace: str, use_cat
             _add(src, obj, default_namespace, problems)
         sources.append(src)
     if use_catalog:
-        bundle = bundle or upstream.bundle()
         sources.append(Source(CATALOG, load=lambda: {_key(o, ""): o for o in bundle.catalog()}))
     # One runtime identity defined twice with different content -- in the package and in a runtime
     # directory, or in two runtime directories -- is an error: the first definition would silently
@@ -102,7 +102,7 @@ def build_index(items: list, dir_runtimes: list, default_namespace: str, use_cat
                 other = later.runtimes.get(key)
                 if other is not None and other.get("spec") != obj.get("spec"):
                     problems.append(Problem(_shadow_message(obj, src.label, other, later.label), "spec", subject=obj))
-    return RuntimeIndex(sources, problems)
+    return RuntimeIndex(sources, problems, bundle)
 
 
 def _where(obj: dict, label: str) -> str:
@@ -149,7 +149,7 @@ def _renamed_problems(runtime: dict, src: Source, index, key: tuple, ref_name: s
 
 def resolve(trainjob: dict, index: RuntimeIndex, default_namespace: str) -> tuple[dict | None, str, list]:
     """(runtime, source label, problems) for one TrainJob."""
-    key = registry_key(trainjob)
+    key = registry_key(trainjob, index.bundle)
     kind = registered_kind(key)
     if kind is None:
         return None, "", [Problem(f"unsupported runtime: {key}{_key_hint(trainjob)}", "spec.runtimeRef")]

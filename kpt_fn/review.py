@@ -24,7 +24,7 @@ import os
 import tempfile
 
 from kpt_fn import markdown as md
-from kpt_fn import lines, quantity, workload
+from kpt_fn import lines, quantity, upstream, workload
 from kpt_fn.lifecycle import classify
 from kpt_fn import resource as res
 from kpt_fn.problems import ERROR, WARNING
@@ -401,7 +401,7 @@ def diff(old_outcome, new_outcome, old_root: str | None = None, new_root: str | 
 
     old_jobs, new_jobs = by_trainjob(old_outcome), by_trainjob(new_outcome)
     # The JobSet release each render's Trainer release pairs with decides what the cluster refuses.
-    releases = (old_outcome.config.trainerVersion, new_outcome.config.trainerVersion)
+    bundles = (upstream.bundle(old_outcome.config.trainerVersion), upstream.bundle(new_outcome.config.trainerVersion))
     new_findings, general = findings(new_outcome, new_root)
     jobs = []
     for name in sorted(set(old_jobs) | set(new_jobs)):
@@ -417,7 +417,7 @@ def diff(old_outcome, new_outcome, old_root: str | None = None, new_root: str | 
                 change = _object_change(key, objs_a.get(key), objs_b.get(key))
                 if change is not None:
                     objects.append(change)
-            objects = classify.annotate(objects, objs_a, objs_b, releases)  # what each change does in the cluster
+            objects = classify.annotate(objects, objs_a, objs_b, bundles)  # what each change does in the cluster
         if state or objects:
             entry = {"trainJob": name, "change": state or "changed", "objects": objects, "findings": found}
             if b is not None:

@@ -308,7 +308,7 @@ def rules_mode(fmt: str, trainer_version: str | None = None) -> None:
     def run():
         from kpt_fn import rules, upstream
 
-        catalog = rules.rules(upstream.bundle(trainer_version))
+        catalog = rules.rules(upstream.bundle(trainer_version or upstream.DEFAULT_RELEASE))
         if fmt == "yaml":
             from kpt_fn.yamlio import dump
 
@@ -327,7 +327,7 @@ def runtimes_mode(fmt: str, trainer_version: str | None = None) -> None:
     def run():
         from kpt_fn import upstream
 
-        bundle = upstream.bundle(trainer_version)
+        bundle = upstream.bundle(trainer_version or upstream.DEFAULT_RELEASE)
         catalog = list(bundle.catalog())
         if fmt == "yaml":
             from kpt_fn.yamlio import dump_all

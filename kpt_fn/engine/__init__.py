@@ -92,34 +92,38 @@ RULES = [
 
 
 class EngineOptions:
-    """What one render is asked for: the run's functionConfig (`config`, a kpt_fn.config.FunctionConfig,
-    where every option's name and default are declared once) and whether `expand` runs the admission
-    checks. Plugins read an option by its functionConfig name (`options.mpiSSHSecret`,
-    `options.trainerVersion`): those attributes are the config's. Immutable; equal by value.
-    A plain class: creating dataclasses cost start-up."""
+    """What one render is asked for: the Trainer release (`bundle`, the only carrier of the release:
+    its data and its behaviour switches), the run's functionConfig (`config`, a
+    kpt_fn.config.FunctionConfig, where every option's name and default are declared once) and whether
+    `expand` runs the admission checks. Plugins read an option by its functionConfig name
+    (`options.mpiSSHSecret`): those attributes are the config's, except `trainerVersion`, which the
+    door turned into `bundle`. Immutable; equal by value. A plain class: creating dataclasses cost
+    start-up."""
 
-    __slots__ = ("config", "admission")
+    __slots__ = ("bundle", "config", "admission")
 
-    def __init__(self, config=None, admission: bool = True, **values):
-        """`config`, or the options by name (`EngineOptions(trainerVersion="v2.2.1")`, the defaults for
-        the rest) for a caller without a parsed config."""
+    def __init__(self, config=None, admission: bool = True, *, bundle: upstream.Bundle, **values):
+        """`config`, or the options by name (`EngineOptions(bundle=..., mpiSSHSecret="generate")`, the
+        defaults for the rest) for a caller without a parsed config."""
         if config is None:
             from kpt_fn.config import FunctionConfig
 
             config = FunctionConfig(**values)
         elif values:
             raise TypeError("EngineOptions takes a config or option values, not both")
-        upstream.bundle(config.trainerVersion)  # an unknown release fails here, not in a plugin
         setattr_ = object.__setattr__
+        setattr_(self, "bundle", bundle)
         setattr_(self, "config", config)
         # Run the admission checks inside `expand` (errors stop the render). A caller that has already
         # run `admission` passes False so that warnings are not reported twice.
         setattr_(self, "admission", admission)
 
     def __getattr__(self, name):
-        # Only for names that are not slots: the options, read off the config.
-        if name.startswith("__") or name == "config":
-            raise AttributeError(name)
+        # Only for names that are not slots: the options, read off the config. The release is
+        # `bundle`, never the config's trainerVersion (the door picked the bundle from it).
+        if name.startswith("__") or name in ("config", "bundle", "trainerVersion"):
+            raise AttributeError(f"{name}: the release of a render is options.bundle" if name == "trainerVersion"
+                                 else name)
         return getattr(self.config, name)
 
     def __setattr__(self, name, value):
@@ -128,19 +132,13 @@ class EngineOptions:
     def __eq__(self, other):
         if type(other) is not EngineOptions:
             return NotImplemented
-        return (self.admission, self.config) == (other.admission, other.config)
+        return (self.admission, self.bundle, self.config) == (other.admission, other.bundle, other.config)
 
     def __hash__(self):
-        return hash((self.admission, self.config))
+        return hash((self.admission, id(self.bundle), self.config))
 
     def __repr__(self):  # the config's repr never shows a sensitive option (secretSeed)
-        return f"EngineOptions(config={self.config!r}, admission={self.admission!r})"
-
-    @property
-    def bundle(self) -> upstream.Bundle:
-        """The bundle of the Trainer release whose controller is emulated (defaults, typed fields,
-        merge metadata; its plugin registry is kpt_fn.plugins.registry of the same release)."""
-        return upstream.bundle(self.config.trainerVersion)
+        return f"EngineOptions(bundle={self.bundle!r}, config={self.config!r}, admission={self.admission!r})"
 
 
 class Expansion:
@@ -154,13 +152,13 @@ class Expansion:
         return f"Expansion(objects={self.objects!r}, problems={self.problems!r})"
 
 
-def runtime_form(runtime: dict, options: EngineOptions | None = None) -> dict:
+def runtime_form(runtime: dict, options: EngineOptions) -> dict:
     """The runtime as the controller holds it: defaulted by the API server, then read into Go types,
     whose omitempty zero values are gone (omitempty.py). It depends on the runtime alone, so a caller
     rendering many TrainJobs computes it once per runtime and passes it to every `expand` and
     `admission` of that runtime; it is never mutated (each render works on its own copy of the
     template spec, _writable, and reads the rest)."""
-    bundle = (options or EngineOptions()).bundle
+    bundle = options.bundle
     return omitempty.typed_runtime(defaults.default_runtime(runtime, bundle), bundle)
 
 
@@ -233,10 +231,8 @@ def _key_problem(trainjob: dict, options: EngineOptions) -> Problem | None:
     return None
 
 
-def admission(trainjob: dict, runtime: dict, options: EngineOptions | None = None,
-              form: dict | None = None) -> list[Problem]:
+def admission(trainjob: dict, runtime: dict, options: EngineOptions, form: dict | None = None) -> list[Problem]:
     """`form`: runtime_form(runtime, options), if the caller keeps it (computed here otherwise)."""
-    options = options or EngineOptions()
     key_problem = _key_problem(trainjob, options)
     if key_problem is not None:
         return [key_problem]
@@ -251,11 +247,10 @@ def admission(trainjob: dict, runtime: dict, options: EngineOptions | None = Non
     return _webhook_checks(tj, rt, info, options)
 
 
-def expand(trainjob: dict, runtime: dict, options: EngineOptions | None = None, form: dict | None = None) -> Expansion:
+def expand(trainjob: dict, runtime: dict, options: EngineOptions, form: dict | None = None) -> Expansion:
     """`form`: runtime_form(runtime, options), if the caller keeps it (computed here otherwise)."""
     # An expansion leaves no reference cycles behind (the CLI runs without the cyclic collector;
     # tests/behaviour/test_acyclic_render.py).
-    options = options or EngineOptions()
     key_problem = _key_problem(trainjob, options)
     if key_problem is not None:
         return Expansion(problems=[key_problem])

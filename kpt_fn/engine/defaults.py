@@ -12,15 +12,15 @@ from kpt_fn import upstream
 from kpt_fn.resource import private_copy
 from kpt_fn.upstream.defaults import apply_defaults
 
-def default_trainjob(trainjob: dict, bundle: upstream.Bundle | None = None) -> dict:
+def default_trainjob(trainjob: dict, bundle: upstream.Bundle) -> dict:
     """A defaulted deep copy of the TrainJob (the input is not touched)."""
     out = private_copy(trainjob)
-    apply_defaults(out, (bundle or upstream.bundle()).defaults("TrainJob"))
+    apply_defaults(out, bundle.defaults("TrainJob"))
     return out
 
 
-def default_runtime(runtime: dict, bundle: upstream.Bundle | None = None) -> dict:
+def default_runtime(runtime: dict, bundle: upstream.Bundle) -> dict:
     """A defaulted deep copy of a TrainingRuntime / ClusterTrainingRuntime."""
     out = private_copy(runtime)
-    apply_defaults(out, (bundle or upstream.bundle()).defaults("TrainingRuntime"))
+    apply_defaults(out, bundle.defaults("TrainingRuntime"))
     return out

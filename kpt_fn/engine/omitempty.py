@@ -33,11 +33,11 @@ def _is_zero(kind: str, value) -> bool:
     return False
 
 
-def strip(value, root: str, bundle: upstream.Bundle | None = None):
+def strip(value, root: str, bundle: upstream.Bundle):
     """Remove, in place, every omitempty zero value from `value` read as Go type `root`
     ("JobSetSpec" for a runtime template spec, "JobSetSpecPatch" for a runtimePatch's spec).
     Returns `value`. Values of an unexpected JSON kind are left alone (schema validation reports them)."""
-    table = (bundle or upstream.bundle()).omitempty()
+    table = bundle.omitempty()
     _strip(value, table["roots"].get(root, root), table["types"])  # a root name or a full type name
     return value
 
@@ -67,7 +67,7 @@ def _strip(value, type_name: str, types: dict) -> None:
                 _strip(item, child, types)
 
 
-def typed_runtime(runtime: dict, bundle: upstream.Bundle | None = None) -> dict:
+def typed_runtime(runtime: dict, bundle: upstream.Bundle) -> dict:
     """The runtime's JobSet template spec as the controller holds it (in place; returns `runtime`)."""
     spec = dig(runtime, "spec", "template", "spec")
     if isinstance(spec, dict):
@@ -75,7 +75,7 @@ def typed_runtime(runtime: dict, bundle: upstream.Bundle | None = None) -> dict:
     return runtime
 
 
-def typed_trainjob(trainjob: dict, bundle: upstream.Bundle | None = None) -> dict:
+def typed_trainjob(trainjob: dict, bundle: upstream.Bundle) -> dict:
     """Every runtimePatch's template spec as json.Marshal writes it (in place; returns `trainjob`)."""
     patches = dig(trainjob, "spec", "runtimePatches")
     for patch in patches if isinstance(patches, list) else ():

@@ -58,9 +58,8 @@ class _FieldMeta:
 _NO_META = _FieldMeta(None, False, None)
 
 
-def _metadata(bundle: upstream.Bundle | None = None) -> tuple[dict, dict]:
+def _metadata(bundle: upstream.Bundle) -> tuple[dict, dict]:
     """(roots, {type: {field: _FieldMeta}}) of a release bundle's patch_meta.json, built once per bundle."""
-    bundle = bundle or upstream.bundle()
     return bundle.derived("smp.fields", lambda: _fields(bundle.patch_meta()))
 
 
@@ -87,7 +86,7 @@ def _lookup(types: dict, schema: str | None, key: str) -> _FieldMeta:
     return types.get(schema, {}).get(key, _NO_META)
 
 
-def resolve_type(type_name: str, bundle: upstream.Bundle | None = None) -> str:
+def resolve_type(type_name: str, bundle: upstream.Bundle) -> str:
     """Full schema name for a short root name ("PodSpec") or a full swagger name."""
     roots, types = _metadata(bundle)
     if type_name in roots:
@@ -218,7 +217,7 @@ def _no_merge_key(item: dict, key: str, path) -> MergeError:
 # The merge
 
 
-def strategic_merge(original: dict, patch: dict, type_name: str, bundle: upstream.Bundle | None = None) -> dict:
+def strategic_merge(original: dict, patch: dict, type_name: str, bundle: upstream.Bundle) -> dict:
     """Apply `patch` to `original` (both JSON-like dicts of schema type `type_name`).
 
     `type_name` is a root short name (JobSetSpec, PodTemplateSpec, PodSpec, Container,
@@ -234,7 +233,7 @@ def strategic_merge(original: dict, patch: dict, type_name: str, bundle: upstrea
     return _merge_map(original or {}, patch, schema, "", _metadata(bundle)[1])
 
 
-def merge_jobset_spec(original: dict, patch: dict, bundle: upstream.Bundle | None = None) -> dict:
+def merge_jobset_spec(original: dict, patch: dict, bundle: upstream.Bundle) -> dict:
     """strategic_merge on a JobSet spec (`JobSetSpec` schema)."""
     return strategic_merge(original, patch, "JobSetSpec", bundle)
 

@@ -40,9 +40,9 @@ def _suspended(jobset: dict, value: bool) -> dict:
     return {**jobset, "spec": {**(jobset.get("spec") or {}), "suspend": value}}
 
 
-def _refusals(old: dict, new: dict, suspended: bool, releases: tuple) -> list:
-    """`releases`: (the old render's Trainer release, the new render's); None is the default release."""
-    created, judged = upstream.bundle(releases[0]), upstream.bundle(releases[1])
+def _refusals(old: dict, new: dict, suspended: bool, bundles: tuple) -> list:
+    """`bundles`: (the old render's Trainer release, the new render's)."""
+    created, judged = bundles
     live = jobset_defaults.crd_defaults(jobset_defaults.create_defaults(old, created), judged)
     live = _suspended(live, suspended)
     applied = _suspended(jobset_defaults.create_defaults(new, judged), suspended)
@@ -69,8 +69,8 @@ def _server_side(jobset: dict) -> bool:
     return isinstance(options, str) and render.SERVER_SIDE_APPLY in [o.strip() for o in options.split(",")]
 
 
-def effect(key: str, old: dict | None, new: dict | None, fields: list, releases: tuple = (None, None)) -> dict:
-    """The effect entry of one object of the diff (`key` is the diff's "Kind namespace/name"; `releases`:
+def effect(key: str, old: dict | None, new: dict | None, fields: list, bundles: tuple) -> dict:
+    """The effect entry of one object of the diff (`key` is the diff's "Kind namespace/name"; `bundles`:
     the Trainer releases of the old and the new render)."""
     if old is None:
         return {"effect": CREATED}
@@ -78,14 +78,14 @@ def effect(key: str, old: dict | None, new: dict | None, fields: list, releases:
         return {"effect": PRUNED}
     if new.get("kind") != "JobSet" or not str(new.get("apiVersion", "")).startswith("jobset.x-k8s.io/"):
         return {"effect": IN_PLACE}
-    running = _refusals(old, new, False, releases)
+    running = _refusals(old, new, False, bundles)
     if not running:
         return {"effect": IN_PLACE}
     name = key.split(" ", 1)[-1]
     refused_out = {"refusedFields": _fields_under(fields, running) or [r.path for r in running],
                    "refusals": [r.to_dict() for r in running], "remedy": remedy(name),
                    "routes": advice.routes(name, _server_side(new))}
-    suspended_ok = not _refusals(old, new, True, releases)
+    suspended_ok = not _refusals(old, new, True, bundles)
     if suspended_ok and _held(old) and _held(new):
         # Held by the TrainJob (no Kueue resumes it): suspended in the cluster as in both renders.
         return {"effect": IN_PLACE, "whileSuspended": IN_PLACE, "onceRunning": REFUSED, **refused_out}
@@ -101,10 +101,10 @@ def _held(jobset: dict) -> bool:
     return (jobset.get("spec") or {}).get("suspend") is True and QUEUE_LABEL not in labels
 
 
-def annotate(objects: list, old: dict, new: dict, releases: tuple = (None, None)) -> list:
+def annotate(objects: list, old: dict, new: dict, bundles: tuple) -> list:
     """The diff's object entries with their effects; `old` / `new`: the objects by the diff's key;
-    `releases`: the Trainer releases of the old and the new render."""
-    return [{**o, **effect(o["object"], old.get(o["object"]), new.get(o["object"]), o.get("fields") or [], releases)}
+    `bundles`: the Trainer releases of the old and the new render."""
+    return [{**o, **effect(o["object"], old.get(o["object"]), new.get(o["object"]), o.get("fields") or [], bundles)}
             for o in objects]
 
 

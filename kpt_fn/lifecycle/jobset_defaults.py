@@ -46,17 +46,17 @@ RULE_NAME = "failurePolicyRule{}"
 JOBSET = ("jobset.x-k8s.io/v1alpha2", "JobSet")
 
 
-def jobset_schema(bundle: upstream.Bundle | None = None) -> dict:
+def jobset_schema(bundle: upstream.Bundle) -> dict:
     """The JobSet schema of a Trainer release's bundle (made from the CRD of the JobSet release it
-    pairs with; default: the default release's)."""
-    b = bundle or upstream.bundle()
+    pairs with)."""
+    b = bundle
     return b.schema(b.schema_entries()[JOBSET])
 
 
-def _spec_tree(bundle: upstream.Bundle | None = None) -> dict:
+def _spec_tree(bundle: upstream.Bundle) -> dict:
     """The `default:` values below the JobSet CRD's spec (metadata defaults of the strict schema are
     not the API server's)."""
-    return (bundle or upstream.bundle()).defaults("JobSet")["spec"]  # crd_defaults.json, generated
+    return bundle.defaults("JobSet")["spec"]  # crd_defaults.json, generated
 
 
 def _obj(parent: dict, key: str) -> dict:
@@ -109,13 +109,13 @@ def webhook_round_trip(spec: dict) -> None:
             _obj(template, "status")
 
 
-def create_defaults(jobset: dict, bundle: upstream.Bundle | None = None) -> dict:
+def create_defaults(jobset: dict, bundle: upstream.Bundle) -> dict:
     """The JobSet as the API server stores it after the create, under the JobSet release of `bundle`'s
-    Trainer release (default: the default release's): a defaulted deep copy."""
+    Trainer release: a defaulted deep copy."""
     return default_created(private_copy(jobset), bundle)
 
 
-def default_created(jobset: dict, bundle: upstream.Bundle | None = None) -> dict:
+def default_created(jobset: dict, bundle: upstream.Bundle) -> dict:
     """create_defaults in place, for a JobSet nothing else holds (one a render has just made); returns it."""
     spec = jobset.get("spec")
     if isinstance(spec, dict):
@@ -125,7 +125,7 @@ def default_created(jobset: dict, bundle: upstream.Bundle | None = None) -> dict
     return jobset
 
 
-def crd_defaults(jobset: dict, bundle: upstream.Bundle | None = None) -> dict:
+def crd_defaults(jobset: dict, bundle: upstream.Bundle) -> dict:
     """The JobSet after the API server's structural defaulting alone (what an UPDATE request gets)."""
     out = private_copy(jobset)
     if isinstance(out.get("spec"), dict):

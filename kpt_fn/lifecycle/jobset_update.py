@@ -154,10 +154,10 @@ def validate_update(old: dict, new: dict, release: str = DEFAULT_RELEASE) -> lis
     return out
 
 
-def immutable_paths(bundle: upstream.Bundle | None = None) -> tuple:
+def immutable_paths(bundle: upstream.Bundle) -> tuple:
     """The schema paths (tuples of keys, "[]" for list items) carrying `self == oldSelf` in the JobSet CRD
-    of `bundle`'s Trainer release (default: the default release's)."""
-    b = bundle or upstream.bundle()
+    of `bundle`'s Trainer release."""
+    b = bundle
     return b.derived("lifecycle.jobset_immutable_paths", lambda: _immutable_paths(b))
 
 
@@ -196,7 +196,7 @@ def _values(obj, path: tuple, where: str):
         yield from _values(obj[head], rest, f"{where}.{head}" if where else head)
 
 
-def cel_immutables(old: dict, new: dict, bundle: upstream.Bundle | None = None) -> list[Refusal]:
+def cel_immutables(old: dict, new: dict, bundle: upstream.Bundle) -> list[Refusal]:
     """The CRD's `self == oldSelf` rules on two stored-form (CRD-defaulted) JobSets."""
     out = []
     for path in immutable_paths(bundle):
@@ -207,8 +207,8 @@ def cel_immutables(old: dict, new: dict, bundle: upstream.Bundle | None = None) 
     return out
 
 
-def refusals(old: dict, new: dict, bundle: upstream.Bundle | None = None) -> list[Refusal]:
+def refusals(old: dict, new: dict, bundle: upstream.Bundle) -> list[Refusal]:
     """Every reason the cluster refuses to turn stored JobSet `old` into `new` (both stored forms), by the
-    JobSet release of `bundle`'s Trainer release (default: the default release's)."""
-    b = bundle or upstream.bundle()
+    JobSet release of `bundle`'s Trainer release."""
+    b = bundle
     return cel_immutables(old, new, b) + validate_update(old, new, b.jobset_release)

@@ -28,9 +28,9 @@ def with_sync_option(obj: dict, option: str) -> dict:
     return res.with_annotations(obj, {SYNC_OPTIONS: ",".join(options)})
 
 
-def finish(objects: list, profile: str, bundle=None) -> list:
+def finish(objects: list, profile: str, bundle) -> list:
     """The generated objects as the function writes them: JobSets in their created form, as the JobSet
-    release of `bundle`'s Trainer release creates them (default: the default release's). The JobSets
+    release of `bundle`'s Trainer release creates them. The JobSets
     are defaulted in place: they are the render's own, just made by the engine."""
     out = []
     for obj in objects:

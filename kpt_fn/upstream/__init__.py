@@ -222,9 +222,9 @@ def linked(packed: dict) -> dict:
 _bundles: dict = {}
 
 
-def bundle(release: str | None = None) -> Bundle:
-    """The Bundle of `release` (default DEFAULT_RELEASE); UnknownRelease if there is none."""
-    release = release or DEFAULT_RELEASE
+def bundle(release: str) -> Bundle:
+    """The Bundle of `release`; UnknownRelease if there is none. Only the command line picks the
+    release (DEFAULT_RELEASE where nothing says which); below it the Bundle is passed."""
     found = _bundles.get(release)
     if found is None:
         if release not in RELEASES:

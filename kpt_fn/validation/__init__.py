@@ -3,7 +3,7 @@
 Public API (pure functions; nothing raises for bad input, everything is reported as Problems whose
 `subject` is the checked object and whose `rule` is an id of kpt_fn.rules):
 
-    check_object(obj) -> list[Problem]
+    check_object(obj, bundle) -> list[Problem]
         What the API server checks on create, for TrainJob, TrainingRuntime, ClusterTrainingRuntime
         (trainer.kubeflow.org/v1alpha1), JobSet (jobset.x-k8s.io/v1alpha2), PodGroup
         (scheduling.x-k8s.io/v1alpha1, scheduling.volcano.sh/v1beta1), ConfigMap and Secret (v1):
@@ -15,7 +15,7 @@ Public API (pure functions; nothing raises for bad input, everything is reported
     check_runtime_webhook(runtime, bundle) -> list[Problem]
         The Trainer runtime admission webhooks (replicas 1, ancestor container) and the
         deprecation warning for ClusterTrainingRuntimes (severity warning).
-    check_jobset_webhook(jobset, bundle=None) -> list[Problem]
+    check_jobset_webhook(jobset, bundle) -> list[Problem]
         The validating webhook's offline checks (name lengths, groupName, dependsOn, subdomain,
         managedBy, policies, VolumeClaimPolicies) of the JobSet release the Trainer release's
         bundle pairs with (v0.12.0 for v2.3.0, v0.11.1 for v2.2.1).
@@ -55,10 +55,10 @@ _KIND_CHECKS = {
 }
 
 
-def check_object(obj: dict, bundle: upstream.Bundle | None = None) -> list[Problem]:
+def check_object(obj: dict, bundle: upstream.Bundle) -> list[Problem]:
     if not isinstance(obj, dict):
         return []
-    entry = (bundle or upstream.bundle()).entry_for(obj)
+    entry = bundle.entry_for(obj)
     if entry is None:
         return []
     problems = _names.check_object_meta(obj, entry.namespaced)
@@ -77,11 +77,11 @@ def check_runtime_webhook(runtime: dict, bundle: upstream.Bundle) -> list[Proble
     return _runtime_webhook.check(runtime, bundle)
 
 
-def check_jobset_webhook(jobset: dict, bundle: upstream.Bundle | None = None) -> list[Problem]:
-    """`bundle`: the Trainer release whose JobSet release's webhook runs (default: the default release)."""
+def check_jobset_webhook(jobset: dict, bundle: upstream.Bundle) -> list[Problem]:
+    """`bundle`: the Trainer release whose JobSet release's webhook runs ."""
     if not isinstance(jobset, dict) or jobset.get("kind") != "JobSet":
         return []
-    return _jobset_webhook.check(jobset, release=(bundle or upstream.bundle()).jobset_release)
+    return _jobset_webhook.check(jobset, release=bundle.jobset_release)
 
 
 def check_job_templates(jobset: dict, blame=None) -> list[Problem]:

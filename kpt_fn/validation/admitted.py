@@ -12,7 +12,7 @@ parallelism) and is not repeated here.
 from __future__ import annotations
 
 from kpt_fn.problems import WARNING, Problem, Rule
-from kpt_fn.upstream import DEFAULT_RELEASE
+from kpt_fn import upstream
 
 RULE_NUM_NODES = "admitted/num-nodes-zero"
 RULE_NUM_PROC = "admitted/num-proc-per-node-below-one"
@@ -29,9 +29,10 @@ def _int(value) -> int | None:
     return value if isinstance(value, int) and not isinstance(value, bool) else None
 
 
-def trainjob_warnings(trainjob: dict, release: str = DEFAULT_RELEASE) -> list:
+def trainjob_warnings(trainjob: dict, bundle: upstream.Bundle) -> list:
     """Warnings for the TrainJob's admitted-but-useless trainer counts (none for absent or sound ones).
-    `release` is the run's trainerVersion, named in the messages (v2.2.1's API has no minimum either)."""
+    `bundle`'s release is named in the messages (v2.2.1's API has no minimum either)."""
+    release = bundle.release
     spec = trainjob.get("spec") if isinstance(trainjob, dict) else None
     trainer = spec.get("trainer") if isinstance(spec, dict) else None
     if not isinstance(trainer, dict):

@@ -97,16 +97,14 @@ def _precompiled(text: str):
 
 def _bundled(text: str):
     """The plain tree of a rule text from the release bundles (a rule's tree is the same in every
-    release, so the default release is asked first and the others only for a text it lacks)."""
+    release: a parse of its text), the newest release asked first."""
     from kpt_fn import upstream
 
-    plain = upstream.bundle().cel_trees().get(text)
-    if plain is None:
-        for release in upstream.RELEASES:
-            plain = upstream.bundle(release).cel_trees().get(text)
-            if plain is not None:
-                break
-    return plain
+    for release in reversed(upstream.RELEASES):
+        plain = upstream.bundle(release).cel_trees().get(text)
+        if plain is not None:
+            return plain
+    return None
 
 
 def _from_plain(node):

@@ -47,6 +47,6 @@ def test_damaged_objects_are_reported_not_raised(base, data, value):
         target[data.draw(st.sampled_from(sorted(target) + ["extra"]))] = value
     elif target:
         target[data.draw(st.integers(0, len(target) - 1))] = value
-    for problem in (validation.check_object(obj) + validation.check_runtime_webhook(obj, upstream.bundle("v2.3.0"))
-                    + validation.check_jobset_webhook(obj)):
+    for problem in (validation.check_object(obj, upstream.bundle("v2.3.0")) + validation.check_runtime_webhook(obj, upstream.bundle("v2.3.0"))
+                    + validation.check_jobset_webhook(obj, upstream.bundle("v2.3.0"))):
         assert isinstance(problem.message, str) and isinstance(problem.path, str)

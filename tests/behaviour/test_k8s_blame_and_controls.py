@@ -9,6 +9,7 @@ import pathlib
 import pytest
 import yaml
 
+from kpt_fn import upstream
 from kpt_fn import function
 
 K8S = pathlib.Path(__file__).resolve().parents[2] / "fixtures" / "k8s"
@@ -57,7 +58,7 @@ def test_mistakes_are_blamed_on_what_the_user_wrote(case):
 def _catalog_names():
     from kpt_fn import upstream
 
-    return [r["metadata"]["name"] for r in upstream.bundle().catalog()]
+    return [r["metadata"]["name"] for r in upstream.bundle("v2.3.0").catalog()]
 
 
 @pytest.mark.parametrize("name", _catalog_names())

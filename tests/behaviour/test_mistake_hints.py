@@ -3,6 +3,7 @@ tests/unit/test_resolve.py, the end-to-end run here."""
 
 from __future__ import annotations
 
+from kpt_fn import upstream
 from kpt_fn import function, validation
 
 API = "trainer.kubeflow.org/v1alpha1"
@@ -13,7 +14,7 @@ def test_misspelt_field_gets_did_you_mean():
     # first; a field the object already has is not offered).
     tj = {"apiVersion": API, "kind": "TrainJob", "metadata": {"name": "j", "namespace": "a"},
           "spec": {"runtimeRef": {"name": "torch-distributed"}, "trainer": {"numNode": 2, "numprocpernode": 1, "image": "x", "imagee": "y", "zzz": 1}}}
-    got = sorted((p.path, p.message) for p in validation.check_object(tj))
+    got = sorted((p.path, p.message) for p in validation.check_object(tj, upstream.bundle("v2.3.0")))
     assert got == [
         ("spec.trainer.imagee", "field not declared in schema"),
         ("spec.trainer.numNode", 'field not declared in schema; did you mean "numNodes"?'),

@@ -8,6 +8,7 @@ import textwrap
 import pytest
 
 from clients import kit
+from kpt_fn import upstream
 from kpt_fn.cli import krm, plain
 from kpt_fn.validation import admitted
 
@@ -115,12 +116,12 @@ def test_admitted_counts_that_cannot_train_warn(tmp_path, trainer, fields):
     {"numNodes": True}, {"numNodes": None}, {"numProcPerNode": "auto"},
 ])
 def test_admitted_controls_stay_silent(trainer):
-    assert admitted.trainjob_warnings({"spec": {"trainer": trainer}}) == []
+    assert admitted.trainjob_warnings({"spec": {"trainer": trainer}}, upstream.bundle("v2.3.0")) == []
 
 
 def test_admitted_ignores_malformed_objects():
     for obj in (None, {}, {"spec": None}, {"spec": {"trainer": []}}):
-        assert admitted.trainjob_warnings(obj) == []
+        assert admitted.trainjob_warnings(obj, upstream.bundle("v2.3.0")) == []
 
 
 # --- the README's kustomize route: a forgotten local-config annotation -----------------------------
@@ -225,5 +226,5 @@ def test_strict_errors_keep_their_file_and_line(tmp_path):
 
 def test_admitted_names_the_selected_release():
     # The run's trainerVersion, not a fixed release, is what admits the value.
-    (w,) = admitted.trainjob_warnings({"spec": {"trainer": {"numNodes": 0}}}, "v2.2.1")
+    (w,) = admitted.trainjob_warnings({"spec": {"trainer": {"numNodes": 0}}}, upstream.bundle("v2.2.1"))
     assert "Trainer v2.2.1 admits it" in w.message and "v2.3.0" not in w.message

@@ -51,7 +51,8 @@ def test_fingerprints_tell_content_types_and_key_order_apart():
 
 def _step(freeze):
     cfg = function.config_mod.parse({}).config
-    return function._Step(cfg, None, "", None, None, None, None, freeze)
+    opts = function.engine.EngineOptions(cfg, bundle=function.upstream.bundle(cfg.trainerVersion))
+    return function._Step(cfg, None, "", opts, None, None, None, freeze)
 
 
 SECRET = {"apiVersion": "v1", "kind": "Secret", "metadata": {"name": "s", "namespace": "team"}, "data": {"k": "dg=="}}

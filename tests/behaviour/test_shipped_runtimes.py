@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import pytest
 
+from kpt_fn import upstream
 from kpt_fn.engine import expand
 from kpt_fn.problems import has_errors
 from support.golden_engine import engine_options
@@ -63,7 +64,7 @@ def _assert_valid(objects):
     if check_object is None:
         return
     for obj in objects:
-        errors = [(p.path, p.message) for p in check_object(obj) if p.is_error]
+        errors = [(p.path, p.message) for p in check_object(obj, upstream.bundle("v2.3.0")) if p.is_error]
         if obj["kind"] == "JobSet" and jobset_webhook is not None:
             errors += [(p.path, p.message) for p in jobset_webhook(obj) if p.is_error]
         assert errors == [], f"{obj['kind']} {obj['metadata']['name']}"

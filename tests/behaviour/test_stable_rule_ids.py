@@ -11,7 +11,7 @@ from kpt_fn.upstream import schema as load
 
 
 def entries():
-    return upstream.bundle().schema_entries()
+    return upstream.bundle("v2.3.0").schema_entries()
 
 
 def test_every_cel_rule_of_the_schemas_has_a_listed_slug():

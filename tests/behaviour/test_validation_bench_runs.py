@@ -8,6 +8,7 @@ from pathlib import Path
 
 import yaml
 
+from kpt_fn import upstream
 from kpt_fn import validation
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
@@ -27,5 +28,5 @@ def test_it_runs_and_prints_a_rate_per_check(capsys):
 def test_its_objects_are_valid():
     jobset = yaml.safe_load((bench.FIXTURES / "jobset_torchtune.yaml").read_text())
     trainjob = yaml.safe_load((bench.FIXTURES / "trainjob_runtimepatches.yaml").read_text())
-    assert validation.check_object(jobset) + validation.check_jobset_webhook(jobset) == []
-    assert validation.check_object(trainjob) == []
+    assert validation.check_object(jobset, upstream.bundle("v2.3.0")) + validation.check_jobset_webhook(jobset, upstream.bundle("v2.3.0")) == []
+    assert validation.check_object(trainjob, upstream.bundle("v2.3.0")) == []

@@ -69,7 +69,7 @@ class Cluster:
         self.deleted: list[tuple] = []  # every delete, in order (a JobSet deleted and created again: a re-run)
         self.kueue = kueue  # Kueue's webhooks and controller are installed
         # The Trainer release installed, and with it the JobSet release whose webhooks and CRD run here.
-        self.bundle = upstream.bundle(trainer_version)
+        self.bundle = upstream.bundle(trainer_version or upstream.DEFAULT_RELEASE)
 
     # --- the API server ---------------------------------------------------------------------------
 

@@ -18,6 +18,7 @@ from pathlib import Path
 from support import golden_text
 import pytest
 
+from kpt_fn import upstream
 from kpt_fn.lifecycle import classify
 
 FIXTURE = Path(__file__).resolve().parents[2] / "fixtures" / "lifecycle" / "diff"
@@ -81,7 +82,7 @@ QUEUED = {"kueue.x-k8s.io/queue-name": "q"}
 def test_a_queued_jobsets_template_change_is_refused_but_accepted_while_suspended():
     old = _jobset(True, QUEUED, {"pool": "a"})
     new = _jobset(True, QUEUED, {"pool": "b"})
-    got = classify.effect("JobSet ns/x", old, new, [{"path": "spec.replicatedJobs.node.template.spec.template.spec.nodeSelector.pool"}])
+    got = classify.effect("JobSet ns/x", old, new, [{"path": "spec.replicatedJobs.node.template.spec.template.spec.nodeSelector.pool"}], (upstream.bundle("v2.3.0"), upstream.bundle("v2.3.0")))
     assert (got["effect"], got["whileSuspended"]) == ("refused", "in-place")
 
 
@@ -93,7 +94,7 @@ def test_a_queued_jobsets_template_change_is_refused_but_accepted_while_suspende
     (_jobset(), None, "pruned"),
 ])
 def test_effects(old, new, want):
-    assert classify.effect("JobSet ns/x", old, new, [])["effect"] == want
+    assert classify.effect("JobSet ns/x", old, new, [], (upstream.bundle("v2.3.0"), upstream.bundle("v2.3.0")))["effect"] == want
 
 
 def test_output_of_a_version_without_the_created_form_is_compared_as_the_cluster_holds_it():
@@ -101,7 +102,7 @@ def test_output_of_a_version_without_the_created_form_is_compared_as_the_cluster
     from kpt_fn.lifecycle import jobset_defaults
 
     old = _jobset()
-    assert classify.effect("JobSet ns/x", old, jobset_defaults.create_defaults(old), [])["effect"] == "in-place"
+    assert classify.effect("JobSet ns/x", old, jobset_defaults.create_defaults(old, upstream.bundle("v2.3.0")), [], (upstream.bundle("v2.3.0"), upstream.bundle("v2.3.0")))["effect"] == "in-place"
 
 
 def test_the_run_releases_jobset_decides():
@@ -114,8 +115,9 @@ def test_the_run_releases_jobset_decides():
     new["spec"]["replicatedJobs"].append({**new["spec"]["replicatedJobs"][0], "name": "extra"})
     messages = {}
     for releases in (("v2.2.1", "v2.2.1"), ("v2.3.0", "v2.3.0"), ("v2.2.1", "v2.3.0")):
-        got = classify.effect("JobSet ns/x", old, new, [], releases)
+        bundles = tuple(upstream.bundle(r) for r in releases)
+        got = classify.effect("JobSet ns/x", old, new, [], bundles)
         assert got["effect"] == "refused" and "whileSuspended" not in got
-        messages[releases] = [r.message for r in classify._refusals(old, new, True, releases)]
+        messages[releases] = [r.message for r in classify._refusals(old, new, True, bundles)]
     assert messages[("v2.2.1", "v2.2.1")] == ["panic: runtime error: index out of range [1] with length 1 [recovered]"]
     assert messages[("v2.3.0", "v2.3.0")] == messages[("v2.2.1", "v2.3.0")] == ["field is immutable"]

@@ -13,6 +13,7 @@ import copy
 
 import pytest
 
+from kpt_fn import upstream
 from kpt_fn.lifecycle import jobset_defaults as jd
 from kpt_fn.lifecycle import jobset_update as ju
 
@@ -83,8 +84,8 @@ def test_create_defaults_is_idempotent_and_adds_the_crd_defaults_and_round_trip(
     js = {"apiVersion": "jobset.x-k8s.io/v1alpha2", "kind": "JobSet", "metadata": {"name": "x"},
           "spec": _spec(replicatedJobs=[{"name": "node", "template": {"spec": {"template": copy.deepcopy(POD)}}}],
                         volumeClaimPolicies=[{"templates": [{"metadata": {"name": "v"}, "spec": {"accessModes": ["ReadWriteOnce"]}}]}])}
-    once = jd.create_defaults(js)
-    assert jd.create_defaults(once) == once
+    once = jd.create_defaults(js, upstream.bundle("v2.3.0"))
+    assert jd.create_defaults(once, upstream.bundle("v2.3.0")) == once
     rjob = once["spec"]["replicatedJobs"][0]
     assert (rjob["replicas"], rjob["groupName"], rjob["template"]["spec"]["completionMode"]) == (1, "default", "Indexed")
     assert once["spec"]["volumeClaimPolicies"][0]["templates"][0]["status"] == {}
@@ -157,7 +158,7 @@ def test_go_comparison_does_not_tell_empty_from_absent():
 
 
 def test_the_crd_immutable_fields_are_read_from_the_schema():
-    fields = {".".join(p) for p in ju.immutable_paths()}
+    fields = {".".join(p) for p in ju.immutable_paths(upstream.bundle("v2.3.0"))}
     assert fields == {"spec.failurePolicy", "spec.network", "spec.replicatedJobs.[].dependsOn",
                       "spec.startupPolicy", "spec.successPolicy", "spec.volumeClaimPolicies"}
 
@@ -168,6 +169,6 @@ def test_cel_rules_compare_plain_data_and_pair_list_items_by_name():
                     "replicatedJobs": [{"name": "a"}, {"name": "b", "dependsOn": [{"name": "a", "status": "Ready"}]}]}}
     new = {"spec": {"volumeClaimPolicies": [{"templates": [claim]}],
                     "replicatedJobs": [{"name": "b", "dependsOn": [{"name": "a", "status": "Complete"}]}, {"name": "a"}]}}
-    assert [r.path for r in ju.cel_immutables(old, new)] == ["spec.replicatedJobs[name=b].dependsOn", "spec.volumeClaimPolicies"]
+    assert [r.path for r in ju.cel_immutables(old, new, upstream.bundle("v2.3.0"))] == ["spec.replicatedJobs[name=b].dependsOn", "spec.volumeClaimPolicies"]
     # A transition rule runs only where both objects have the field.
-    assert ju.cel_immutables({"spec": {}}, {"spec": {"network": {"subdomain": "x"}}}) == []
+    assert ju.cel_immutables({"spec": {}}, {"spec": {"network": {"subdomain": "x"}}}, upstream.bundle("v2.3.0")) == []

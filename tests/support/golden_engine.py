@@ -111,12 +111,14 @@ def runtime_of(doc: dict, release: str = upstream.DEFAULT_RELEASE) -> dict:
     return doc
 
 
-def engine_options(config: dict) -> EngineOptions:
-    """The case's options: `admission` (on unless the case says otherwise) and functionConfig keys."""
+def engine_options(config: dict, bundle: upstream.Bundle | None = None) -> EngineOptions:
+    """The case's options: `admission` (on unless the case says otherwise) and functionConfig keys;
+    the release is the bundle of its trainerVersion (or `bundle`, a release made up by a test)."""
     values = dict(config)
     if "knownPriorityClasses" in values:
         values["knownPriorityClasses"] = tuple(values["knownPriorityClasses"])
-    return EngineOptions(admission=values.pop("admission", True), **values)
+    bundle = bundle or upstream.bundle(values.get("trainerVersion") or upstream.DEFAULT_RELEASE)
+    return EngineOptions(admission=values.pop("admission", True), bundle=bundle, **values)
 
 
 def releases(case_dir: Path) -> list[str]:
@@ -148,8 +150,8 @@ def render(case: Case, form: dict | None = None):
     if case.meta.get("legacy"):
         from kpt_fn import convert
 
-        trainjob, tj_problems = convert.convert_trainjob(trainjob)
-        runtime, rt_problems = convert.convert_runtime(runtime)
+        trainjob, tj_problems = convert.convert_trainjob(trainjob, case.bundle)
+        runtime, rt_problems = convert.convert_runtime(runtime, case.bundle)
         conversion = rt_problems + tj_problems
     kept = None
     if form is not None:

@@ -6,6 +6,7 @@ import copy
 
 import pytest
 
+from kpt_fn import upstream
 from kpt_fn import convert
 from kpt_fn.engine import expand
 from kpt_fn.problems import ERROR, INFO, WARNING
@@ -20,8 +21,8 @@ def test_design_examples_render_like_their_v1alpha1_form(example):
     assert load_all(old / "expected.yaml") == load_all(new / "expected.yaml")
     _, tj_old, rt_old, options = load_case(old)
     _, tj_new, rt_new, _ = load_case(new)
-    tj, tj_problems = convert.convert_trainjob(tj_old)
-    rt, rt_problems = convert.convert_runtime(rt_old)
+    tj, tj_problems = convert.convert_trainjob(tj_old, upstream.bundle("v2.3.0"))
+    rt, rt_problems = convert.convert_runtime(rt_old, upstream.bundle("v2.3.0"))
     assert (tj, rt) == (tj_new, rt_new)
     assert expand(tj, rt, options).objects == expand(tj_new, rt_new, options).objects
     problems = rt_problems + tj_problems
@@ -45,16 +46,16 @@ def by_severity(problems, severity):
 
 def test_current_objects_are_returned_unchanged():
     current = tj({"trainer": {"numProcPerNode": 4}}, api="trainer.kubeflow.org/v1alpha1")
-    assert convert.convert_trainjob(current) == (current, [])
-    assert convert.convert_trainjob(current)[0] is current
+    assert convert.convert_trainjob(current, upstream.bundle("v2.3.0")) == (current, [])
+    assert convert.convert_trainjob(current, upstream.bundle("v2.3.0"))[0] is current
     runtime = rt({"mlPolicy": {"torch": {}}}, api="trainer.kubeflow.org/v1alpha1")
-    assert convert.convert_runtime(runtime)[0] is runtime
+    assert convert.convert_runtime(runtime, upstream.bundle("v2.3.0"))[0] is runtime
 
 
 def test_input_is_not_mutated():
     old = tj({"trainer": {"numProcPerNode": "3"}, "labels": {"a": "b"}})
     before = copy.deepcopy(old)
-    convert.convert_trainjob(old)
+    convert.convert_trainjob(old, upstream.bundle("v2.3.0"))
     assert old == before
 
 
@@ -62,7 +63,7 @@ def test_group_and_managed_by_and_status():
     out, problems = convert.convert_trainjob(tj({"runtimeRef": {"name": "r", "apiGroup": "kubeflow.org",
                                                                "kind": "ClusterTrainingRuntime"},
                                                 "managedBy": "kubeflow.org/trainjob-controller"},
-                                               status={"conditions": []}))
+                                               status={"conditions": []}), upstream.bundle("v2.3.0"))
     assert out["apiVersion"] == "trainer.kubeflow.org/v1alpha1"
     assert out["spec"]["runtimeRef"]["apiGroup"] == "trainer.kubeflow.org"
     assert out["spec"]["managedBy"] == "trainer.kubeflow.org/trainjob-controller"
@@ -71,7 +72,7 @@ def test_group_and_managed_by_and_status():
 
 
 def test_trainer_group_v2alpha1_is_legacy_too():
-    out, problems = convert.convert_trainjob(tj({}, api="trainer.kubeflow.org/v2alpha1"))
+    out, problems = convert.convert_trainjob(tj({}, api="trainer.kubeflow.org/v2alpha1"), upstream.bundle("v2.3.0"))
     assert out["apiVersion"] == "trainer.kubeflow.org/v1alpha1" and len(problems) == 1
 
 
@@ -91,7 +92,7 @@ def test_num_proc_per_node(value, rpn, want, severities):
     trainer = {"numProcPerNode": value}
     if rpn:
         trainer["resourcesPerNode"] = rpn
-    out, problems = convert.convert_trainjob(tj({"trainer": trainer}))
+    out, problems = convert.convert_trainjob(tj({"trainer": trainer}), upstream.bundle("v2.3.0"))
     if want is None and ERROR not in severities:
         assert "numProcPerNode" not in out["spec"]["trainer"]
     elif want is not None:
@@ -101,7 +102,7 @@ def test_num_proc_per_node(value, rpn, want, severities):
 
 
 def test_v1alpha1_with_string_num_proc_is_converted_without_api_change():
-    out, problems = convert.convert_trainjob(tj({"trainer": {"numProcPerNode": "2"}}, api="trainer.kubeflow.org/v1alpha1"))
+    out, problems = convert.convert_trainjob(tj({"trainer": {"numProcPerNode": "2"}}, api="trainer.kubeflow.org/v1alpha1"), upstream.bundle("v2.3.0"))
     assert out["spec"]["trainer"]["numProcPerNode"] == 2
     assert [p.rule for p in problems] == ["legacy/num-proc-per-node"]
     assert problems[0].message.startswith("converted from trainer.kubeflow.org/v1alpha1: ")
@@ -110,21 +111,21 @@ def test_v1alpha1_with_string_num_proc_is_converted_without_api_change():
 def test_dataset_and_model_config():
     out, problems = convert.convert_trainjob(tj({
         "datasetConfig": {"storageUri": "hf://d", "secretRef": {"name": "s"}},
-        "modelConfig": {"input": {"storageUri": "hf://m", "env": [{"name": "A", "value": "1"}]}}}))
+        "modelConfig": {"input": {"storageUri": "hf://m", "env": [{"name": "A", "value": "1"}]}}}), upstream.bundle("v2.3.0"))
     assert out["spec"]["initializer"] == {"dataset": {"storageUri": "hf://d", "secretRef": {"name": "s"}},
                                           "model": {"storageUri": "hf://m", "env": [{"name": "A", "value": "1"}]}}
     assert not by_severity(problems, ERROR)
-    _, problems = convert.convert_trainjob(tj({"modelConfig": {"output": {"storageUri": "hf://o"}}}))
+    _, problems = convert.convert_trainjob(tj({"modelConfig": {"output": {"storageUri": "hf://o"}}}), upstream.bundle("v2.3.0"))
     assert by_severity(problems, ERROR) == [("spec.modelConfig.output", "cannot convert from kubeflow.org/v2alpha1: "
                                              "spec.modelConfig.output (model export) has no equivalent in v2.3.0")]
     # The run's trainerVersion is the release the message compares with.
-    _, problems = convert.convert_trainjob(tj({"modelConfig": {"output": {"storageUri": "hf://o"}}}), "v2.2.1")
+    _, problems = convert.convert_trainjob(tj({"modelConfig": {"output": {"storageUri": "hf://o"}}}), upstream.bundle("v2.2.1"))
     assert by_severity(problems, ERROR)[0][1].endswith("has no equivalent in v2.2.1")
 
 
 def test_labels_and_annotations_become_the_first_runtime_patch():
     out, _ = convert.convert_trainjob(tj({"labels": {"team": "a"}, "annotations": {"x": "y"},
-                                         "runtimePatches": [{"manager": "acme.io/m", "time": "2025-01-01T00:00:00Z"}]}))
+                                         "runtimePatches": [{"manager": "acme.io/m", "time": "2025-01-01T00:00:00Z"}]}), upstream.bundle("v2.3.0"))
     assert out["spec"]["runtimePatches"] == [
         {"manager": "expand-trainjobs.fn.kpt.dev/legacy-metadata",
          "trainingRuntimeSpec": {"template": {"metadata": {"labels": {"team": "a"}, "annotations": {"x": "y"}}}}},
@@ -142,7 +143,7 @@ def test_kep_pod_spec_overrides():
              "volumes": [{"name": "v", "emptyDir": {}}]},
             {"targetJobs": [{"name": "initializer"}], "containers": [
                 {"name": "dataset-initializer", "env": [{"name": "D", "value": "3"}]}]},
-        ]}))
+        ]}), upstream.bundle("v2.3.0"))
     assert not by_severity(problems, ERROR)
     spec = out["spec"]
     assert spec["trainer"] == {"env": [{"name": "KEEP", "value": "1"}, {"name": "E", "value": "2"}],
@@ -161,7 +162,7 @@ def test_kep_pod_spec_overrides():
 
 def test_override_fields_without_equivalent_are_errors():
     _, problems = convert.convert_trainjob(tj({"podSpecOverrides": [{"targetJobs": [{"name": "trainer-node"}], "containers": [
-        {"name": "sidecar", "command": ["x"], "envFrom": [{"secretRef": {"name": "s"}}]}]}]}))
+        {"name": "sidecar", "command": ["x"], "envFrom": [{"secretRef": {"name": "s"}}]}]}]}), upstream.bundle("v2.3.0"))
     assert [p[0] for p in by_severity(problems, ERROR)] == [
         "spec.podSpecOverrides[0].containers[0].envFrom", "spec.podSpecOverrides[0].containers[0].command"]
 
@@ -170,7 +171,7 @@ def test_v2_1_pod_template_overrides_keep_metadata():
     out, problems = convert.convert_trainjob(tj({"podTemplateOverrides": [{"targetJobs": [{"name": "node"}],
                                                                           "metadata": {"labels": {"a": "b"}},
                                                                           "spec": {"serviceAccountName": "sa"}}]},
-                                               api="trainer.kubeflow.org/v1alpha1"))
+                                               api="trainer.kubeflow.org/v1alpha1"), upstream.bundle("v2.3.0"))
     assert out["spec"]["runtimePatches"][0]["trainingRuntimeSpec"]["template"]["spec"]["replicatedJobs"] == [
         {"name": "node", "template": {"spec": {"template": {"metadata": {"labels": {"a": "b"}},
                                                             "spec": {"serviceAccountName": "sa"}}}}}]
@@ -179,10 +180,10 @@ def test_v2_1_pod_template_overrides_keep_metadata():
 
 def test_runtime_torch_policy():
     out, problems = convert.convert_runtime(rt({"mlPolicy": {"torch": {"numProcPerNode": "4"}}},
-                                              api="trainer.kubeflow.org/v1alpha1"))
+                                              api="trainer.kubeflow.org/v1alpha1"), upstream.bundle("v2.3.0"))
     assert out["spec"]["mlPolicy"]["torch"] == {}
     assert [p.severity for p in problems] == [INFO, WARNING]
-    _, problems = convert.convert_runtime(rt({"mlPolicy": {"torch": {"elasticPolicy": {"maxRestarts": 3}}}}))
+    _, problems = convert.convert_runtime(rt({"mlPolicy": {"torch": {"elasticPolicy": {"maxRestarts": 3}}}}), upstream.bundle("v2.3.0"))
     assert by_severity(problems, ERROR) == [("spec.mlPolicy.torch.elasticPolicy", "cannot convert from "
                                              "kubeflow.org/v2alpha1: mlPolicy.torch.elasticPolicy has no equivalent in v2.3.0")]
 
@@ -196,7 +197,7 @@ def test_kep_runtime_layout_with_initializer_job():
                 "volumes": [{"name": "initializer", "persistentVolumeClaim": {"claimName": "c"}}]}}}}},
             {"name": "trainer-node", "dependsOn": [{"name": "initializer", "status": "Complete"}],
              "template": {"spec": {"template": {"spec": {"containers": [{"name": "trainer", "image": "t"}]}}}}}]}}})
-    out, problems = convert.convert_runtime(old)
+    out, problems = convert.convert_runtime(old, upstream.bundle("v2.3.0"))
     jobs = out["spec"]["template"]["spec"]["replicatedJobs"]
     assert [j["name"] for j in jobs] == ["dataset-initializer", "model-initializer", "node"]
     assert [j["template"]["metadata"]["labels"]["trainer.kubeflow.org/trainjob-ancestor-step"] for j in jobs] == [
@@ -214,14 +215,14 @@ def test_kep_runtime_layout_with_initializer_job():
 def test_initializer_job_with_other_containers_cannot_be_split():
     old = rt({"template": {"spec": {"replicatedJobs": [{"name": "initializer", "template": {"spec": {"template": {
         "spec": {"containers": [{"name": "fetch"}]}}}}}]}}})
-    _, problems = convert.convert_runtime(old)
+    _, problems = convert.convert_runtime(old, upstream.bundle("v2.3.0"))
     assert by_severity(problems, ERROR)
 
 
 def test_v1alpha1_runtime_job_names_are_left_alone():
     runtime = rt({"template": {"spec": {"replicatedJobs": [{"name": "trainer-node"}]}}},
                  api="trainer.kubeflow.org/v1alpha1")
-    assert convert.convert_runtime(runtime) == (runtime, [])
+    assert convert.convert_runtime(runtime, upstream.bundle("v2.3.0")) == (runtime, [])
 
 
 @pytest.mark.parametrize(
@@ -238,7 +239,7 @@ def test_v1alpha1_runtime_job_names_are_left_alone():
 )
 def test_wrongly_typed_old_fields_are_refused_not_crashed_on(api, spec):
     tj = {"apiVersion": api, "kind": "TrainJob", "metadata": {"name": "a"}, "spec": spec}
-    out, problems = convert.convert_trainjob(tj)
+    out, problems = convert.convert_trainjob(tj, upstream.bundle("v2.3.0"))
     assert out is tj
     assert [p.severity for p in problems] == ["error"]
     assert problems[0].rule == "legacy/malformed" and "cannot convert TrainJob" in problems[0].message
@@ -247,5 +248,5 @@ def test_wrongly_typed_old_fields_are_refused_not_crashed_on(api, spec):
 def test_wrongly_typed_old_runtime_is_refused():
     rt = {"apiVersion": "kubeflow.org/v2alpha1", "kind": "ClusterTrainingRuntime", "metadata": {"name": "a"},
           "spec": {"template": {"spec": {"replicatedJobs": ["x"]}}}}
-    _, problems = convert.convert_runtime(rt)
+    _, problems = convert.convert_runtime(rt, upstream.bundle("v2.3.0"))
     assert [p.rule for p in problems] == ["legacy/malformed"]

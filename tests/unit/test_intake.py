@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from kpt_fn import upstream
 from kpt_fn import intake, results
 from kpt_fn.problems import ERROR, WARNING
 
@@ -52,7 +53,7 @@ UNUSABLE = [
 
 @pytest.mark.parametrize("item, expected", UNUSABLE, ids=[str(i) for i in range(len(UNUSABLE))])
 def test_an_unusable_item_is_an_error_and_passes_through(item, expected):
-    inputs, unusable, problems = intake.survey([item], "v2.3.0")
+    inputs, unusable, problems = intake.survey([item], upstream.bundle("v2.3.0"))
     assert (inputs, unusable) == ([], {0})
     [p] = problems
     severity, path, words = expected
@@ -67,7 +68,7 @@ def test_an_unusable_item_is_an_error_and_passes_through(item, expected):
     ({"apiVersion": TJ, "kind": "Experiment", "metadata": {"name": "x"}}, 'kind "Experiment" is not a Kubeflow Trainer v2.3.0 kind'),
 ])
 def test_a_foreign_item_is_a_warning_and_still_usable(item, words):
-    inputs, unusable, [p] = intake.survey([item], "v2.3.0")
+    inputs, unusable, [p] = intake.survey([item], upstream.bundle("v2.3.0"))
     assert (inputs, unusable, p.severity) == ([], set(), WARNING)
     assert words in p.message
 
@@ -80,7 +81,7 @@ def test_a_foreign_item_is_a_warning_and_still_usable(item, words):
     CONFIGMAP, {"apiVersion": "v1", "kind": "List", "items": []},
 ])
 def test_usable_items_have_no_problem(item):
-    inputs, unusable, problems = intake.survey([item], "v2.3.0")
+    inputs, unusable, problems = intake.survey([item], upstream.bundle("v2.3.0"))
     assert (unusable, problems) == (set(), [])
     assert inputs == ([(0, item)] if item["kind"] == "TrainJob" else [])
 
@@ -88,7 +89,7 @@ def test_usable_items_have_no_problem(item):
 def test_survey_keeps_positions_and_skips_configs_and_reports_lists():
     lst = {"apiVersion": "v1", "kind": "List", "items": [trainjob("inner")]}
     items = [CONFIGMAP, "bad", trainjob("a"), config(trainJobs=[trainjob("b")]), lst, trainjob("c")]
-    inputs, unusable, problems = intake.survey(items, "v2.3.0")
+    inputs, unusable, problems = intake.survey(items, upstream.bundle("v2.3.0"))
     assert [i for i, _ in inputs] == [2, 5]
     assert unusable == {1}
     assert [p.path for p in problems] == ["items[1]", "items[0]"]

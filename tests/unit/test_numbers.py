@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from kpt_fn import upstream
 from kpt_fn import function, numbers, sources
 from kpt_fn.cli import plain
 from kpt_fn.yamlio import dump_all
@@ -65,14 +66,14 @@ def test_whole_numbers_follows_the_schema_and_does_not_mutate():
     tj = {"apiVersion": "trainer.kubeflow.org/v1alpha1", "kind": "TrainJob", "metadata": {"name": "j"},
           "spec": {"trainer": {"numNodes": 2.0, "resourcesPerNode": {"limits": {"cpu": 1.0, "memory": "1Gi"}},
                                "env": [{"name": "X", "value": "2.0"}]}, "unknown": 3.0}}
-    out = numbers.whole_numbers(tj)
+    out = numbers.whole_numbers(tj, upstream.bundle("v2.3.0"))
     assert out["spec"]["trainer"]["numNodes"] == 2 and type(out["spec"]["trainer"]["numNodes"]) is int
     assert type(out["spec"]["trainer"]["resourcesPerNode"]["limits"]["cpu"]) is int
     assert out["spec"]["trainer"]["env"] == [{"name": "X", "value": "2.0"}] and out["spec"]["unknown"] == 3.0
     assert tj["spec"]["trainer"]["numNodes"] == 2.0 and type(tj["spec"]["trainer"]["numNodes"]) is float
     same = {"apiVersion": "trainer.kubeflow.org/v1alpha1", "kind": "TrainJob", "spec": {"trainer": {"numNodes": 2}}}
-    assert numbers.whole_numbers(same) is same
-    assert numbers.whole_numbers({"kind": "Other", "x": 1.0}) == {"kind": "Other", "x": 1.0}
+    assert numbers.whole_numbers(same, upstream.bundle("v2.3.0")) is same
+    assert numbers.whole_numbers({"kind": "Other", "x": 1.0}, upstream.bundle("v2.3.0")) == {"kind": "Other", "x": 1.0}
 
 
 def test_a_whole_float_beyond_2_53_stays_a_float():
@@ -87,10 +88,10 @@ def test_an_object_without_floats_is_itself_and_one_with_them_is_walked():
 
     tj = {"apiVersion": "trainer.kubeflow.org/v1alpha1", "kind": "TrainJob", "metadata": {"name": "a"},
           "spec": {"trainer": {"numNodes": 2, "env": [{"name": "X", "value": "2.0"}]}}}
-    assert numbers.whole_numbers(tj) is tj
+    assert numbers.whole_numbers(tj, upstream.bundle("v2.3.0")) is tj
     for where in ({"numNodes": 2.0}, {"numNodes": 2.5}, {"env": [{"name": "X", "value": 2.0}]}):
         with_float = {**tj, "spec": {"trainer": {**tj["spec"]["trainer"], **where}}}
-        schema = upstream.schema(upstream.bundle().entry_for(with_float))
-        assert numbers.whole_numbers(with_float) == openapi.walk(with_float, schema, numbers._whole, only=float)
-    assert numbers.whole_numbers({**tj, "spec": {"trainer": {"numNodes": 2.0}}})["spec"]["trainer"]["numNodes"] == 2
-    assert type(numbers.whole_numbers({**tj, "spec": {"trainer": {"numNodes": 2.0}}})["spec"]["trainer"]["numNodes"]) is int
+        schema = upstream.schema(upstream.bundle("v2.3.0").entry_for(with_float))
+        assert numbers.whole_numbers(with_float, upstream.bundle("v2.3.0")) == openapi.walk(with_float, schema, numbers._whole, only=float)
+    assert numbers.whole_numbers({**tj, "spec": {"trainer": {"numNodes": 2.0}}}, upstream.bundle("v2.3.0"))["spec"]["trainer"]["numNodes"] == 2
+    assert type(numbers.whole_numbers({**tj, "spec": {"trainer": {"numNodes": 2.0}}}, upstream.bundle("v2.3.0"))["spec"]["trainer"]["numNodes"]) is int

@@ -14,7 +14,8 @@ from pathlib import Path
 import pytest
 
 import kpt_fn.plugins
-from kpt_fn.engine import expand, framework
+from kpt_fn import upstream
+from kpt_fn.engine import EngineOptions, expand, framework
 from kpt_fn.engine.info import RuntimePolicy
 from kpt_fn.problems import ERROR, WARNING, has_errors
 
@@ -99,16 +100,17 @@ def test_a_wrong_registry_line_is_a_loud_error(registry, message):
 def test_a_misspelt_registry_line_fails_the_first_render(monkeypatch, fresh_framework):
     monkeypatch.setattr(kpt_fn.plugins, "REGISTRY", kpt_fn.plugins.REGISTRY + (("volcanoo", "podGroupPolicy.volcano"),))
     with pytest.raises(framework.RegistryError, match="volcanoo"):
-        expand(_trainjob(), _runtime({"torch": {}}))
+        expand(_trainjob(), _runtime({"torch": {}}), EngineOptions(bundle=upstream.bundle("v2.3.0")))
 
 
 def test_plugins_whose_policy_is_absent_are_not_imported():
     script = textwrap.dedent("""
         import sys
-        from kpt_fn.engine import expand
+        from kpt_fn import upstream
+        from kpt_fn.engine import EngineOptions, expand
         trainjob = %r
         runtime = %r
-        assert not expand(trainjob, runtime).problems
+        assert not expand(trainjob, runtime, EngineOptions(bundle=upstream.bundle("v2.3.0"))).problems
         print(sorted(m.rsplit(".", 1)[1] for m in sys.modules if m.startswith("kpt_fn.plugins.")))
     """) % (_trainjob(), _runtime({"torch": {}}))
     out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True, cwd=REPO)
@@ -181,7 +183,7 @@ def test_a_toy_ml_policy_takes_part_in_the_phases_its_module_defines(toy):
         "EnforceMLPolicy", "ComponentBuilder", "CustomValidation"]
     assert "trainer-webhook/toy-reserved-env" in {r.id for r in framework.rules()}
 
-    result = expand(_trainjob(), _runtime({"toy": {"slots": 2}}))
+    result = expand(_trainjob(), _runtime({"toy": {"slots": 2}}), EngineOptions(bundle=upstream.bundle("v2.3.0")))
     assert not has_errors(result.problems), result.problems
     configmap, jobset = result.objects
     assert configmap["metadata"] == {"name": "job-toy", "namespace": "team-a"}
@@ -190,14 +192,14 @@ def test_a_toy_ml_policy_takes_part_in_the_phases_its_module_defines(toy):
     assert job["template"]["spec"]["template"]["spec"]["containers"][0]["env"] == [
         {"name": "TOY_WORLD_SIZE", "value": "6"}]
 
-    refused = expand(_trainjob(env=[{"name": "TOY_WORLD_SIZE", "value": "1"}]), _runtime({"toy": {"slots": 2}}))
+    refused = expand(_trainjob(env=[{"name": "TOY_WORLD_SIZE", "value": "1"}]), _runtime({"toy": {"slots": 2}}), EngineOptions(bundle=upstream.bundle("v2.3.0")))
     assert [(p.severity, p.path, p.rule) for p in refused.problems] == [
         (ERROR, "spec.trainer.env[0]", "trainer-webhook/toy-reserved-env")]
     assert refused.objects == []
 
 
 def test_without_its_policy_entry_the_toy_is_not_run(toy):
-    result = expand(_trainjob(), _runtime({}))
+    result = expand(_trainjob(), _runtime({}), EngineOptions(bundle=upstream.bundle("v2.3.0")))
     assert [o["kind"] for o in result.objects] == ["JobSet"]
     assert "kpt_fn.plugins.toy" not in sys.modules
 

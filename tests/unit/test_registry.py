@@ -36,7 +36,7 @@ def test_registry_key(ref, key, release):
 
 
 def test_registry_key_reads_the_default_bundle_without_one():
-    assert registry.registry_key(tj({"name": "x"})) == CTR
+    assert registry.registry_key(tj({"name": "x"}), upstream.bundle("v2.3.0")) == CTR
 
 
 @pytest.mark.parametrize("key, kind", [

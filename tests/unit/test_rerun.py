@@ -105,11 +105,11 @@ def test_controls_stay_silent(name):
 
 def test_check_without_a_runtime_field_blames_the_trainjob():
     jobset = {"kind": "JobSet", "metadata": {"name": "x"}, "spec": {"ttlSecondsAfterFinished": 5}}
-    (p,) = rerun.check(jobset, _trainjob("x"), _runtime(), "render")
+    (p,) = rerun.check(jobset, _trainjob("x"), _runtime(), "render", upstream.bundle("v2.3.0"))
     assert p.subject is None and p.path == "spec" and "(from" not in p.message
 
 
 def test_validate_mode_names_the_selected_release():
     jobset = {"kind": "JobSet", "metadata": {"name": "x"}, "spec": {"ttlSecondsAfterFinished": 60}}
-    (p,) = rerun.check(jobset, _trainjob("x"), {}, "validate", "v2.2.1")
+    (p,) = rerun.check(jobset, _trainjob("x"), {}, "validate", upstream.bundle("v2.2.1"))
     assert "Trainer v2.2.1 controller" in p.message and "v2.3.0" not in p.message

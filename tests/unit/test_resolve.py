@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from kpt_fn import upstream
 from kpt_fn import resolve
 from kpt_fn.sources import Reader
 from kpt_fn.yamlio import DEFAULT_LIMITS, dump_all
@@ -44,7 +45,7 @@ def trainjob(ref, ns="team-a", **ref_fields):
 
 
 def find(tj, items=(), dirs=(), catalog=True, default_ns=""):
-    index = resolve.build_index(list(items), list(dirs), default_ns, catalog)
+    index = resolve.build_index(list(items), list(dirs), default_ns, catalog, upstream.bundle("v2.3.0"))
     return resolve.resolve(tj, index, default_ns), index
 
 
@@ -171,14 +172,14 @@ def test_cluster_training_runtime_ignores_namespaces():
 )
 def test_unsupported_runtime_reference(ref_fields, key):
     tj = trainjob("x", **ref_fields)
-    assert resolve.registry_key(tj) == key
+    assert resolve.registry_key(tj, upstream.bundle("v2.3.0")) == key
     (found, _, (p,)), _ = find(tj)
     assert found is None and p.message.startswith(f"unsupported runtime: {key}; ") and p.path == "spec.runtimeRef"
 
 
 def test_registry_key_defaults():
-    assert resolve.registry_key({"spec": {"runtimeRef": {"name": "x"}}}) == "ClusterTrainingRuntime.trainer.kubeflow.org"
-    assert resolve.registry_key({"spec": {"runtimeRef": {"name": "x", "kind": "TrainingRuntime"}}}) == "TrainingRuntime.trainer.kubeflow.org"
+    assert resolve.registry_key({"spec": {"runtimeRef": {"name": "x"}}}, upstream.bundle("v2.3.0")) == "ClusterTrainingRuntime.trainer.kubeflow.org"
+    assert resolve.registry_key({"spec": {"runtimeRef": {"name": "x", "kind": "TrainingRuntime"}}}, upstream.bundle("v2.3.0")) == "TrainingRuntime.trainer.kubeflow.org"
 
 
 def test_duplicates_in_one_source_are_errors_naming_the_first_file():
@@ -223,9 +224,9 @@ def test_registry_key_is_the_engines():
     from kpt_fn import upstream
 
     assert engine.registry_key is registry.registry_key and engine.SUPPORTED_RUNTIMES is registry.SUPPORTED_RUNTIMES
-    assert upstream.bundle().runtime_ref_defaults() == {"apiGroup": registry.API_GROUP, "kind": registry.CLUSTER_TRAINING_RUNTIME}
-    assert registry.registry_key({"spec": {"runtimeRef": {"name": "x", "kind": None, "apiGroup": ""}}}) == "ClusterTrainingRuntime"
-    assert registry.registry_key({"spec": []}) == "ClusterTrainingRuntime.trainer.kubeflow.org"
+    assert upstream.bundle("v2.3.0").runtime_ref_defaults() == {"apiGroup": registry.API_GROUP, "kind": registry.CLUSTER_TRAINING_RUNTIME}
+    assert registry.registry_key({"spec": {"runtimeRef": {"name": "x", "kind": None, "apiGroup": ""}}}, upstream.bundle("v2.3.0")) == "ClusterTrainingRuntime"
+    assert registry.registry_key({"spec": []}, upstream.bundle("v2.3.0")) == "ClusterTrainingRuntime.trainer.kubeflow.org"
 
 
 # --- runtimes renamed by kustomize (transformer form) ----------------------------------------------

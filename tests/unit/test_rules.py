@@ -61,7 +61,7 @@ def test_every_reported_rule_id_is_in_the_catalog():
     js["spec"]["replicatedJobs"].append(copy.deepcopy(js["spec"]["replicatedJobs"][0]))
     rt = yaml.safe_load((FIXTURES / "trainingruntime_minimal.yaml").read_text())
     rt["spec"]["template"]["spec"]["replicatedJobs"][0]["replicas"] = 2
-    reported = (validation.check_object(js) + validation.check_jobset_webhook(js)
+    reported = (validation.check_object(js, upstream.bundle("v2.3.0")) + validation.check_jobset_webhook(js, upstream.bundle("v2.3.0"))
                 + validation.check_runtime_webhook(rt, upstream.bundle("v2.3.0")))
     assert {p.rule.split("/")[0] for p in reported} == {"names", "schema", "cel", "jobset-webhook",
                                                          "runtime-webhook"}

@@ -24,8 +24,13 @@ def test_every_release_has_a_bundle_read_once(release):
     assert b.manifest() is b.manifest()  # each file read on first use, then kept
 
 
-def test_the_default_release():
-    assert upstream.bundle() is upstream.bundle(upstream.DEFAULT_RELEASE) is upstream.bundle(None)
+def test_the_default_release_is_named_never_implied():
+    assert upstream.bundle("v2.3.0") is upstream.bundle(upstream.DEFAULT_RELEASE)
+    # The release is required: only the command line falls back to DEFAULT_RELEASE.
+    with pytest.raises(TypeError):
+        upstream.bundle()  # noqa
+    with pytest.raises(upstream.UnknownRelease):
+        upstream.bundle(None)
 
 
 @pytest.mark.parametrize("release", ["v2.1.0", "2.3.0", "latest"])
@@ -57,14 +62,14 @@ def test_schema_entries_and_lookup(release):
 
 
 def test_cluster_runtimes_share_the_runtime_defaults():
-    b = upstream.bundle()
+    b = upstream.bundle("v2.3.0")
     assert b.defaults("ClusterTrainingRuntime") is b.defaults("TrainingRuntime")
     assert set(b.defaults("JobSet")) == {"spec"}
 
 
 def test_derived_values_are_built_once_per_bundle():
     calls = []
-    b = upstream.bundle()
+    b = upstream.bundle("v2.3.0")
     first = b.derived("test_upstream.once", lambda: calls.append(1) or ["built"])
     assert b.derived("test_upstream.once", lambda: calls.append(1) or ["again"]) is first
     assert calls == [1]
@@ -104,7 +109,7 @@ def test_every_schema_a_run_gets_is_its_kubeconform_file(release):
 
 def test_schemas_share_their_common_subtrees():
     """The pod template spec is one object in every schema that holds it."""
-    b = upstream.bundle()
+    b = upstream.bundle("v2.3.0")
     entries = b.schema_entries()
 
     def pod_spec(kind, api_version, *path):

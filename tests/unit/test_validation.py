@@ -13,16 +13,16 @@ TJ = {"apiVersion": "trainer.kubeflow.org/v1alpha1", "kind": "TrainJob", "metada
 
 @pytest.mark.parametrize("value", [None, "text", [TJ], 3])
 def test_nothing_raises_for_a_value_that_is_not_an_object(value):
-    assert validation.check_object(value) == []
+    assert validation.check_object(value, upstream.bundle("v2.3.0")) == []
     assert validation.check_runtime_webhook(value, upstream.bundle("v2.3.0")) == []
-    assert validation.check_jobset_webhook(value) == []
+    assert validation.check_jobset_webhook(value, upstream.bundle("v2.3.0")) == []
     assert validation.check_job_templates(value) == []
 
 
 def test_unknown_kinds_are_not_checked():
     other = {"apiVersion": "example.com/v1", "kind": "Widget", "metadata": {"name": "Not A Name"}, "spec": 1}
-    assert validation.check_object(other) == []
-    assert validation.check_jobset_webhook(TJ) == [] and validation.check_job_templates(TJ) == []
+    assert validation.check_object(other, upstream.bundle("v2.3.0")) == []
+    assert validation.check_jobset_webhook(TJ, upstream.bundle("v2.3.0")) == [] and validation.check_job_templates(TJ) == []
 
 
 @pytest.mark.parametrize("release", upstream.RELEASES)
@@ -33,7 +33,7 @@ def test_a_valid_trainjob_has_no_problem(release):
 def test_check_object_reports_meta_schema_and_cel_with_the_object_as_subject():
     bad = {**TJ, "metadata": {"name": "Bad_Name", "namespace": "ns", "labels": {"a b": "c"}}, "spec": {
         "runtimeRef": {"name": "rt"}, "suspend": "yes"}}
-    problems = validation.check_object(bad)
+    problems = validation.check_object(bad, upstream.bundle("v2.3.0"))
     paths = {p.path.split("[")[0] for p in problems}
     assert paths >= {"metadata.name", "metadata.labels", "spec.suspend"}
     assert all(p.subject is bad and p.rule for p in problems)
@@ -41,7 +41,7 @@ def test_check_object_reports_meta_schema_and_cel_with_the_object_as_subject():
 
 def test_configmap_keys_are_checked():
     cm = {"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "cm", "namespace": "ns"}, "data": {"a/b": "x"}}
-    assert [p.path for p in validation.check_object(cm)] == ["data[a/b]"]
+    assert [p.path for p in validation.check_object(cm, upstream.bundle("v2.3.0"))] == ["data[a/b]"]
 
 
 def test_the_runtime_webhook_of_the_release():

@@ -25,6 +25,7 @@ from pathlib import Path
 import pytest
 from support import upstream_data
 
+from kpt_fn import upstream
 from kpt_fn.engine import omitempty
 
 REPO = Path(__file__).resolve().parents[3]
@@ -181,7 +182,7 @@ def test_strip_runtime_template():
                             "securityContext": {"runAsUser": 0, "privileged": False}}],
             "volumes": [{"name": "v", "persistentVolumeClaim": {"claimName": "c", "readOnly": False}}],
             "tolerations": [], "terminationGracePeriodSeconds": 0}}}}}]}
-    omitempty.strip(spec, "JobSetSpec")
+    omitempty.strip(spec, "JobSetSpec", upstream.bundle("v2.3.0"))
     assert spec == {"replicatedJobs": [{
         "name": "node",
         "template": {"spec": {"parallelism": 0, "template": {"spec": {
@@ -196,7 +197,7 @@ def test_strip_patch_keeps_pointer_zeros_and_drops_empty_names():
     spec = {"replicatedJobs": [{"name": "node", "template": {"spec": {"template": {"spec": {
         "serviceAccountName": "", "terminationGracePeriodSeconds": 0, "tolerations": [],
         "imagePullSecrets": [{"name": ""}], "containers": [{"name": "", "env": [{"name": "X", "value": ""}]}]}}}}}]}
-    omitempty.strip(spec, "JobSetSpecPatch")
+    omitempty.strip(spec, "JobSetSpecPatch", upstream.bundle("v2.3.0"))
     assert spec == {"replicatedJobs": [{"name": "node", "template": {"spec": {"template": {"spec": {
         "serviceAccountName": "", "terminationGracePeriodSeconds": 0,
         "imagePullSecrets": [{}], "containers": [{"env": [{"name": "X"}]}]}}}}}]}
@@ -204,5 +205,5 @@ def test_strip_patch_keeps_pointer_zeros_and_drops_empty_names():
 
 def test_strip_leaves_values_of_unexpected_kinds_alone():
     spec = {"replicatedJobs": [{"name": "a", "replicas": "0", "groupName": 0, "template": {}}]}
-    omitempty.strip(spec, "JobSetSpec")
+    omitempty.strip(spec, "JobSetSpec", upstream.bundle("v2.3.0"))
     assert spec == {"replicatedJobs": [{"name": "a", "replicas": "0", "groupName": 0, "template": {}}]}

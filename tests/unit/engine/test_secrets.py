@@ -9,6 +9,7 @@ import pytest
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import ec, x25519
 
+from kpt_fn import upstream
 from kpt_fn.engine import EngineOptions, secrets
 from kpt_fn.problems import INFO, WARNING
 
@@ -121,8 +122,8 @@ def test_curve_key_is_deterministic_and_bound():
 
 
 def test_policy_defaults_to_reference_with_upstream_names():
-    mpi = secrets.policy(EngineOptions(), secrets.MPI_SSH)
-    flux = secrets.policy(EngineOptions(), secrets.FLUX_CURVE)
+    mpi = secrets.policy(EngineOptions(bundle=upstream.bundle("v2.3.0")), secrets.MPI_SSH)
+    flux = secrets.policy(EngineOptions(bundle=upstream.bundle("v2.3.0")), secrets.FLUX_CURVE)
     assert (mpi.mode, flux.mode) == (secrets.REFERENCE, secrets.REFERENCE)
     assert mpi.secret_name("ds") == "ds-mpi-ssh-auth"
     assert flux.secret_name("lammps") == "lammps-flux-curve"
@@ -130,7 +131,7 @@ def test_policy_defaults_to_reference_with_upstream_names():
 
 def test_an_empty_option_is_its_default():
     # A ConfigMap's generated forms write every key: an empty mode or name template means the default.
-    pol = secrets.policy(EngineOptions(mpiSSHSecret="", mpiSSHSecretName=""), secrets.MPI_SSH)
+    pol = secrets.policy(EngineOptions(mpiSSHSecret="", mpiSSHSecretName="", bundle=upstream.bundle("v2.3.0")), secrets.MPI_SSH)
     assert (pol.mode, pol.secret_name("ds")) == (secrets.REFERENCE, "ds-mpi-ssh-auth")
 
 
@@ -144,20 +145,20 @@ def test_an_empty_option_is_its_default():
 )
 def test_policy_errors(opts, message):
     with pytest.raises(secrets.SecretPolicyError) as exc:
-        secrets.policy(EngineOptions(**opts), secrets.MPI_SSH)
+        secrets.policy(EngineOptions(**opts, bundle=upstream.bundle("v2.3.0")), secrets.MPI_SSH)
     assert str(exc.value) == message
 
 
 def test_name_template_and_invalid_names():
-    shared = secrets.policy(EngineOptions(mpiSSHSecretName="team-mpi-ssh"), secrets.MPI_SSH)
+    shared = secrets.policy(EngineOptions(mpiSSHSecretName="team-mpi-ssh", bundle=upstream.bundle("v2.3.0")), secrets.MPI_SSH)
     assert shared.secret_name("any") == "team-mpi-ssh" and not shared.per_trainjob
-    bad = secrets.policy(EngineOptions(fluxCurveSecretName="{name}_Curve"), secrets.FLUX_CURVE)
+    bad = secrets.policy(EngineOptions(fluxCurveSecretName="{name}_Curve", bundle=upstream.bundle("v2.3.0")), secrets.FLUX_CURVE)
     with pytest.raises(secrets.SecretPolicyError, match="not a valid DNS-1123 subdomain"):
         bad.secret_name("job")
 
 
 def test_generated_secret_objects_have_controller_shape():
-    opts = EngineOptions(mpiSSHSecret="generate", fluxCurveSecret="generate", secretSeed=SEED)
+    opts = EngineOptions(mpiSSHSecret="generate", fluxCurveSecret="generate", secretSeed=SEED, bundle=upstream.bundle("v2.3.0"))
     mpi = secrets.mpi_ssh_secret(secrets.policy(opts, secrets.MPI_SSH), "ds", "ml")
     assert mpi["metadata"] == {"name": "ds-mpi-ssh-auth", "namespace": "ml"}
     assert mpi["type"] == "kubernetes.io/ssh-auth" and mpi["immutable"] is True
@@ -170,7 +171,7 @@ def test_generated_secret_objects_have_controller_shape():
 
 
 def test_shared_flux_secret_is_identical_for_every_trainjob():
-    opts = EngineOptions(fluxCurveSecret="generate", secretSeed=SEED, fluxCurveSecretName="hpc-curve")
+    opts = EngineOptions(fluxCurveSecret="generate", secretSeed=SEED, fluxCurveSecretName="hpc-curve", bundle=upstream.bundle("v2.3.0"))
     pol = secrets.policy(opts, secrets.FLUX_CURVE)
     assert secrets.flux_curve_secret(pol, "a", "hpc") == secrets.flux_curve_secret(pol, "b", "hpc")
 
@@ -204,9 +205,9 @@ def test_derivation_is_pinned():
 
 
 def test_check_options():
-    assert secrets.check_options(EngineOptions()) == []
+    assert secrets.check_options(EngineOptions(bundle=upstream.bundle("v2.3.0"))) == []
     assert secrets.check_options(EngineOptions(
-        mpiSSHSecret="generate", fluxCurveSecretName="Bad_Name")) == [
+        mpiSSHSecret="generate", fluxCurveSecretName="Bad_Name", bundle=upstream.bundle("v2.3.0"))) == [
         "secretSeed is required when mpiSSHSecret is generate",
         'fluxCurveSecretName gives the Secret name "Bad_Name", which is not a valid DNS-1123 subdomain',
     ]

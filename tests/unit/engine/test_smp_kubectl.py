@@ -19,6 +19,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from kpt_fn import upstream
 from kpt_fn.engine.smp import MergeError, strategic_merge
 
 KUBECTL = shutil.which("kubectl")
@@ -215,7 +216,7 @@ def test_matches_kubectl(pods, patch):
     pods = [named(pod, i) for i, pod in enumerate(pods)]
     expected = kubectl_patch(pods, patch)
     for pod, want in zip(pods, expected):
-        assert strategic_merge(pod, patch, "PodTemplateSpec") == want
+        assert strategic_merge(pod, patch, "PodTemplateSpec", upstream.bundle("v2.3.0")) == want
 
 
 # ------------------------------------------------------------------------------------------------
@@ -257,9 +258,9 @@ def test_fixed_cases_match_kubectl(spec, patch):
         want = kubectl_patch([pod], full_patch)[0]
     except KubectlFailed as failure:
         with pytest.raises(MergeError):
-            strategic_merge(pod, full_patch, "PodTemplateSpec")
+            strategic_merge(pod, full_patch, "PodTemplateSpec", upstream.bundle("v2.3.0"))
         pytest.skip(f"kubectl refused the patch too: {failure}")
-    assert strategic_merge(pod, full_patch, "PodTemplateSpec") == want
+    assert strategic_merge(pod, full_patch, "PodTemplateSpec", upstream.bundle("v2.3.0")) == want
 
 
 def test_missing_merge_key_fails_like_kubectl():
@@ -268,5 +269,5 @@ def test_missing_merge_key_fails_like_kubectl():
     with pytest.raises(KubectlFailed, match="does not contain declared merge key: name"):
         kubectl_patch([pod], patch)
     with pytest.raises(MergeError, match="does not contain declared merge key: name") as err:
-        strategic_merge(pod, patch, "PodTemplateSpec")
+        strategic_merge(pod, patch, "PodTemplateSpec", upstream.bundle("v2.3.0"))
     assert err.value.path == "spec.containers[0].env"

@@ -71,8 +71,8 @@ def test_default_created_works_in_place(release):
 
 
 def test_a_jobset_without_a_spec_is_left_alone():
-    assert jd.create_defaults({"kind": "JobSet"}) == {"kind": "JobSet"}
-    assert jd.crd_defaults({"kind": "JobSet", "spec": None}) == {"kind": "JobSet", "spec": None}
+    assert jd.create_defaults({"kind": "JobSet"}, upstream.bundle("v2.3.0")) == {"kind": "JobSet"}
+    assert jd.crd_defaults({"kind": "JobSet", "spec": None}, upstream.bundle("v2.3.0")) == {"kind": "JobSet", "spec": None}
 
 
 @pytest.mark.parametrize("release", RELEASES)

@@ -91,15 +91,15 @@ def test_immutable_paths_are_the_crds(release):
 
 def test_cel_immutables_run_only_where_the_field_is_in_both():
     old = jobset(network={"enableDNSHostnames": True})
-    assert ju.cel_immutables(old, jobset(network={"enableDNSHostnames": False})) == [
+    assert ju.cel_immutables(old, jobset(network={"enableDNSHostnames": False}), upstream.bundle("v2.3.0")) == [
         ju.Refusal("spec.network", ju.CEL_IMMUTABLE, "cel/jobset/network")]
-    assert ju.cel_immutables(jobset(), jobset(network={"enableDNSHostnames": False})) == []
+    assert ju.cel_immutables(jobset(), jobset(network={"enableDNSHostnames": False}), upstream.bundle("v2.3.0")) == []
 
 
 def test_cel_immutables_pair_list_items_by_name():
     old = jobset({**rjob("a"), "dependsOn": [{"name": "b", "status": "Ready"}]}, rjob("b"))
     new = jobset(rjob("b"), {**rjob("a"), "dependsOn": [{"name": "b", "status": "Complete"}]})
-    [refusal] = ju.cel_immutables(old, new)
+    [refusal] = ju.cel_immutables(old, new, upstream.bundle("v2.3.0"))
     assert (refusal.path, refusal.message) == ("spec.replicatedJobs[name=a].dependsOn", ju.CEL_IMMUTABLE)
     assert refusal.source == "cel/jobset/dependsOn"  # the guarded field, not the list it sits in
     assert refusal.to_dict() == {"path": refusal.path, "message": ju.CEL_IMMUTABLE, "rule": refusal.source}

@@ -6,6 +6,7 @@ from types import SimpleNamespace
 
 import pytest
 
+from kpt_fn import upstream
 from kpt_fn.lifecycle import jobset_defaults, naming, render
 from kpt_fn.problems import Problem
 
@@ -31,8 +32,8 @@ def test_with_sync_option(current, expected):
 def test_finish_gives_jobsets_their_created_form():
     import copy
 
-    out = render.finish([copy.deepcopy(JOBSET), CONFIGMAP, "not an object"], "controller")
-    assert out[0] == jobset_defaults.default_created(copy.deepcopy(JOBSET))
+    out = render.finish([copy.deepcopy(JOBSET), CONFIGMAP, "not an object"], "controller", upstream.bundle("v2.3.0"))
+    assert out[0] == jobset_defaults.default_created(copy.deepcopy(JOBSET), upstream.bundle("v2.3.0"))
     assert out[0] != JOBSET and out[1:] == [CONFIGMAP, "not an object"]
     assert render.SYNC_OPTIONS not in (out[0]["metadata"].get("annotations") or {})
 
@@ -40,13 +41,13 @@ def test_finish_gives_jobsets_their_created_form():
 def test_finish_under_kueue_asks_argo_cd_for_a_server_side_apply():
     import copy
 
-    [js] = render.finish([copy.deepcopy(JOBSET)], "kueue")
+    [js] = render.finish([copy.deepcopy(JOBSET)], "kueue", upstream.bundle("v2.3.0"))
     assert js["metadata"]["annotations"][render.SYNC_OPTIONS] == render.SERVER_SIDE_APPLY
 
 
 def test_finish_leaves_another_groups_jobset():
     other = {**JOBSET, "apiVersion": "example.com/v1"}
-    assert render.finish([other], "kueue") == [other]
+    assert render.finish([other], "kueue", upstream.bundle("v2.3.0")) == [other]
 
 
 def _engine(seen):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from kpt_fn import upstream
 from kpt_fn.problems import WARNING
 from kpt_fn.validation import admitted
 
@@ -27,13 +28,13 @@ def tj(**trainer):
     ({"spec": {"trainer": None}}, []), ({"spec": []}, []), ({}, []), ("not an object", []),
 ])
 def test_trainjob_warnings(trainjob, rules):
-    found = admitted.trainjob_warnings(trainjob)
+    found = admitted.trainjob_warnings(trainjob, upstream.bundle("v2.3.0"))
     assert [p.rule for p in found] == rules
     assert all(p.severity == WARNING for p in found)
 
 
 def test_the_warnings_name_the_field_value_and_release():
-    nodes, procs = admitted.trainjob_warnings(tj(numNodes=0, numProcPerNode=-1), "v2.2.1")
+    nodes, procs = admitted.trainjob_warnings(tj(numNodes=0, numProcPerNode=-1), upstream.bundle("v2.2.1"))
     assert nodes.path == "spec.trainer.numNodes" and nodes.message.startswith("numNodes 0: Trainer v2.2.1 admits it")
     assert procs.path == "spec.trainer.numProcPerNode" and procs.message.startswith("numProcPerNode -1: Trainer v2.2.1")
     assert "numNodes: 1 or more" in nodes.message and "numProcPerNode: 1" in procs.message

@@ -25,7 +25,7 @@ def fixture(name: str) -> dict:
     return yaml.safe_load((FIXTURES / name).read_text())
 
 
-def cel_problems(obj, release: str | None = None):
+def cel_problems(obj, release: str = upstream.DEFAULT_RELEASE):
     bundle = upstream.bundle(release)
     return [(p.rule, p.path, p.message) for p in validation.check_object(obj, bundle) if p.rule.startswith("cel/")]
 
@@ -106,7 +106,7 @@ def test_transition_rules_are_skipped():
     # runtimeRef, trainer, initializer, runtimePatches[].manager ... carry `self == oldSelf`: not for creates.
     tj = fixture("trainjob_runtimepatches.yaml")
     assert cel_problems(tj) == []
-    entry = upstream.bundle().entry_for(tj)
+    entry = upstream.bundle("v2.3.0").entry_for(tj)
     assert all("oldSelf" not in r.rule for r in structural.cel_rules(entry))
 
 
@@ -164,7 +164,7 @@ def test_env_injection_must_not_name_node():
 def _shipped(name):
     # The built-in catalog holds the shipped runtimes, so this does not need ../shared beside the checkout.
 
-    return copy.deepcopy(next(r for r in upstream.bundle().catalog() if r["metadata"]["name"] == name))
+    return copy.deepcopy(next(r for r in upstream.bundle("v2.3.0").catalog() if r["metadata"]["name"] == name))
 
 
 def test_runtime_startup_policy_and_depends_on():
@@ -362,5 +362,5 @@ spec:
         hf://org/dataset
 """
     (trainjob,) = yamlio.load_all(text)
-    got = [(p.path, p.message) for p in validation.check_object(trainjob)]
+    got = [(p.path, p.message) for p in validation.check_object(trainjob, upstream.bundle("v2.3.0"))]
     assert got == [("spec.initializer.model.storageUri", "storageUri may be empty, or it must be a valid URI (scheme://...)")]

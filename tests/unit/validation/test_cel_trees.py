@@ -22,7 +22,7 @@ REPO = Path(__file__).resolve().parents[3]
 def _rules():
     """(text, schema) for every rule text and messageExpression the validator compiles."""
     seen = {}
-    for entry in upstream.bundle().schema_entries().values():
+    for entry in upstream.bundle("v2.3.0").schema_entries().values():
         for rule in structural.cel_rules(entry):
             seen.setdefault(rule.rule, rule.schema)
             if rule.message_expression:
@@ -35,7 +35,7 @@ RULES = _rules()
 
 def test_every_schema_rule_is_precompiled():
     assert RULES
-    assert set(upstream.bundle().cel_trees()) == {text for text, _ in RULES}
+    assert set(upstream.bundle("v2.3.0").cel_trees()) == {text for text, _ in RULES}
 
 
 def _shape(node):
@@ -146,9 +146,9 @@ def test_validating_every_kind_imports_neither_celpy_nor_lark():
 import json, sys
 from kpt_fn import validation
 from kpt_fn import upstream
-for (api, kind), entry in upstream.bundle().schema_entries().items():
+for (api, kind), entry in upstream.bundle("v2.3.0").schema_entries().items():
     for meta in ({"name": "ok", "namespace": "ns"}, {"name": "Bad_Name" * 10, "namespace": "ns"}):
-        validation.check_object({"apiVersion": api, "kind": kind, "metadata": meta, "spec": {}})
+        validation.check_object({"apiVersion": api, "kind": kind, "metadata": meta, "spec": {}}, upstream.bundle("v2.3.0"))
 print(json.dumps(sorted(m for m in ("celpy", "lark") if m in sys.modules)))
 """
     out = subprocess.run([sys.executable, "-c", script], check=True, capture_output=True, text=True, cwd=REPO)

@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 import yaml
 
+from kpt_fn import upstream
 from kpt_fn import validation
 from kpt_fn.apimachinery import validation as utilvalidation
 from kpt_fn.validation import names
@@ -29,7 +30,7 @@ CONFIG_KEY = utilvalidation.regex_error(utilvalidation.CONFIG_MAP_KEY_MSG, utilv
 # ObjectMeta through check_object
 
 def names_problems(obj):
-    return [(p.rule, p.path, p.message) for p in validation.check_object(obj) if p.rule.startswith("names/")]
+    return [(p.rule, p.path, p.message) for p in validation.check_object(obj, upstream.bundle("v2.3.0")) if p.rule.startswith("names/")]
 
 
 @pytest.fixture

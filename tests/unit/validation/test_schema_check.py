@@ -25,7 +25,7 @@ def fixture(name: str) -> dict:
 def schema_problems(obj: dict) -> list[tuple[str, str]]:
     """(path, the API server's text): our hint after a type error (kpt_fn.validation.hints, checked in
     tests/behaviour/test_newcomer_messages.py) is cut off, so that the text is compared with kube-openapi's alone."""
-    return [(p.path, p.message.split("; found ")[0]) for p in validation.check_object(obj) if p.rule.startswith("schema/")]
+    return [(p.path, p.message.split("; found ")[0]) for p in validation.check_object(obj, upstream.bundle("v2.3.0")) if p.rule.startswith("schema/")]
 
 
 @pytest.fixture
@@ -44,22 +44,22 @@ def runtime():
 
 
 def test_valid_examples_have_no_problems(trainjob, jobset, runtime):
-    assert validation.check_object(trainjob) == []
-    assert validation.check_object(jobset) == []
-    assert validation.check_object(runtime) == []
+    assert validation.check_object(trainjob, upstream.bundle("v2.3.0")) == []
+    assert validation.check_object(jobset, upstream.bundle("v2.3.0")) == []
+    assert validation.check_object(runtime, upstream.bundle("v2.3.0")) == []
     for doc in yaml.safe_load_all((FIXTURES / "podgroups_and_core.yaml").read_text()):
-        assert validation.check_object(doc) == [], doc["kind"]
+        assert validation.check_object(doc, upstream.bundle("v2.3.0")) == [], doc["kind"]
 
 
 def test_unknown_kinds_are_not_checked():
-    assert validation.check_object({"apiVersion": "apps/v1", "kind": "Deployment", "spec": {"x": 1}}) == []
-    assert validation.check_object({"kind": "TrainJob"}) == []
-    assert validation.check_object("not a dict") == []
+    assert validation.check_object({"apiVersion": "apps/v1", "kind": "Deployment", "spec": {"x": 1}}, upstream.bundle("v2.3.0")) == []
+    assert validation.check_object({"kind": "TrainJob"}, upstream.bundle("v2.3.0")) == []
+    assert validation.check_object("not a dict", upstream.bundle("v2.3.0")) == []
 
 
 def test_problem_shape(trainjob):
     trainjob["spec"]["bogus"] = 1
-    (p,) = validation.check_object(trainjob)
+    (p,) = validation.check_object(trainjob, upstream.bundle("v2.3.0"))
     assert p.subject is trainjob
     assert p.severity == ERROR
     assert p.rule == "schema/trainjob.trainer.kubeflow.org"
@@ -218,7 +218,7 @@ def test_a_map_key_that_reads_as_a_number_is_followed_as_a_key(trainjob, annotat
     # jsonschema-rs hands the key "0" over as the int 0; looking for a non-finite value there must
     # not take it for a list index (it raised KeyError: an internal error for `annotations: {"0": null}`).
     trainjob["metadata"]["annotations"] = annotations
-    assert all(p.path.startswith("metadata.annotations") for p in validation.check_object(trainjob)
+    assert all(p.path.startswith("metadata.annotations") for p in validation.check_object(trainjob, upstream.bundle("v2.3.0"))
                if p.rule.startswith("schema/"))
 
 
@@ -263,7 +263,7 @@ def test_configmap_and_secret_schemas():
 # x-kubernetes-list-type
 
 def list_type_problems(obj):
-    return [(p.path, p.message) for p in validation.check_object(obj) if p.rule == "schema/list-type"]
+    return [(p.path, p.message) for p in validation.check_object(obj, upstream.bundle("v2.3.0")) if p.rule == "schema/list-type"]
 
 
 def test_list_map_duplicates_report_the_second_occurrence(jobset):
@@ -312,7 +312,7 @@ def test_minimal_trainjob_validates():
                    "trainer": {"numNodes": 2, "command": ["torchrun", "/workspace/train.py"],
                                "env": [{"name": "EPOCHS", "value": "3"}],
                                "resourcesPerNode": {"limits": {"nvidia.com/gpu": 4}}}}}
-    assert validation.check_object(tj) == []
+    assert validation.check_object(tj, upstream.bundle("v2.3.0")) == []
 
 
 @pytest.mark.parametrize("mpi", [
@@ -324,7 +324,7 @@ def test_minimal_trainjob_validates():
 ])
 def test_mpi_runtimes_of_upstream_defaulting_tests_validate(runtime, mpi):
     runtime["spec"]["mlPolicy"] = {"mpi": mpi}
-    assert validation.check_object(runtime) == []
+    assert validation.check_object(runtime, upstream.bundle("v2.3.0")) == []
     assert validation.check_runtime_webhook(runtime, upstream.bundle("v2.3.0")) == []
 
 

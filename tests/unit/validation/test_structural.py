@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 
+from kpt_fn import upstream
 from kpt_fn.validation import structural as s
 
 SCHEMA = {"type": "object", "properties": {"spec": {"type": "object", "properties": {
@@ -73,7 +74,7 @@ def test_a_value_of_the_wrong_type_is_left_to_the_schema_check(root):
 def test_check_reads_the_tree_of_a_bundle_entry():
     from kpt_fn import upstream
 
-    entry = upstream.bundle().schema_entries()[("trainer.kubeflow.org/v1alpha1", "TrainJob")]
+    entry = upstream.bundle("v2.3.0").schema_entries()[("trainer.kubeflow.org/v1alpha1", "TrainJob")]
     assert s.tree(entry) is s.tree(entry)  # built once
     tj = {"apiVersion": "trainer.kubeflow.org/v1alpha1", "kind": "TrainJob", "metadata": {"name": "Bad_Name"},
           "spec": {"runtimeRef": {"name": "rt"}}}

@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 import yaml
 
+from kpt_fn import upstream
 from kpt_fn import validation
 from kpt_fn.apimachinery import validation as utilvalidation
 from kpt_fn.lifecycle import jobset_defaults, jobset_update
@@ -92,11 +93,11 @@ def problems(js, gates=frozenset()):
 
 def test_realistic_jobset_passes():
     js = yaml.safe_load((FIXTURES / "jobset_torchtune.yaml").read_text())
-    assert validation.check_jobset_webhook(js) == []
+    assert validation.check_jobset_webhook(js, upstream.bundle("v2.3.0")) == []
 
 
 def test_only_jobsets_are_checked():
-    assert validation.check_jobset_webhook({"kind": "TrainJob", "metadata": {"name": "x" * 80}}) == []
+    assert validation.check_jobset_webhook({"kind": "TrainJob", "metadata": {"name": "x" * 80}}, upstream.bundle("v2.3.0")) == []
 
 
 def test_number_of_pods_exceeds_the_limit():

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from kpt_fn import upstream
 from kpt_fn import validation
 
 URI_MESSAGE = "storageUri may be empty, or it must be a valid URI (scheme://...)"
@@ -18,7 +19,7 @@ def trainjob(name="job", **spec):
 
 
 def problems(obj):
-    return [(p.path, p.message) for p in validation.check_object(obj)]
+    return [(p.path, p.message) for p in validation.check_object(obj, upstream.bundle("v2.3.0"))]
 
 
 @pytest.mark.parametrize("which, uri, ok", [

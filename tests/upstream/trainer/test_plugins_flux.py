@@ -20,7 +20,7 @@ from kpt_fn.plugins import flux
 
 # The switches of each release (kpt_fn.upstream.behaviour), and this release's options.
 V2_3_0, V2_2_1 = upstream.bundle("v2.3.0").behaviour, upstream.bundle("v2.2.1").behaviour
-OPTIONS = EngineOptions(trainerVersion="v2.3.0")
+OPTIONS = EngineOptions(bundle=upstream.bundle("v2.3.0"))
 
 # Upstream's templates per release, copied into the shared data (relative to the checkout, like all shared data).
 TEMPLATES = Path("pkg") / "runtime" / "framework" / "plugins" / "flux" / "templates"

@@ -19,7 +19,7 @@ from kpt_fn.plugins import flux
 from kpt_fn import upstream
 
 V2_2_1 = upstream.bundle("v2.2.1").behaviour
-OPTIONS = EngineOptions(trainerVersion="v2.2.1")
+OPTIONS = EngineOptions(bundle=upstream.bundle("v2.2.1"))
 
 
 def _info(pod_sets=(), flux_policy=None, jobs=None) -> Info:
@@ -51,7 +51,7 @@ def test_validate_does_not_check_the_trainjob_num_proc_per_node(num_proc):
     # v2.2.1's Validate reads fluxPolicy.NumProcPerNode only; v2.3.0 prefers the TrainJob's.
     trainjob = {"spec": {"trainer": {"numProcPerNode": num_proc}}}
     assert flux.validate(_info(flux_policy={"numProcPerNode": 1}), trainjob, OPTIONS) == []
-    assert len(flux.validate(_info(flux_policy={"numProcPerNode": 1}), trainjob, EngineOptions(trainerVersion="v2.3.0"))) == 1
+    assert len(flux.validate(_info(flux_policy={"numProcPerNode": 1}), trainjob, EngineOptions(bundle=upstream.bundle("v2.3.0")))) == 1
 
 
 def test_validate_reserved_installer_as_in_v2_3_0():

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 
+from kpt_fn import upstream
 from kpt_fn.engine import EngineOptions, framework, admission
 from kpt_fn.engine.info import Container, Info, PodSet, RuntimePolicy, Scheduler
 from kpt_fn.plugins import jobset
@@ -17,27 +18,27 @@ from support.admission_kit import job, runtime, trainjob, errors, patch, NODE
 @pytest.mark.parametrize("initializer", [None, {}, {"dataset": None}])
 def test_no_initializer_needs_nothing(initializer):
     tj = trainjob() if initializer is None else trainjob(initializer=initializer)
-    assert errors(admission(tj, runtime(NODE))) == []
+    assert errors(admission(tj, runtime(NODE), EngineOptions(bundle=upstream.bundle("v2.3.0")))) == []
 
 
 @pytest.mark.parametrize("kind,config", [("dataset", "datasetConfig"), ("model", "modelConfig")])
 def test_initializer_job_required(kind, config):
     tj = trainjob(initializer={kind: {}})
-    assert errors(admission(tj, runtime(job("random", ["random"])))) == [
+    assert errors(admission(tj, runtime(job("random", ["random"])), EngineOptions(bundle=upstream.bundle("v2.3.0")))) == [
         ("spec.runtimeRef", f"must have {kind}-initializer job when trainJob is configured with input {config}")]
 
 
 @pytest.mark.parametrize("kind", ["dataset", "model"])
 def test_initializer_container_required(kind):
     tj = trainjob(initializer={kind: {}})
-    assert errors(admission(tj, runtime(job(f"{kind}-initializer")))) == [
+    assert errors(admission(tj, runtime(job(f"{kind}-initializer")), EngineOptions(bundle=upstream.bundle("v2.3.0")))) == [
         ("spec.runtimeRef", f"must have container with name - {kind}-initializer in the {kind}-initializer job")]
 
 
 @pytest.mark.parametrize("kind", ["dataset", "model"])
 def test_initializer_volume_mount_required(kind):
     tj = trainjob(initializer={kind: {}})
-    assert errors(admission(tj, runtime(job(f"{kind}-initializer", [f"{kind}-initializer"])))) == [
+    assert errors(admission(tj, runtime(job(f"{kind}-initializer", [f"{kind}-initializer"])), EngineOptions(bundle=upstream.bundle("v2.3.0")))) == [
         ("spec.runtimeRef",
          f"must have volumeMount with name - initializer in container {kind}-initializer of the {kind}-initializer job")]
 
@@ -47,13 +48,13 @@ def test_valid_initializers_pass():
                  job("model-initializer", ["model-initializer"], mounts=["initializer"]))
     rt["spec"]["template"]["spec"]["volumeClaimPolicies"] = [
         {"templates": [{"metadata": {"name": "initializer"}, "spec": {"accessModes": ["ReadWriteOnce"]}}]}]
-    assert errors(admission(trainjob(initializer={"dataset": {}, "model": {}}), rt)) == []
+    assert errors(admission(trainjob(initializer={"dataset": {}, "model": {}}), rt, EngineOptions(bundle=upstream.bundle("v2.3.0")))) == []
 
 
 def test_initializer_container_may_be_an_init_container_but_mount_must_be_regular():
     # Upstream's name set holds init and regular containers; the mount check looks at regular ones.
     rt = runtime(job("dataset-initializer", init=["dataset-initializer"]))
-    assert errors(admission(trainjob(initializer={"dataset": {}}), rt)) == [
+    assert errors(admission(trainjob(initializer={"dataset": {}}), rt, EngineOptions(bundle=upstream.bundle("v2.3.0")))) == [
         ("spec.runtimeRef", "must have volumeMount with name - initializer in container dataset-initializer of "
                             "the dataset-initializer job")]
 
@@ -62,7 +63,7 @@ def test_data_cache_runtime_rejects_dataset_initializer():
     # manifests/base/runtimes at v2.3.0: torch-distributed-with-cache has no `initializer` mount (upstream quirk).
     rt = runtime(job("dataset-initializer", ["dataset-initializer"], ancestor="dataset-initializer"), NODE,
                  ml_policy={"numNodes": 1, "torch": {}})
-    assert len(errors(admission(trainjob(initializer={"dataset": {"storageUri": "hf://x"}}), rt))) == 1
+    assert len(errors(admission(trainjob(initializer={"dataset": {"storageUri": "hf://x"}}), rt, EngineOptions(bundle=upstream.bundle("v2.3.0"))))) == 1
 
 
 # --- JobSet plugin: runtimePatches --------------------------------------------------------------
@@ -78,7 +79,7 @@ def test_data_cache_runtime_rejects_dataset_initializer():
     ("acme.io/a b", ["Invalid path (regex used for validation is '[A-Za-z0-9/\\-._~%!$&'()*+,;=:]+')"]),
 ])
 def test_patch_manager(manager, messages):
-    problems = admission(trainjob(runtimePatches=[{"manager": manager}]), runtime(NODE))
+    problems = admission(trainjob(runtimePatches=[{"manager": manager}]), runtime(NODE), EngineOptions(bundle=upstream.bundle("v2.3.0")))
     assert errors(problems) == [("spec.runtimePatches.manager", m) for m in messages]
 
 
@@ -87,7 +88,7 @@ def test_patch_env_on_initializer_and_node_containers_rejected_but_not_on_sideca
     tj = trainjob(runtimePatches=[patch("acme.io/m", containers=[
         {"name": "sidecar", "env": [{"name": "A", "value": "1"}]},
         {"name": "node", "env": [{"name": "B", "value": "2"}]}])])
-    assert errors(admission(tj, rt)) == [
+    assert errors(admission(tj, rt, EngineOptions(bundle=upstream.bundle("v2.3.0")))) == [
         ("spec.runtimePatches", "must not have envs for the dataset-initializer, model-initializer, node containers")]
 
 
@@ -96,7 +97,7 @@ def test_patch_env_on_init_container_named_node_is_allowed():
     rt = runtime(job("node", ["node"], init=["node-init"], ancestor="trainer"))
     tj = trainjob(runtimePatches=[patch("acme.io/m", initContainers=[
         {"name": "node-init", "env": [{"name": "A", "value": "1"}]}])])
-    assert errors(admission(tj, rt)) == []
+    assert errors(admission(tj, rt, EngineOptions(bundle=upstream.bundle("v2.3.0")))) == []
 
 
 def test_patch_targets_are_checked_against_the_unpatched_runtime():
@@ -104,7 +105,7 @@ def test_patch_targets_are_checked_against_the_unpatched_runtime():
     # checked against the runtime as written (plugins/jobset.py).
     tj = trainjob(runtimePatches=[patch("acme.io/a", containers=[{"name": "extra"}]),
                                   patch("acme.io/b", containers=[{"name": "extra", "securityContext": {}}])])
-    assert errors(admission(tj, runtime(NODE))) == [
+    assert errors(admission(tj, runtime(NODE), EngineOptions(bundle=upstream.bundle("v2.3.0")))) == [
         ("spec.runtimePatches", "must not have container that doesn't exist in the runtime job node")] * 2
 
 
@@ -122,7 +123,7 @@ def _rj(name, init=(), containers=()):
 
 
 TJ = {"metadata": {"name": "test-job", "namespace": "default"}, "spec": {}}
-OPTIONS = EngineOptions(trainerVersion="v2.3.0")
+OPTIONS = EngineOptions(bundle=upstream.bundle("v2.3.0"))
 
 
 def test_build_syncs_init_containers_and_appends_missing_slots():

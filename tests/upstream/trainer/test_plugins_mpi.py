@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 
+from kpt_fn import upstream
 from kpt_fn.engine import EngineOptions
 from kpt_fn.engine.framework import RenderError
 from kpt_fn.plugins import mpi
@@ -30,7 +31,7 @@ def test_mpi_slots(runtime_npn, trainer, resources, want):
     node = {"name": "node", "resources": resources} if resources else {"name": "node"}
     obj_apply = {"replicatedJobs": [{"name": "node", "template": {"spec": {"template": {"spec": {"containers": [node]}}}}}]}
     info = hand_built_info(ml=mpi_policy(npn=runtime_npn), pod_sets=[pod_set("launcher"), pod_set("node", "trainer")], obj_apply=obj_apply)
-    mpi.enforce_ml_policy(info, trainjob(trainer=trainer), EngineOptions())
+    mpi.enforce_ml_policy(info, trainjob(trainer=trainer), EngineOptions(bundle=upstream.bundle("v2.3.0")))
     assert info.runtime_policy.ml_policy_source["mpi"]["numProcPerNode"] == want
     launcher_env = {e["name"]: e["value"] for e in info.pod_set_by_name("launcher").containers[0].env}
     assert launcher_env["OMPI_MCA_orte_set_default_slots"] == str(want)
@@ -39,7 +40,7 @@ def test_mpi_slots(runtime_npn, trainer, resources, want):
 @pytest.mark.parametrize("launcher_as_node, num_nodes, want", [(False, 2, 2), (True, 10, 9), (True, 1, 1), (True, 0, 1), (False, 0, 0)])
 def test_mpi_node_count(launcher_as_node, num_nodes, want):
     info = hand_built_info(ml=mpi_policy(launcher_as_node=launcher_as_node), pod_sets=[pod_set("launcher"), pod_set("node", "trainer")])
-    mpi.enforce_ml_policy(info, trainjob(trainer={"numNodes": num_nodes}), EngineOptions())
+    mpi.enforce_ml_policy(info, trainjob(trainer={"numNodes": num_nodes}), EngineOptions(bundle=upstream.bundle("v2.3.0")))
     assert info.pod_set_by_name("node").count == want
     assert info.pod_set_by_name("launcher").count == 1
 
@@ -47,7 +48,7 @@ def test_mpi_node_count(launcher_as_node, num_nodes, want):
 def test_mpi_does_not_mutate_the_runtime_policy_dict():
     runtime_mpi = mpi_policy()
     info = hand_built_info(ml=dict(runtime_mpi), pod_sets=[pod_set("launcher")])
-    mpi.enforce_ml_policy(info, trainjob(trainer={"numProcPerNode": 7}), EngineOptions())
+    mpi.enforce_ml_policy(info, trainjob(trainer={"numProcPerNode": 7}), EngineOptions(bundle=upstream.bundle("v2.3.0")))
     assert runtime_mpi["mpi"]["numProcPerNode"] == 1
     assert info.runtime_policy.ml_policy_source["mpi"]["numProcPerNode"] == 7
 
@@ -55,10 +56,10 @@ def test_mpi_does_not_mutate_the_runtime_policy_dict():
 def test_mpi_unsupported_implementation_only_fails_with_a_launcher_node_container():
     # Upstream returns the error from inside the launcher/node-container loop.
     info = hand_built_info(ml=mpi_policy(impl=""), pod_sets=[pod_set("node", "trainer")])
-    mpi.enforce_ml_policy(info, trainjob(), EngineOptions())
+    mpi.enforce_ml_policy(info, trainjob(), EngineOptions(bundle=upstream.bundle("v2.3.0")))
     info = hand_built_info(ml=mpi_policy(impl=""), pod_sets=[pod_set("launcher")])
     with pytest.raises(RenderError, match="MPI implementation for \"\" doesn't supported"):
-        mpi.enforce_ml_policy(info, trainjob(), EngineOptions())
+        mpi.enforce_ml_policy(info, trainjob(), EngineOptions(bundle=upstream.bundle("v2.3.0")))
 
 
 def test_mpi_hostfile_without_endpoints_is_empty():
@@ -69,7 +70,7 @@ def test_mpi_hostfile_without_endpoints_is_empty():
 def test_mpi_bad_secret_options_are_render_errors():
     info = hand_built_info(ml=mpi_policy(), pod_sets=[pod_set("launcher")])
     with pytest.raises(RenderError, match="secretSeed is required when mpiSSHSecret is generate"):
-        mpi.enforce_ml_policy(info, trainjob(), EngineOptions(mpiSSHSecret="generate"))
+        mpi.enforce_ml_policy(info, trainjob(), EngineOptions(mpiSSHSecret="generate", bundle=upstream.bundle("v2.3.0")))
 
 
 # --- MPI Validate (upstream TestValidate) ---------------------------------------------------------------
@@ -77,7 +78,7 @@ def test_mpi_bad_secret_options_are_render_errors():
 
 def _validate_mpi(pod_sets, trainer, launcher_as_node=True):
     info = hand_built_info(ml=mpi_policy(launcher_as_node=launcher_as_node), pod_sets=pod_sets)
-    return [(p.path, p.message) for p in mpi.validate(info, trainjob("test", trainer), EngineOptions())]
+    return [(p.path, p.message) for p in mpi.validate(info, trainjob("test", trainer), EngineOptions(bundle=upstream.bundle("v2.3.0")))]
 
 
 LAUNCHER_AS_NODE_ERROR = [("spec.trainer.numNodes", "must have 1 when MPI trainingRuntime with enabled runLauncherAsNode does not have either launcher and node")]

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from kpt_fn.engine import admission
+from kpt_fn import upstream
+from kpt_fn.engine import EngineOptions, admission
 from support.admission_kit import LORA, NODE, TORCH, errors, job, runtime, trainjob, tune, tune_runtime
 
 
@@ -14,26 +15,26 @@ from support.admission_kit import LORA, NODE, TORCH, errors, job, runtime, train
 
 def test_torch_valid_env_and_num_proc():
     tj = trainjob(trainer={"numProcPerNode": 4, "env": [{"name": "test", "value": "v"}]})
-    assert errors(admission(tj, runtime(NODE, ml_policy=TORCH))) == []
+    assert errors(admission(tj, runtime(NODE, ml_policy=TORCH), EngineOptions(bundle=upstream.bundle("v2.3.0")))) == []
 
 
 def test_torch_reserved_envs_sorted():
     tj = trainjob(trainer={"env": [{"name": "test", "value": "v"}, {"name": "PET_NPROC_PER_NODE", "value": "v"},
                                    {"name": "PET_MASTER_ADDR", "value": "x"}]})
-    assert errors(admission(tj, runtime(NODE, ml_policy=TORCH))) == [
+    assert errors(admission(tj, runtime(NODE, ml_policy=TORCH), EngineOptions(bundle=upstream.bundle("v2.3.0")))) == [
         ("spec.trainer.env", "must not have reserved envs, invalid envs configured: [PET_MASTER_ADDR PET_NPROC_PER_NODE]")]
 
 
 def test_reserved_envs_are_allowed_without_torch():
     tj = trainjob(trainer={"env": [{"name": "PET_NNODES", "value": "1"}]})
-    assert errors(admission(tj, runtime(NODE, ml_policy={}))) == []
+    assert errors(admission(tj, runtime(NODE, ml_policy={}), EngineOptions(bundle=upstream.bundle("v2.3.0")))) == []
 
 
 def test_env_injection_targets_each_missing_container():
     ml = {"torch": {"envInjection": {"targets": [{"jobName": "node", "containerNames": ["a", "node-init"]},
                                                  {"jobName": "gone", "containerNames": ["b"]}]}}}
     rt = runtime(job("node", ["node"], init=["node-init"], ancestor="trainer"), ml_policy=ml)
-    assert errors(admission(trainjob(), rt)) == [
+    assert errors(admission(trainjob(), rt, EngineOptions(bundle=upstream.bundle("v2.3.0")))) == [
         ("spec.runtimeRef", 'envInjection target podSet "node" container "a" not found in runtime template'),
         ("spec.runtimeRef", 'envInjection target podSet "gone" container "b" not found in runtime template')]
 
@@ -67,4 +68,4 @@ def test_env_injection_targets_each_missing_container():
     ("torchtune-qwen2.5-1.5b", tune("torchtune-qwen2.5-1.5b", args=[LORA, "model.quantize_base=False"]), []),
 ])
 def test_torchtune_validation(name, tj, want):
-    assert errors(admission(tj, tune_runtime(name))) == want
+    assert errors(admission(tj, tune_runtime(name), EngineOptions(bundle=upstream.bundle("v2.3.0")))) == want

@@ -13,11 +13,12 @@ from __future__ import annotations
 
 import pytest
 
+from kpt_fn import upstream
 from kpt_fn.engine import EngineOptions, admission
 from support.admission_kit import LORA, errors, job, runtime, trainjob, tune, tune_runtime
 
-V221 = EngineOptions(trainerVersion="v2.2.1")
-V230 = EngineOptions(trainerVersion="v2.3.0")
+V221 = EngineOptions(bundle=upstream.bundle("v2.2.1"))
+V230 = EngineOptions(bundle=upstream.bundle("v2.3.0"))
 TORCH = {"torch": {}}
 
 

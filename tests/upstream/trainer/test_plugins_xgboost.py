@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 
+from kpt_fn import upstream
 from kpt_fn.engine import EngineOptions
 from kpt_fn.plugins import xgboost
 
@@ -17,7 +18,7 @@ from upstream.trainer.plugin_info import COMPLETION_INDEX, hand_built_info, trai
 
 def test_xgboost_no_env_without_trainer():
     info = hand_built_info(ml={"xgboost": {}}, pod_sets=[pod_set("node", "trainer")])
-    xgboost.enforce_ml_policy(info, trainjob(), EngineOptions())
+    xgboost.enforce_ml_policy(info, trainjob(), EngineOptions(bundle=upstream.bundle("v2.3.0")))
     assert info.pod_sets[0].containers[0].env == [] and info.pod_sets[0].count == 1
 
 
@@ -30,7 +31,7 @@ def test_xgboost_workers(num_nodes, resources, want):
     trainer = {"numNodes": num_nodes}
     if resources:
         trainer["resourcesPerNode"] = resources
-    xgboost.enforce_ml_policy(info, trainjob("xgb", trainer), EngineOptions())
+    xgboost.enforce_ml_policy(info, trainjob("xgb", trainer), EngineOptions(bundle=upstream.bundle("v2.3.0")))
     c = info.pod_sets[0].containers[0]
     assert c.env == [
         {"name": "DMLC_TRACKER_URI", "value": "xgb-node-0-0.xgb"},
@@ -53,10 +54,10 @@ def test_xgboost_workers(num_nodes, resources, want):
     ],
 )
 def test_xgboost_validate(env, want):
-    problems = xgboost.validate(hand_built_info(ml={"xgboost": {}}), trainjob("test-job", {"numNodes": 1, "env": env}), EngineOptions())
+    problems = xgboost.validate(hand_built_info(ml={"xgboost": {}}), trainjob("test-job", {"numNodes": 1, "env": env}), EngineOptions(bundle=upstream.bundle("v2.3.0")))
     assert [(p.path, p.message) for p in problems] == want
     assert all(p.severity == "error" for p in problems)
 
 
 def test_xgboost_validate_without_trainer():
-    assert xgboost.validate(hand_built_info(ml={"xgboost": {}}), trainjob(), EngineOptions()) == []
+    assert xgboost.validate(hand_built_info(ml={"xgboost": {}}), trainjob(), EngineOptions(bundle=upstream.bundle("v2.3.0"))) == []

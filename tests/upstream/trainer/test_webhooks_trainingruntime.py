@@ -108,7 +108,7 @@ def cluster_runtime(labels=None) -> dict:
 def test_cluster_runtime_without_deprecation_label():
     # upstream test/integration/webhooks: "Should succeed to create ClusterTrainingRuntime"
     assert validation.check_runtime_webhook(cluster_runtime(), upstream.bundle("v2.3.0")) == []
-    assert validation.check_object(cluster_runtime()) == []
+    assert validation.check_object(cluster_runtime(), upstream.bundle("v2.3.0")) == []
 
 
 def test_cluster_runtime_deprecation_warning():
@@ -155,6 +155,6 @@ def test_shipped_runtimes_validate_with_zero_problems():
         rt = yaml.safe_load(path.read_text())
         assert rt["kind"] == "ClusterTrainingRuntime", path.name
         before = copy.deepcopy(rt)
-        assert validation.check_object(rt) == [], path.name
+        assert validation.check_object(rt, upstream.bundle("v2.3.0")) == [], path.name
         assert validation.check_runtime_webhook(rt, upstream.bundle("v2.3.0")) == [], path.name
         assert rt == before, path.name  # never mutated
