@@ -31,7 +31,7 @@ from __future__ import annotations
 
 from kpt_fn import openapi, upstream
 from kpt_fn.resource import dig, private_copy
-from kpt_fn.validation.jobset_webhook import DEFAULT_RELEASE, V0_11_1
+from kpt_fn.validation.jobset_webhook import V0_11_1
 
 # The pod-template fields ValidateUpdate lets change while suspended (jobset_webhook.go :384-389).
 SUSPENDED_MUTABLE = (("metadata", "annotations"), ("metadata", "labels"), ("spec", "nodeSelector"),
@@ -139,7 +139,7 @@ def _positional_overrun(old: dict, new: dict) -> Refusal | None:
                    "jobset-webhook/update")
 
 
-def validate_update(old: dict, new: dict, release: str = DEFAULT_RELEASE) -> list[Refusal]:
+def validate_update(old: dict, new: dict, release: str) -> list[Refusal]:
     """ValidateUpdate of JobSet `release` (ElasticJobSet off) on two stored-form JobSets."""
     if release == V0_11_1:
         overrun = _positional_overrun(old, new)

@@ -81,7 +81,7 @@ def check_jobset_webhook(jobset: dict, bundle: upstream.Bundle) -> list[Problem]
     """`bundle`: the Trainer release whose JobSet release's webhook runs ."""
     if not isinstance(jobset, dict) or jobset.get("kind") != "JobSet":
         return []
-    return _jobset_webhook.check(jobset, release=bundle.jobset_release)
+    return _jobset_webhook.check(jobset, frozenset(), bundle.jobset_release)
 
 
 def check_job_templates(jobset: dict, blame=None) -> list[Problem]:

@@ -46,10 +46,10 @@ VALID_FAILURE_REASONS = ("BackoffLimitExceeded", "DeadlineExceeded", "FailedInde
                          "MaxFailedIndexesExceeded", "PodFailurePolicy")
 RESTART_JOB_ACTIONS = ("RestartJob", "RestartJobAndIgnoreMaxRestarts")
 
-# The JobSet releases a Trainer bundle can pair with, oldest first, and the default (Trainer v2.3.0's).
+# The JobSet releases a Trainer bundle can pair with, oldest first (a bundle's `jobset_release` says
+# which: there is no default here).
 V0_11_1, V0_12_0 = "v0.11.1", "v0.12.0"
 RELEASES = (V0_11_1, V0_12_0)
-DEFAULT_RELEASE = V0_12_0
 # The feature gates each release knows (pkg/features/features.go at the tag; all default off).
 GATES = {V0_11_1: frozenset({"InPlaceRestart"}), V0_12_0: frozenset({"InPlaceRestart", "RestartJob"})}
 
@@ -61,7 +61,7 @@ _FAILURE_POLICY = {
 }
 
 
-def rules(release: str = DEFAULT_RELEASE) -> list[Rule]:
+def rules(release: str) -> list[Rule]:
     """The rule records of the webhook of JobSet `release` (they differ in the failure-policy checks)."""
     return [Rule(R + rule, "JobSet", description) for rule, description in (
         ("in-place-restart-gate", "failurePolicy.restartStrategy InPlaceRestart needs the InPlaceRestart feature gate"),
@@ -85,9 +85,6 @@ def rules(release: str = DEFAULT_RELEASE) -> list[Rule]:
     )]
 
 
-RULES = rules()
-
-
 def _rjobs(spec: dict) -> list[dict]:
     rjobs = spec.get("replicatedJobs")
     return [r if isinstance(r, dict) else {} for r in rjobs] if isinstance(rjobs, list) else []
@@ -108,7 +105,7 @@ def _str(value, default=""):
     return value if isinstance(value, str) else default
 
 
-def check(jobset: dict, gates: frozenset = frozenset(), release: str = DEFAULT_RELEASE) -> list[Problem]:
+def check(jobset: dict, gates: frozenset, release: str) -> list[Problem]:
     """The create checks of JobSet `release`'s webhook on a JobSet; `gates`: the feature gates on."""
     if release not in GATES:
         raise ValueError(f"no JobSet webhook of release {release!r}: known are {', '.join(RELEASES)}")

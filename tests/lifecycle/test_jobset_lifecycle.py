@@ -13,6 +13,7 @@ import copy
 
 import pytest
 
+from kpt_fn.validation.jobset_webhook import V0_12_0
 from kpt_fn import upstream
 from kpt_fn.lifecycle import jobset_defaults as jd
 from kpt_fn.lifecycle import jobset_update as ju
@@ -148,13 +149,13 @@ UPDATE = {
 @pytest.mark.parametrize("name", sorted(UPDATE))
 def test_validate_update_upstream_table(name):
     old, new, want = UPDATE[name]
-    assert ju.validate_update(old, new) == want
+    assert ju.validate_update(old, new, V0_12_0) == want
 
 
 def test_go_comparison_does_not_tell_empty_from_absent():
     old = _js([_rj(template={"metadata": {}, "spec": {"containers": [{"name": "c", "resources": {}}]}})])
     new = _js([_rj(template={"spec": {"containers": [{"name": "c"}]}})])
-    assert ju.validate_update(old, new) == []
+    assert ju.validate_update(old, new, V0_12_0) == []
 
 
 def test_the_crd_immutable_fields_are_read_from_the_schema():

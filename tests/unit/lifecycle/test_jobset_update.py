@@ -10,7 +10,7 @@ import pytest
 
 from kpt_fn import upstream
 from kpt_fn.lifecycle import jobset_update as ju
-from kpt_fn.validation.jobset_webhook import V0_11_1
+from kpt_fn.validation.jobset_webhook import V0_11_1, V0_12_0
 
 
 def rjob(name, image="i", **pod_meta):
@@ -46,18 +46,18 @@ def test_same(a, b, expected):
 
 def test_an_unchanged_or_go_equal_jobset_is_accepted():
     old = jobset()
-    assert ju.validate_update(old, copy.deepcopy(old)) == []
+    assert ju.validate_update(old, copy.deepcopy(old), V0_12_0) == []
     spaced = jobset(rjob("node", **{"labels": {}}))  # an empty map is Go's nil map
-    assert ju.validate_update(old, spaced) == []
+    assert ju.validate_update(old, spaced, V0_12_0) == []
 
 
 def test_a_changed_replicated_job_is_refused():
-    assert ju.validate_update(jobset(), jobset(rjob("node", image="other"))) == [
+    assert ju.validate_update(jobset(), jobset(rjob("node", image="other")), V0_12_0) == [
         ju.Refusal("spec.replicatedJobs", ju.IMMUTABLE, "jobset-webhook/update")]
 
 
 def test_managed_by_may_not_change():
-    assert ju.validate_update(jobset(), jobset(managedBy="x")) == [
+    assert ju.validate_update(jobset(), jobset(managedBy="x"), V0_12_0) == [
         ju.Refusal("spec.managedBy", ju.IMMUTABLE, "jobset-webhook/update")]
 
 
@@ -66,12 +66,12 @@ def test_while_suspended_pod_template_scheduling_fields_may_change(suspended):
     old = jobset(rjob("node"), suspend=suspended[0])
     new = jobset(rjob("node", labels={"kueue": "x"}, annotations={"a": "b"}), suspend=suspended[1])
     new["spec"]["replicatedJobs"][0]["template"]["spec"]["template"]["spec"]["nodeSelector"] = {"pool": "a"}
-    assert ju.validate_update(old, new) == []
-    assert ju.validate_update(jobset(rjob("node")), jobset(rjob("node", labels={"kueue": "x"}))) != []  # running: refused
+    assert ju.validate_update(old, new, V0_12_0) == []
+    assert ju.validate_update(jobset(rjob("node")), jobset(rjob("node", labels={"kueue": "x"})), V0_12_0) != []  # running: refused
 
 
 def test_while_suspended_other_fields_stay_immutable():
-    assert ju.validate_update(jobset(suspend=True), jobset(rjob("node", image="other"), suspend=True)) != []
+    assert ju.validate_update(jobset(suspend=True), jobset(rjob("node", image="other"), suspend=True), V0_12_0) != []
 
 
 def test_v0_11_1_pairs_by_position_and_panics_past_the_stored_list():
@@ -79,7 +79,7 @@ def test_v0_11_1_pairs_by_position_and_panics_past_the_stored_list():
     new = jobset(rjob("a"), rjob("b"), suspend=True)
     [refusal] = ju.validate_update(old, new, V0_11_1)
     assert refusal.message == "panic: runtime error: index out of range [1] with length 1 [recovered]"
-    assert ju.validate_update(old, new) == [ju.Refusal("spec.replicatedJobs", ju.IMMUTABLE, "jobset-webhook/update")]
+    assert ju.validate_update(old, new, V0_12_0) == [ju.Refusal("spec.replicatedJobs", ju.IMMUTABLE, "jobset-webhook/update")]
 
 
 @pytest.mark.parametrize("release", ["v2.3.0", "v2.2.1"])

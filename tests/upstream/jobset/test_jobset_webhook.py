@@ -88,7 +88,7 @@ def test_each_upstream_case_once():
 # --- the function's own checks of the same webhook ------------------------------------------------------------
 
 def problems(js, gates=frozenset()):
-    return [(p.path, p.message) for p in jobset_webhook.check(js, gates)]
+    return [(p.path, p.message) for p in jobset_webhook.check(js, gates, RELEASE)]
 
 
 def test_realistic_jobset_passes():

@@ -55,7 +55,7 @@ def test_restart_job_actions_are_not_the_webhooks_business(action):
     js = jobset(rjob(replicas=1025), failurePolicy={"rules": [{"name": "r", "action": action}]})
     for gates in (frozenset(), frozenset({"RestartJob"})):
         assert jobset_webhook.check(js, gates, release=RELEASE) == []
-    assert jobset_webhook.check(js, release=jobset_webhook.V0_12_0) != []
+    assert jobset_webhook.check(js, frozenset(), jobset_webhook.V0_12_0) != []
     schema = [p.message for p in validation.check_object(js, upstream.bundle("v2.2.1")) if p.is_error]
     assert any(f'Unsupported value: "{action}"' in m for m in schema), schema
     assert not [p for p in validation.check_object(js, upstream.bundle("v2.3.0"))
@@ -90,4 +90,4 @@ def test_the_catalogue_describes_the_release():
 
 def test_an_unknown_release_is_refused():
     with pytest.raises(ValueError, match="v0.11.1, v0.12.0"):
-        jobset_webhook.check(jobset(rjob()), release="v0.10.0")
+        jobset_webhook.check(jobset(rjob()), frozenset(), "v0.10.0")
