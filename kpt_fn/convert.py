@@ -75,9 +75,9 @@ RULES = [
 class _Conversion:
     """Collects the problems of one object's conversion."""
 
-    def __init__(self, source_version: str, release: str):
+    def __init__(self, source_version: str, bundle: upstream.Bundle):
         self.source = source_version
-        self.release = release  # the run's trainerVersion, which the messages compare the old API with
+        self.release = bundle.release  # the run's release, which the messages compare the old API with
         self.problems: list[Problem] = []
 
     def info(self, step: str, message: str, path: str = "") -> None:
@@ -167,20 +167,20 @@ def _guarded(convert, obj: dict) -> tuple[dict, list[Problem]]:
 def convert_trainjob(obj: dict, bundle: upstream.Bundle) -> tuple[dict, list[Problem]]:
     """The TrainJob in the current v1alpha1 form (v2.2.1 and v2.3.0 share its spec fields) plus the
     problems of the conversion (none if it already was); `bundle`'s release is named in the messages."""
-    return _guarded(lambda o: _convert_trainjob(o, bundle.release), obj)
+    return _guarded(lambda o: _convert_trainjob(o, bundle), obj)
 
 
 def convert_runtime(obj: dict, bundle: upstream.Bundle) -> tuple[dict, list[Problem]]:
     """The TrainingRuntime / ClusterTrainingRuntime in the current v1alpha1 form plus the conversion
     problems; `bundle`'s release is named in the messages."""
-    return _guarded(lambda o: _convert_runtime(o, bundle.release), obj)
+    return _guarded(lambda o: _convert_runtime(o, bundle), obj)
 
 
-def _convert_trainjob(obj: dict, release: str) -> tuple[dict, list[Problem]]:
+def _convert_trainjob(obj: dict, bundle: upstream.Bundle) -> tuple[dict, list[Problem]]:
     if not is_legacy_trainjob(obj):
         return obj, []
     out = private_copy(obj)
-    conv = _Conversion(obj.get("apiVersion") or "an older API", release)
+    conv = _Conversion(obj.get("apiVersion") or "an older API", bundle)
     kep = obj.get("apiVersion") == KEP_API_VERSION
     if out.get("apiVersion") != API_VERSION:
         _convert_api_version(out, conv)
@@ -397,11 +397,11 @@ def _container_patch(c: dict, job_name: str, spec: dict, conv: _Conversion, kep:
 # Runtimes
 
 
-def _convert_runtime(obj: dict, release: str) -> tuple[dict, list[Problem]]:
+def _convert_runtime(obj: dict, bundle: upstream.Bundle) -> tuple[dict, list[Problem]]:
     if not is_legacy_runtime(obj):
         return obj, []
     out = private_copy(obj)
-    conv = _Conversion(obj.get("apiVersion") or "an older API", release)
+    conv = _Conversion(obj.get("apiVersion") or "an older API", bundle)
     if out.get("apiVersion") != API_VERSION:
         _convert_api_version(out, conv)
     spec = out.setdefault("spec", {})

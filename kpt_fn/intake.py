@@ -21,7 +21,8 @@ _TRAINER_KINDS = (res.TRAINJOB, *res.RUNTIME_KINDS)
 _YAML_TYPES = {str: "a string", int: "an integer", float: "a number", bool: "a boolean", list: "a list", type(None): "null"}
 
 
-def _structure_problems(item, i: int, release: str) -> list:  # release: for the message
+def _structure_problems(item, i: int, bundle: upstream.Bundle) -> list:
+    release = bundle.release  # named in the messages
     """What makes an item unusable as input (errors: passed through, never read further)."""
     if not isinstance(item, dict):
         found = _YAML_TYPES.get(type(item), type(item).__name__)
@@ -145,10 +146,9 @@ def is_admission_policy(item) -> bool:
 def survey(items: list, bundle: upstream.Bundle) -> tuple[list, set, list]:
     """(position and TrainJob of each TrainJob item, positions of unusable items, their problems);
     `bundle`'s release is named in the messages."""
-    release = bundle.release
     inputs, unusable, problems = [], set(), []
     for i, item in enumerate(items):
-        structural = _structure_problems(item, i, release)
+        structural = _structure_problems(item, i, bundle)
         problems += structural
         if has_errors(structural):
             unusable.add(i)

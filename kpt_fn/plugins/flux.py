@@ -142,7 +142,8 @@ def original_command(info, trainjob: dict, behaviour) -> str:
     return " ".join(command + args).strip(_GO_SPACE)
 
 
-def _trainer(trainjob: dict, release: str) -> dict:
+def _trainer(trainjob: dict, bundle) -> dict:
+    release = bundle.release  # named in the message
     trainer = (trainjob.get("spec") or {}).get("trainer")
     if trainer is None:
         raise RenderError(f"a Flux runtime needs spec.trainer with numNodes set (Trainer {release}'s "
@@ -194,7 +195,7 @@ def _installer_dict(c: Container) -> dict:
 
 def enforce_ml_policy(info, trainjob, options) -> None:
     behaviour = options.bundle.behaviour
-    trainer = _trainer(trainjob, options.bundle.release)
+    trainer = _trainer(trainjob, options.bundle)
     settings = broker_settings(info, trainjob)
     name = (trainjob.get("metadata") or {}).get("name") or ""
     config_map = name + ENTRYPOINT_SUFFIX
@@ -237,7 +238,7 @@ def render_scripts(info, trainjob: dict, bundle) -> dict:
     """The ConfigMap data: entrypoint.sh for the node container, init.sh for the installer (flux.go
     buildInitScriptConfigMap); `bundle`: the release (its switches, its name in messages)."""
     release, behaviour = bundle.release, bundle.behaviour
-    trainer = _trainer(trainjob, release)
+    trainer = _trainer(trainjob, bundle)
     if trainer.get("numNodes") is None:
         raise RenderError(f"a Flux runtime needs spec.trainer.numNodes (Trainer {release}'s controller "
                           "crashes on this TrainJob and creates nothing)", path="spec.trainer.numNodes",

@@ -93,6 +93,24 @@ def test_no_release_string_is_compared_in_code():
     assert found == [], "ask bundle.behaviour (kpt_fn/upstream/behaviour.py) instead of comparing releases"
 
 
+def test_no_release_travels_as_a_string_parameter():
+    """Below the command line the release is a Bundle (messages read `bundle.release`): no function
+    takes a Trainer release string. kpt_fn/upstream/ makes the bundles; a JobSet release (the
+    bundle's `jobset_release`) is the JobSet modules' own axis."""
+    allowed = ("kpt_fn/upstream/", "kpt_fn/validation/jobset_webhook.py", "kpt_fn/lifecycle/jobset_update.py")
+    found = []
+    for name, tree in _modules():
+        if name.startswith(allowed):
+            continue
+        for node in ast.walk(tree):
+            if isinstance(node, (ast.FunctionDef, ast.Lambda)):
+                args = node.args
+                names = [a.arg for a in (*args.posonlyargs, *args.args, *args.kwonlyargs)]
+                found += [f"{name}:{node.lineno}" for n in names if n in ("release", "releases", "trainer_version")
+                          and not name.startswith("kpt_fn/cli/")]  # the command line's flag is a string
+    assert found == []
+
+
 def _is_problem_filter(comp) -> bool:
     """`[p for p in <a call> if p.rule != ... / "..." not in p.message]`: the problems of a check,
     filtered afterwards."""
