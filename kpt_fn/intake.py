@@ -22,8 +22,9 @@ _YAML_TYPES = {str: "a string", int: "an integer", float: "a number", bool: "a b
 
 
 def _structure_problems(item, i: int, bundle: upstream.Bundle) -> list:
-    release = bundle.release  # named in the messages
-    """What makes an item unusable as input (errors: passed through, never read further)."""
+    """What makes an item unusable as input (errors: passed through, never read further); `bundle`'s
+    release is named in the messages."""
+    release = bundle.release
     if not isinstance(item, dict):
         found = _YAML_TYPES.get(type(item), type(item).__name__)
         return [Problem(f"not an object (found {found}); it is passed through unchanged", f"items[{i}]")]
