@@ -63,10 +63,11 @@ def _assert_valid(objects):
     check_object, jobset_webhook = _validation()
     if check_object is None:
         return
+    bundle = upstream.bundle("v2.3.0")
     for obj in objects:
-        errors = [(p.path, p.message) for p in check_object(obj, upstream.bundle("v2.3.0")) if p.is_error]
+        errors = [(p.path, p.message) for p in check_object(obj, bundle) if p.is_error]
         if obj["kind"] == "JobSet" and jobset_webhook is not None:
-            errors += [(p.path, p.message) for p in jobset_webhook(obj) if p.is_error]
+            errors += [(p.path, p.message) for p in jobset_webhook(obj, bundle) if p.is_error]
         assert errors == [], f"{obj['kind']} {obj['metadata']['name']}"
 
 
