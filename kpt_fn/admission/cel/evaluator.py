@@ -259,7 +259,12 @@ class Compiler:
                 if type(v) is Unknown:
                     r.charge(1)
                     return merge_unknown(*values)
-            result = impl(r, *values) if lazy else impl(*values)
+            try:
+                result = impl(r, *values) if lazy else impl(*values)
+            except TypeError:
+                # an argument count no overload takes (only an unchecked tree can hold one): cel-go's
+                # dispatch finds no overload either
+                raise no_overload(name) from None
             r.charge(1 if cost is None else cost(values, result))
             return result
         return call

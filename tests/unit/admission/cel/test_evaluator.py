@@ -138,3 +138,12 @@ def test_select_and_index_helpers():
     assert evaluator.runtime_key_text(True) == "true"
     assert evaluator.dotted(("select", ("ident", "a"), "b", False)) == "a.b"
     assert evaluator.merge_unknown(Unknown("b"), Unknown("a")) == Unknown("a; b")
+
+
+def test_an_unchecked_call_with_no_overload_for_its_arity():
+    from kpt_fn.admission.cel import environment, parser
+
+    tree, _ = parser.parse("'42'.indexOf('4', 0, 1)")
+    program = evaluator.Compiler(environment.functions(), frozenset()).compile(tree)
+    with pytest.raises(cel.EvalError, match="no such overload: indexOf"):
+        program(runtime.Run({}, 100))
