@@ -43,6 +43,23 @@ def lines(text: str) -> list[str]:
     return re.split(r"\r\n|\r|\n", text.removesuffix("\r\n").removesuffix("\n").removesuffix("\r")) if text else []
 
 
+def _command(info: str, commands, split, mappings) -> tuple | None:
+    """(name, properties) of a command's info (`name k1=v1,k2=v2`), or None for an unregistered name:
+    properties are split by `split`, then on the first `=`; empty parts are dropped (the runner's
+    StringSplitOptions.RemoveEmptyEntries); keys compare ignoring case."""
+    space = info.find(" ")
+    name = info if space < 0 else info[:space]
+    if name.lower() not in {c.lower() for c in commands}:
+        return None
+    props = {}
+    if space > 0:
+        for prop in (p for p in split(info[space + 1:]) if p):
+            pair = [x for x in prop.split("=", 1) if x]
+            if len(pair) == 2:
+                props[pair[0].lower()] = _unescape(pair[1], mappings)
+    return name, props
+
+
 def parse_v2(line: str, commands) -> tuple | None:
     """TryParseV2: (command, properties, data) or None."""
     message = line.lstrip()  # .NET TrimStart: Unicode white space
@@ -51,18 +68,8 @@ def parse_v2(line: str, commands) -> tuple | None:
     end = message.find("::", 2)
     if end < 0:
         return None
-    info = message[2:end]
-    space = info.find(" ")
-    name = info if space < 0 else info[:space]
-    if name.lower() not in {c.lower() for c in commands}:
-        return None
-    props = {}
-    if space > 0:
-        for prop in (p for p in info[space + 1:].strip().split(",") if p):
-            pair = [x for x in prop.split("=", 1) if x]
-            if len(pair) == 2:
-                props[pair[0].lower()] = _unescape(pair[1], _ESCAPE_PROPERTY)
-    return name, props, _unescape(message[end + 2:], _ESCAPE_DATA)
+    parsed = _command(message[2:end], commands, lambda text: text.strip().split(","), _ESCAPE_PROPERTY)
+    return parsed and (*parsed, _unescape(message[end + 2:], _ESCAPE_DATA))
 
 
 def parse_legacy(line: str, commands) -> tuple | None:
@@ -73,18 +80,8 @@ def parse_legacy(line: str, commands) -> tuple | None:
     close = line.find("]", start)
     if close < 0:
         return None
-    info = line[start + 3:close]
-    space = info.find(" ")
-    name = info if space < 0 else info[:space]
-    if name.lower() not in {c.lower() for c in commands}:
-        return None
-    props = {}
-    if space > 0:
-        for prop in (p for p in info[space + 1:].split(";") if p):
-            pair = [x for x in prop.split("=", 1) if x]
-            if len(pair) == 2:
-                props[pair[0].lower()] = _unescape(pair[1], _ESCAPE)
-    return name, props, _unescape(line[close + 1:], _ESCAPE)
+    parsed = _command(line[start + 3:close], commands, lambda text: text.split(";"), _ESCAPE)
+    return parsed and (*parsed, _unescape(line[close + 1:], _ESCAPE))
 
 
 def commands_run(text: str) -> list[tuple]:
