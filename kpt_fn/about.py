@@ -1,7 +1,7 @@
 """What `expand-trainjobs --version` says: the package version and every upstream release it renders
 for, read from the release bundles' manifests (kpt_fn/upstream/v<release>/manifest.json: the Trainer
 release, the JobSet release it pins, the k8s.io/api module its Go types come from) and from
-kpt_fn.kueue.RELEASE, so that no release is typed here a second time.
+kpt_fn.profiles.kueue_names.RELEASE, so that no release is typed here a second time.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ def kubernetes_release(api_module: str) -> str:
 
 def releases() -> list[dict]:
     """One entry per Trainer release a bundle exists for, the default first."""
-    from kpt_fn import kueue
+    from kpt_fn.profiles import kueue_names
 
     ordered = [upstream.DEFAULT_RELEASE, *(r for r in reversed(upstream.RELEASES) if r != upstream.DEFAULT_RELEASE)]
     out = []
@@ -27,7 +27,7 @@ def releases() -> list[dict]:
         b = upstream.bundle(release)
         out.append({"trainer": b.fact("release"), "default": release == upstream.DEFAULT_RELEASE,
                     "jobset": b.jobset_release, "kubernetes": kubernetes_release(b.fact("kubernetes")),
-                    "kueue": kueue.RELEASE})
+                    "kueue": kueue_names.RELEASE})
     return out
 
 

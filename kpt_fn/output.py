@@ -58,7 +58,7 @@ def _generated_path(trainjob: dict) -> str | None:
 def show(obj: dict) -> str:
     """`Kind namespace/name` of any item, however malformed its metadata (res.display wants strings)."""
     _, kind, ns, name = res.identity(obj)
-    return f"{kind} {ns + '/' if ns else ''}{name}"
+    return res.named(kind, ns, name)
 
 
 def _where(item: dict) -> str:

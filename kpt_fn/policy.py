@@ -17,8 +17,8 @@ from kpt_fn.blame import Blame
 from kpt_fn.config import POLICY_SETTINGS
 from kpt_fn.resource import dig
 from kpt_fn.problems import ERROR, WARNING, Problem, Rule
+from kpt_fn.trainer_names import WAIVER_PREFIX
 
-WAIVER_PREFIX = "waive.expand-trainjobs.kpt.dev/"
 ANNOTATION_GUIDE = f"{WAIVER_PREFIX}<rule>: <reason>"
 
 

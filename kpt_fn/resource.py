@@ -122,9 +122,14 @@ def resource_ref(obj: dict) -> dict:
     return ref
 
 
+def named(kind, ns, obj_name) -> str:
+    """`Kind namespace/name` (`Kind name` without a namespace): the one way the package names an
+    object in a message, a report, a diff or a finding."""
+    return f"{kind} {ns + '/' if ns else ''}{obj_name}"
+
+
 def display(obj: dict) -> str:
-    ns = namespace(obj)
-    return f"{obj.get('kind')} {ns + '/' if ns else ''}{name(obj)}"
+    return named(obj.get("kind"), namespace(obj), name(obj))
 
 
 def _is_client_key(key) -> bool:

@@ -1,7 +1,7 @@
 """What the package re-implements of Go's strconv: integers and booleans read from text as Go reads them.
 
 Several readers in the package take text that a Go program upstream (or a Go client) would read with
-strconv: Kueue's annotation and label values (kpt_fn/kueue.py, kpt_fn/kueue_tas.py), the exponent of
+strconv: Kueue's annotation and label values (kpt_fn/profiles/kueue_*.py), the exponent of
 a resource quantity (kpt_fn/quantity.py, as apimachinery's resource.Quantity does), and the
 functionConfig values and EXPAND_TRAINJOBS_MAX_* variables that are text (kpt_fn/config.py). They
 share one reading here, so a value means the same thing wherever it is written.

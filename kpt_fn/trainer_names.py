@@ -38,3 +38,6 @@ def debugging(env) -> bool:
     from kpt_fn.strconv import parse_bool  # only when the variable is set
 
     return parse_bool(value) is not False
+# The TrainJob annotation that waives one policy rule: `<prefix><rule name>: <reason>` (kpt_fn.policy
+# reads it, the review report shows it beside the finding it waives).
+WAIVER_PREFIX = "waive.expand-trainjobs.kpt.dev/"

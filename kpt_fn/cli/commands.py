@@ -12,7 +12,7 @@ import click
 from kpt_fn import config, docs_url
 from kpt_fn.cli import modes
 from kpt_fn.cli.dispatch import COMMANDS, kustomize_form
-from kpt_fn.formats import NAMES as FORMAT_NAMES
+from kpt_fn import formats
 
 
 class _Group(click.Group):
@@ -126,7 +126,7 @@ def render(paths, namespace, config, quiet, strict, trainer_version):
 @_QUIET
 @_STRICT
 @_TRAINER_VERSION
-@click.option("--format", "fmt", type=click.Choice(FORMAT_NAMES), default="text", show_default=True,
+@click.option("--format", "fmt", type=click.Choice(formats.NAMES), default="text", show_default=True,
               help="text: the findings on stderr, each with file:line; json, sarif (SARIF 2.1.0 for code "
                    "scanning), junit (a test case per TrainJob) or github (workflow annotations): on stdout.")
 def validate(paths, namespace, config, quiet, strict, trainer_version, fmt):
@@ -139,7 +139,7 @@ def validate(paths, namespace, config, quiet, strict, trainer_version, fmt):
 
 
 @_command("rules")
-@click.option("--format", "fmt", type=click.Choice(["table", "yaml", "json"]), default="table")
+@click.option("--format", "fmt", type=click.Choice(formats.names("rules")), default="table")
 @_TRAINER_VERSION
 def rules(fmt, trainer_version):
     """List the validation rules this function applies (for one Trainer release)."""
@@ -147,7 +147,7 @@ def rules(fmt, trainer_version):
 
 
 @_command("runtimes")
-@click.option("--format", "fmt", type=click.Choice(["table", "yaml"]), default="table")
+@click.option("--format", "fmt", type=click.Choice(formats.names("runtimes")), default="table")
 @_TRAINER_VERSION
 def runtimes(fmt, trainer_version):
     """List the built-in ClusterTrainingRuntimes of a Trainer release (the catalog `builtinRuntimes`
@@ -172,14 +172,14 @@ def argocd_kueue_patch():
     modes.argocd_kueue_patch_mode()
 
 
-# A GitHub comment holds 65,536 characters (review.DEFAULT_MAX_CHARS is the default).
+# A GitHub comment holds 65,536 characters (formats.comment.DEFAULT_MAX_CHARS is the default).
 _MAX_CHARS = click.option("--max-chars", "max_chars", type=click.IntRange(min=1000), default=None,
                           help="Cut the Markdown output to this many characters, counting what is left out (default 60000).")
 
 
 @_command("report")
 @click.argument("paths", nargs=-1, type=click.Path())
-@click.option("--format", "fmt", type=click.Choice(["markdown", "json"]), default="markdown")
+@click.option("--format", "fmt", type=click.Choice(formats.names("report")), default="markdown")
 @_TRAINER_VERSION
 @_MAX_CHARS
 def report(paths, fmt, trainer_version, max_chars):
@@ -192,7 +192,7 @@ def report(paths, fmt, trainer_version, max_chars):
 
 @_command("diff")
 @click.argument("sources", nargs=-1, metavar="OLD NEW | --trainer-version OLD..NEW [DIR]")
-@click.option("--format", "fmt", type=click.Choice(["markdown", "json"]), default="markdown")
+@click.option("--format", "fmt", type=click.Choice(formats.names("diff")), default="markdown")
 @click.option("--fail-on", "fail_on", type=click.Choice(["change", "refused"]), default="change",
               help="What exit status 1 means: any change (default), or a change the cluster refuses on an "
                    "existing JobSet (in-place changes then exit 0), to stop such a merge in CI.")

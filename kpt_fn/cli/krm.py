@@ -234,7 +234,7 @@ def process_pieces(
     # The review report reads the rendered objects after the run: they stay data for it.
     report = parsed.config.report
     if report != "none":
-        from kpt_fn import review
+        from kpt_fn.review import report as review_report
     # Written while rendering: only frozen items (no review report) among input items kept as their
     # own text (the pieces' text then is dump_pieces').
     early = ListWriter(write, {"apiVersion": api_version, "kind": "ResourceList"}, "items") \
@@ -256,7 +256,7 @@ def process_pieces(
     outcome = function.run(
         rl["items"], parsed, base_dir=base_dir, freeze=passing.freeze if report == "none" else None,
         kustomization_root=base_dir if generator else None, env=env, emit=emit,
-        report=None if report == "none" else review.report_placement(report),
+        report=None if report == "none" else review_report.report_placement(report),
     )
     del rl  # the output holds what it needs of the input
     out = {

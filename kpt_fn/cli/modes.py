@@ -306,54 +306,28 @@ def kustomize_plugin_mode(config: str) -> None:
 
 def rules_mode(fmt: str, trainer_version: str | None = None) -> None:
     def run():
-        from kpt_fn import rules, upstream
+        from kpt_fn import formats, rules, upstream
 
-        catalog = rules.rules(upstream.bundle(trainer_version or upstream.DEFAULT_RELEASE))
-        if fmt == "yaml":
-            from kpt_fn.yamlio import dump
-
-            return dump(catalog), [], 0
-        if fmt == "json":
-            import json
-
-            return json.dumps(catalog, indent=2, ensure_ascii=False) + "\n", [], 0
-        lines = [f"{r['id']}\t{r['family']}\t{r.get('applies_to', '')}\t{r.get('description', '')}" for r in catalog]
-        return "\n".join(lines) + "\n", [], 0
+        return formats.write("rules", fmt, rules.rules(upstream.bundle(trainer_version or upstream.DEFAULT_RELEASE))), [], 0
 
     guarded(run)
 
 
 def runtimes_mode(fmt: str, trainer_version: str | None = None) -> None:
     def run():
-        from kpt_fn import upstream
+        from kpt_fn import formats, upstream
 
         bundle = upstream.bundle(trainer_version or upstream.DEFAULT_RELEASE)
-        catalog = list(bundle.catalog())
-        if fmt == "yaml":
-            from kpt_fn.yamlio import dump_all
-
-            return dump_all(catalog), [], 0
-        lines = [f"# the ClusterTrainingRuntimes Kubeflow Trainer {bundle.release} ships"]
-        for rt in catalog:
-            spec = rt.get("spec") or {}
-            policy = ",".join(k for k in (spec.get("mlPolicy") or {}) if k != "numNodes") or "-"
-            jobs = (spec.get("template") or {}).get("spec", {}).get("replicatedJobs") or []
-            images = sorted({c.get("image", "") for rj in jobs
-                             for c in ((rj.get("template") or {}).get("spec", {}).get("template", {})
-                                       .get("spec", {}).get("containers") or [])})
-            lines.append(f"{rt['metadata']['name']}\t{policy}\t{','.join(rj.get('name', '') for rj in jobs)}\t"
-                         f"{' '.join(images)}")
-        return "\n".join(lines) + "\n", [], 0
+        return formats.write("runtimes", fmt, {"release": bundle.release, "runtimes": list(bundle.catalog())}), [], 0
 
     guarded(run)
 
 
 def argocd_kueue_patch_mode() -> None:
     def run():
-        from kpt_fn import argocd
-        from kpt_fn.yamlio import dump
+        from kpt_fn import argocd, formats
 
-        return dump(argocd.kueue_patch()), [], 0
+        return formats.write("argocd-kueue-patch", "yaml", argocd.kueue_patch()), [], 0
 
     guarded(run)
 
@@ -384,13 +358,13 @@ def diff_command(old: str, new: str, fmt: str, cwd: str, env: dict, max_chars: i
     clearly when it was deleted): 0 no change, 1 changes, 2 could not compare (a side that cannot be
     read or does not render; an internal error is 2 too, through guarded) -- never anything else, so
     that CI can tell "changes" from "broken". Each side is read and rendered here; kpt_fn.review
-    compares and words."""
-    import json
+    compares, kpt_fn.formats words."""
     import shutil
     import tempfile as tmp
 
-    from kpt_fn import review
+    from kpt_fn import formats
     from kpt_fn.cli import plain
+    from kpt_fn.review import diff as review_diff, sides as review_sides
     from kpt_fn.lifecycle import classify
     from kpt_fn.results import Summary
 
@@ -399,14 +373,13 @@ def diff_command(old: str, new: str, fmt: str, cwd: str, env: dict, max_chars: i
         scratch = tmp.mkdtemp(prefix="expand-trainjobs-diff-")
         sides, notes = [], []
         for spec in (old, new):
-            where, side_env, side_notes = review.materialize(spec, cwd, scratch, env)
+            where, side_env, side_notes = review_sides.materialize(spec, cwd, scratch, env)
             outcome = plain.expand([], where, side_env)
             sides.append((spec, where, outcome))
             notes += side_notes
-        data = review.diff(sides[0][2], sides[1][2], sides[0][1], sides[1][1])
-        text = json.dumps(data, indent=2, sort_keys=True, default=str) + "\n" if fmt == "json" \
-            else review.diff_markdown(data, max_chars or review.DEFAULT_MAX_CHARS)
-    except review.SourceError as e:
+        data = review_diff.diff(sides[0][2], sides[1][2], sides[0][1], sides[1][1])
+        text = formats.write("diff", fmt, data, **_comment_size(fmt, max_chars))
+    except review_sides.SourceError as e:
         return "", [Summary(False, str(e))], 2
     except RecursionError:
         return "", [Summary(False, "the input is nested too deeply to compare (e.g. ARGOCD_APP_PARAMETERS or a "
@@ -419,7 +392,7 @@ def diff_command(old: str, new: str, fmt: str, cwd: str, env: dict, max_chars: i
             lines = outcome.stderr_lines()
             return text, [Summary(False, f"{spec} does not render ({outcome.errors} error(s)): could not compare"),
                           *lines[1:], *notes], 2
-    changes = review.has_changes(data)
+    changes = review_diff.has_changes(data)
     status = f"{PREFIX}{'changes' if changes else 'no changes'}"
     if fail_on == "refused":  # exit 1 only for a change the cluster refuses on an existing JobSet
         refused = classify.refused(data)
@@ -428,17 +401,21 @@ def diff_command(old: str, new: str, fmt: str, cwd: str, env: dict, max_chars: i
     return text, [status, *notes], 1 if changes else 0
 
 
+def _comment_size(fmt: str, max_chars: int | None) -> dict:
+    """The size option of a Markdown comment's writer (`--max-chars`; the writer's default without it)."""
+    return {"max_chars": max_chars} if fmt == "markdown" else {}
+
+
 def report_command(paths: list, fmt: str, cwd: str, env: dict, max_chars: int | None = None,
                    trainer_version: str | None = None) -> tuple:
     """(stdout, stderr lines, exit code) of `report [PATH...]` run in `cwd`: exit status as `validate`."""
-    import json
-
-    from kpt_fn import review
+    from kpt_fn import formats
     from kpt_fn.cli import plain
+    from kpt_fn.review import report
 
     outcome = plain.expand(list(paths), cwd, env, trainer_version=trainer_version)
-    data = review.report(outcome, plain.app_dir(list(paths), cwd)[0])
-    text = json.dumps(data, indent=2, sort_keys=True) + "\n" if fmt == "json" else review.report_markdown(data, max_chars or review.DEFAULT_MAX_CHARS)
+    data = report.report(outcome, plain.app_dir(list(paths), cwd)[0])
+    text = formats.write("report", fmt, data, **_comment_size(fmt, max_chars))
     return text, outcome.stderr_lines(), outcome.exit_code
 
 
@@ -455,10 +432,9 @@ def upgrade_mode(path: str, releases: str, fmt: str, fail_on: str = "change") ->
 
 
 def _upgrade(path: str, releases: str, fmt: str, fail_on: str = "change") -> tuple:
-    import json
-
-    from kpt_fn import review, upgrade, upstream
+    from kpt_fn import formats, upstream
     from kpt_fn.cli import plain
+    from kpt_fn.review import diff as review_diff, upgrade
 
     try:
         old, new = upgrade.parse_range(releases, upstream.RELEASES)
@@ -472,8 +448,8 @@ def _upgrade(path: str, releases: str, fmt: str, fail_on: str = "change") -> tup
             return "", [_summary(False, f"{path} does not render under Trainer {release}"), *outcome.stderr_lines()[1:]], 2
         outcomes.append(outcome)
     data = upgrade.preview(old, new, *outcomes)
-    text = json.dumps(data, indent=2, sort_keys=True, default=str) + "\n" if fmt == "json" else upgrade.markdown(data)
-    changes = review.has_changes(data)
+    text = formats.write("upgrade", fmt, data)
+    changes = review_diff.has_changes(data)
     failing = changes if fail_on == "change" else bool(data["summary"].get("refused"))
     return text, [f"{PREFIX}{'changes' if changes else 'no changes'}"], 1 if failing else 0, 2
 

@@ -319,16 +319,17 @@ def argocd_safe_end(out: str) -> str:
 
 def _validated(outcome, root: str, cwd: str, fmt: str) -> tuple[str, list[str], int]:
     """validate's output: the findings with their lines, on stderr (text) or stdout (the others)."""
-    from kpt_fn import findings, lines
+    from kpt_fn import lines
 
     if fmt == "text":
         lines.locate([r for r in outcome.results if r.shown], root)
         return "", outcome.stderr_lines(), outcome.exit_code
     from kpt_fn import formats, rules, upstream
+    from kpt_fn.review import findings
 
     report = findings.collect(outcome, root, cwd)
     catalog = rules.rules(upstream.bundle(outcome.config.trainerVersion))  # the run's release's rules
-    return formats.write(fmt, report, catalog), outcome.stderr_lines(), outcome.exit_code
+    return formats.write("validate", fmt, report, rules=catalog), outcome.stderr_lines(), outcome.exit_code
 
 
 def _plain_items(outcome) -> list:

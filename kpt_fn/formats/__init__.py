@@ -1,22 +1,51 @@
-"""The outputs of `validate --format`: one module per format, each a pure function of the report
-that kpt_fn.findings.collect makes (kubeconform's pkg/output has the same cut: a format is one file
-here and one entry in FORMATS).
+"""Every writer of every command: each a pure function of the data a command built, in a module of
+this package (kubeconform's pkg/output has the same cut: a format is one file and one entry here).
+The command line only picks one: `formats.write(command, format, data)`.
 
-`text` is the default and is not written here: it is the run's stderr, as every mode writes it
-(kpt_fn.results), with `file:line` for each finding from a file. The others go to stdout, so that
-`validate --format sarif > results.sarif` keeps the human summary on stderr.
+validate's `text` is not written here: it is the run's stderr, as every mode writes it
+(kpt_fn.results), with `file:line` for each finding from a file. validate's other formats go to
+stdout, so that `validate --format sarif > results.sarif` keeps the human summary on stderr. The
+rendered output itself (render, the KRM ResourceList) is the function's output stream, written by
+kpt_fn.yamlio.
 """
 
 from __future__ import annotations
 
-# format name -> module of this package with `write(report, rules) -> str`
-FORMATS = {"json": "json", "sarif": "sarif", "junit": "junit", "github": "github"}
+# (command, format) -> (module of this package, its function). validate's writers take the findings
+# report (kpt_fn.review.findings.collect) and the rule catalogue (kpt_fn.rules): `write(report, rules)`.
+WRITERS = {
+    ("validate", "json"): ("json", "write"),
+    ("validate", "sarif"): ("sarif", "write"),
+    ("validate", "junit"): ("junit", "write"),
+    ("validate", "github"): ("github", "write"),
+    ("report", "markdown"): ("report", "markdown"),
+    ("report", "json"): ("report", "to_json"),
+    ("diff", "markdown"): ("diff", "markdown"),
+    ("diff", "json"): ("diff", "to_json"),
+    ("upgrade", "markdown"): ("upgrade", "markdown"),
+    ("upgrade", "json"): ("diff", "to_json"),
+    ("rules", "table"): ("rules", "table"),
+    ("rules", "yaml"): ("rules", "to_yaml"),
+    ("rules", "json"): ("rules", "to_json"),
+    ("runtimes", "table"): ("runtimes", "table"),
+    ("runtimes", "yaml"): ("runtimes", "to_yaml"),
+    ("argocd-kueue-patch", "yaml"): ("patch", "to_yaml"),
+}
+
+# validate's formats: text (stderr) and those written here.
+FORMATS = {fmt: module for (command, fmt), (module, _) in WRITERS.items() if command == "validate"}
 NAMES = ("text", *FORMATS)
 
 
-def write(name: str, report: dict, rules: list) -> str:
-    """`report` (kpt_fn.findings.collect) in format `name`; `rules` is the catalogue (kpt_fn.rules)."""
-    import importlib
+def names(command: str) -> list:
+    """The formats of `command` (its `--format` choices, the first its default)."""
+    return [fmt for (c, fmt) in WRITERS if c == command]
 
-    module = importlib.import_module(f"{__name__}.{FORMATS[name]}")
-    return module.write(report, rules)
+
+def write(command: str, fmt: str, data, **options) -> str:
+    """`data` of `command` written in format `fmt` (options: what that writer takes besides the data,
+    e.g. validate's `rules`, the Markdown comments' `max_chars`)."""
+    import importlib  # the writer's module only: `rules` need not import the Markdown writers
+
+    module, function = WRITERS[(command, fmt)]
+    return getattr(importlib.import_module(f"{__name__}.{module}"), function)(data, **options)

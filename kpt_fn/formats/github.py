@@ -14,8 +14,8 @@ line through an emulation of the runner's parser (tests/support/actions_runner.p
 
 from __future__ import annotations
 
-from kpt_fn.findings import headline
 from kpt_fn.results import LEGACY_COMMAND, LEGACY_COMMAND_ESCAPED
+from kpt_fn.review.findings import headline
 
 _COMMAND = {"error": "error", "warning": "warning", "info": "notice"}
 

@@ -1,4 +1,4 @@
-"""`--format json`: the report as it is (kpt_fn.findings), one JSON document.
+"""`--format json`: the report as it is (kpt_fn.review.findings), one JSON document.
 
 Texts are kept as they are (a consumer reads the exact file name); a lone surrogate (a file name that
 is not UTF-8, read with surrogateescape) has no UTF-8 form, so a report holding one is written with

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import xml.etree.ElementTree as ET
 
-from kpt_fn.findings import who
+from kpt_fn.review.findings import who
 from kpt_fn.results import escape
 
 

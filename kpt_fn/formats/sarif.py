@@ -19,8 +19,8 @@ import json
 from urllib.parse import quote
 
 from kpt_fn import __version__
-from kpt_fn.findings import headline
 from kpt_fn.formats.json import inert
+from kpt_fn.review.findings import headline
 from kpt_fn.problems import rule_family
 from kpt_fn.results import escape
 

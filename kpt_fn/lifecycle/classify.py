@@ -29,9 +29,10 @@ its CEL rules). For `diff` both are the run's release; for the upgrade preview
 
 from __future__ import annotations
 
-from kpt_fn import markdown as md
+from kpt_fn.formats import markdown as md
 from kpt_fn import upstream
 from kpt_fn.lifecycle import advice, jobset_defaults, jobset_update, render
+from kpt_fn.profiles.kueue_names import QUEUE_LABEL
 
 CREATED, PRUNED, IN_PLACE, REFUSED = "created", "pruned", "in-place", "refused"
 
@@ -91,8 +92,6 @@ def effect(key: str, old: dict | None, new: dict | None, fields: list, bundles: 
         return {"effect": IN_PLACE, "whileSuspended": IN_PLACE, "onceRunning": REFUSED, **refused_out}
     return {"effect": REFUSED, **({"whileSuspended": IN_PLACE} if suspended_ok else {}), **refused_out}
 
-
-QUEUE_LABEL = "kueue.x-k8s.io/queue-name"
 
 
 def _held(jobset: dict) -> bool:

@@ -6,11 +6,10 @@ in REGISTRY; the `profile` option's choices are config.PROFILES.
 
 from __future__ import annotations
 
-from kpt_fn.kueue import parse_queues
 from kpt_fn.problems import Problem
 from kpt_fn.profiles.base import Profile
 from kpt_fn.profiles.controller import Controller
-from kpt_fn.profiles.kueue import Kueue
+from kpt_fn.profiles.kueue import Kueue, parse_queues
 
 REGISTRY: dict[str, type[Profile]] = {
     "controller": Controller,

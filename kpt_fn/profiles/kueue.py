@@ -1,30 +1,186 @@
-"""The `kueue` profile: a JobSet that Kueue's JobSet integration manages in a cluster without the
-Trainer controller. An adapter: the behaviour itself is kpt_fn.kueue's (docs/kueue.md)."""
+"""The `kueue` output profile: a rendered JobSet that Kueue's JobSet integration will manage.
+
+In a cluster with the Trainer controller, Kueue manages the TrainJob and the controller creates the
+JobSet. In a cluster without it, the JobSet from Git is what Kueue sees, so what Kueue reads from a
+TrainJob must be on the JobSet instead (kubernetes-sigs/kueue v0.19, read for every rule below):
+
+- queue and priority: `jobframework.QueueNameForObject` / `WorkloadPriorityClassName` read the
+  `kueue.x-k8s.io/queue-name` and `kueue.x-k8s.io/priority-class` labels of the job object itself
+  (pkg/controller/constants/constants.go); Trainer does not copy TrainJob labels to the JobSet
+  (pkg/runtime/core/trainingruntime.go), so without this profile the queue is lost;
+- suspend: Kueue's JobSet webhook suspends a queued JobSet on create (`ApplyDefaultForSuspend`,
+  jobframework/defaults.go) and its reconciler unsuspends it on admission (`RunWithPodSetsInfo`,
+  jobs/jobset/jobset_controller.go), which also merges node selectors, tolerations, labels,
+  annotations and scheduling gates into the pod templates (`podset.Merge`). The profile renders
+  `suspend: true` so that Git equals what the webhook stores; Argo CD must be told to leave the fields
+  Kueue owns alone (kpt_fn.argocd.kueue_patch);
+- MultiKueue: a TrainJob `managedBy: kueue.x-k8s.io/multikueue` becomes the JobSet's
+  `spec.managedBy` (jobs/jobset/jobset_multikueue_adapter.go reads it; JobSet v0.12 has the field),
+  so worker clusters only need JobSet;
+- max-exec-time: `kueue.x-k8s.io/max-exec-time-seconds` (validateCreateForMaxExecTime: a positive
+  integer) deactivates a workload after that much *admitted* time, the nearest thing to Trainer's
+  `activeDeadlineSeconds` (which fails the TrainJob that long after creation or the last resume).
+
+Checks Kueue makes when the JobSet is created are rules here: the Topology-Aware-Scheduling pod-set
+annotations (profiles/kueue_tas.py), the max-exec-time label and the elastic-job annotation
+(`jobframework.ValidateJobOnCreate`); and what would leave the JobSet suspended for ever: more pod
+sets than a Workload holds, and requests that can never fit the ClusterQueue (the quota fit).
+
+The profile is this module (queue resolution, the JobSet transform, MultiKueue); beside it
+kueue_names (labels, rule ids, RULES), kueue_create (Kueue's create checks), kueue_quota (the quota
+fit) and kueue_tas (the TAS annotations, checked under every profile).
+"""
 
 from __future__ import annotations
 
-from kpt_fn import kueue
+from kpt_fn.engine import RULE_DEADLINE as _CONTROLLER_DEADLINE_RULE
+from kpt_fn.problems import INFO, WARNING, Problem
 from kpt_fn.profiles.controller import Controller
+from kpt_fn.profiles.kueue_create import create_problems, request_problems, stale_runtime_patches
+from kpt_fn.profiles.kueue_names import (DEFAULT_LOCAL_QUEUE, KUEUE, MAX_EXEC_TIME_LABEL, MULTIKUEUE, PRIORITY_LABEL,
+                                         QUEUE_LABEL, RULE_DOUBLE_GANG, RULE_MAX_EXEC, RULE_QUEUE, labels as _labels)
+from kpt_fn.profiles.kueue_quota import Quotas, quota_problems
+from kpt_fn.resource import dig
 
 
 class Kueue(Controller):
-    name = kueue.KUEUE
+    """A JobSet that Kueue's JobSet integration manages in a cluster without the Trainer controller
+    (docs/kueue.md)."""
+
+    name = KUEUE
 
     def __init__(self, cfg, items: list, queues: dict):
         super().__init__(cfg, items, queues)
         self.queues = queues
-        self.quotas = kueue.Quotas(items)  # ClusterQueues and LocalQueues among the items
+        self.quotas = Quotas(items)  # ClusterQueues and LocalQueues among the items
 
     def before_engine(self, trainjob: dict) -> dict:
-        return kueue.engine_view(trainjob, self.name)
+        # A MultiKueue TrainJob is rendered (for the management cluster) instead of being left to
+        # another controller.
+        spec = trainjob.get("spec")
+        if not isinstance(spec, dict) or spec.get("managedBy") != MULTIKUEUE:
+            return trainjob
+        return {**trainjob, "spec": {k: v for k, v in spec.items() if k != "managedBy"}}
 
     def after_engine(self, trainjob: dict, objects: list, problems: list) -> tuple[list, list]:
-        objects, more = kueue.prepare(trainjob, objects, self.name, self.queues, self.quotas)
-        return objects, kueue.engine_problems(problems, self.name) + more
+        objects, more = prepare(trainjob, objects, self.queues, self.quotas)
+        # The engine's note that the controller enforces activeDeadlineSeconds goes: Kueue's
+        # max-exec-time label stands in, and prepare() says how it differs.
+        return objects, [p for p in problems if p.rule != _CONTROLLER_DEADLINE_RULE] + more
 
     def check(self, trainjob: dict, jobset: dict) -> list:
         problems = super().check(trainjob, jobset)
         if self.quotas:
-            queue, _ = kueue.queue_for(trainjob, self.queues, self.quotas)
-            problems += kueue.quota_problems(trainjob, jobset, self.quotas, queue or "")
+            queue, _ = queue_for(trainjob, self.queues, self.quotas)
+            problems += quota_problems(trainjob, jobset, self.quotas, queue or "")
         return problems
+
+
+# --- settings ------------------------------------------------------------------------------------
+
+
+def parse_queues(entries) -> tuple[dict, list[str]]:
+    """`kueueQueues` entries: `QUEUE` (every namespace) or `NAMESPACE=QUEUE`. ({namespace or "": queue},
+    messages about malformed entries)."""
+    queues, bad = {}, []
+    for entry in entries or ():
+        namespace, sep, queue = str(entry).partition("=")
+        if not sep:
+            namespace, queue = "", namespace
+        namespace, queue = namespace.strip(), queue.strip()
+        if not queue or (sep and not namespace):
+            bad.append(f"kueueQueues entry {entry!r}: expected QUEUE or NAMESPACE=QUEUE")
+            continue
+        queues[namespace] = queue
+    return queues, bad
+
+
+def queue_for(trainjob: dict, queues: dict, quotas: Quotas | None = None, jobset: dict | None = None) -> tuple[str | None, str]:
+    """(LocalQueue name, where it came from): the TrainJob's label, else the label the JobSet already
+    carries (from the runtime's or a runtimePatch's template metadata: what Kueue would read without
+    the profile), else a kueueQueues entry, else a LocalQueue named `default` among the items in the
+    TrainJob's namespace. That last is what Kueue's webhook assigns a JobSet that names no queue
+    (`ApplyDefaultLocalQueueWithManagedJobsNamespaceSelector`, jobframework/defaults.go: the label is
+    set to `constants.DefaultLocalQueueName` when that LocalQueue exists), so rendering it makes Git
+    equal what the API server stores."""
+    label = _labels(trainjob).get(QUEUE_LABEL)
+    if label:
+        return label, f"label {QUEUE_LABEL}"
+    label = _labels(jobset).get(QUEUE_LABEL) if jobset is not None else None
+    if label:
+        return label, f"the JobSet's label {QUEUE_LABEL}, from the runtime's template metadata"
+    namespace = dig(trainjob, "metadata", "namespace") or ""
+    if namespace in queues:
+        return queues[namespace], f"kueueQueues entry for namespace {namespace}"
+    if "" in queues:
+        return queues[""], "kueueQueues default"
+    if quotas is not None and (namespace, DEFAULT_LOCAL_QUEUE) in quotas.local_queues:
+        return DEFAULT_LOCAL_QUEUE, (f"LocalQueue {DEFAULT_LOCAL_QUEUE} in namespace {namespace or '(none)'}, which Kueue's "
+                                     "webhook assigns to a JobSet that names no queue")
+    return None, ""
+
+
+# --- the JobSet ----------------------------------------------------------------------------------
+
+
+def prepare(trainjob: dict, objects: list, queues: dict, quotas: Quotas | None = None) -> tuple[list, list]:
+    """(objects, problems): the generated objects as the profile wants them, and what the user must know."""
+    problems = stale_runtime_patches(trainjob)
+    if not objects:
+        return objects, problems
+    jobset = next((o for o in objects if o.get("kind") == "JobSet"), None)
+    queue, origin = queue_for(trainjob, queues, quotas, jobset)
+    if not queue:
+        problems.append(Problem(
+            f"profile kueue: no LocalQueue for this TrainJob: set the label {QUEUE_LABEL} or a kueueQueues entry, or "
+            f"add the namespace's LocalQueue {DEFAULT_LOCAL_QUEUE} to the inputs "
+            "(the JobSet is rendered suspended, and without a queue nothing would ever resume it)",
+            "metadata.labels", rule=RULE_QUEUE))
+        return objects, problems
+    from kpt_fn.apimachinery.validation import is_dns1123_subdomain
+
+    wrong = is_dns1123_subdomain(queue)
+    if wrong:
+        problems.append(Problem(f"profile kueue: LocalQueue name {queue!r} (from {origin}) is invalid: {'; '.join(wrong)}",
+                                f"metadata.labels[{QUEUE_LABEL}]", rule=RULE_QUEUE))
+        return objects, problems
+    labels = {QUEUE_LABEL: queue}
+    priority = _labels(trainjob).get(PRIORITY_LABEL)
+    if priority:
+        labels[PRIORITY_LABEL] = priority
+    deadline = dig(trainjob, "spec", "activeDeadlineSeconds")
+    if isinstance(deadline, int) and not isinstance(deadline, bool) and deadline > 0:
+        labels[MAX_EXEC_TIME_LABEL] = str(deadline)
+        problems.append(Problem(
+            f"activeDeadlineSeconds {deadline} becomes the JobSet label {MAX_EXEC_TIME_LABEL}: Kueue deactivates "
+            "(evicts, not fails) the workload after that much admitted time, counted across admissions; the Trainer "
+            "controller failed the TrainJob that long after creation or its last resume",
+            "spec.activeDeadlineSeconds", severity=WARNING, rule=RULE_MAX_EXEC))
+
+    managed_by = dig(trainjob, "spec", "managedBy")
+    out = []
+    for obj in objects:
+        if obj.get("kind") == "JobSet":
+            obj = _kueue_jobset(obj, labels, managed_by == MULTIKUEUE)
+            problems += create_problems(obj, deadline_label=MAX_EXEC_TIME_LABEL in labels, trainjob=trainjob)
+            problems += request_problems(obj, quotas.limit_ranges(obj) if quotas is not None else None)
+        elif obj.get("kind") == "PodGroup":
+            problems.append(Problem(
+                f"PodGroup {dig(obj, 'metadata', 'name')} ({obj.get('apiVersion')}) and Kueue both gate these pods: "
+                "Kueue admits the whole workload at once already; keep one (drop podGroupPolicy from the runtime, and "
+                "use Kueue's waitForPodsReady for all-or-nothing start), or leave the profile",
+                "spec.runtimeRef", severity=WARNING, rule=RULE_DOUBLE_GANG))
+        out.append(obj)
+    problems.append(Problem(f"profile kueue: JobSet queued in LocalQueue {queue} ({origin}), rendered suspended",
+                            "", severity=INFO, rule=RULE_QUEUE))
+    return out, problems
+
+
+def _kueue_jobset(jobset: dict, labels: dict, multikueue: bool) -> dict:
+    metadata = dict(jobset.get("metadata") or {})
+    metadata["labels"] = {**(metadata.get("labels") or {}), **labels}
+    spec = dict(jobset.get("spec") or {})
+    spec["suspend"] = True
+    if multikueue:
+        spec["managedBy"] = MULTIKUEUE
+    return {**jobset, "metadata": metadata, "spec": spec}

@@ -100,12 +100,12 @@ def test_the_command_table_drives_both_dispatchers(tmp_path, monkeypatch):
 
 def test_an_internal_error_of_diff_exits_2(monkeypatch, capsys):
     # diff's exit 1 means "changes": its errors, internal ones included, are 2.
-    from kpt_fn import review
+    from kpt_fn.review import sides
 
     def boom(*a, **k):
         raise RuntimeError("bug")
 
-    monkeypatch.setattr(review, "materialize", boom)
+    monkeypatch.setattr(sides, "materialize", boom)
     with pytest.raises(SystemExit) as e:
         modes.diff_mode("a", "b", "json")
     assert e.value.code == 2

@@ -13,7 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from kpt_fn import review, sources
+from kpt_fn import sources
+from kpt_fn.review import sides
 from kpt_fn.cli import modes
 
 pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="git is needed on PATH")
@@ -103,4 +104,4 @@ def test_a_root_missing_at_a_revision_is_an_empty_directory(monorepo, env):
     (["app", "apps/x"], ["app", "apps/x"]),
 ])
 def test_outermost_directories_are_extracted_once(prefixes, expected):
-    assert sorted(review._outermost(prefixes)) == sorted(expected)
+    assert sorted(sides._outermost(prefixes)) == sorted(expected)

@@ -1,4 +1,4 @@
-"""Kueue v0.19's create-time checks in the `kueue` profile (kpt_fn/kueue.py, kpt_fn/kueue_tas.py): the
+"""Kueue v0.19's create-time checks in the `kueue` profile (kpt_fn/profiles/kueue_create.py, kpt_fn/profiles/kueue_quota.py, kpt_fn/profiles/kueue_tas.py): the
 messages and paths, quota fit, LimitRange defaults and the queue, beside valid unusual controls that
 must keep rendering. The cases ported from Kueue's own test tables are in tests/upstream/kueue/."""
 
@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from kpt_fn import kueue
 from kpt_fn.problems import ERROR, WARNING
+from kpt_fn.profiles import kueue_names, kueue_quota
 from tests.support.kueue_kit import BLOCK, HOST, KUEUE, RACK, TAS
 from tests.support.kueue_kit import found as _found, jobsets as _jobsets, layers as _layers, local_queue as _local_queue
 from tests.support.kueue_kit import run as _run, runtime as _runtime, tas as _tas, trainjob as _trainjob
@@ -80,39 +80,39 @@ def test_pod_set_groups_count_only_pod_sets_with_a_topology():
     ("0", "Invalid value: 0: should be greater than 0"),  # jobframework/base_webhook_test.go "invalid request"
 ])
 def test_max_exec_time_label_must_be_a_positive_integer(value, message):
-    outcome = _run([_runtime(labels={kueue.MAX_EXEC_TIME_LABEL: value}), _trainjob()], KUEUE)
+    outcome = _run([_runtime(labels={kueue_names.MAX_EXEC_TIME_LABEL: value}), _trainjob()], KUEUE)
     assert outcome.exit_code == 1 and not _jobsets(outcome)
     note = " (from the runtime's spec.template.metadata.labels)"
-    assert [(s, m) for s, m in _found(outcome, kueue.RULE_MAX_EXEC)] == [(ERROR, message + note)]
-    [result] = [r for r in outcome.results if (r.get("tags") or {}).get("rule") == kueue.RULE_MAX_EXEC]
-    assert result["field"]["path"] == f"metadata.labels[{kueue.MAX_EXEC_TIME_LABEL}]"
+    assert [(s, m) for s, m in _found(outcome, kueue_names.RULE_MAX_EXEC)] == [(ERROR, message + note)]
+    [result] = [r for r in outcome.results if (r.get("tags") or {}).get("rule") == kueue_names.RULE_MAX_EXEC]
+    assert result["field"]["path"] == f"metadata.labels[{kueue_names.MAX_EXEC_TIME_LABEL}]"
     # Set by a runtimePatch instead: the problem points at the patch's field in the TrainJob.
-    patch = {"manager": "example.com/platform", "trainingRuntimeSpec": {"template": {"metadata": {"labels": {kueue.MAX_EXEC_TIME_LABEL: value}}}}}
+    patch = {"manager": "example.com/platform", "trainingRuntimeSpec": {"template": {"metadata": {"labels": {kueue_names.MAX_EXEC_TIME_LABEL: value}}}}}
     outcome = _run([_runtime(), _trainjob(runtimePatches=[patch])], KUEUE)
-    [result] = [r for r in outcome.results if (r.get("tags") or {}).get("rule") == kueue.RULE_MAX_EXEC]
+    [result] = [r for r in outcome.results if (r.get("tags") or {}).get("rule") == kueue_names.RULE_MAX_EXEC]
     assert result["message"] == message
-    assert result["field"]["path"] == f"spec.runtimePatches[0].trainingRuntimeSpec.template.metadata.labels[{kueue.MAX_EXEC_TIME_LABEL}]"
+    assert result["field"]["path"] == f"spec.runtimePatches[0].trainingRuntimeSpec.template.metadata.labels[{kueue_names.MAX_EXEC_TIME_LABEL}]"
     assert result["resourceRef"]["kind"] == "TrainJob"
 
 
 @pytest.mark.parametrize("value", ["1", "007", "2147483647"])
 def test_valid_unusual_max_exec_time_labels_pass(value):
-    outcome = _run([_runtime(labels={kueue.MAX_EXEC_TIME_LABEL: value}), _trainjob()], KUEUE)
-    assert outcome.exit_code == 0 and _found(outcome, kueue.RULE_MAX_EXEC) == []
+    outcome = _run([_runtime(labels={kueue_names.MAX_EXEC_TIME_LABEL: value}), _trainjob()], KUEUE)
+    assert outcome.exit_code == 0 and _found(outcome, kueue_names.RULE_MAX_EXEC) == []
 
 
 def test_max_exec_time_above_int32_is_ignored_by_kueues_reconciler():
     """The webhook's strconv.Atoi is 64-bit; MaximumExecutionTimeSecondsForObject parses 32 bits and
     drops the limit on error (jobframework/utils.go)."""
-    outcome = _run([_runtime(labels={kueue.MAX_EXEC_TIME_LABEL: "2147483648"}), _trainjob()], KUEUE)
+    outcome = _run([_runtime(labels={kueue_names.MAX_EXEC_TIME_LABEL: "2147483648"}), _trainjob()], KUEUE)
     assert outcome.exit_code == 0
-    [(severity, message)] = _found(outcome, kueue.RULE_MAX_EXEC)
+    [(severity, message)] = _found(outcome, kueue_names.RULE_MAX_EXEC)
     assert severity == WARNING and "ignores it" in message
     outcome = _run([_runtime(), _trainjob(activeDeadlineSeconds=2**31)], KUEUE)
     assert outcome.exit_code == 0
     [js] = _jobsets(outcome)
-    assert js["metadata"]["labels"][kueue.MAX_EXEC_TIME_LABEL] == str(2**31)
-    found = _found(outcome, kueue.RULE_MAX_EXEC)
+    assert js["metadata"]["labels"][kueue_names.MAX_EXEC_TIME_LABEL] == str(2**31)
+    found = _found(outcome, kueue_names.RULE_MAX_EXEC)
     assert [s for s, _ in found] == [WARNING, WARNING] and "ignores it" in found[1][1]
     [result] = [r for r in outcome.results if "ignores it" in r["message"]]
     assert result["field"]["path"] == "spec.activeDeadlineSeconds"
@@ -125,7 +125,7 @@ def test_a_workload_holds_at_most_18_pod_sets():
     assert _run([_runtime(jobs=18), _trainjob()], KUEUE).exit_code == 0
     outcome = _run([_runtime(jobs=19), _trainjob()], KUEUE)
     assert outcome.exit_code == 1
-    [(severity, message)] = _found(outcome, kueue.RULE_CREATE)
+    [(severity, message)] = _found(outcome, kueue_names.RULE_CREATE)
     assert message.startswith("Too many: 19: must have at most 18 items") and "suspended for ever" in message
     # The controller profile renders it: without Kueue nothing is wrong with 19 replicated jobs.
     assert _run([_runtime(jobs=19), _trainjob()], {}).exit_code == 0
@@ -161,7 +161,7 @@ def test_a_pod_set_takes_one_flavor_for_all_resources_of_a_group():
     set requests fits; 64 CPUs fit cpu-only and 8 GPUs fit a100, but no flavor gives both."""
     outcome = _run([*_gpu_job(), _cluster_queue(MIXED)], KUEUE)
     assert outcome.exit_code == 1
-    [(severity, message)] = _found(outcome, kueue.RULE_QUOTA)
+    [(severity, message)] = _found(outcome, kueue_names.RULE_QUOTA)
     assert "pod set node needs 64 cpu, 1Gi memory, 8 nvidia.com/gpu from one flavor" in message
     assert "flavor a100: cpu 64 > 16" in message and "flavor cpu-only: nvidia.com/gpu 8 > 0" in message
 
@@ -184,7 +184,7 @@ def test_pods_quota_counts_pods():
     assert _run([*_gpu_job(cpu="1", gpu="1", nodes=2), _cluster_queue(group)], KUEUE).exit_code == 0
     outcome = _run([*_gpu_job(cpu="1", gpu="1", nodes=3), _cluster_queue(group)], KUEUE)
     assert outcome.exit_code == 1
-    assert "needs 3 pods (3 pod(s) x 1)" in _found(outcome, kueue.RULE_QUOTA)[0][1]
+    assert "needs 3 pods (3 pod(s) x 1)" in _found(outcome, kueue_names.RULE_QUOTA)[0][1]
 
 
 # --- LimitRange -----------------------------------------------------------------------------------
@@ -203,15 +203,15 @@ def test_missing_requests_warning_names_the_limit_range():
     LimitRange defaults (handlePodLimitRange, summarised first-value-wins by
     pkg/util/limitrange/limitrange.go), then from limits."""
     outcome = _run([_runtime(container=BARE), _trainjob()], KUEUE)
-    [(severity, message)] = _found(outcome, kueue.RULE_REQUESTS)
+    [(severity, message)] = _found(outcome, kueue_names.RULE_REQUESTS)
     assert severity == WARNING and "unless a LimitRange sets a default" in message and "namespace ns" in message
     # A LimitRange among the inputs that sets both defaults: Kueue fills them, nothing to say.
     lr = _limit_range(defaultRequest={"cpu": "1"}, default={"memory": "1Gi"})
     outcome = _run([_runtime(container=BARE), _trainjob(), lr], KUEUE)
-    assert outcome.exit_code == 0 and _found(outcome, kueue.RULE_REQUESTS) == []
+    assert outcome.exit_code == 0 and _found(outcome, kueue_names.RULE_REQUESTS) == []
     # One that sets only cpu: memory is still 0.
     outcome = _run([_runtime(container=BARE), _trainjob(), _limit_range(defaultRequest={"cpu": "1"})], KUEUE)
-    [(_, message)] = _found(outcome, kueue.RULE_REQUESTS)
+    [(_, message)] = _found(outcome, kueue_names.RULE_REQUESTS)
     assert "requests no memory" in message and "sets no default for it" in message
 
 
@@ -222,7 +222,7 @@ def test_quota_fit_counts_limit_range_defaults():
     assert _run(items, KUEUE).exit_code == 0
     outcome = _run([*items, _limit_range(defaultRequest={"cpu": "8", "memory": "1Gi"})], KUEUE)
     assert outcome.exit_code == 1
-    assert "needs 8 cpu (1 pod(s) x 8)" in _found(outcome, kueue.RULE_QUOTA)[0][1]
+    assert "needs 8 cpu (1 pod(s) x 8)" in _found(outcome, kueue_names.RULE_QUOTA)[0][1]
 
 
 def test_pod_sets_that_each_fit_but_not_together_are_reported():
@@ -239,7 +239,7 @@ def test_pod_sets_that_each_fit_but_not_together_are_reported():
                   ("cpu-light", {"cpu": 1, "memory": "1Ti", "nvidia.com/gpu": 8}))
     outcome = _run([*items, _cluster_queue(tight)], KUEUE)
     assert outcome.exit_code == 1
-    [(_, message)] = _found(outcome, kueue.RULE_QUOTA)
+    [(_, message)] = _found(outcome, kueue_names.RULE_QUOTA)
     assert message.startswith("pod set node, pod set aux-1 each fit a flavor of ClusterQueue cq, but no choice")
     # Controls: one flavor big enough for both, or one flavor each.
     roomy = group(("a100", {"cpu": 100, "memory": "1Ti", "nvidia.com/gpu": 16}))
@@ -254,27 +254,27 @@ def test_assignment_search_gives_up_rather_than_guess():
     one = {"gpu": quantity.parse(1)}
     many = [dict(one) for _ in range(18)]
     flavors = [{"gpu": quantity.parse(1)} for _ in range(17)]  # one short: every order must be tried
-    assert kueue._assignment_exists(many, flavors, budget=1000) is None
-    assert kueue._assignment_exists(many[:3], flavors[:3]) is True
-    assert kueue._assignment_exists(many[:4], flavors[:3]) is False
+    assert kueue_quota._assignment_exists(many, flavors, budget=1000) is None
+    assert kueue_quota._assignment_exists(many[:3], flavors[:3]) is True
+    assert kueue_quota._assignment_exists(many[:4], flavors[:3]) is False
 
 
 def test_a_queue_label_from_the_runtime_is_the_jobsets_queue():
     """Trainer copies the runtime's template metadata labels to the JobSet, so Kueue would read a
     queue label put there; it comes after the TrainJob's own label and before kueueQueues."""
-    runtime = _runtime(labels={kueue.QUEUE_LABEL: "from-runtime"})
+    runtime = _runtime(labels={kueue_names.QUEUE_LABEL: "from-runtime"})
     for spec in ({"profile": "kueue"}, KUEUE):
         outcome = _run([runtime, _trainjob()], spec)
         assert outcome.exit_code == 0
         [js] = _jobsets(outcome)
-        assert js["metadata"]["labels"][kueue.QUEUE_LABEL] == "from-runtime"
+        assert js["metadata"]["labels"][kueue_names.QUEUE_LABEL] == "from-runtime"
     job = _trainjob()
-    job["metadata"]["labels"] = {kueue.QUEUE_LABEL: "from-trainjob"}
+    job["metadata"]["labels"] = {kueue_names.QUEUE_LABEL: "from-trainjob"}
     [js] = _jobsets(_run([runtime, job], KUEUE))
-    assert js["metadata"]["labels"][kueue.QUEUE_LABEL] == "from-trainjob"
+    assert js["metadata"]["labels"][kueue_names.QUEUE_LABEL] == "from-trainjob"
     # The quota fit reads the queue the JobSet names: 8 GPUs cannot fit from-runtime's ClusterQueue.
     small = (("cpu", "memory", "nvidia.com/gpu"), [("f", {"cpu": 64, "memory": "1Ti", "nvidia.com/gpu": 4})])
     runtime, job, _ = _gpu_job(cpu="1")
-    runtime["spec"]["template"]["metadata"] = {"labels": {kueue.QUEUE_LABEL: "from-runtime"}}
+    runtime["spec"]["template"]["metadata"] = {"labels": {kueue_names.QUEUE_LABEL: "from-runtime"}}
     outcome = _run([runtime, job, _local_queue("from-runtime"), _cluster_queue(small)], {"profile": "kueue"})
-    assert outcome.exit_code == 1 and "8 nvidia.com/gpu" in _found(outcome, kueue.RULE_QUOTA)[0][1]
+    assert outcome.exit_code == 1 and "8 nvidia.com/gpu" in _found(outcome, kueue_names.RULE_QUOTA)[0][1]

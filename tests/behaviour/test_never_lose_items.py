@@ -211,13 +211,13 @@ def test_max_gpus_per_node_checks_the_mpi_node_pods():
 
 def test_report_counts_mpi_nodes(tmp_path):
     """`report` showed 1 node for a 3-node DeepSpeed TrainJob (it counted the launcher only)."""
-    from kpt_fn import review
+    from kpt_fn.review import report as review_report
     from kpt_fn.cli import plain
 
     tj = kit.LOCAL_TRAINJOB.format(name="ds").replace("torch-distributed", "deepspeed-distributed") + "  trainer:\n    numNodes: 3\n"
     (tmp_path / "jobs.yaml").write_text(tj)
     outcome = plain.expand([str(tmp_path)], str(tmp_path), {})
-    (row,) = [review.trainjob_summary(e) for e in outcome.rendered]
+    (row,) = [review_report.trainjob_summary(e) for e in outcome.rendered]
     assert row["nodes"] == 3, row
 
 
@@ -255,12 +255,12 @@ def test_generator_files_holding_other_objects_is_an_error(tmp_path):
 def test_report_option_takes_the_next_free_index_of_its_file():
     """A user's object in expand-trainjobs-report.yaml: kpt refused the output ('resource at path ... and
     index "0" already exists')."""
-    from kpt_fn import review
+    from kpt_fn.review import report as review_report
 
     notes = {"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "review-notes", "namespace": "team-a", "annotations": {
         "config.kubernetes.io/path": "expand-trainjobs-report.yaml", "config.kubernetes.io/index": "0",
         "internal.config.kubernetes.io/path": "expand-trainjobs-report.yaml", "internal.config.kubernetes.io/index": "0"}}}
-    outcome = function.run([notes, trainjob()], None, report=review.report_placement("markdown"))
+    outcome = function.run([notes, trainjob()], None, report=review_report.report_placement("markdown"))
     report = outcome.items[-1]
     assert report["metadata"]["name"] == "expand-trainjobs-report" and outcome.items[0] == notes
     ann = report["metadata"]["annotations"]

@@ -11,7 +11,8 @@ import subprocess
 
 import pytest
 
-from kpt_fn import gitrev, review
+from kpt_fn import gitrev
+from kpt_fn.review import diff as review_diff
 
 pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="git is needed on PATH")
 
@@ -294,17 +295,17 @@ def test_secret_data_is_masked_in_every_output(fn, repo, env):
             assert secret_text not in done.stdout + done.stderr
     data = _json(_diff(fn, repo, env, "HEAD~1", "HEAD", "--format", "json"))
     [secret] = [o for j in data["trainJobs"] for o in j["objects"] if o["object"].startswith("Secret ")]
-    assert {(f["old"], f["new"]) for f in secret["fields"]} == {(review.MASKED_BEFORE, review.MASKED_AFTER)}
+    assert {(f["old"], f["new"]) for f in secret["fields"]} == {(review_diff.MASKED_BEFORE, review_diff.MASKED_AFTER)}
 
 
 def test_mask_secrets_marks_only_what_changed():
     old = {"apiVersion": "v1", "kind": "Secret", "data": {"a": "1", "b": "2", "gone": "3"}, "stringData": "odd"}
     new = {"apiVersion": "v1", "kind": "Secret", "data": {"a": "1", "b": "9", "new": "4"}}
-    a, b = review.mask_secrets(old, new)
+    a, b = review_diff.mask_secrets(old, new)
     assert a["data"] == {"a": "***", "b": "*** (before)", "gone": "***"} and a["stringData"] == "***"
     assert b["data"] == {"a": "***", "b": "*** (after)", "new": "***"}
     cm = {"apiVersion": "v1", "kind": "ConfigMap", "data": {"a": "1"}}
-    assert review.mask_secrets(cm, cm) == (cm, cm)
+    assert review_diff.mask_secrets(cm, cm) == (cm, cm)
 
 
 def test_exit_status_is_only_0_1_or_2_for_a_broken_stdout(fn, repo, env):

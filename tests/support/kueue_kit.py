@@ -7,7 +7,8 @@ from __future__ import annotations
 
 import copy
 
-from kpt_fn import function, kueue_tas
+from kpt_fn import function
+from kpt_fn.profiles import kueue_tas
 
 TAS = kueue_tas
 RACK, BLOCK, HOST = "cloud.com/rack", "cloud.com/block", "kubernetes.io/hostname"

@@ -8,7 +8,8 @@ import os
 import pytest
 
 import kpt_fn
-from kpt_fn import about, kueue, upstream
+from kpt_fn import about, upstream
+from kpt_fn.profiles import kueue_names
 
 
 def test_kubernetes_release_of_the_api_module():
@@ -27,7 +28,7 @@ def test_every_bundle_is_named_the_default_first():
         manifest = json.loads(open(os.path.join(upstream.bundle_dir(r["trainer"]), "manifest.json")).read())
         assert r["jobset"] == manifest["facts"]["jobset"]
         assert r["kubernetes"] == "v1." + manifest["facts"]["kubernetes"].removeprefix("v0.")
-        assert r["kueue"] == kueue.RELEASE
+        assert r["kueue"] == kueue_names.RELEASE
 
 
 def test_version_text_names_the_package_and_each_release():

@@ -227,8 +227,14 @@ def _imports(path: Path) -> set[str]:
     ("kpt_fn/convert.py", "kpt_fn.engine"),
     # resolve finds runtimes; it does not run them.
     ("kpt_fn/resolve.py", "kpt_fn.engine"),
-    # review compares and words the Outcomes the commands (kpt_fn.cli.modes) give it.
-    ("kpt_fn/review.py", "kpt_fn.cli"),
+    # review builds data from the Outcomes the commands (kpt_fn.cli.modes) give it; formats only write data.
+    ("kpt_fn/review/*.py", "kpt_fn.cli"),
+    ("kpt_fn/review/*.py", "kpt_fn.formats.markdown"),
+    ("kpt_fn/formats/*.py", "kpt_fn.cli"),
+    ("kpt_fn/formats/*.py", "kpt_fn.review.report"),
+    ("kpt_fn/formats/*.py", "kpt_fn.review.diff"),
+    ("kpt_fn/formats/*.py", "kpt_fn.review.upgrade"),
+    ("kpt_fn/formats/*.py", "kpt_fn.review.sides"),
     # The functionConfig, policy section included, is parsed without the checks that use it.
     ("kpt_fn/config.py", "kpt_fn.policy"),
     # Output placement and results know items and problems, not the config or the engine.

@@ -1,4 +1,4 @@
-"""One small report (kpt_fn.findings.collect's shape) that every format's test writes."""
+"""One small report (kpt_fn.review.findings.collect's shape) that every format's test writes."""
 
 TJ = {"apiVersion": "trainer.kubeflow.org/v1alpha1", "kind": "TrainJob", "namespace": "ns", "name": "a"}
 NONE = {"apiVersion": "", "kind": "", "namespace": "", "name": ""}

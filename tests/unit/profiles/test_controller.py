@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from kpt_fn import kueue
 from kpt_fn.config import FunctionConfig
 from kpt_fn.problems import WARNING, Problem
+from kpt_fn.profiles import kueue_names
 from kpt_fn.profiles.controller import Controller
 
 JOBSET = {"apiVersion": "jobset.x-k8s.io/v1alpha2", "kind": "JobSet", "metadata": {"name": "tj"}, "spec": {}}
@@ -22,11 +22,11 @@ def test_objects_pass_unchanged_and_problems_are_kept():
 
 
 def test_kueue_labels_left_on_the_trainjob_are_a_warning():
-    tj = trainjob({kueue.QUEUE_LABEL: "q"})
+    tj = trainjob({kueue_names.QUEUE_LABEL: "q"})
     objects, [p] = Controller(FunctionConfig(), [], {}).after_engine(tj, [JOBSET], [])
     assert objects == [JOBSET]
-    assert (p.severity, p.rule, p.path) == (WARNING, kueue.RULE_LABEL_LOST, "metadata.labels")
-    assert kueue.QUEUE_LABEL not in objects[0]["metadata"].get("labels", {})
+    assert (p.severity, p.rule, p.path) == (WARNING, kueue_names.RULE_LABEL_LOST, "metadata.labels")
+    assert kueue_names.QUEUE_LABEL not in objects[0]["metadata"].get("labels", {})
 
 
 def test_check_is_kueues_tas_check_whoever_renders():
@@ -35,4 +35,4 @@ def test_check_is_kueues_tas_check_whoever_renders():
     profile = Controller(FunctionConfig(), [], {})
     assert profile.check(trainjob(), JOBSET) == []
     [p] = profile.check(trainjob(), bad)
-    assert p.rule == kueue.RULE_TAS and p.subject is bad
+    assert p.rule == kueue_names.RULE_TAS and p.subject is bad

@@ -1,11 +1,11 @@
-"""kpt_fn.profiles.kueue: an adapter of kpt_fn.kueue's behaviour to the profile hooks (the behaviour
-itself is tested in tests/unit/test_kueue.py)."""
+"""kpt_fn.profiles.kueue: the Kueue profile's hooks (its behaviour through whole runs is tested in
+tests/unit/profiles/test_kueue_profile.py)."""
 
 from __future__ import annotations
 
-from kpt_fn import kueue
 from kpt_fn.config import FunctionConfig
 from kpt_fn.problems import ERROR, INFO, Problem
+from kpt_fn.profiles import kueue_names
 from kpt_fn.profiles.controller import Controller
 from kpt_fn.profiles.kueue import Kueue
 
@@ -23,11 +23,11 @@ def profile(items=(), queues=None):
 
 
 def test_it_is_the_controller_profile_with_kueues_hooks():
-    assert issubclass(Kueue, Controller) and Kueue.name == kueue.KUEUE
+    assert issubclass(Kueue, Controller) and Kueue.name == kueue_names.KUEUE
 
 
 def test_before_engine_renders_a_multikueue_trainjob():
-    tj = trainjob(managedBy=kueue.MULTIKUEUE, suspend=True)
+    tj = trainjob(managedBy=kueue_names.MULTIKUEUE, suspend=True)
     assert profile().before_engine(tj)["spec"] == {"suspend": True}
     plain = trainjob()
     assert profile().before_engine(plain) is plain
@@ -35,22 +35,22 @@ def test_before_engine_renders_a_multikueue_trainjob():
 
 def test_after_engine_queues_the_jobset_from_the_queues_option():
     objects, problems = profile(queues={"ns": "team"}).after_engine(trainjob(), [JOBSET], [])
-    assert objects[0]["metadata"]["labels"][kueue.QUEUE_LABEL] == "team"
-    assert (problems[-1].severity, problems[-1].rule) == (INFO, kueue.RULE_QUEUE)
+    assert objects[0]["metadata"]["labels"][kueue_names.QUEUE_LABEL] == "team"
+    assert (problems[-1].severity, problems[-1].rule) == (INFO, kueue_names.RULE_QUEUE)
 
 
 def test_after_engine_without_a_queue_is_an_error():
     objects, problems = profile().after_engine(trainjob(), [JOBSET], [Problem("engine's")])
     assert objects == [JOBSET]
     assert problems[0] == Problem("engine's")
-    assert any(p.severity == ERROR and p.rule == kueue.RULE_QUEUE for p in problems)
+    assert any(p.severity == ERROR and p.rule == kueue_names.RULE_QUEUE for p in problems)
 
 
 def test_a_default_local_queue_among_the_items_is_found():
     local_queue = {"apiVersion": "kueue.x-k8s.io/v1beta1", "kind": "LocalQueue",
                    "metadata": {"name": "default", "namespace": "ns"}, "spec": {"clusterQueue": "cq"}}
     objects, _ = profile([local_queue]).after_engine(trainjob(), [JOBSET], [])
-    assert objects[0]["metadata"]["labels"][kueue.QUEUE_LABEL] == "default"
+    assert objects[0]["metadata"]["labels"][kueue_names.QUEUE_LABEL] == "default"
 
 
 def test_check_adds_quotas_only_when_there_are_queues_among_the_items():

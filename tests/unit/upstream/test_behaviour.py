@@ -62,11 +62,12 @@ def test_switch_on_reads_a_switch_or_its_negation(condition, expected):
 
 
 def test_every_rule_switch_names_a_switch():
-    from kpt_fn import convert, engine, kueue, policy, rerun
+    from kpt_fn import convert, engine, policy, rerun
     from kpt_fn.engine import framework
+    from kpt_fn.profiles import kueue_names
     from kpt_fn.validation import admitted, runtime_webhook
 
-    for rule in [*engine.RULES, *framework.rules(), *runtime_webhook.RULES, *convert.RULES, *kueue.RULES,
+    for rule in [*engine.RULES, *framework.rules(), *runtime_webhook.RULES, *convert.RULES, *kueue_names.RULES,
                  *policy.RULES, *rerun.RULES, *admitted.RULES]:
         if rule.behaviour is not None:
             assert rule.behaviour.removeprefix("not ") in Behaviour._fields, rule

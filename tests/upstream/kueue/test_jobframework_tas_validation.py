@@ -1,5 +1,5 @@
 """Kueue v0.19.2's pkg/controller/jobframework/tas_validation_test.go, ported: the topology slice
-annotations of a pod set (kpt_fn/kueue_tas.py)."""
+annotations of a pod set (kpt_fn/profiles/kueue_tas.py)."""
 
 from __future__ import annotations
 

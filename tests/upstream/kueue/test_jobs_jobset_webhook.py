@@ -1,9 +1,9 @@
 """Kueue v0.19.2's pkg/controller/jobs/jobset/jobset_webhook_test.go, ported: TestValidateCreate's
-topology cases (kpt_fn/kueue_tas.py) and TestDefault's default-LocalQueue cases (the `kueue` profile)."""
+topology cases (kpt_fn/profiles/kueue_tas.py) and TestDefault's default-LocalQueue cases (the `kueue` profile)."""
 
 from __future__ import annotations
 
-from kpt_fn import kueue
+from kpt_fn.profiles import kueue_names
 from tests.support.kueue_kit import BLOCK, KUEUE, RACK, TAS, found, jobsets, local_queue, run, runtime, tas, trainjob
 
 
@@ -30,16 +30,16 @@ def test_the_namespaces_default_local_queue_is_what_kueue_assigns():
     outcome = run([runtime(), trainjob(), local_queue("default")], {"profile": "kueue"})
     assert outcome.exit_code == 0
     [js] = jobsets(outcome)
-    assert js["metadata"]["labels"][kueue.QUEUE_LABEL] == "default"
+    assert js["metadata"]["labels"][kueue_names.QUEUE_LABEL] == "default"
     assert any("webhook assigns" in r["message"] for r in outcome.results if r["severity"] == "info")
     # "default lq isn't created": another namespace's, or another name, is no default.
     for other in (local_queue("default", namespace="other"), local_queue("team")):
         outcome = run([runtime(), trainjob(), other], {"profile": "kueue"})
-        assert outcome.exit_code == 1 and "no LocalQueue" in found(outcome, kueue.RULE_QUEUE)[0][1]
+        assert outcome.exit_code == 1 and "no LocalQueue" in found(outcome, kueue_names.RULE_QUEUE)[0][1]
     # "default lq is created, job has queue label": the named queue stays.
     job = trainjob()
-    job["metadata"]["labels"] = {kueue.QUEUE_LABEL: "team"}
+    job["metadata"]["labels"] = {kueue_names.QUEUE_LABEL: "team"}
     [js] = jobsets(run([runtime(), job, local_queue("default")], {"profile": "kueue"}))
-    assert js["metadata"]["labels"][kueue.QUEUE_LABEL] == "team"
+    assert js["metadata"]["labels"][kueue_names.QUEUE_LABEL] == "team"
     [js] = jobsets(run([runtime(), trainjob(), local_queue("default")], KUEUE))
-    assert js["metadata"]["labels"][kueue.QUEUE_LABEL] == "q"
+    assert js["metadata"]["labels"][kueue_names.QUEUE_LABEL] == "q"

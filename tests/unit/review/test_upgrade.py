@@ -8,10 +8,11 @@ from pathlib import Path
 
 import pytest
 
-from kpt_fn import upgrade, upstream
+from kpt_fn import upstream
+from kpt_fn.review import upgrade
 from kpt_fn.cli import modes
 
-EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
+EXAMPLES = Path(__file__).resolve().parents[3] / "examples"
 
 
 def test_release_range():

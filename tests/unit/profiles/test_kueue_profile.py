@@ -1,4 +1,4 @@
-"""The kueue output profile (kpt_fn/kueue.py): golden cases in fixtures/kueue/, the TAS and quota rules,
+"""The kueue output profile (kpt_fn/profiles/kueue*.py): golden cases in fixtures/kueue/, the TAS and quota rules,
 and the Argo CD patch."""
 
 from __future__ import annotations
@@ -11,10 +11,11 @@ import subprocess
 import pytest
 import yaml
 
-from kpt_fn import function, kueue, kueue_tas, workload
+from kpt_fn import function, workload
+from kpt_fn.profiles import kueue_names, kueue_tas
 from kpt_fn.problems import ERROR, WARNING
 
-ROOT = pathlib.Path(__file__).resolve().parents[2]
+ROOT = pathlib.Path(__file__).resolve().parents[3]
 CASES = sorted(p.name for p in (ROOT / "fixtures" / "kueue").iterdir() if p.is_dir())
 
 
@@ -75,24 +76,24 @@ def _job(**labels):
 
 def test_controller_profile_is_unchanged_and_warns_about_lost_labels():
     job = _job()
-    job["metadata"]["labels"] = {kueue.QUEUE_LABEL: "q"}
+    job["metadata"]["labels"] = {kueue_names.QUEUE_LABEL: "q"}
     outcome = _run([job], {})
     [js] = _generated(outcome)
-    assert kueue.QUEUE_LABEL not in (js["metadata"].get("labels") or {})
+    assert kueue_names.QUEUE_LABEL not in (js["metadata"].get("labels") or {})
     assert "suspend" not in js["spec"] or js["spec"]["suspend"] is False
-    assert {"severity": WARNING, "rule": kueue.RULE_LABEL_LOST} in _rules(outcome)
+    assert {"severity": WARNING, "rule": kueue_names.RULE_LABEL_LOST} in _rules(outcome)
     assert outcome.exit_code == 0
 
 
 def test_queue_label_wins_over_config_and_is_validated():
     job = _job()
-    job["metadata"]["labels"] = {kueue.QUEUE_LABEL: "from-label"}
+    job["metadata"]["labels"] = {kueue_names.QUEUE_LABEL: "from-label"}
     [js] = _generated(_run([job], {"profile": "kueue", "kueueQueues": ["ns=from-config"]}))
-    assert js["metadata"]["labels"][kueue.QUEUE_LABEL] == "from-label"
-    job["metadata"]["labels"] = {kueue.QUEUE_LABEL: "Not_A_Name"}
+    assert js["metadata"]["labels"][kueue_names.QUEUE_LABEL] == "from-label"
+    job["metadata"]["labels"] = {kueue_names.QUEUE_LABEL: "Not_A_Name"}
     outcome = _run([job], {"profile": "kueue"})
     assert outcome.exit_code == 1 and not _generated(outcome)
-    assert {"severity": ERROR, "rule": kueue.RULE_QUEUE} in _rules(outcome)
+    assert {"severity": ERROR, "rule": kueue_names.RULE_QUEUE} in _rules(outcome)
 
 
 def test_no_queue_is_an_error():
@@ -109,9 +110,9 @@ def test_bad_queue_entry_is_reported():
 
 def test_kueue_runtime_patch_in_git_is_warned_about():
     job = _job()
-    job["spec"]["runtimePatches"] = [{"manager": kueue.RUNTIME_PATCH_MANAGER, "trainingRuntimeSpec": {}}]
+    job["spec"]["runtimePatches"] = [{"manager": kueue_names.RUNTIME_PATCH_MANAGER, "trainingRuntimeSpec": {}}]
     outcome = _run([job], {"profile": "kueue", "kueueQueues": ["q"]})
-    assert {"severity": WARNING, "rule": kueue.RULE_STALE_PATCH} in _rules(outcome)
+    assert {"severity": WARNING, "rule": kueue_names.RULE_STALE_PATCH} in _rules(outcome)
 
 
 def test_podgroup_with_kueue_is_double_gating():
@@ -128,17 +129,17 @@ def test_podgroup_with_kueue_is_double_gating():
     job["spec"]["runtimeRef"] = {"name": "gang", "kind": "TrainingRuntime"}
     outcome = _run([runtime, job], {"profile": "kueue", "kueueQueues": ["q"]})
     assert _generated(outcome, "PodGroup")
-    assert {"severity": WARNING, "rule": kueue.RULE_DOUBLE_GANG} in _rules(outcome)
+    assert {"severity": WARNING, "rule": kueue_names.RULE_DOUBLE_GANG} in _rules(outcome)
 
 
 def test_containers_without_requests_are_warned_about():
     job = _job()
     del job["spec"]["trainer"]["resourcesPerNode"]
     outcome = _run([job], {"profile": "kueue", "kueueQueues": ["q"]})
-    assert {"severity": WARNING, "rule": kueue.RULE_REQUESTS} in _rules(outcome)
+    assert {"severity": WARNING, "rule": kueue_names.RULE_REQUESTS} in _rules(outcome)
 
 
-# --- TAS annotations through the profile (the rules themselves: tests/unit/test_kueue_tas.py) -------
+# --- TAS annotations through the profile (the rules themselves: tests/unit/profiles/test_kueue_tas.py) -------
 
 
 def test_tas_errors_stop_the_trainjob():
@@ -147,7 +148,7 @@ def test_tas_errors_stop_the_trainjob():
         {"name": "node", "template": {"spec": {"template": {"metadata": {"annotations": {kueue_tas.SLICE_SIZE: "2"}}}}}}]}}}}]
     outcome = _run([job], {"profile": "kueue", "kueueQueues": ["q"]})
     assert outcome.exit_code == 1
-    assert {"severity": ERROR, "rule": kueue_tas.RULE_TAS} in _rules(outcome)
+    assert {"severity": ERROR, "rule": kueue_names.RULE_TAS} in _rules(outcome)
 
 
 # --- quota fit ---------------------------------------------------------------------------------
@@ -179,7 +180,7 @@ def test_quota_fit(quota, borrowing, cohort, fits):
     outcome = _run([_job(), *_queues(quota, borrowing, cohort)], {"profile": "kueue", "kueueQueues": ["q"]})
     assert (outcome.exit_code == 0) is fits
     if not fits:
-        [msg] = [r["message"] for r in outcome.results if (r.get("tags") or {}).get("rule") == kueue.RULE_QUOTA]
+        [msg] = [r["message"] for r in outcome.results if (r.get("tags") or {}).get("rule") == kueue_names.RULE_QUOTA]
         assert "needs 4 nvidia.com/gpu (2 pod(s) x 2)" in msg and "at most 3" in msg
 
 

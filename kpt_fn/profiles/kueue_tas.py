@@ -16,9 +16,8 @@ import json
 
 from kpt_fn import strconv, workload
 from kpt_fn.problems import Problem
+from kpt_fn.profiles.kueue_names import RULE_TAS
 from kpt_fn.resource import dig
-
-RULE_TAS = "kueue/tas-annotations"
 
 REQUIRED_TOPOLOGY = "kueue.x-k8s.io/podset-required-topology"
 PREFERRED_TOPOLOGY = "kueue.x-k8s.io/podset-preferred-topology"

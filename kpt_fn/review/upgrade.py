@@ -6,12 +6,12 @@ The same package is rendered under both releases and compared with `diff`'s own 
 does in the cluster (kpt_fn.lifecycle.classify: created, in place, refused on an existing JobSet,
 pruned). A refused JobSet keeps running as the old controller made it, and the new controller's
 reconcile of that TrainJob fails until the JobSet is recreated. This module only adds the releases and
-a summary a platform team can read before upgrading.
+a summary a platform team can read before upgrading (its writer: kpt_fn.formats.upgrade).
 """
 
 from __future__ import annotations
 
-from kpt_fn import review
+from kpt_fn.review.diff import diff
 
 EFFECTS = ("in-place", "refused", "created", "pruned")
 
@@ -28,7 +28,7 @@ def parse_range(text: str, supported) -> tuple[str, str]:
 
 
 def preview(old_release: str, new_release: str, old_outcome, new_outcome) -> dict:
-    data = review.diff(old_outcome, new_outcome)
+    data = diff(old_outcome, new_outcome)
     counts = dict.fromkeys(EFFECTS, 0)
     for job in data["trainJobs"]:
         for obj in job["objects"]:
@@ -37,16 +37,3 @@ def preview(old_release: str, new_release: str, old_outcome, new_outcome) -> dic
     data["upgrade"] = {"from": old_release, "to": new_release, "trainJobsRendered": len(new_outcome.rendered),
                        "objects": counts}
     return data
-
-
-def markdown(data: dict) -> str:
-    up, s, c = data["upgrade"], data["summary"], data["upgrade"]["objects"]
-    head = [
-        f"## Upgrading Kubeflow Trainer {up['from']} → {up['to']}",
-        "",
-        f"{s['changed']} of {up['trainJobsRendered']} TrainJob(s) render differently "
-        f"({s.get('refused', 0)} with a change the cluster refuses: recreate their JobSets); objects: "
-        f"{c['in-place']} updated in place, {c['refused']} refused, {c['created']} created, {c['pruned']} no longer rendered.",
-        "",
-    ]
-    return "\n".join(head) + "\n" + review.diff_markdown(data)

@@ -1,11 +1,11 @@
-"""kpt_fn.kueue_tas: Kueue's admission checks of the Topology Aware Scheduling pod-set annotations on a
-JobSet (what a TAS error does to a run is in tests/unit/test_kueue.py)."""
+"""kpt_fn.profiles.kueue_tas: Kueue's admission checks of the Topology Aware Scheduling pod-set annotations on a
+JobSet (what a TAS error does to a run is in tests/unit/profiles/test_kueue_profile.py)."""
 
 from __future__ import annotations
 
 import pytest
 
-from kpt_fn import kueue_tas
+from kpt_fn.profiles import kueue_tas
 
 
 def _jobset(*pod_sets):

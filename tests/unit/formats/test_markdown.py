@@ -1,10 +1,10 @@
-"""kpt_fn.markdown: user content in a Markdown report stays inert text on its own line."""
+"""kpt_fn.formats.markdown: user content in a Markdown report stays inert text on its own line."""
 
 from __future__ import annotations
 
 import pytest
 
-from kpt_fn import markdown
+from kpt_fn.formats import markdown
 
 
 @pytest.mark.parametrize("value, expected", [

@@ -1,4 +1,4 @@
-"""kpt_fn.findings: a run's findings as plain data for `validate --format`."""
+"""kpt_fn.review.findings: a run's findings as plain data for `validate --format`."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from kpt_fn import findings
+from kpt_fn.review import findings
 from kpt_fn.resource import INDEX, PATH
 from kpt_fn.problems import ERROR, WARNING
 from kpt_fn.results import Result

@@ -1,0 +1,95 @@
+"""The writers of `diff`: the diff (kpt_fn.review.diff) as a pull-request comment in Markdown, or as
+JSON. Each changed field is shown on one line, its values cut to a length; a changed script or
+hostfile by its first changed line."""
+
+from __future__ import annotations
+
+import json
+
+from kpt_fn.formats import markdown as md
+from kpt_fn.formats.comment import DEFAULT_MAX_CHARS, counted, findings_table, fit
+from kpt_fn.lifecycle import classify
+from kpt_fn.problems import ERROR
+from kpt_fn.review.findings import counts
+
+# Most fields listed per changed object, and characters per value shown, in Markdown.
+FIELDS_SHOWN = 50
+VALUE_CHARS = 80
+
+
+def _short(value) -> str:
+    # A value on one line (a hostfile or script is JSON-quoted, its newlines escaped): the list stays a list.
+    plain = isinstance(value, str) and "\n" not in value
+    text = value if plain else json.dumps(value, sort_keys=True, ensure_ascii=False)
+    return md.shorten(text, VALUE_CHARS)
+
+
+def _first_changed_line(old, new) -> tuple | None:
+    """(number, old line, new line) of the first line two texts (a script, a hostfile) differ in,
+    None unless both are strings and one has several lines: their first characters say nothing."""
+    if not (isinstance(old, str) and isinstance(new, str) and ("\n" in old or "\n" in new)):
+        return None
+    a, b = old.split("\n"), new.split("\n")
+    n = next((i for i, (x, y) in enumerate(zip(a, b)) if x != y), min(len(a), len(b)))
+    return n + 1, a[n] if n < len(a) else "", b[n] if n < len(b) else ""
+
+
+def _object_lines(o: dict) -> list:
+    if o["change"] != "changed":
+        return [f"- {o['change']}: {md.text(o['object'])}", *classify.markdown(o)]
+    out = [f"- changed: {md.text(o['object'])}"]
+    for f in o["fields"][:FIELDS_SHOWN]:
+        path = md.code(f["path"])
+        if f["old"] is None:
+            out.append(f"  - {path} added: {md.code(_short(f['new']))}")
+        elif f["new"] is None:
+            out.append(f"  - {path} removed (was {md.code(_short(f['old']))})")
+        elif (lines := _first_changed_line(f["old"], f["new"])) is not None:
+            number, was, now = lines
+            out.append(f"  - {path} line {number}: {md.code(_short(was))} → {md.code(_short(now))}")
+        else:
+            out.append(f"  - {path}: {md.code(_short(f['old']))} → {md.code(_short(f['new']))}")
+    if len(o["fields"]) > FIELDS_SHOWN:
+        out.append(f"  - … and {len(o['fields']) - FIELDS_SHOWN} more field(s) (see `--format json`)")
+    return out + classify.markdown(o)
+
+
+def _diff_block(j: dict) -> list:
+    c = counts(j["findings"])
+    first_error = next((f["message"] for f in j["findings"] if f["severity"] == ERROR), None)
+    summary = f"{j['change']}: TrainJob <b>{md.in_html(j['trainJob'])}</b>"
+    if j.get("runtime"):
+        summary += f" ({md.in_html(j['runtime'])})"
+    summary += f": {len(j['objects'])} object(s)" + (f"; {counted(c)}" if c["errors"] or c["warnings"] else "")
+    if first_error:
+        summary += f" — {md.in_html(md.shorten(first_error, 200))}"
+    refused = any(o.get("effect") == classify.REFUSED for o in j["objects"])
+    if refused:
+        summary += " — <b>refused by the cluster</b> on an existing JobSet"
+    body = [line for o in j["objects"] for line in _object_lines(o)]
+    if j["findings"]:
+        body += ["", *findings_table(j["findings"])]
+    return md.details(summary, body or ["(no object)"], open_=j["change"] == "failed" or refused)
+
+
+def markdown(data: dict, max_chars: int | None = None) -> str:
+    s = data["summary"]
+    head = [f"## expand-trainjobs diff: {s['changed']} TrainJob(s) changed, {s['added']} added, {s['removed']} removed"
+            + (f", {s['failed']} failed" if s.get("failed") else ""), "",
+            f"At the new revision: {data['errors']} error(s), {data['warnings']} warning(s).", ""]
+    for rt in data["runtimes"]:
+        head.append(f"- runtime {md.code(rt['runtime'])} {rt['change']}: used by {rt['trainJobs']} TrainJob(s), "
+                    f"{len(rt['trainJobsChanged'])} existing one(s) render differently")
+    if data["runtimes"]:
+        head.append("")
+    head += classify.markdown_summary(data)
+    if data["findings"]:
+        head += ["### Findings not about one TrainJob", "", *findings_table(data["findings"]), ""]
+    if not data["trainJobs"] and not data["runtimes"]:
+        head.append("No rendered object changes.")
+    order = sorted(data["trainJobs"], key=lambda j: j["change"] != "failed")  # stable: by name otherwise
+    return fit(head, [(_diff_block(j), counts(j["findings"])) for j in order], max_chars or DEFAULT_MAX_CHARS, "TrainJob(s)")
+
+
+def to_json(data: dict) -> str:
+    return json.dumps(data, indent=2, sort_keys=True, default=str) + "\n"

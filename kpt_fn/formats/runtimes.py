@@ -1,0 +1,25 @@
+"""The writers of `runtimes`: the ClusterTrainingRuntimes a Trainer release ships, as one line each
+(name, ML policies, replicated jobs, images) or as the YAML stream of the runtimes themselves. The
+data: {"release": "vX.Y.Z", "runtimes": [runtime, ...]}."""
+
+from __future__ import annotations
+
+from kpt_fn.yamlio import dump_all
+
+
+def table(data: dict) -> str:
+    lines = [f"# the ClusterTrainingRuntimes Kubeflow Trainer {data['release']} ships"]
+    for rt in data["runtimes"]:
+        spec = rt.get("spec") or {}
+        policy = ",".join(k for k in (spec.get("mlPolicy") or {}) if k != "numNodes") or "-"
+        jobs = (spec.get("template") or {}).get("spec", {}).get("replicatedJobs") or []
+        images = sorted({c.get("image", "") for rj in jobs
+                         for c in ((rj.get("template") or {}).get("spec", {}).get("template", {})
+                                   .get("spec", {}).get("containers") or [])})
+        lines.append(f"{rt['metadata']['name']}\t{policy}\t{','.join(rj.get('name', '') for rj in jobs)}\t"
+                     f"{' '.join(images)}")
+    return "\n".join(lines) + "\n"
+
+
+def to_yaml(data: dict) -> str:
+    return dump_all(data["runtimes"])
