@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import marshal
+from typing import NamedTuple
 
 from kpt_fn import config as config_mod
 from kpt_fn import engine, intake, kustomize_names, convert, numbers, output, profiles, rerun, resolve, sources, upstream, validation
@@ -246,7 +247,7 @@ def _render_one(entry: Rendered, step: _Step) -> list:
             lambda tj: engine.expand(step.profile.before_engine(tj), runtime, step.opts,
                                      step.checks.runtime_form(runtime, step.opts)))
         generated, profile_problems = step.profile.after_engine(rendered_tj, expansion.objects, expansion.problems)
-        generated = lifecycle.finish(generated, step.profile.name, step.checks.bundle)  # JobSets in their created form (docs/lifecycle.md)
+        generated = lifecycle.finish(generated, step.profile.created, step.checks.bundle)  # JobSets in their created form (docs/lifecycle.md)
         problems += profile_problems
         problems += _generated_problems(trainjob, runtime, generated, step, label)
         if renamer is not None:
@@ -338,36 +339,53 @@ def _place(entry: Rendered, items: list, placement, results: list, freeze) -> No
         entry.origin = frozen
 
 
-def run(
-    items: list, function_config, *, base_dir: str = ".", default_namespace: str = "", freeze=None, reader=None,
-    kustomization_root: str | None = None, returns_inputs: bool = True, env=None, emit=None, report=None,
-) -> Outcome:
-    """Expand the TrainJobs among `items` (and the config's) into the output items and results.
+class Door(NamedTuple):
+    """What the door that runs the function hands it besides the items and the parsed config: kyaml's
+    split of a KRM function into its reader/writer (the door: cli/krm.py, cli/plain.py, generated.py)
+    and its processor (run). Each door builds one; in-process callers and tests take the default.
 
-    `function_config`: the functionConfig as parsed at the door (config.parse's Parsed), or the object
-    itself (parsed here: in-process callers and tests).
+    `base_dir`: the directory relative paths of the config are read from. `default_namespace`: the
+    namespace of objects that name none when the config names none (Argo CD's application namespace).
+    `reader` (a sources.Reader) reads `files` and `runtimeDirs`; by default one confined to
+    `base_dir`. `kustomization_root`: set when running as a kustomize generator, whose kustomization
+    renames the generated objects afterwards (kpt_fn.kustomize_names). `returns_inputs`: the caller
+    gives the input items back (KRM mode, kustomize transformer), so TrainJobs and runtimes not marked
+    local-config would reach the cluster (a warning each). `env`: the environment the command line
+    passes in (DEBUG_ENV, and the default reader's EXPAND_TRAINJOBS_EXTRA_ROOTS); none by default.
 
     `freeze` (e.g. yamlio.freeze), when given, is applied to every output object as soon as nothing
     needs it as data any more -- each generated object right after its TrainJob is placed, and each
     TrainJob item of `items` once processed (replaced *in* `items`) -- so that a caller that only
     writes the output never holds all of it as dicts. Runtimes and other items stay data. Without it
-    (in-process callers, plain modes) everything stays data. `reader` (a sources.Reader) reads
-    `files` and `runtimeDirs`; by default one confined to `base_dir`. `kustomization_root`: set when
-    running as a kustomize generator, whose kustomization renames the generated objects afterwards
-    (kpt_fn.kustomize_names). `returns_inputs`: the caller gives the input items back (KRM mode,
-    kustomize transformer), so TrainJobs and runtimes not marked local-config would reach the
-    cluster (a warning each). `env`: the environment the command line passes in (DEBUG_ENV, and the
-    default reader's EXPAND_TRAINJOBS_EXTRA_ROOTS); none by default. `emit` (with `freeze`, when
-    rendering): called with the output items that are final, in order, as soon as they are (after a
-    TrainJob, everything before the next one; output.Placement.release), so that a caller writing them
-    out at once never holds the whole output; Outcome.items is then the rest. `report` (render mode
-    only): a function of the run's Outcome (before its items are final) giving (object, marker, file,
-    option) of the review report to place among the items (kpt_fn.review.report_placement;
-    output.Placement.own).
+    (in-process callers, plain modes) everything stays data. `emit` (with `freeze`, when rendering):
+    called with the output items that are final, in order, as soon as they are (after a TrainJob,
+    everything before the next one; output.Placement.release), so that a caller writing them out at
+    once never holds the whole output; Outcome.items is then the rest. `report` (render mode only): a
+    function of the run's Outcome (before its items are final) giving (object, marker, file, option)
+    of the review report to place among the items (kpt_fn.review.report.report_placement;
+    output.Placement.own)."""
+
+    base_dir: str = "."
+    default_namespace: str = ""
+    reader: object = None
+    kustomization_root: str | None = None
+    returns_inputs: bool = True
+    env: dict | None = None
+    freeze: object = None
+    emit: object = None
+    report: object = None
+
+
+def run(items: list, function_config, door: Door = Door()) -> Outcome:
+    """Expand the TrainJobs among `items` (and the config's) into the output items and results.
+
+    `function_config`: the functionConfig as parsed at the door (config.parse's Parsed), or the object
+    itself (parsed here: in-process callers and tests). `door`: what the caller hands the run (Door).
 
     The cyclic garbage collector is the caller's choice (the CLI turns it off for its one short
     run): a render leaves no reference cycles, so reference counting frees each TrainJob's data as
     soon as the loop lets it go (tests/behaviour/test_acyclic_render.py)."""
+    base_dir, default_namespace, reader, kustomization_root, returns_inputs, env, freeze, emit, report = door
     env = {} if env is None else env
     cfg, config_problems = function_config if isinstance(function_config, config_mod.Parsed) else config_mod.parse(function_config)
     namespace = cfg.namespace or default_namespace

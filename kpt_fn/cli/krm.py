@@ -253,11 +253,11 @@ def process_pieces(
             fallback["complete"] = lambda message: early.rest({
                 "apiVersion": api_version, "kind": "ResourceList",
                 "items": passing.output(items[sent[0]:]), "results": [Result(message).krm()]})
-    outcome = function.run(
-        rl["items"], parsed, base_dir=base_dir, freeze=passing.freeze if report == "none" else None,
+    outcome = function.run(rl["items"], parsed, function.Door(
+        base_dir=base_dir, freeze=passing.freeze if report == "none" else None,
         kustomization_root=base_dir if generator else None, env=env, emit=emit,
         report=None if report == "none" else review_report.report_placement(report),
-    )
+    ))
     del rl  # the output holds what it needs of the input
     out = {
         "apiVersion": api_version,

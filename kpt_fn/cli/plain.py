@@ -249,10 +249,10 @@ def expand(paths: list[str], cwd: str, env: dict, mode: str | None = None, stric
     if from_stdin:
         more, stdin_problems = _stdin_items(stdin or b"", parsed.config.limits)
         items, read_problems = items + more, read_problems + stdin_problems
-    outcome = function.run(
-        items, parsed, base_dir=root, default_namespace=env.get("ARGOCD_APP_NAMESPACE", ""), reader=reader,
+    outcome = function.run(items, parsed, function.Door(
+        base_dir=root, default_namespace=env.get("ARGOCD_APP_NAMESPACE", ""), reader=reader,
         returns_inputs=parsed.config.mode == "validate" and _client_returns_inputs(root), env=env,
-    )
+    ))
     outcome.results[:0] = [from_problem(p) for p in problems + read_problems]
     for r in outcome.results:
         if r.file and not r.field:  # a whole object: its line is where the read found its document
@@ -368,10 +368,9 @@ def kustomize_plugin(config_path: str, stdin: bytes, env: dict, cwd: str) -> tup
                 items.append(d)
     generator = not items
     reader = sources.Reader.from_env(base, env, label=sources.KUSTOMIZATION_DIR, limits=cfg.limits)
-    outcome = function.run(
-        items, parsed, base_dir=base, default_namespace="", reader=reader, kustomization_root=base if generator else None,
-        env=env,
-    )
+    outcome = function.run(items, parsed, function.Door(
+        base_dir=base, default_namespace="", reader=reader, kustomization_root=base if generator else None, env=env,
+    ))
     outcome.results[:0] = [from_problem(p) for p in problems]
     if not generator:
         # Transformer: inputs go back as they came (kustomize keeps its identity annotation), with the

@@ -36,7 +36,7 @@ def _first_changed_line(old, new) -> tuple | None:
 
 def _object_lines(o: dict) -> list:
     if o["change"] != "changed":
-        return [f"- {o['change']}: {md.text(o['object'])}", *classify.markdown(o)]
+        return [f"- {o['change']}: {md.text(o['object'])}", *_effect_lines(o)]
     out = [f"- changed: {md.text(o['object'])}"]
     for f in o["fields"][:FIELDS_SHOWN]:
         path = md.code(f["path"])
@@ -51,7 +51,7 @@ def _object_lines(o: dict) -> list:
             out.append(f"  - {path}: {md.code(_short(f['old']))} → {md.code(_short(f['new']))}")
     if len(o["fields"]) > FIELDS_SHOWN:
         out.append(f"  - … and {len(o['fields']) - FIELDS_SHOWN} more field(s) (see `--format json`)")
-    return out + classify.markdown(o)
+    return out + _effect_lines(o)
 
 
 def _diff_block(j: dict) -> list:
@@ -82,13 +82,42 @@ def markdown(data: dict, max_chars: int | None = None) -> str:
                     f"{len(rt['trainJobsChanged'])} existing one(s) render differently")
     if data["runtimes"]:
         head.append("")
-    head += classify.markdown_summary(data)
+    head += _refused_summary(data)
     if data["findings"]:
         head += ["### Findings not about one TrainJob", "", *findings_table(data["findings"]), ""]
     if not data["trainJobs"] and not data["runtimes"]:
         head.append("No rendered object changes.")
     order = sorted(data["trainJobs"], key=lambda j: j["change"] != "failed")  # stable: by name otherwise
     return fit(head, [(_diff_block(j), counts(j["findings"])) for j in order], max_chars or DEFAULT_MAX_CHARS, "TrainJob(s)")
+
+
+def _effect_lines(obj: dict) -> list:
+    """Lines under an object of the Markdown diff saying what the change will do."""
+    if obj.get("effect") == classify.IN_PLACE and obj.get("onceRunning") == classify.REFUSED:
+        fields = ", ".join(md.code(f) for f in obj["refusedFields"])  # paths hold user names (env, containers)
+        return ["  - applied in place while the TrainJob is held (its JobSet is suspended); the same change is "
+                f"refused once the JobSet runs ({fields})"]
+    if obj.get("effect") == classify.IN_PLACE:
+        return ["  - applied in place"]
+    if obj.get("effect") == classify.PRUNED:
+        return ["  - deleted by a sync that prunes (Argo CD `prune`, `kpt live apply`); left running otherwise"]
+    if obj.get("effect") != classify.REFUSED:
+        return []
+    fields = ", ".join(md.code(f) for f in obj["refusedFields"])  # paths hold user names (env, containers)
+    name = obj["object"].split(" ", 1)[-1]
+    lines = [f"  - **refused by the cluster**: JobSet {name} cannot be changed once created ({fields})"]
+    if obj.get("whileSuspended") == classify.IN_PLACE:
+        lines.append("  - accepted while the JobSet is suspended (held or queued), refused once it runs")
+    lines.append(f"  - what to do: {obj['remedy']}")
+    lines += [f"    - {route['client']}: {route['do']}" for route in obj.get("routes") or ()]
+    return lines
+
+
+def _refused_summary(data: dict) -> list:
+    count = data["summary"].get("refused", 0)
+    if not count:
+        return []
+    return [f"**{count} TrainJob(s) have changes the cluster refuses** on an existing JobSet (see below).", ""]
 
 
 def to_json(data: dict) -> str:

@@ -29,7 +29,6 @@ its CEL rules). For `diff` both are the run's release; for the upgrade preview
 
 from __future__ import annotations
 
-from kpt_fn.formats import markdown as md
 from kpt_fn import upstream
 from kpt_fn.lifecycle import advice, jobset_defaults, jobset_update, render
 from kpt_fn.profiles.kueue_names import QUEUE_LABEL
@@ -114,32 +113,3 @@ def summary(jobs: list) -> dict:
 
 def refused(data: dict) -> bool:
     return any(o.get("effect") == REFUSED for j in data["trainJobs"] for o in j["objects"])
-
-
-def markdown(obj: dict) -> list:
-    """Lines under an object of the Markdown diff saying what the change will do."""
-    if obj.get("effect") == IN_PLACE and obj.get("onceRunning") == REFUSED:
-        fields = ", ".join(md.code(f) for f in obj["refusedFields"])  # paths hold user names (env, containers)
-        return ["  - applied in place while the TrainJob is held (its JobSet is suspended); the same change is "
-                f"refused once the JobSet runs ({fields})"]
-    if obj.get("effect") == IN_PLACE:
-        return ["  - applied in place"]
-    if obj.get("effect") == PRUNED:
-        return ["  - deleted by a sync that prunes (Argo CD `prune`, `kpt live apply`); left running otherwise"]
-    if obj.get("effect") != REFUSED:
-        return []
-    fields = ", ".join(md.code(f) for f in obj["refusedFields"])  # paths hold user names (env, containers)
-    name = obj["object"].split(" ", 1)[-1]
-    lines = [f"  - **refused by the cluster**: JobSet {name} cannot be changed once created ({fields})"]
-    if obj.get("whileSuspended") == IN_PLACE:
-        lines.append("  - accepted while the JobSet is suspended (held or queued), refused once it runs")
-    lines.append(f"  - what to do: {obj['remedy']}")
-    lines += [f"    - {route['client']}: {route['do']}" for route in obj.get("routes") or ()]
-    return lines
-
-
-def markdown_summary(data: dict) -> list:
-    count = data["summary"].get("refused", 0)
-    if not count:
-        return []
-    return [f"**{count} TrainJob(s) have changes the cluster refuses** on an existing JobSet (see below).", ""]

@@ -2,7 +2,7 @@
 
 * `finish`: every generated JobSet carries the values the cluster adds when it creates one
   (jobset_defaults.create_defaults), so that what is applied again equals what is live and no client
-  sends a change the JobSet webhook refuses. Under `profile: kueue` the JobSet also asks Argo CD for a
+  sends a change the JobSet webhook refuses. Under `profile: kueue` (its `created` hook) the JobSet also asks Argo CD for a
   server-side apply (`argocd.argoproj.io/sync-options: ServerSideApply=true`, Argo CD's per-resource
   sync option): Kueue's admission changes the pod templates of a running JobSet, which a client-side
   apply's JSON merge patch would take back (refused), while a server-side apply leaves fields it does
@@ -28,16 +28,15 @@ def with_sync_option(obj: dict, option: str) -> dict:
     return res.with_annotations(obj, {SYNC_OPTIONS: ",".join(options)})
 
 
-def finish(objects: list, profile: str, bundle) -> list:
+def finish(objects: list, created, bundle) -> list:
     """The generated objects as the function writes them: JobSets in their created form, as the JobSet
-    release of `bundle`'s Trainer release creates them. The JobSets
-    are defaulted in place: they are the render's own, just made by the engine."""
+    release of `bundle`'s Trainer release creates them, then as the output profile wants them
+    (`created`: its Profile.created, e.g. the Kueue profile's server-side apply). The JobSets are
+    defaulted in place: they are the render's own, just made by the engine."""
     out = []
     for obj in objects:
         if isinstance(obj, dict) and obj.get("kind") == "JobSet" and res.api_group(obj) == "jobset.x-k8s.io":
-            obj = jobset_defaults.default_created(obj, bundle)  # the render's own object: no copy
-            if profile == "kueue":
-                obj = with_sync_option(obj, SERVER_SIDE_APPLY)
+            obj = created(jobset_defaults.default_created(obj, bundle))  # the render's own object: no copy
         out.append(obj)
     return out
 

@@ -29,3 +29,8 @@ class Profile:
     def check(self, trainjob: dict, jobset: dict) -> list:
         """Problems of a generated JobSet."""
         return []
+
+    def created(self, jobset: dict) -> dict:
+        """A generated JobSet, already in the form the cluster creates it in (kpt_fn.lifecycle.render),
+        as this profile's cluster should receive it."""
+        return jobset

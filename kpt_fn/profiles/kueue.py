@@ -34,6 +34,7 @@ fit) and kueue_tas (the TAS annotations, checked under every profile).
 from __future__ import annotations
 
 from kpt_fn.engine import RULE_DEADLINE as _CONTROLLER_DEADLINE_RULE
+from kpt_fn.lifecycle.render import SERVER_SIDE_APPLY, with_sync_option
 from kpt_fn.problems import INFO, WARNING, Problem
 from kpt_fn.profiles.controller import Controller
 from kpt_fn.profiles.kueue_create import create_problems, request_problems, stale_runtime_patches
@@ -67,6 +68,11 @@ class Kueue(Controller):
         # The engine's note that the controller enforces activeDeadlineSeconds goes: Kueue's
         # max-exec-time label stands in, and prepare() says how it differs.
         return objects, [p for p in problems if p.rule != _CONTROLLER_DEADLINE_RULE] + more
+
+    def created(self, jobset: dict) -> dict:
+        # Kueue's admission changes the pod templates of a running JobSet, which a client-side apply's
+        # JSON merge patch would take back (refused); a server-side apply leaves them to their owner.
+        return with_sync_option(jobset, SERVER_SIDE_APPLY)
 
     def check(self, trainjob: dict, jobset: dict) -> list:
         problems = super().check(trainjob, jobset)

@@ -82,7 +82,7 @@ def test_the_function_leaves_no_cycles_over_every_fixture():
     def work():
         for path, items in lists:
             for config in ({}, KUEUE):
-                function.run(items, config, base_dir=str(path.parent))
+                function.run(items, config, function.Door(base_dir=str(path.parent)))
 
     found = _cyclic_garbage(work)
     assert not found, f"{len(found)} objects in cycles, among them: {found[:8]}"

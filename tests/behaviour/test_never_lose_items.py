@@ -260,7 +260,7 @@ def test_report_option_takes_the_next_free_index_of_its_file():
     notes = {"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "review-notes", "namespace": "team-a", "annotations": {
         "config.kubernetes.io/path": "expand-trainjobs-report.yaml", "config.kubernetes.io/index": "0",
         "internal.config.kubernetes.io/path": "expand-trainjobs-report.yaml", "internal.config.kubernetes.io/index": "0"}}}
-    outcome = function.run([notes, trainjob()], None, report=review_report.report_placement("markdown"))
+    outcome = function.run([notes, trainjob()], None, function.Door(report=review_report.report_placement("markdown")))
     report = outcome.items[-1]
     assert report["metadata"]["name"] == "expand-trainjobs-report" and outcome.items[0] == notes
     ann = report["metadata"]["annotations"]

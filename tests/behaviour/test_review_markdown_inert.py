@@ -178,7 +178,7 @@ def test_krm_report_configmap_is_the_same_markdown():
               "spec": {"runtimeRef": {"name": "torch-distributed"},
                        "trainer": {"image": "x`|<img src=x>\n### forged"}}}]
     outcome = function.run(items, {"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "c"}, "data": {"report": "markdown"}},
-                           report=review_report.report_placement("markdown"))
+                           function.Door(report=review_report.report_placement("markdown")))
     [cm] = [i for i in outcome.items if i.get("kind") == "ConfigMap"]
     text = cm["data"]["report.md"]
     _assert_inert(text, "krm")

@@ -136,7 +136,8 @@ def test_under_a_kustomize_generators_name_prefix(tmp_path):
     items, _ = APPS["torch"]
     config = {"apiVersion": "fn.kpt.dev/v1alpha1", "kind": "ExpandTrainJobs", "metadata": {"name": "fn"},
               "spec": {"jobSetNames": "contentHash", "trainJobs": copy.deepcopy(items)}}
-    outcome = function.run([config], config, base_dir=str(tmp_path), kustomization_root=str(tmp_path), returns_inputs=False)
+    outcome = function.run([config], config, function.Door(base_dir=str(tmp_path), kustomization_root=str(tmp_path),
+                                                           returns_inputs=False))
     assert not outcome.errors, [r.message for r in outcome.results]
     [jobset] = [o for e in outcome.rendered for o in e.objects]
     name = jobset["metadata"]["name"]

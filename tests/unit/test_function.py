@@ -67,7 +67,28 @@ def test_the_config_is_taken_parsed_or_as_the_object():
 def test_freeze_and_emit_hand_out_the_output_as_it_is_final():
     written = []
     outcome = function.run([CM, copy.deepcopy(TJ), {**CM, "metadata": {"name": "after"}}], None,
-                           freeze=yamlio.freeze, emit=written.extend)
+                           function.Door(freeze=yamlio.freeze, emit=written.extend))
     assert kinds(written[:1]) == ["ConfigMap"]
     assert all(isinstance(x, (dict, yamlio.Frozen)) for x in written + outcome.items)
     assert len(written) + len(outcome.items) == 4  # the ConfigMaps, the TrainJob, its JobSet
+
+
+def test_run_takes_the_items_the_parsed_config_and_one_door():
+    """kyaml's reader/writer vs processor split: what a door hands the run is one Door record, and
+    every door of the package (cli/krm.py, cli/plain.py, generated.py) builds one."""
+    import ast
+    import inspect
+    from pathlib import Path
+
+    assert list(inspect.signature(function.run).parameters) == ["items", "function_config", "door"]
+    assert function.Door() == function.Door(base_dir=".", default_namespace="", returns_inputs=True)
+    doors = []
+    for path in sorted((Path(function.__file__).parent).rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "run" \
+                    and isinstance(node.func.value, ast.Name) and node.func.value.id == "function":
+                assert not node.keywords and len(node.args) == 3, f"{path}:{node.lineno}"
+                door = node.args[2]
+                assert isinstance(door, ast.Call) and ast.unparse(door.func) == "function.Door", f"{path}:{node.lineno}"
+                doors.append(path.relative_to(Path(function.__file__).parent).as_posix())
+    assert sorted(set(doors)) == ["cli/krm.py", "cli/plain.py", "generated.py"]

@@ -74,30 +74,3 @@ def test_annotate_summary_and_refused():
     jobs = [{"objects": out}, {"objects": [{"effect": c.CREATED}]}]
     assert c.summary(jobs) == {"refused": 1}
     assert c.refused({"trainJobs": jobs}) and not c.refused({"trainJobs": jobs[1:]})
-
-
-@pytest.mark.parametrize("obj, first", [
-    ({"effect": c.IN_PLACE}, "  - applied in place"),
-    ({"effect": c.PRUNED}, "  - deleted by a sync that prunes"),
-    ({"effect": c.IN_PLACE, "onceRunning": c.REFUSED, "refusedFields": ["a|b"]}, "  - applied in place while the TrainJob is held"),
-    ({"effect": c.REFUSED, "object": "JobSet ns/tj", "refusedFields": ["spec.x"], "remedy": "r"},
-     "  - **refused by the cluster**: JobSet ns/tj cannot be changed once created (`spec.x`)"),
-])
-def test_markdown(obj, first):
-    assert c.markdown(obj)[0].startswith(first)
-
-
-def test_markdown_of_created_is_nothing_and_user_paths_are_code():
-    assert c.markdown({"effect": c.CREATED}) == []
-    lines = c.markdown({"effect": c.REFUSED, "object": "JobSet tj", "refusedFields": ["env.*x*"], "remedy": "r",
-                        "whileSuspended": c.IN_PLACE})
-    assert "`env.*x*`" in lines[0] and lines[1].startswith("  - accepted while the JobSet is suspended")
-    assert lines[2] == "  - what to do: r"
-    routes = [{"client": "kubectl", "do": "k"}, {"client": "Argo CD", "do": "a"}]
-    lines = c.markdown({"effect": c.REFUSED, "object": "JobSet tj", "refusedFields": ["x"], "remedy": "r", "routes": routes})
-    assert lines[-3:] == ["  - what to do: r", "    - kubectl: k", "    - Argo CD: a"]
-
-
-def test_markdown_summary():
-    assert c.markdown_summary({"summary": {"refused": 0}}) == []
-    assert c.markdown_summary({"summary": {"refused": 2}})[0].startswith("**2 TrainJob(s) have changes the cluster refuses**")

@@ -32,22 +32,23 @@ def test_with_sync_option(current, expected):
 def test_finish_gives_jobsets_their_created_form():
     import copy
 
-    out = render.finish([copy.deepcopy(JOBSET), CONFIGMAP, "not an object"], "controller", upstream.bundle("v2.3.0"))
+    out = render.finish([copy.deepcopy(JOBSET), CONFIGMAP, "not an object"], lambda js: js, upstream.bundle("v2.3.0"))
     assert out[0] == jobset_defaults.default_created(copy.deepcopy(JOBSET), upstream.bundle("v2.3.0"))
     assert out[0] != JOBSET and out[1:] == [CONFIGMAP, "not an object"]
     assert render.SYNC_OPTIONS not in (out[0]["metadata"].get("annotations") or {})
 
 
-def test_finish_under_kueue_asks_argo_cd_for_a_server_side_apply():
+def test_finish_hands_each_jobset_to_the_profile_in_its_created_form():
     import copy
 
-    [js] = render.finish([copy.deepcopy(JOBSET)], "kueue", upstream.bundle("v2.3.0"))
-    assert js["metadata"]["annotations"][render.SYNC_OPTIONS] == render.SERVER_SIDE_APPLY
+    seen = []
+    [js] = render.finish([copy.deepcopy(JOBSET)], lambda js: seen.append(js) or {**js, "seen": True}, upstream.bundle("v2.3.0"))
+    assert js["seen"] and seen == [jobset_defaults.default_created(copy.deepcopy(JOBSET), upstream.bundle("v2.3.0"))]
 
 
 def test_finish_leaves_another_groups_jobset():
     other = {**JOBSET, "apiVersion": "example.com/v1"}
-    assert render.finish([other], "kueue", upstream.bundle("v2.3.0")) == [other]
+    assert render.finish([other], lambda js: {**js, "touched": True}, upstream.bundle("v2.3.0")) == [other]
 
 
 def _engine(seen):

@@ -55,3 +55,11 @@ def test_a_default_local_queue_among_the_items_is_found():
 
 def test_check_adds_quotas_only_when_there_are_queues_among_the_items():
     assert profile().check(trainjob(), JOBSET) == []
+
+
+def test_its_jobsets_ask_argo_cd_for_a_server_side_apply():
+    from kpt_fn.lifecycle import render
+
+    js = profile().created(JOBSET)
+    assert js["metadata"]["annotations"][render.SYNC_OPTIONS] == render.SERVER_SIDE_APPLY
+    assert Controller(FunctionConfig(), [], {}).created(JOBSET) is JOBSET
