@@ -362,7 +362,7 @@ class Door(NamedTuple):
     everything before the next one; output.Placement.release), so that a caller writing them out at
     once never holds the whole output; Outcome.items is then the rest. `report` (render mode only): a
     function of the run's Outcome (before its items are final) giving (object, marker, file, option)
-    of the review report to place among the items (kpt_fn.review.report.report_placement;
+    of the review report to place among the items (kpt_fn.cli.krm.report_placement;
     output.Placement.own)."""
 
     base_dir: str = "."

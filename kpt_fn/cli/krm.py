@@ -233,8 +233,6 @@ def process_pieces(
     generator = kustomize_names.is_kustomize_generator_call(rl["items"], rl.get("functionConfig"))
     # The review report reads the rendered objects after the run: they stay data for it.
     report = parsed.config.report
-    if report != "none":
-        from kpt_fn.review import report as review_report
     # Written while rendering: only frozen items (no review report) among input items kept as their
     # own text (the pieces' text then is dump_pieces').
     early = ListWriter(write, {"apiVersion": api_version, "kind": "ResourceList"}, "items") \
@@ -256,7 +254,7 @@ def process_pieces(
     outcome = function.run(rl["items"], parsed, function.Door(
         base_dir=base_dir, freeze=passing.freeze if report == "none" else None,
         kustomization_root=base_dir if generator else None, env=env, emit=emit,
-        report=None if report == "none" else review_report.report_placement(report),
+        report=None if report == "none" else report_placement(report),
     ))
     del rl  # the output holds what it needs of the input
     out = {
@@ -281,3 +279,15 @@ def process_pieces(
 def stderr_lines(outcome) -> list[str]:
     """The summary first, then each result a person must see (kpt_fn.results writes them)."""
     return outcome.stderr_lines()
+
+
+def report_placement(fmt: str):
+    """function.run's `report` (Door.report): the review report of the run (kpt_fn.review.report) as
+    the ConfigMap formats.krm_report writes, which output.Placement.own puts among the items, in place
+    of the report of an earlier run or at the end. A ConfigMap of that name that is not a report of
+    ours is left as it is, and is an error."""
+    from kpt_fn.formats import krm_report
+    from kpt_fn.review import report
+
+    return lambda outcome: (krm_report.configmap(report.report(outcome), fmt), krm_report.REPORT_MARKER,
+                            krm_report.REPORT_FILE, "report")

@@ -2,13 +2,12 @@
 gang, queue, objects, status, findings) and totals per namespace, from the Outcome the function
 itself produces (plain.expand: the same files, config and engine as `render`). Pods and requests are
 counted through kpt_fn.workload, as the Kueue and policy checks do. The writers of the report
-(Markdown for a pull request, JSON) are in kpt_fn/formats/; in KRM mode the report is a local-config
-ConfigMap among the items (report_placement).
+(Markdown for a pull request, JSON, the KRM `report:` ConfigMap) are in kpt_fn/formats/.
 """
 
 from __future__ import annotations
 
-from kpt_fn import formats, quantity, workload
+from kpt_fn import quantity, workload
 from kpt_fn import resource as res
 from kpt_fn.profiles.kueue_names import QUEUE_LABEL
 from kpt_fn.resource import dig
@@ -102,29 +101,3 @@ def report(outcome, root: str | None = None) -> dict:
         ns["cpu"], ns["memory"] = quantity.canonical(ns["cpu"]), quantity.canonical(ns["memory"])
     return {"trainJobs": jobs, "namespaces": dict(sorted(namespaces.items())), "findings": general,
             "errors": outcome.errors, "warnings": outcome.warnings}
-
-
-# --- the report beside the output (KRM mode) -------------------------------------------------------
-
-REPORT_NAME = "expand-trainjobs-report"
-REPORT_FILE = f"{REPORT_NAME}.yaml"
-REPORT_MARKER = "expand-trainjobs.fn.kpt.dev/report"
-
-
-def _report_object(data: dict, fmt: str) -> dict:
-    key = "report.json" if fmt == "json" else "report.md"
-    text = formats.write("report", fmt, data)
-    return {
-        "apiVersion": "v1",
-        "kind": "ConfigMap",
-        "metadata": {"name": REPORT_NAME, "annotations": {res.LOCAL_CONFIG: "true", REPORT_MARKER: fmt}},
-        "data": {key: text},
-    }
-
-
-def report_placement(fmt: str):
-    """function.run's `report`: the review report of the run as a local-config ConfigMap that
-    output.Placement.own puts among the items (kpt writes it to expand-trainjobs-report.yaml at the
-    package root; nothing applies it), in place of the report of an earlier run or at the end. A
-    ConfigMap of that name that is not a report of ours is left as it is, and is an error."""
-    return lambda outcome: (_report_object(report(outcome), fmt), REPORT_MARKER, REPORT_FILE, "report")

@@ -139,10 +139,10 @@ def test_policy_dirs_are_read_like_runtime_dirs(tmp_path):
         (tmp_path / ("runtimes" if f.name == "runtime.yaml" else "policies") / f.name).write_text(f.read_text())
     outcome = function.run([trainjob("anon", labels={})], {"apiVersion": "fn.kpt.dev/v1alpha1", "kind": "ExpandTrainJobs",
                                                            "spec": {"policyDirs": ["policies"], "runtimeDirs": ["runtimes"]}},
-                           base_dir=str(tmp_path))
+                           function.Door(base_dir=str(tmp_path)))
     assert any("'team-label' with binding 'team-label' denied request" in r.message for r in outcome.results)
     outside = function.run([trainjob("x")], {"apiVersion": "fn.kpt.dev/v1alpha1", "kind": "ExpandTrainJobs",
-                                             "spec": {"policyDirs": ["../.."]}}, base_dir=str(tmp_path))
+                                             "spec": {"policyDirs": ["../.."]}}, function.Door(base_dir=str(tmp_path)))
     assert any("policyDirs" in r.message and "outside" in r.message for r in outside.results)
 
 

@@ -255,12 +255,12 @@ def test_generator_files_holding_other_objects_is_an_error(tmp_path):
 def test_report_option_takes_the_next_free_index_of_its_file():
     """A user's object in expand-trainjobs-report.yaml: kpt refused the output ('resource at path ... and
     index "0" already exists')."""
-    from kpt_fn.review import report as review_report
+    from kpt_fn.cli import krm
 
     notes = {"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "review-notes", "namespace": "team-a", "annotations": {
         "config.kubernetes.io/path": "expand-trainjobs-report.yaml", "config.kubernetes.io/index": "0",
         "internal.config.kubernetes.io/path": "expand-trainjobs-report.yaml", "internal.config.kubernetes.io/index": "0"}}}
-    outcome = function.run([notes, trainjob()], None, function.Door(report=review_report.report_placement("markdown")))
+    outcome = function.run([notes, trainjob()], None, function.Door(report=krm.report_placement("markdown")))
     report = outcome.items[-1]
     assert report["metadata"]["name"] == "expand-trainjobs-report" and outcome.items[0] == notes
     ann = report["metadata"]["annotations"]

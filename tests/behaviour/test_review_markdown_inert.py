@@ -14,7 +14,7 @@ import pytest
 
 from kpt_fn import formats
 from kpt_fn.formats import markdown as md
-from kpt_fn.review import report as review_report
+from kpt_fn.cli import krm
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 FIXTURE = ROOT / "fixtures" / "review"
@@ -178,7 +178,7 @@ def test_krm_report_configmap_is_the_same_markdown():
               "spec": {"runtimeRef": {"name": "torch-distributed"},
                        "trainer": {"image": "x`|<img src=x>\n### forged"}}}]
     outcome = function.run(items, {"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "c"}, "data": {"report": "markdown"}},
-                           function.Door(report=review_report.report_placement("markdown")))
+                           function.Door(report=krm.report_placement("markdown")))
     [cm] = [i for i in outcome.items if i.get("kind") == "ConfigMap"]
     text = cm["data"]["report.md"]
     _assert_inert(text, "krm")

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from kpt_fn import yamlio
-from kpt_fn.review import report as review_report
+from kpt_fn.formats import krm_report
 
 from . import kit
 
@@ -27,7 +27,7 @@ def test_report_file_written_and_idempotent(kpt, fn, demo, env, tmp_path, fmt, k
     cfg = _with_report(demo, fmt)
     argv = [kpt, "fn", "eval", demo, "--exec", fn, "--fn-config", cfg]
     kit.run(argv, cwd=tmp_path, env=env).ok()
-    report = yamlio.load((demo / review_report.REPORT_FILE).read_text())
+    report = yamlio.load((demo / krm_report.REPORT_FILE).read_text())
     assert report["kind"] == "ConfigMap" and report["metadata"]["annotations"]["config.kubernetes.io/local-config"] == "true"
     text = report["data"][key]
     trainjobs = kit.demo_trainjobs(demo)
