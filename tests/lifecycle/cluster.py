@@ -1,6 +1,6 @@
 """A cluster of one namespace, just enough to follow a rendered JobSet through its syncs.
 
-The API server (create: Kueue's and JobSet's mutating webhooks on CREATE, CRD defaults; update: CRD
+The API server (create: Kueue's (kueue_webhook) and JobSet's mutating webhooks on CREATE, CRD defaults; update: CRD
 defaults, the CRD's `self == oldSelf` rules and the JobSet webhook's ValidateUpdate, kpt_fn.lifecycle)
 and the routes that apply to it, each as its upstream client does:
 
@@ -40,7 +40,7 @@ from kpt_fn import upstream
 from kpt_fn.lifecycle import jobset_defaults, jobset_update
 from kpt_fn.profiles.kueue_names import QUEUE_LABEL
 
-from lifecycle import kueue_admission, mergepatch, ssa
+from lifecycle import kueue_admission, kueue_webhook, mergepatch, ssa
 
 LAST_APPLIED = "kubectl.kubernetes.io/last-applied-configuration"
 SYNC_OPTIONS = "argocd.argoproj.io/sync-options"
@@ -63,11 +63,13 @@ def _is_jobset(obj: dict) -> bool:
 
 
 class Cluster:
-    def __init__(self, kueue: bool = False, trainer_version: str | None = None):
+    def __init__(self, kueue: bool = False, trainer_version: str | None = None,
+                 kueue_config: kueue_webhook.KueueConfig | None = None):
         self.objects: dict[tuple, dict] = {}
         self.managed: dict[tuple, ssa.Managed] = {}
         self.deleted: list[tuple] = []  # every delete, in order (a JobSet deleted and created again: a re-run)
-        self.kueue = kueue  # Kueue's webhooks and controller are installed
+        self.kueue = kueue  # Kueue's webhooks and controller are installed, with its JobSet integration
+        self.kueue_config = kueue_config or kueue_webhook.KueueConfig(jobset_integration=kueue)
         # The Trainer release installed, and with it the JobSet release whose webhooks and CRD run here.
         self.bundle = upstream.bundle(trainer_version or upstream.DEFAULT_RELEASE)
 
@@ -76,8 +78,7 @@ class Cluster:
     def _admit_create(self, obj: dict) -> dict:
         obj = copy.deepcopy(obj)
         if _is_jobset(obj):
-            if self.kueue and (obj["metadata"].get("labels") or {}).get(QUEUE_LABEL):
-                obj["spec"]["suspend"] = True  # Kueue's webhook: jobframework.ApplyDefaultForSuspend
+            obj = kueue_webhook.default_on_create(obj, self.kueue_config)  # Kueue's JobSet webhook (CREATE only)
             obj = jobset_defaults.create_defaults(obj, self.bundle)
         return obj
 

@@ -245,3 +245,40 @@ def test_a_runtime_nodeselector_and_a_flavors_node_labels_cannot_both_stay(flavo
     with pytest.raises(Refused) as err:
         cluster.argocd_sync(objects, ignore=(("spec", "suspend"),))
     assert [r.path for r in err.value.reasons] == ["spec.replicatedJobs"]
+
+
+# --- Kueue-managed JobSets without spec.suspend (docs/lifecycle.md, docs/kueue.md) ---------------------
+
+
+def _without_suspend(objects: list) -> list:
+    """The Kueue profile's render with no `spec.suspend`: Kueue's webhook suspends it on create."""
+    for obj in objects:
+        if obj["kind"] == "JobSet":
+            obj["spec"].pop("suspend", None)
+    return objects
+
+
+@pytest.mark.parametrize("route", ["argocd", "argocd-server-side", "kubectl-server-side", "kpt-live-apply-server-side"])
+def test_a_queued_render_without_suspend_survives_admission_on_every_server_side_route(route):
+    """Kueue's create-time webhook (kueue_webhook) suspends the JobSet as if the render said so; once
+    Kueue admitted it, re-applying the render server-side has nothing to conflict on (`spec.suspend` is
+    in no apply of the render) and changes nothing: no ignoreDifferences needed for Argo CD."""
+    cluster = Cluster(kueue=True)
+    first = apply_all(cluster, route, _without_suspend(rendered("kueue")))
+    assert set(first.values()) == {"created"}
+    assert cluster.objects[("JobSet", "queued")]["spec"]["suspend"] is True  # queued: Kueue's webhook
+    assert set(apply_all(cluster, route, _without_suspend(rendered("kueue"))).values()) == {"unchanged"}
+    info = ka.flavor_info({"cloud.example.com/pool": "a100"}, [{"key": "gpu", "operator": "Exists", "effect": "NoSchedule"}], tas=True)
+    assert cluster.kueue_admit("queued", [info]) == "configured"
+    live = copy.deepcopy(cluster.objects)
+    assert set(apply_all(cluster, route, _without_suspend(rendered("kueue"))).values()) == {"unchanged"}
+    assert cluster.objects == live and live[("JobSet", "queued")]["spec"]["suspend"] is False
+
+
+def test_where_kueue_does_not_manage_jobsets_a_render_without_suspend_starts_at_once():
+    """The trade-off (docs/kueue.md, the guard): Kueue's JobSet integration off, its webhook is a no-op."""
+    from lifecycle.kueue_webhook import KueueConfig
+
+    cluster = Cluster(kueue_config=KueueConfig(jobset_integration=False))
+    apply_all(cluster, "kubectl-server-side", _without_suspend(rendered("kueue")))
+    assert cluster.objects[("JobSet", "queued")]["spec"].get("suspend") in (None, False)
