@@ -512,31 +512,73 @@ TYPICAL_POLICY = {
 }
 
 
-def measure_policy(n: int, repeat: int, workdir: str, clock: str = "cpu") -> dict:
-    """The KRM run on N TrainJobs with TYPICAL_POLICY in the functionConfig against without: paired,
-    interleaved."""
-    rl = generate.generate(n)
-    off_path = os.path.join(workdir, f"policy-off-{n}.yaml")
-    with open(off_path, "wb") as f:
-        f.write(generate.to_yaml(rl))
-    rl["functionConfig"]["data"] = dict(TYPICAL_POLICY)
-    on_path = os.path.join(workdir, f"policy-on-{n}.yaml")
-    with open(on_path, "wb") as f:
-        f.write(generate.to_yaml(rl))
-    out_path = os.path.join(workdir, "policy-out.yaml")
+def _on_off(name: str, rl: dict, on_rl: dict, repeat: int, workdir: str, clock: str) -> tuple[dict, dict]:
+    """The KRM run on `on_rl` against `rl` (the same repository without what is measured): paired,
+    interleaved; (the row of medians per clock, ratio and cost; the results of the last "on" run)."""
+    paths = {}
+    for side, data in (("off", rl), ("on", on_rl)):
+        paths[side] = os.path.join(workdir, f"{name}-{side}.yaml")
+        with open(paths[side], "wb") as f:
+            f.write(generate.to_yaml(data))
+    out_path = os.path.join(workdir, f"{name}-out.yaml")
     on, off = [], []
     for _ in range(repeat):
-        off.append(run_child(function_command(), off_path, out_path))
-        on.append(run_child(function_command(), on_path, out_path))
+        off.append(run_child(function_command(), paths["off"], out_path))
+        on.append(run_child(function_command(), paths["on"], out_path))
     with open(out_path, "rb") as f:
         results = summarize_results(yaml.load(f.read(), Loader=_LOADER))
-    row = {"n": n, "policy": TYPICAL_POLICY, "errors_with_policy": results["errors"]}
+    row = {}
     for c in CLOCKS:
         p = _paired(on, off, c)
         row[c] = {"on_median_s": p["a_median_s"], "off_median_s": p["b_median_s"], "ratio_median": p["ratio_median"]}
     row["ratio"] = row[clock]["ratio_median"]
     row["cost_s"] = row[clock]["on_median_s"] - row[clock]["off_median_s"]
-    return row
+    return row, results
+
+
+def measure_policy(n: int, repeat: int, workdir: str, clock: str = "cpu") -> dict:
+    """The KRM run on N TrainJobs with TYPICAL_POLICY in the functionConfig against without: paired,
+    interleaved."""
+    rl = generate.generate(n)
+    on_rl = {**rl, "functionConfig": {**rl["functionConfig"], "data": dict(TYPICAL_POLICY)}}
+    row, results = _on_off(f"policy-{n}", rl, on_rl, repeat, workdir, clock)
+    return {"n": n, "policy": TYPICAL_POLICY, "errors_with_policy": results["errors"], **row}
+
+
+# A dozen ValidatingAdmissionPolicies a platform team might run (bench/admission_policies.yaml), as
+# the policy and binding objects of a ResourceList: the admission comparison's "on" side.
+ADMISSION_POLICIES = Path(__file__).with_name("admission_policies.yaml")
+
+
+def admission_items() -> list:
+    """The policies and bindings of ADMISSION_POLICIES, marked local-config as a repository keeps them."""
+    local = {"config.kubernetes.io/local-config": "true"}
+    items = []
+    for p in yaml.safe_load(ADMISSION_POLICIES.read_text()):
+        spec = {"matchConstraints": {"resourceRules": [
+            {"apiGroups": [g], "apiVersions": ["*"], "operations": ["CREATE"], "resources": [r]} for g, r in p["resources"]]},
+            "validations": p["validations"]}
+        if p.get("namespaceSelector"):
+            spec["matchConstraints"]["namespaceSelector"] = p["namespaceSelector"]
+        for key in ("matchConditions", "variables"):
+            if p.get(key):
+                spec[key] = p[key]
+        meta = {"name": p["name"], "annotations": dict(local)}
+        items.append({"apiVersion": "admissionregistration.k8s.io/v1", "kind": "ValidatingAdmissionPolicy", "metadata": meta,
+                      "spec": spec})
+        items.append({"apiVersion": "admissionregistration.k8s.io/v1", "kind": "ValidatingAdmissionPolicyBinding",
+                      "metadata": dict(meta), "spec": {"policyName": p["name"], "validationActions": p.get("actions", ["Deny"])}})
+    return items
+
+
+def measure_admission(n: int, repeat: int, workdir: str, clock: str = "cpu") -> dict:
+    """The KRM run on N TrainJobs with the dozen ADMISSION_POLICIES among the items against without:
+    paired, interleaved (as measure_policy)."""
+    rl = generate.generate(n)
+    policies = admission_items()
+    row, results = _on_off(f"admission-{n}", rl, {**rl, "items": policies + rl["items"]}, repeat, workdir, clock)
+    return {"n": n, "policies": len(policies) // 2, "errors_with_policies": results["errors"], **row,
+            "per_trainjob_ms": row["cost_s"] / n * 1000}
 
 
 def measure_validation(jobset_docs: list, repeat: int) -> dict | None:
@@ -624,6 +666,7 @@ def verdicts(report: dict) -> dict:
 def run(sizes=DEFAULT_SIZES, repeat: int = 5, *, startup_repeat: int = 7, out: str | os.PathLike | None = DEFAULT_OUT,
         subprocess_runs: bool = True, clock: str = "cpu", validation_repeat: int | None = None,
         argocd_sizes=ARGOCD_SIZES, argocd_repeat: int = 15, policy_n: int | None = 2000, policy_repeat: int = 3,
+        admission_n: int | None = 200, admission_repeat: int = 3,
         image_like: bool = True, floors_up_to: int | None = None, python: str | None = None) -> dict:
     """Measure everything, write JSON to `out` (unless None) and return the report."""
     global _COMMAND
@@ -635,6 +678,7 @@ def run(sizes=DEFAULT_SIZES, repeat: int = 5, *, startup_repeat: int = 7, out: s
         startup = measure_startup(startup_repeat, workdir, clock) if subprocess_runs else None
         argocd = measure_argocd(argocd_sizes, argocd_repeat, workdir, clock) if subprocess_runs and argocd_sizes else None
         policy = measure_policy(policy_n, policy_repeat, workdir, clock) if subprocess_runs and policy_n else None
+        admission = measure_admission(admission_n, admission_repeat, workdir, clock) if subprocess_runs and admission_n else None
         # The JobSets generated for the size nearest 2,000 (all of them at N = 2,000).
         ref_n = min(sizes, key=lambda n: abs(n - 2000))
         out_path = os.path.join(workdir, f"output-{ref_n}.yaml")
@@ -663,6 +707,7 @@ def run(sizes=DEFAULT_SIZES, repeat: int = 5, *, startup_repeat: int = 7, out: s
         "startup": startup,
         "argocd": argocd,
         "policy": policy,
+        "admission": admission,
         "validation": measure_validation(docs, validation_repeat or max(1, min(repeat, 3))),
     }
     report["targets"] = verdicts(report)
@@ -736,13 +781,15 @@ def format_table(report: dict) -> str:
             f" (wall {_x(a['wall']['ratio_median'])}); its PyYAML process floor {_ms(c['floor_median_s'])}"
             f" = {_x(c['floor_vs_kustomize'])} of kubectl kustomize, render / floor {_x(c['floor_ratio_median'])}"
         )
-    p = report.get("policy")
-    if p:
-        c = p[clock]
-        lines.append(
-            f"policy, N={p['n']}: on {_ms(c['on_median_s'])} vs off {_ms(c['off_median_s'])} = {_x(c['ratio_median'])}"
-            f" paired median (+{_ms(p['cost_s'])}); {p['errors_with_policy']} error(s) with the policy"
-        )
+    for key, what, tail in (
+            ("policy", "policy", lambda r: f"; {r['errors_with_policy']} error(s) with the policy"),
+            ("admission", "admission policies",
+             lambda r: f", {r['per_trainjob_ms']:.1f} ms per TrainJob; {r['errors_with_policies']} error(s) with the policies")):
+        r = report.get(key)
+        if r:
+            c = r[clock]
+            lines.append(f"{what}, N={r['n']}: on {_ms(c['on_median_s'])} vs off {_ms(c['off_median_s'])} = "
+                         f"{_x(c['ratio_median'])} paired median (+{_ms(r['cost_s'])}){tail(r)}")
     v = report.get("validation")
     if v:
         c = v[clock]
@@ -777,6 +824,9 @@ def main(argv=None) -> int:
     p.add_argument("--argocd-repeat", type=int, default=15, help="paired runs of the Argo CD comparison (default 15)")
     p.add_argument("--policy-n", type=int, default=2000, help="TrainJobs of the policy on/off comparison (0: skip)")
     p.add_argument("--policy-repeat", type=int, default=3)
+    p.add_argument("--admission-n", type=int, default=200,
+                   help="TrainJobs of the admission policies on/off comparison (0: skip)")
+    p.add_argument("--admission-repeat", type=int, default=3)
     p.add_argument("--dev-install", action="store_true",
                    help="time the development install's console script, not an image-like install (see image_like_install)")
     p.add_argument("--python", default=None,
@@ -794,7 +844,8 @@ def main(argv=None) -> int:
         argocd_repeat=3 if args.quick else args.argocd_repeat,
         policy_n=200 if args.quick and args.policy_n else args.policy_n,
         policy_repeat=1 if args.quick else args.policy_repeat, image_like=not args.dev_install, floors_up_to=args.floors_up_to,
-        python=args.python,
+        python=args.python, admission_n=min(args.admission_n, 20) if args.quick else args.admission_n,
+        admission_repeat=1 if args.quick else args.admission_repeat,
     )
     print(format_table(report))
     print(f"written: {args.out}")

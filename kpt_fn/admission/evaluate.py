@@ -52,15 +52,16 @@ class Judge:
 
     def __init__(self, cel, inputs, users: dict):
         self.cel, self.inputs, self.users = cel, inputs, users
-        self._compiled: dict = {}
+        # a policy is compiled once per run, not once per TrainJob: the Inputs keep it
+        self._compiled: dict = inputs.compiled if inputs is not None else {}
 
     # --- compiling ----------------------------------------------------------------------------
 
     def compiled(self, policy: dict) -> dict:
-        name = res.name(policy)
-        found = self._compiled.get(name)
+        key = (id(self.cel), res.name(policy))
+        found = self._compiled.get(key)
         if found is None:
-            found = self._compiled[name] = self._compile(policy)
+            found = self._compiled[key] = self._compile(policy)
         return found
 
     def _compile(self, policy: dict) -> dict:

@@ -28,9 +28,11 @@ class Inputs:
     """Policies by name, bindings by policy name, Namespaces by name, and every other object for
     the paramRefs (by apiVersion and kind)."""
 
-    __slots__ = ("policies", "bindings", "namespaces", "objects")
+    __slots__ = ("policies", "bindings", "namespaces", "objects", "compiled")
 
     def __init__(self):
+        # (engine, policy name) -> its compiled expressions, once per run (kpt_fn.admission.evaluate)
+        self.compiled: dict = {}
         self.policies: dict = {}
         self.bindings: dict = {}
         self.namespaces: dict = {}

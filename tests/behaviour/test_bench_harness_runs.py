@@ -109,3 +109,17 @@ def test_argocd_row_pairs_render_kustomize_and_the_floor(tmp_path):
     assert row["render_exit_code"] == 0
     wall = row["wall"]
     assert wall["ratio_median"] > 0 and wall["floor_ratio_median"] > 0 and wall["floor_vs_kustomize"] > 0
+
+
+def test_the_admission_comparison_policies_are_met_by_the_generated_repository():
+    """Both sides of bench.run's admission comparison render the same objects: the dozen policies
+    read without a problem and no Deny policy refuses the generated repository."""
+    from kpt_fn import function
+    from kpt_fn.admission import inputs
+
+    policies = run.admission_items()
+    found, problems = inputs.gather(policies)
+    assert len(found.policies) == 12 and not problems
+    rl = generate.generate(10)
+    outcome = function.run(policies + rl["items"], rl["functionConfig"])
+    assert [r.message for r in outcome.results if r.rule.startswith("admission/") and r.severity == "error"] == []

@@ -2,13 +2,14 @@
 (fixtures/admission/platform: GPU limits, image registries, required labels, team quotas by namespace
 label, pod security, pinned images, audited deadlines) judging valid, unusual TrainJobs (controls:
 nothing may be reported) and TrainJobs each policy refuses (named with the created object, the
-policy and binding, and the TrainJob or runtime field), in render, validate and KRM mode; and a run
-without policies imports no admission module."""
+policy and binding, and the TrainJob or runtime field), in render, validate and KRM mode, and through
+the command line's formats, report and diff. That a run without policies imports no admission module
+is tests/behaviour/test_light_startup.py's."""
 
 from __future__ import annotations
 
 import json
-import subprocess
+import os
 import sys
 from pathlib import Path
 
@@ -16,17 +17,11 @@ import pytest
 import yaml
 
 from kpt_fn import function
-from kpt_fn.admission import check
-from support import celpy_admission, krm_mode
+from support import krm_mode
 
 REPO = Path(__file__).resolve().parents[2]
 PLATFORM = REPO / "fixtures" / "admission" / "platform"
 LOCAL = {"config.kubernetes.io/local-config": "true"}
-
-
-@pytest.fixture(autouse=True)
-def cel(monkeypatch):
-    monkeypatch.setattr(check, "engine", lambda: celpy_admission)
 
 
 def platform() -> list:
@@ -160,35 +155,12 @@ def test_admission_users_name_the_creator():
     assert any("created by system:serviceaccount:ops:fake" in r.message for r in outcome.results)
 
 
-SCRIPT = """
-import io, json, sys
-sys.argv = ["expand-trainjobs"]
-sys.stdin = io.TextIOWrapper(io.BytesIO(sys.stdin.buffer.read()))
-real_stdout = sys.stdout
-sys.stdout = io.TextIOWrapper(io.BytesIO())
-from kpt_fn import cli
-try:
-    cli.main()
-except SystemExit as e:
-    code = e.code
-real_stdout.write(json.dumps({"code": code, "admission": sorted(m for m in sys.modules if m.startswith("kpt_fn.admission"))}))
-"""
-
-
-def test_a_run_without_policies_imports_no_admission_module():
-    items = [d for d in platform() if d["kind"] == "ClusterTrainingRuntime"] + [trainjob("t")]
-    rl = {"apiVersion": "config.kubernetes.io/v1", "kind": "ResourceList", "items": items}
-    out = subprocess.run([sys.executable, "-c", SCRIPT], input=yaml.safe_dump(rl).encode(), capture_output=True,
-                         check=True, cwd=REPO)
-    assert json.loads(out.stdout) == {"code": 0, "admission": []}, out.stderr.decode()
-
-
 def _cli(monkeypatch, capfd, *args):
-    """(stdout, stderr, exit status) of the command line run in-process (the CEL stand-in applies)."""
+    """(stdout, stderr, exit status) of the command line run in-process."""
     from kpt_fn import cli
 
     monkeypatch.setattr(sys, "argv", ["expand-trainjobs", *args])
-    for k in [k for k in __import__("os").environ if k.startswith(("ARGOCD_", "EXPAND_TRAINJOBS_"))]:
+    for k in [k for k in os.environ if k.startswith(("ARGOCD_", "EXPAND_TRAINJOBS_"))]:
         monkeypatch.delenv(k)
     with pytest.raises(SystemExit) as done:
         cli.main()

@@ -19,8 +19,10 @@ EXAMPLE = REPO / "fixtures" / "examples" / "torch-job"
 # importlib.resources: package data is read as plain files; jsonschema_rs: valid objects pass the
 # pure-Python precheck (kpt_fn.validation.precheck). Standard-library modules such as typing or
 # dataclasses are not policed here: what they cost is a benchmark figure (docs/benchmarks.md), not a rule.
-# re2 (google-re2): only the regular expressions of admission policies' CEL need it.
-HEAVY = ["celpy", "click", "cryptography", "importlib.resources", "jinja2", "jsonschema_rs", "lark", "re2"]
+# re2 (google-re2): only the regular expressions of admission policies' CEL need it; kpt_fn.admission:
+# the admission policies' code and its CEL engine, for runs with policies only (kpt_fn.function).
+HEAVY = ["celpy", "click", "cryptography", "importlib.resources", "jinja2", "jsonschema_rs", "kpt_fn.admission", "lark",
+         "re2"]
 
 SCRIPT = """
 import io, json, sys

@@ -170,3 +170,23 @@ def test_match_conditions_see_no_namespace_object_validations_do():
     assert judge(pol, [binding()], pod(), [NS]) == []
     pol = policy([{"expression": "false"}], matchConditions=[{"name": "ns", "expression": "namespaceObject != null"}])
     assert judge(pol, [binding()], pod(), [NS]) == []
+
+
+def test_a_policy_is_compiled_once_per_run():
+    found, _ = inputs.gather([policy(IMAGES), binding()])
+    compiled = []
+    real = celpy_admission.compile
+
+    class Counting:
+        def __getattr__(self, name):
+            return getattr(celpy_admission, name)
+
+        @staticmethod
+        def compile(text, variables, return_types=None):
+            compiled.append(text)
+            return real(text, variables, return_types=return_types)
+
+    cel = Counting()
+    for _ in range(3):  # a Judge per TrainJob, as check.check makes them
+        evaluate.Judge(cel, found, children.USERS).judge(found.policies["pol"], found.bindings["pol"], pod(), None)
+    assert compiled == [IMAGES[0]["expression"]]
