@@ -42,6 +42,22 @@ def repository_root(app_dir: str, env) -> str | None:
     return app_dir
 
 
+def git_top_level(app_dir: str) -> str | None:
+    """The top level of the git working tree holding `app_dir` (None outside git): what Argo CD's
+    confinement to the repository means in a checkout (CI, pre-commit, a laptop), with no environment
+    variable. Found as git itself finds it: the nearest directory upwards holding `.git`, a directory
+    or a gitfile (a worktree, a submodule) -- git setup.c setup_git_directory_gently_1, which walks up
+    the parents checking is_git_directory / read_gitfile. No git binary is run."""
+    here = os.path.normpath(os.path.abspath(app_dir))
+    while True:
+        if os.path.exists(os.path.join(here, ".git")):
+            return here
+        parent = os.path.dirname(here)
+        if parent == here:
+            return None
+        here = parent
+
+
 def kueue_patch() -> dict:
     """The Application fields that let Kueue own `spec.suspend` of the JobSets of `profile: kueue`
     (`expand-trainjobs argocd-kueue-patch`).

@@ -94,6 +94,11 @@ _CONFIG = click.option(
          "expand-trainjobs.yaml or the Argo CD parameters.",
 )
 _QUIET = click.option("-q", "--quiet", is_flag=True, help="Nothing on stderr unless the run fails.")
+_FIND_APPS = click.option(
+    "--find-apps", is_flag=True,
+    help="Search PATHS (default: .) for apps: directories holding expand-trainjobs.yaml, or a kustomization "
+         "or Kptfile naming the function; each is judged by its own config, and the output names those found.",
+)
 _PATHS_HELP = "PATHS are YAML files or directories (default: .); `-` reads a YAML stream from stdin."
 
 
@@ -104,7 +109,8 @@ _PATHS_HELP = "PATHS are YAML files or directories (default: .); `-` reads a YAM
 @_QUIET
 @_STRICT
 @_TRAINER_VERSION
-def render(paths, namespace, config, quiet, strict, trainer_version):
+@_FIND_APPS
+def render(paths, namespace, config, quiet, strict, trainer_version, find_apps):
     """Print the manifests to apply, as a plain YAML stream, from YAML files or directories (default: .).
 
     For Argo CD's config-management plugin and scripts. `render DIR` renders DIR as the Argo CD app at
@@ -116,7 +122,7 @@ def render(paths, namespace, config, quiet, strict, trainer_version):
     from stdin (e.g. `kustomize build | expand-trainjobs render -`).
     """
     modes.render_mode(paths, strict=strict, trainer_version=trainer_version, namespace=namespace, config=config,
-                      quiet=quiet)
+                      quiet=quiet, find_apps=find_apps)
 
 
 @_command("validate")
@@ -129,13 +135,14 @@ def render(paths, namespace, config, quiet, strict, trainer_version):
 @click.option("--format", "fmt", type=click.Choice(formats.NAMES), default="text", show_default=True,
               help="text: the findings on stderr, each with file:line; json, sarif (SARIF 2.1.0 for code "
                    "scanning), junit (a test case per TrainJob) or github (workflow annotations): on stdout.")
-def validate(paths, namespace, config, quiet, strict, trainer_version, fmt):
+@_FIND_APPS
+def validate(paths, namespace, config, quiet, strict, trainer_version, fmt, find_apps):
     """Run every check on YAML files or directories (default: .; `-`: a YAML stream on stdin) without
     generating anything.
 
     Exit status: 0 no error, 1 errors (whatever the format)."""
     modes.render_mode(paths, "validate", strict, trainer_version, fmt=fmt, namespace=namespace, config=config,
-                      quiet=quiet)
+                      quiet=quiet, find_apps=find_apps)
 
 
 @_command("rules")

@@ -280,7 +280,8 @@ def guarded(fn, *args, failed_code: int = 1) -> None:
 
 
 def render_mode(paths, mode: str | None = None, strict: bool = False, trainer_version: str | None = None,
-                fmt: str = "text", namespace: str | None = None, config: str | None = None, quiet: bool = False) -> None:
+                fmt: str = "text", namespace: str | None = None, config: str | None = None, quiet: bool = False,
+                find_apps: bool = False) -> None:
     """`render [PATH...|-]` (mode None) and `validate [PATH...|-]` (mode "validate", output format
     `fmt`); `--strict`, `--trainer-version`, `--namespace`, `--config FILE`; `--quiet`: nothing on
     stderr unless the run fails."""
@@ -289,7 +290,7 @@ def render_mode(paths, mode: str | None = None, strict: bool = False, trainer_ve
     def run():
         stdin = read_stdin() if plain.STDIN in paths else None
         out, lines, code = plain.render(list(paths), working_directory(), dict(os.environ), mode, strict, fmt, trainer_version,
-                                        namespace=namespace, config=config, stdin=stdin)
+                                        namespace=namespace, config=config, stdin=stdin, find_apps=find_apps)
         return out, (lines if code or not quiet else []), code
 
     guarded(run)

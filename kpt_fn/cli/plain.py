@@ -16,7 +16,7 @@ import json
 import os
 
 from kpt_fn import config as config_mod
-from kpt_fn import argocd, function, output, sources
+from kpt_fn import apps, argocd, function, output, sources
 from kpt_fn import resource as res
 from kpt_fn.problems import ERROR, WARNING, Problem
 from kpt_fn.results import Result, Summary, from_problem
@@ -149,7 +149,7 @@ def _in_file(fc, path: str):
     return {**fc, "metadata": md}
 
 
-def _emit(outcome, plain: list, root: str, may_be_empty: bool) -> tuple[str, list[str], int]:
+def _emit(outcome, plain: list, root: str, may_be_empty: bool, name_from: str | None = None) -> tuple[str, list[str], int]:
     """(stdout, stderr lines, exit code); `may_be_empty`: empty output is the app's result, not a failure."""
     empty = not outcome.exit_code and not plain
     if empty and not may_be_empty:
@@ -159,6 +159,7 @@ def _emit(outcome, plain: list, root: str, may_be_empty: bool) -> tuple[str, lis
         from kpt_fn import lines as file_lines
 
         file_lines.locate(shown, root)
+    _named_from(outcome.results, root, name_from)
     lines = outcome.stderr_lines()
     if outcome.exit_code:
         return "", lines, outcome.exit_code
@@ -214,8 +215,11 @@ def expand(paths: list[str], cwd: str, env: dict, mode: str | None = None, stric
     if from_stdin and not named:
         paths = []  # `render -`: stdin alone, not the working directory too
     # Under the Argo CD sidecar, configured paths may reach the whole repository (a monorepo's shared
-    # runtimes), not only the app directory; anywhere else, the app directory is the root.
+    # runtimes), not only the app directory; in a git checkout the same (the working tree's top level:
+    # CI and pre-commit judge the app as Argo CD will); anywhere else, the app directory is the root.
     repository = argocd.repository_root(root, env)
+    if repository is None:
+        repository = argocd.git_top_level(root)
     confine = (repository, sources.REPOSITORY_ROOT) if repository is not None else None
     reader = sources.Reader.from_env(root, env, label=sources.APP_DIR, confine_to=confine)
     fc, problems = None, []
@@ -285,19 +289,61 @@ def _unmarked_as_errors(outcome) -> None:
 
 
 def render(paths: list[str], cwd: str, env: dict, mode: str | None = None, strict: bool = False,
-           fmt: str = "text", trainer_version: str | None = None, **flags) -> tuple[str, list[str], int]:
+           fmt: str = "text", trainer_version: str | None = None, name_from: str | None = None,
+           find_apps: bool = False, **flags) -> tuple[str, list[str], int]:
     """(stdout, stderr lines, exit code) for `expand-trainjobs render|validate [--strict]
     [--trainer-version V] [-n NS] [--config FILE] [PATH...|-]`; `fmt` is validate's output format
-    (kpt_fn.formats); `flags` are expand's keywords."""
+    (kpt_fn.formats); `flags` are expand's keywords. Several directories are several apps (kpt_fn.apps);
+    `name_from`: files are named relative to it (the working directory, when several apps are shown);
+    `find_apps`: PATHS are searched for apps, and the output says which it found."""
+    if find_apps:  # the apps below PATHS (default .), found as kpt_fn.apps.find finds them
+        tops = [p for p in paths if p != STDIN] or ["."]
+        found = list(dict.fromkeys(a for top in tops for a in apps.find(top, cwd)))
+        if not found:
+            return "", [Summary(False, "no app found"), apps.found_line(tops, [])], 1
+        out, lines, code = render(found, cwd, env, mode, strict, fmt, trainer_version, name_from=name_from, **flags)
+        return out, lines[:1] + [apps.found_line(tops, found)] + lines[1:], code
+    runs = apps.groups(paths, cwd)
+    if len(runs) > 1:
+        return _several(runs, cwd, env, mode, strict, fmt, trainer_version, **flags)
     outcome = expand(paths, cwd, env, mode, strict, trainer_version, **flags)
+    root = app_dir(paths, cwd)[0]
     if outcome.config.mode == "validate":
-        return _validated(outcome, app_dir(paths, cwd)[0], cwd, fmt)
+        return _validated(outcome, root, cwd, fmt, name_from)
     keep = outcome.config.output == "all"
     namespace = outcome.config.namespace or env.get("ARGOCD_APP_NAMESPACE", "")
     outcome.results += output.duplicates(outcome.items, namespace, keep, config_mod.is_config_object)
-    root = app_dir(paths, cwd)[0]
-    out, lines, code = _emit(outcome, _plain_items(outcome), root, configured(root, env, flags.get("config")))
+    out, lines, code = _emit(outcome, _plain_items(outcome), root, configured(root, env, flags.get("config")), name_from)
     return out + argocd_safe_end(out), lines, code
+
+
+def _several(runs: list, cwd: str, env: dict, mode, strict, fmt, trainer_version, **flags) -> tuple[str, list[str], int]:
+    """Several apps, each run exactly as if alone (its own config, names, root); merged only to be
+    shown (kpt_fn.apps), files named from the working directory. A failing app fails the command:
+    render then prints nothing at all, as a single failing app does."""
+    if (mode or "") == "validate" and fmt != "text":
+        reports, catalogs, done = [], [], []
+        for paths in runs:
+            outcome = expand(paths, cwd, env, mode, strict, trainer_version, **flags)
+            report, catalog = _report(outcome, app_dir(paths, cwd)[0], cwd)
+            reports.append((_app_name(paths), report))
+            catalogs.append(catalog)
+            done.append((_app_name(paths), outcome.stderr_lines()[:1], outcome.exit_code))
+        from kpt_fn import formats
+
+        lines, code = apps.merge_lines(done)
+        return formats.write("validate", fmt, apps.merge_reports(reports), rules=_union_catalog(catalogs)), lines, code
+    outs, done = [], []
+    for paths in runs:
+        out, lines, code = render(paths, cwd, env, mode, strict, fmt, trainer_version, name_from=cwd, **flags)
+        outs.append(out)
+        done.append((_app_name(paths), lines, code))
+    lines, code = apps.merge_lines(done)
+    return ("" if code else apps.join_streams(outs)), lines, code
+
+
+def _app_name(paths: list[str]) -> str:
+    return paths[0].rstrip("/") if len(paths) == 1 and paths[0] != STDIN else "(files)"
 
 
 END_LINE = "# end of the rendered objects\n"
@@ -317,19 +363,50 @@ def argocd_safe_end(out: str) -> str:
     return "" if load_all(last) == load_all(last[:-1]) else END_LINE
 
 
-def _validated(outcome, root: str, cwd: str, fmt: str) -> tuple[str, list[str], int]:
+def _validated(outcome, root: str, cwd: str, fmt: str, name_from: str | None = None) -> tuple[str, list[str], int]:
     """validate's output: the findings with their lines, on stderr (text) or stdout (the others)."""
     from kpt_fn import lines
 
     if fmt == "text":
         lines.locate([r for r in outcome.results if r.shown], root)
+        _named_from(outcome.results, root, name_from)
         return "", outcome.stderr_lines(), outcome.exit_code
-    from kpt_fn import formats, rules, upstream
+    from kpt_fn import formats
+
+    report, catalog = _report(outcome, root, cwd)
+    return formats.write("validate", fmt, report, rules=catalog), outcome.stderr_lines(), outcome.exit_code
+
+
+def _report(outcome, root: str, cwd: str) -> tuple[dict, list]:
+    """(the findings report of a run, the rules catalogue of its release)."""
+    from kpt_fn import rules, upstream
     from kpt_fn.review import findings
 
-    report = findings.collect(outcome, root, cwd)
-    catalog = rules.rules(upstream.bundle(outcome.config.trainerVersion))  # the run's release's rules
-    return formats.write("validate", fmt, report, rules=catalog), outcome.stderr_lines(), outcome.exit_code
+    return findings.collect(outcome, root, cwd), rules.rules(upstream.bundle(outcome.config.trainerVersion))
+
+
+def _union_catalog(catalogs: list[list]) -> list:
+    """The rules of every app's release, each id once (apps may render for different releases)."""
+    seen, out = set(), []
+    for catalog in catalogs:
+        for rule in catalog:
+            if rule["id"] not in seen:
+                seen.add(rule["id"])
+                out.append(rule)
+    return out
+
+
+def _named_from(results: list, root: str, cwd: str | None) -> None:
+    """Name each result's file relative to `cwd` instead of the app directory `root` (several apps
+    shown together: `apps/team-b/tj.yaml`, not `tj.yaml`), in the message's `(in FILE` too."""
+    if cwd is None:
+        return
+    for r in results:
+        if not r.file:
+            continue
+        shown = os.path.relpath(os.path.join(root, r.file), cwd).replace(os.sep, "/")
+        r.message = r.message.replace(f"(in {r.file}", f"(in {shown}")
+        r.file = shown
 
 
 def _plain_items(outcome) -> list:

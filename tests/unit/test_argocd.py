@@ -101,3 +101,14 @@ def test_messages_name_files_relative_to_the_app_not_the_work_directory(tmp_path
     text = "\n".join(lines)
     assert code == 1 and "../../platform/runtimes/broken.yaml" in text
     assert str(tmp_path) not in text
+
+
+def test_git_top_level_is_the_nearest_directory_holding_git(tmp_path):
+    app = tmp_path / "repo" / "apps" / "a"
+    app.mkdir(parents=True)
+    assert argocd.git_top_level(str(app)) is None or not str(argocd.git_top_level(str(app))).startswith(str(tmp_path))
+    (tmp_path / "repo" / ".git").mkdir()
+    assert argocd.git_top_level(str(app)) == str(tmp_path / "repo")
+    # a worktree or submodule: .git is a file (a gitfile)
+    (tmp_path / "repo" / "apps" / ".git").write_text("gitdir: elsewhere\n")
+    assert argocd.git_top_level(str(app)) == str(tmp_path / "repo" / "apps")

@@ -1,0 +1,144 @@
+"""Several apps in one command: which paths are apps, where a repository's apps are, and one view of them.
+
+`validate apps/team-a apps/team-b` must judge each app exactly as `validate apps/team-a` alone does:
+its own expand-trainjobs.yaml (namespace, policy, profile, trainerVersion, runtimeDirs, strict), its own
+names. A single run over both directories would read neither app's config, and CI would go green on a
+guardrail violation (issue 32). So every directory given is an app run on its own; what they found is
+merged here only to be shown, each finding naming its app. Pure functions on plain data: the command
+line runs the apps (kpt_fn.cli.plain) and hands their outputs here.
+"""
+
+from __future__ import annotations
+
+import os
+
+from kpt_fn.results import Summary
+from kpt_fn.sources import MARKER_FILE
+from kpt_fn.yamlio import DEFAULT_LIMITS, YAMLInputError, load_all
+
+STDIN = "-"
+# The clients' files that name the function in an app that runs under them (kpt's pipeline, a
+# kustomization's generators or transformers): such a directory is an app even when its
+# functionConfig has another name.
+CLIENT_FILES = ("kustomization.yaml", "kustomization.yml", "Kustomization", "Kptfile")
+FUNCTION_NAMES = ("expand-trainjobs", "ExpandTrainJobs")
+
+
+def groups(paths: list[str], cwd: str) -> list[list[str]]:
+    """The runs `paths` stand for: each directory is an app of its own; files and `-` (stdin), if
+    any, are one more run in the working directory, as before. A single path is one run."""
+    named = [p for p in paths if p != STDIN]
+    dirs = [p for p in named if os.path.isdir(os.path.join(cwd, p))]
+    if len(paths) < 2 or not dirs:
+        return [list(paths)]
+    rest = [p for p in paths if p not in dirs]
+    out = [[d] for d in dict.fromkeys(dirs)]
+    return out + ([rest] if rest else [])
+
+
+def _names_function(path: str) -> bool:
+    """Whether a client file names the function anywhere in its values (an image, an exec, a
+    generator's config file); comments do not count."""
+    try:
+        with open(path, "rb") as f:
+            docs = load_all(f.read(DEFAULT_LIMITS.max_bytes), DEFAULT_LIMITS)
+    except (OSError, YAMLInputError, ValueError):
+        return False
+    stack = list(docs)
+    while stack:
+        value = stack.pop()
+        if isinstance(value, dict):
+            stack.extend(value.values())
+        elif isinstance(value, list):
+            stack.extend(value)
+        elif isinstance(value, str) and any(n in value for n in FUNCTION_NAMES):
+            return True
+    return False
+
+
+def is_app(directory: str) -> bool:
+    """A directory holding the function's config, or a kustomization or Kptfile that names the function."""
+    if os.path.isfile(os.path.join(directory, MARKER_FILE)):
+        return True
+    return any(os.path.isfile(p) and _names_function(p) for p in (os.path.join(directory, n) for n in CLIENT_FILES))
+
+
+def find(top: str, cwd: str) -> list[str]:
+    """The apps below `top` (relative to `cwd`), sorted, as paths relative to `cwd`. An app's own
+    subdirectories belong to it and are not searched; hidden directories (.git) are skipped; links
+    are not followed (the apps are the repository's, not what it points to)."""
+    found = []
+    start = os.path.normpath(os.path.join(cwd, top))
+    for here, dirs, _ in os.walk(start):
+        if is_app(here):
+            found.append(os.path.relpath(here, cwd).replace(os.sep, "/"))
+            dirs[:] = []
+            continue
+        dirs[:] = sorted(d for d in dirs if not d.startswith("."))
+    return sorted(found)
+
+
+def found_line(tops: list[str], apps: list[str]) -> str:
+    """What `--find-apps` says it found (stderr's second line)."""
+    where = ", ".join(tops)
+    if not apps:
+        return f"  [error] found no app under {where} (no {MARKER_FILE}, and no kustomization or Kptfile naming the function)"
+    return f"  [info] found {len(apps)} app(s) under {where}: {', '.join(apps)}"
+
+
+def join_streams(outs: list[str]) -> str:
+    """The apps' plain YAML streams as one stream: a document separator between non-empty ones."""
+    kept = [o for o in outs if o]
+    text = ""
+    for o in kept:
+        if text and not o.startswith("---"):
+            text += "" if text.endswith("\n") else "\n"
+            text += "---\n"
+        text += o
+    return text
+
+
+def _with_app(line: str, app: str) -> str:
+    """A finding's stderr line with its app named after the severity: `  [error] app apps/b: ...`."""
+    head, sep, rest = line.partition("] ")
+    if not sep or not head.lstrip().startswith("["):
+        return f"  app {app}: {line.strip()}"
+    return f"{head}] app {app}: {rest}"
+
+
+def merge_lines(runs: list[tuple[str, list, int]]) -> tuple[list, int]:
+    """(stderr lines, exit code) of several apps' runs `(app, stderr lines, exit code)`: one summary
+    first (how many apps failed, which), then each app's own summary and findings, the app named on
+    each; the exit code is the worst of them."""
+    failed = [app for app, _, code in runs if code]
+    code = max((c for _, _, c in runs), default=0)
+    detail = (f"{len(failed)} of {len(runs)} app(s) failed ({', '.join(failed)})" if failed
+              else f"{len(runs)} app(s), each ok")
+    lines: list = [Summary(not failed, detail)]
+    for app, app_lines, _ in runs:
+        if not app_lines:
+            continue
+        first, *rest = app_lines
+        verdict = f"{'ok' if first.ok else 'FAILED'}: {first.detail}" if isinstance(first, Summary) else first.strip()
+        lines.append(f"  app {app}: {verdict}")
+        lines.extend(_with_app(line, app) for line in rest)
+    return lines, code
+
+
+def merge_reports(reports: list[tuple[str, dict]]) -> dict:
+    """One findings report (kpt_fn.findings.collect) of several apps: the findings and TrainJobs of
+    each, in order, each naming its `app` (a TrainJob's finding indexes moved along); counts summed."""
+    findings, trainjobs, summaries = [], [], []
+    for app, report in reports:
+        offset = len(findings)
+        findings.extend({**f, "app": app} for f in report["findings"])
+        trainjobs.extend({**t, "app": app, "findings": [i + offset for i in t["findings"]]} for t in report["trainJobs"])
+        summaries.append(f"{app}: {report['summary']}")
+    return {
+        "summary": "; ".join(summaries),
+        "errors": sum(r["errors"] for _, r in reports),
+        "warnings": sum(r["warnings"] for _, r in reports),
+        "apps": [app for app, _ in reports],
+        "trainJobs": trainjobs,
+        "findings": findings,
+    }

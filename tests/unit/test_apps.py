@@ -1,0 +1,69 @@
+"""kpt_fn.apps: which paths are apps, where a repository's apps are, and the merged view of several."""
+
+from kpt_fn import apps
+from kpt_fn.results import Summary
+
+
+def _tree(tmp_path, files: dict):
+    for name, text in files.items():
+        p = tmp_path / name
+        p.parent.mkdir(parents=True, exist_ok=True)
+        p.write_text(text)
+
+
+def test_each_directory_is_an_app_and_files_stay_one_run(tmp_path):
+    _tree(tmp_path, {"a/x.yaml": "", "b/y.yaml": "", "f.yaml": ""})
+    assert apps.groups(["a", "b"], str(tmp_path)) == [["a"], ["b"]]
+    assert apps.groups(["a", "f.yaml", "-"], str(tmp_path)) == [["a"], ["f.yaml", "-"]]
+    # one path, or files only: one run, as before
+    assert apps.groups(["a"], str(tmp_path)) == [["a"]]
+    assert apps.groups(["f.yaml", "b/y.yaml"], str(tmp_path)) == [["f.yaml", "b/y.yaml"]]
+    assert apps.groups(["a", "a"], str(tmp_path)) == [["a"]]
+
+
+def test_find_apps_by_config_kustomization_or_kptfile(tmp_path):
+    _tree(tmp_path, {
+        "apps/a/expand-trainjobs.yaml": "",
+        "apps/a/nested/expand-trainjobs.yaml": "",  # inside an app: part of it
+        "apps/k/kustomization.yaml": "generators: [gen.yaml]\ntransformers: [expand-trainjobs-config.yaml]\n",
+        "apps/p/Kptfile": "pipeline:\n  mutators:\n  - exec: expand-trainjobs\n",
+        # controls: a kustomization that names the function only in a comment, a hidden directory
+        "apps/other/kustomization.yaml": "# expand-trainjobs would go here\nresources: [x.yaml]\n",
+        ".git/expand-trainjobs.yaml": "",
+        "platform/runtimes/r.yaml": "",
+    })
+    assert apps.find(".", str(tmp_path)) == ["apps/a", "apps/k", "apps/p"]
+    assert apps.find("platform", str(tmp_path)) == []
+    assert "apps/a, apps/k" in apps.found_line(["."], apps.find(".", str(tmp_path)))
+    assert "[error] found no app under platform" in apps.found_line(["platform"], [])
+
+
+def test_streams_join_with_a_separator():
+    assert apps.join_streams(["a: 1\n", "", "b: 2\n"]) == "a: 1\n---\nb: 2\n"
+    assert apps.join_streams(["---\na: 1\n", "---\nb: 2\n"]) == "---\na: 1\n---\nb: 2\n"
+    assert apps.join_streams(["", ""]) == ""
+
+
+def test_merged_lines_name_the_app_on_each_finding_and_fail_when_one_fails():
+    lines, code = apps.merge_lines([
+        ("apps/a", [Summary(True, "0 error(s)")], 0),
+        ("apps/b", [Summary(False, "1 error(s)"), "  [error] TrainJob x: too many GPUs (in apps/b/t.yaml:3)"], 1),
+    ])
+    assert code == 1
+    assert lines[0] == "expand-trainjobs: FAILED: 1 of 2 app(s) failed (apps/b)" and not lines[0].ok
+    assert lines[1:] == ["  app apps/a: ok: 0 error(s)", "  app apps/b: FAILED: 1 error(s)",
+                         "  [error] app apps/b: TrainJob x: too many GPUs (in apps/b/t.yaml:3)"]
+    ok, code = apps.merge_lines([("a", [Summary(True, "fine")], 0)])
+    assert ok[0].ok and code == 0
+
+
+def test_merged_reports_keep_each_apps_findings_and_trainjobs_apart():
+    one = {"summary": "s1", "errors": 0, "warnings": 1, "trainJobs": [{"name": "t", "findings": [0]}],
+           "findings": [{"rule": "r", "severity": "warning"}]}
+    two = {"summary": "s2", "errors": 1, "warnings": 0, "trainJobs": [{"name": "t", "findings": [0]}],
+           "findings": [{"rule": "q", "severity": "error"}]}
+    merged = apps.merge_reports([("apps/a", one), ("apps/b", two)])
+    assert merged["errors"] == 1 and merged["warnings"] == 1 and merged["apps"] == ["apps/a", "apps/b"]
+    assert [t["findings"] for t in merged["trainJobs"]] == [[0], [1]]
+    assert [f["app"] for f in merged["findings"]] == ["apps/a", "apps/b"]
+    assert [t["app"] for t in merged["trainJobs"]] == ["apps/a", "apps/b"]
