@@ -32,7 +32,7 @@ from kpt_fn.trainer_names import DEBUG_ENV, debugging
 class Rendered:
     """One TrainJob's journey: where it sits in the items, and what came of it."""
 
-    __slots__ = ("position", "origin", "objects", "runtime", "name", "results")
+    __slots__ = ("position", "origin", "objects", "runtime", "name", "results", "namespace")
 
     def __init__(self, position: int | None, origin: dict, objects: list | None = None):
         self.position = position  # index among the input items; None for TrainJobs given in the config
@@ -43,6 +43,9 @@ class Rendered:
         # afterwards); None: the name it has. Generated objects name it (output.MARKER).
         self.name = None
         self.results: list = []  # this TrainJob's own results (kpt_fn.review shows them per TrainJob)
+        # The namespace it renders into: its own, else the run's (the config's, Argo CD's destination);
+        # what every output names, not the "" of a TrainJob written without one.
+        self.namespace = ""
 
 
 class Outcome:
@@ -211,6 +214,7 @@ def _render_one(entry: Rendered, step: _Step) -> list:
     trainjob = numbers.whole_numbers(trainjob, step.checks.bundle)  # `2.0` in an integer field is 2, as for the API server
     if step.namespace and not res.namespace(trainjob):
         trainjob = {**trainjob, "metadata": {**res.metadata(trainjob), "namespace": step.namespace}}
+    entry.namespace = res.namespace(trainjob) if isinstance(res.namespace(trainjob), str) else ""
     key = (res.namespace(trainjob) or "", res.name(trainjob))
     where = step.seen_trainjobs.get(key)
     if where is None:
@@ -263,6 +267,22 @@ def _render_one(entry: Rendered, step: _Step) -> list:
     results += [from_problem(p, original) for p in problems]
     entry.objects = objects
     return results
+
+
+# The input kinds that the run puts into its namespace when they name none (output.Placement): a
+# result about one names that namespace, as the objects rendered from them do.
+_PLACED_KINDS = frozenset({"TrainJob", "TrainingRuntime"})
+
+
+def _in_namespace(results: list, namespace: str) -> None:
+    """Each result about a TrainJob or TrainingRuntime written without a namespace names the one the
+    run renders it into (`TrainJob team-b/llm-finetune`), in every output (issue 32, point 3)."""
+    if not namespace:
+        return
+    for r in results:
+        ref = r.resource
+        if isinstance(ref, dict) and not ref.get("namespace") and ref.get("kind") in _PLACED_KINDS:
+            r.resource = {**ref, "namespace": namespace}
 
 
 def _generated_problems(trainjob: dict, runtime: dict, objects: list, step: _Step, source: str = "") -> list:
@@ -446,6 +466,7 @@ def run(items: list, function_config, door: Door = Door()) -> Outcome:
                 emit(ready)
 
     results = results_mod.merge_per_secret(results) + place_results + reaching
+    _in_namespace(results, namespace)
     if cfg.mode == "validate":
         return Outcome(items, results, rendered, cfg)
     if report is not None:  # made of the whole run, stale output included

@@ -32,6 +32,9 @@ LINES_PER_KIND = 10
 # mode (with errors and warnings), not only carried in the ResourceList. Kept in step with
 # kpt_fn.engine.secrets (tests/unit/test_results.py checks the names).
 MUST_KNOW_RULES = frozenset({"secret-policy/mpi-ssh-secret-required", "secret-policy/flux-curve-secret-required"})
+# Info results shown on stderr too: nothing is wrong, but the user must know (a Kueue queue name that
+# no LocalQueue among the inputs could confirm: kpt_fn.profiles.kueue.queue_problem).
+SHOWN_INFO_RULES = MUST_KNOW_RULES | {"kueue/queue-unchecked"}
 # Results about one Secret (their message names it), however many TrainJobs mount it: one each.
 PER_SECRET_RULES = MUST_KNOW_RULES | {"secret-policy/mpi-ssh-secret-generated", "secret-policy/flux-curve-secret-generated"}
 
@@ -158,7 +161,7 @@ class Result:
     @property
     def shown(self) -> bool:
         """Printed on stderr: errors, warnings, and the info results a user must act on."""
-        return self.severity in (ERROR, WARNING) or (self.severity == INFO and self.rule in MUST_KNOW_RULES)
+        return self.severity in (ERROR, WARNING) or (self.severity == INFO and self.rule in SHOWN_INFO_RULES)
 
 
 def from_problem(problem, trainjob: dict | None = None) -> Result:

@@ -39,7 +39,8 @@ from kpt_fn.problems import INFO, WARNING, Problem
 from kpt_fn.profiles.controller import Controller
 from kpt_fn.profiles.kueue_create import create_problems, request_problems, stale_runtime_patches
 from kpt_fn.profiles.kueue_names import (DEFAULT_LOCAL_QUEUE, KUEUE, MAX_EXEC_TIME_LABEL, MULTIKUEUE, PRIORITY_LABEL,
-                                         QUEUE_LABEL, RULE_DOUBLE_GANG, RULE_MAX_EXEC, RULE_QUEUE, labels as _labels)
+                                         QUEUE_LABEL, RULE_DOUBLE_GANG, RULE_MAX_EXEC, RULE_QUEUE, RULE_QUEUE_UNCHECKED,
+                                         labels as _labels)
 from kpt_fn.profiles.kueue_quota import Quotas, quota_problems
 from kpt_fn.resource import dig
 
@@ -126,6 +127,42 @@ def queue_for(trainjob: dict, queues: dict, quotas: Quotas | None = None, jobset
     return None, ""
 
 
+def _queue_field(origin: str) -> str:
+    """The field to change for a queue name from `origin` (queue_for's wording)."""
+    if origin.startswith("label"):
+        return f"metadata.labels[{QUEUE_LABEL}]"
+    if origin.startswith("kueueQueues"):
+        return "kueueQueues"  # the functionConfig's option
+    return "spec.runtimeRef"  # the runtime's template metadata
+
+
+def queue_problem(trainjob: dict, queue: str, origin: str, quotas: Quotas | None) -> Problem | None:
+    """Whether LocalQueue `queue` can exist: an error when LocalQueues of the TrainJob's namespace
+    are among the inputs and none has that name (Kueue keeps a Workload of an unknown LocalQueue
+    inadmissible: kueue v0.19 pkg/controller/core/workload_controller.go Reconcile, `case !lqExists`:
+    the Workload is marked Inadmissible, "LocalQueue %s doesn't exist", and the
+    suspended JobSet waits forever), with the closest name; an always-shown info when none are there
+    (the name could not be checked); None when it is one of them. A LocalQueue written without a
+    namespace goes to the run's namespace, which is the TrainJob's when it names none: it counts."""
+    namespace = dig(trainjob, "metadata", "namespace") or ""
+    known = sorted({name for ns, name in (quotas.local_queues if quotas is not None else {})
+                    if ns in (namespace, "") and isinstance(name, str)})
+    where = f"namespace {namespace}" if namespace else "the TrainJob's namespace"
+    if not known:
+        return Problem(f"profile kueue: LocalQueue {queue!r} (from {origin}) could not be checked: no LocalQueue of "
+                       f"{where} among the inputs (add them to check the name and the quota)",
+                       _queue_field(origin), severity=INFO, rule=RULE_QUEUE_UNCHECKED)
+    if queue in known:
+        return None
+    import difflib
+
+    close = difflib.get_close_matches(queue, known, n=1, cutoff=0.6)
+    hint = f"; did you mean {close[0]!r}?" if close else ""
+    return Problem(f"profile kueue: LocalQueue {queue!r} (from {origin}) is none of the LocalQueues of {where} among "
+                   f"the inputs ({', '.join(known)}): Kueue would never admit the JobSet, which would stay suspended"
+                   + hint, _queue_field(origin), rule=RULE_QUEUE)
+
+
 # --- the JobSet ----------------------------------------------------------------------------------
 
 
@@ -150,6 +187,11 @@ def prepare(trainjob: dict, objects: list, queues: dict, quotas: Quotas | None =
         problems.append(Problem(f"profile kueue: LocalQueue name {queue!r} (from {origin}) is invalid: {'; '.join(wrong)}",
                                 f"metadata.labels[{QUEUE_LABEL}]", rule=RULE_QUEUE))
         return objects, problems
+    checked = queue_problem(trainjob, queue, origin, quotas)
+    if checked is not None:
+        problems.append(checked)
+        if checked.severity != INFO:
+            return objects, problems
     labels = {QUEUE_LABEL: queue}
     priority = _labels(trainjob).get(PRIORITY_LABEL)
     if priority:

@@ -30,6 +30,7 @@ RUNTIME_PATCH_MANAGER = "kueue.x-k8s.io/manager"
 
 
 RULE_QUEUE = "kueue/queue-name"
+RULE_QUEUE_UNCHECKED = "kueue/queue-unchecked"
 RULE_LABEL_LOST = "kueue/labels-not-on-jobset"
 RULE_MAX_EXEC = "kueue/max-exec-time"
 RULE_STALE_PATCH = "kueue/runtime-patch-in-git"
@@ -44,7 +45,11 @@ RULES = [
          "kueue profile: the JobSet gets a LocalQueue (TrainJob label kueue.x-k8s.io/queue-name, the label from the "
          "runtime's template metadata, kueueQueues, or the namespace's LocalQueue `default` among the inputs, "
          "which Kueue's webhook assigns); the name is a "
-         "DNS-1123 subdomain (jobframework.ValidateQueueName)"),
+         "DNS-1123 subdomain (jobframework.ValidateQueueName); when LocalQueues of the TrainJob's namespace are among "
+         "the inputs, the name is one of them (else the JobSet waits forever; the closest name is suggested)"),
+    Rule(RULE_QUEUE_UNCHECKED, "TrainJob",
+         "info, always shown: kueue profile and no LocalQueue of the TrainJob's namespace among the inputs: the queue "
+         "name could not be checked"),
     Rule(RULE_LABEL_LOST, "TrainJob",
          "warning: controller profile and a TrainJob with Kueue labels: the JobSet does not carry them"),
     Rule(RULE_MAX_EXEC, "TrainJob",

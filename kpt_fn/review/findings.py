@@ -78,7 +78,7 @@ def collect(outcome, root: str, cwd: str) -> dict:
         file, index = _trainjob_key(tj)
         record = {
             "name": res.name(tj) or "",
-            "namespace": res.namespace(tj) or "",
+            "namespace": entry.namespace or res.namespace(tj) or "",
             "file": _path(root, cwd, file),
             "line": None,
             "findings": [],

@@ -61,7 +61,7 @@ def trainjob_summary(entry) -> dict:
                   if dig(js, "metadata", "labels", QUEUE_LABEL)), None) \
         or dig(tj, "metadata", "labels", QUEUE_LABEL)
     return {
-        "namespace": res.namespace(tj) or "",
+        "namespace": entry.namespace or res.namespace(tj) or "",
         "name": res.name(tj),
         "file": res.file_path(tj) or "",
         "runtime": runtime_ref(tj),

@@ -69,7 +69,7 @@ def test_each_app_is_judged_by_its_own_config(tmp_path):
     lines = together.stderr.splitlines()
     assert lines[0] == "expand-trainjobs: FAILED: 1 of 2 app(s) failed (apps/team-b)"
     assert "  app apps/team-a: ok: 0 error(s), 0 warning(s); validated 1 TrainJob(s)" in lines
-    assert any(line.startswith("  [error] app apps/team-b: TrainJob llm-finetune") and "(in apps/team-b/trainjob.yaml:10)" in line
+    assert any(line.startswith("  [error] app apps/team-b: TrainJob team-b/llm-finetune") and "(in apps/team-b/trainjob.yaml:10)" in line
                for line in lines)
     # the same name in two apps and namespaces is not "defined more than once"; the shared runtime is found
     assert "more than once" not in together.stderr and "outside" not in together.stderr
@@ -100,3 +100,12 @@ def test_machine_formats_merge_the_apps_findings(tmp_path):
     report = json.loads(done.stdout)
     assert report["apps"] == ["apps/team-a", "apps/team-b"]
     assert [(f["app"], f["file"]) for f in report["findings"] if f["severity"] == "error"] == [("apps/team-b", "apps/team-b/trainjob.yaml")]
+    # every output names the namespace render uses (point 3): each app's, from its own config
+    assert [(t["app"], t["namespace"]) for t in report["trainJobs"]] == [("apps/team-a", "team-a"), ("apps/team-b", "team-b")]
+    assert [f["resource"]["namespace"] for f in report["findings"] if f["severity"] == "error"] == ["team-b"]
+
+
+def test_report_totals_per_namespace_use_the_apps_namespace(tmp_path):
+    repo = _repository(tmp_path)
+    done = _run(repo, "report", "--format", "json", "apps/team-b")
+    assert list(json.loads(done.stdout)["namespaces"]) == ["team-b"]

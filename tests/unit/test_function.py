@@ -92,3 +92,26 @@ def test_run_takes_the_items_the_parsed_config_and_one_door():
                 assert isinstance(door, ast.Call) and ast.unparse(door.func) == "function.Door", f"{path}:{node.lineno}"
                 doors.append(path.relative_to(Path(function.__file__).parent).as_posix())
     assert sorted(set(doors)) == ["cli/krm.py", "cli/plain.py", "generated.py"]
+
+
+def test_every_result_and_trainjob_names_the_namespace_the_run_renders_into():
+    # issue 32, point 3: a TrainJob written without a namespace is rendered into the config's (or
+    # Argo CD's) namespace; its results and its entry say so, as the rendered objects do
+    job = {"apiVersion": "trainer.kubeflow.org/v1alpha1", "kind": "TrainJob", "metadata": {"name": "tj"},
+           "spec": {"runtimeRef": {"name": "no-such-runtime"}}}
+    fc = {"apiVersion": "fn.kpt.dev/v1alpha1", "kind": "ExpandTrainJobs", "spec": {"namespace": "team-b"}}
+    outcome = function.run([copy.deepcopy(job)], fc)
+    about = [r for r in outcome.results if (r.resource or {}).get("kind") == "TrainJob"]
+    assert about and all(r.resource["namespace"] == "team-b" for r in about)
+    assert "TrainJob team-b/tj" in "\n".join(outcome.stderr_lines())
+    assert [e.namespace for e in outcome.rendered] == ["team-b"]
+    # Argo CD's destination namespace, when the config names none; a TrainJob's own namespace wins
+    outcome = function.run([copy.deepcopy(job)], {}, function.Door(default_namespace="argo-dest"))
+    assert [e.namespace for e in outcome.rendered] == ["argo-dest"]
+    own = {**job, "metadata": {"name": "tj", "namespace": "mine"}}
+    outcome = function.run([own], fc)
+    assert [e.namespace for e in outcome.rendered] == ["mine"]
+    # control: no namespace anywhere stays none (never an invented one)
+    outcome = function.run([copy.deepcopy(job)], {})
+    assert [e.namespace for e in outcome.rendered] == [""]
+    assert all("namespace" not in (r.resource or {}) for r in outcome.results)

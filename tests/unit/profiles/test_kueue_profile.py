@@ -225,3 +225,48 @@ def test_argocd_patch_builds_into_an_application(tmp_path, fn):
     # Field names of Argo CD's ResourceIgnoreDifferences (pkg/apis/application/v1alpha1/types.go)
     assert set(ignore) == {"group", "kind", "jsonPointers"}
     assert ignore["jsonPointers"] == ["/spec/suspend"] and (ignore["group"], ignore["kind"]) == ("jobset.x-k8s.io", "JobSet")
+
+
+# --- a queue name that matches no LocalQueue among the inputs (issue 32, point 4) ----------------
+
+def _local_queue(name, namespace="ns"):
+    md = {"name": name, **({"namespace": namespace} if namespace is not None else {})}
+    return {"apiVersion": "kueue.x-k8s.io/v1beta1", "kind": "LocalQueue", "metadata": md, "spec": {"clusterQueue": "cq"}}
+
+
+def _labelled(queue):
+    job = _job()
+    job["metadata"]["labels"] = {kueue_names.QUEUE_LABEL: queue}
+    return job
+
+
+def test_a_queue_name_no_local_queue_of_the_namespace_has_is_an_error_with_the_closest_name():
+    outcome = _run([_labelled("gpu-queu"), _local_queue("gpu-queue"), _local_queue("cpu-queue")], {"profile": "kueue"})
+    assert outcome.exit_code == 1 and not _generated(outcome)
+    [r] = [r for r in outcome.results if r.rule == kueue_names.RULE_QUEUE and r.severity == ERROR]
+    assert "'gpu-queu'" in r.message and "(cpu-queue, gpu-queue)" in r.message and "did you mean 'gpu-queue'?" in r.message
+    assert r.field == f"metadata.labels[{kueue_names.QUEUE_LABEL}]"
+    # from kueueQueues: the option is the field to change; nothing close: no suggestion
+    outcome = _run([_job(), _local_queue("gpu-queue")], {"profile": "kueue", "kueueQueues": ["zzz"]})
+    [r] = [r for r in outcome.results if r.rule == kueue_names.RULE_QUEUE and r.severity == ERROR]
+    assert r.field == "kueueQueues" and "did you mean" not in r.message
+
+
+@pytest.mark.parametrize("items", [
+    [_local_queue("gpu-queue")],                         # the name is one of them
+    [_local_queue("gpu-queue", namespace=None)],         # written without a namespace: the run's
+    [_local_queue("gpu-queue"), _local_queue("other", namespace="elsewhere")],
+], ids=["same-namespace", "no-namespace", "other-namespace-too"])
+def test_controls_a_queue_among_the_inputs_renders(items):
+    outcome = _run([_labelled("gpu-queue"), *items], {"profile": "kueue"})
+    assert outcome.exit_code == 0, [r.message for r in outcome.results]
+    assert not [r for r in outcome.results if r.rule == kueue_names.RULE_QUEUE_UNCHECKED]
+
+
+def test_without_local_queues_of_the_namespace_the_name_could_not_be_checked_and_that_is_shown():
+    # a LocalQueue of another namespace does not count: the TrainJob's namespace has none among the inputs
+    outcome = _run([_labelled("gpu-queu"), _local_queue("gpu-queue", namespace="elsewhere")], {"profile": "kueue"})
+    assert outcome.exit_code == 0
+    [r] = [r for r in outcome.results if r.rule == kueue_names.RULE_QUEUE_UNCHECKED]
+    assert r.shown and "could not be checked: no LocalQueue of namespace ns among the inputs" in r.message
+    assert any("could not be checked" in line for line in outcome.stderr_lines())

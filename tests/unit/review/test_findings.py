@@ -44,7 +44,7 @@ def test_headline(resource, field, expected):
 
 
 def _outcome(results, origins=(), summary="expand-trainjobs: FAILED: 1 error(s)"):
-    return SimpleNamespace(results=results, rendered=[SimpleNamespace(origin=o) for o in origins], summary=summary)
+    return SimpleNamespace(results=results, rendered=[SimpleNamespace(origin=o, namespace="") for o in origins], summary=summary)
 
 
 def test_collect(tmp_path):
