@@ -26,8 +26,8 @@ Every failure is a RevisionError with a message for the user (`diff` exits 2 wit
 from __future__ import annotations
 
 import os
-import posixpath
 import subprocess
+import time
 
 from kpt_fn import sources
 
@@ -105,7 +105,37 @@ def repository(cwd: str, env) -> Repository | None:
         prefix = prefix.decode("utf-8").strip()
     except UnicodeDecodeError:
         raise RevisionError("the working directory's path inside the repository is not UTF-8") from None
-    return Repository(cwd, genv, os.fsdecode(top), prefix.rstrip("/"))
+    top = os.fsdecode(top)
+    link = _link_on_the_way(cwd, env, top)
+    if link is not None:
+        raise RevisionError(f"the working directory is reached through {link}, a symbolic link in the repository: "
+                            "at each revision diff would read the directory it leads to, not the app's (Argo CD "
+                            "would render the linked directory under the app's name); run diff from the directory "
+                            "itself")
+    return Repository(cwd, genv, top, prefix.rstrip("/"))
+
+
+def _link_on_the_way(cwd: str, env, top: str) -> str | None:
+    """The first symbolic link inside the working tree on the way to the working directory as the shell
+    named it (`$PWD`: `cd "$app"` follows a link, and git sees only where it leads), as a path in the
+    repository; None when there is none or the shell's name is not the working directory's."""
+    logical = (env or {}).get("PWD")
+    if not isinstance(logical, str) or not os.path.isabs(logical):
+        return None
+    try:
+        if not os.path.samefile(logical, cwd):
+            return None
+    except OSError:
+        return None
+    real_top = os.path.realpath(top)
+    path = os.path.normpath(logical)
+    while os.path.dirname(path) != path:
+        parent = os.path.realpath(os.path.dirname(path))
+        inside = parent == real_top or parent.startswith(real_top.rstrip(os.sep) + os.sep)
+        if inside and os.path.islink(path):
+            return os.path.relpath(os.path.join(parent, os.path.basename(path)), real_top).replace(os.sep, "/")
+        path = os.path.dirname(path)
+    return None
 
 
 def resolve(repo: Repository, revision: str) -> str | None:
@@ -127,35 +157,118 @@ def _wanted(name: str) -> bool:
 
 
 def has_directory(repo: Repository, commit: str, prefix: str) -> bool:
-    """Whether the commit has a directory at `prefix` (the repository's root for "")."""
+    """Whether the commit has a directory at `prefix` (the repository's root for ""); an error when it or
+    a parent is a symbolic link or a submodule there (check_app_path)."""
+    check_app_path(repo, commit, commit[:12], prefix)
     done = _git(["cat-file", "-t", f"{commit}:{prefix}"], repo.cwd, repo.env)
     return done.returncode == 0 and done.stdout.strip() == b"tree"
 
 
-def _entries(repo: Repository, commit: str, revision: str, prefix: str) -> list:
-    """[(mode, kind, object id, path relative to `prefix`)] at the commit."""
-    spec = f"{commit}:{prefix}" if prefix else f"{commit}:"
-    # --full-tree: run from a subdirectory, ls-tree would otherwise filter by it a second time. No -l:
-    # sizes come from cat-file --batch-check, which reports a blob missing from a partial clone.
-    done = _git(["ls-tree", "-r", "-z", "--full-tree", spec], repo.cwd, repo.env)
-    if done.returncode:
-        where = prefix or "the repository's root"
-        what = "the app directory" if prefix == repo.prefix else "the directory"
-        raise RevisionError(f"{revision}: {what} {where} is not in that commit ({_stderr(done)})")
-    out = []
-    for record in done.stdout.split(b"\0"):
-        if not record:
-            continue
-        head, _, raw_path = record.partition(b"\t")
-        mode, kind, oid = head.split()
+# Limits checked while git's listing of the tree is read, before anything is written (docs/limits.md):
+# the reader's own (entries, directory depth), and the file system's: a name longer than NAME_MAX bytes,
+# or a path longer than PATH_MAX, cannot be written (Linux's limits.h: 255 and 4096).
+MAX_NAME_BYTES = 255
+MAX_PATH_BYTES = 4095
+# Links followed in a row before the path is a loop (Linux's MAXSYMLINKS, as path resolution counts them).
+MAX_LINK_HOPS = 40
+_READ_CHUNK = 1 << 16
+
+
+class _Entry:
+    __slots__ = ("mode", "kind", "oid")
+
+    def __init__(self, mode: str, kind: str, oid: str):
+        self.mode, self.kind, self.oid = mode, kind, oid
+
+
+def _shown(raw: bytes) -> str:
+    """A path for a message: at most 200 characters, never the temporary directory's."""
+    text = raw.decode("utf-8", "backslashreplace")
+    return text if len(text) <= 200 else text[:100] + "…" + text[-99:]
+
+
+class _Listing:
+    """The entries of `git ls-tree -r -t -z` read as they arrive, each limit checked on the way."""
+
+    def __init__(self, revision: str, max_entries: int, max_depth: int):
+        self.revision, self.max_entries, self.max_depth = revision, max_entries, max_depth
+        self.entries: dict = {}  # path relative to the listed directory -> _Entry, in git's order
+
+    def add(self, record: bytes) -> None:
+        head, tab, raw_path = record.partition(b"\t")
+        fields = head.split()
+        if not tab or len(fields) != 3:
+            raise RevisionError(f"{self.revision}: git listed a tree entry it does not describe")
+        if len(self.entries) >= self.max_entries:
+            raise RevisionError(f"{self.revision}: the app directory holds more than {self.max_entries} entries "
+                                "(files and directories), more than a run reads; nothing was written")
+        raw_parts = raw_path.split(b"/")
+        for part in raw_parts:
+            if len(part) > MAX_NAME_BYTES:
+                raise RevisionError(f"{self.revision}: the name {_shown(part)!r} in the app directory is {len(part)} "
+                                    f"bytes long, more than a file system allows ({MAX_NAME_BYTES}); rename it")
+        if len(raw_path) > MAX_PATH_BYTES - 256:  # room for the directory it is written under
+            raise RevisionError(f"{self.revision}: the path {_shown(raw_path)!r} is {len(raw_path)} bytes long, "
+                                f"more than a file system allows; shorten it")
+        if len(raw_parts) > self.max_depth + 1:
+            raise RevisionError(f"{self.revision}: {_shown(raw_path)!r} is more than {self.max_depth} directories "
+                                "deep in the app directory, deeper than a run reads")
         try:
             path = raw_path.decode("utf-8")
         except UnicodeDecodeError:
-            shown = raw_path.decode("utf-8", "backslashreplace")
-            raise RevisionError(f"{revision}: path {shown!r} in the app directory is not UTF-8 (Kubernetes "
-                                "tools cannot name it); rename it") from None
-        out.append((mode.decode(), kind.decode(), oid.decode(), path))
-    return out
+            raise RevisionError(f"{self.revision}: path {_shown(raw_path)!r} in the app directory is not UTF-8 "
+                                "(Kubernetes tools cannot name it); rename it") from None
+        _checked_path(path, self.revision)
+        if path in self.entries:
+            # git fsck calls it duplicateEntries: a checkout would write one of them, which is not defined.
+            raise RevisionError(f"{self.revision}: the tree holds {path!r} twice (a malformed tree: `git fsck` "
+                                "reports duplicateEntries); it cannot be checked out")
+        mode, kind, oid = (f.decode("ascii", "replace") for f in fields)
+        self.entries[path] = _Entry(mode, kind, oid)
+
+
+def _entries(repo: Repository, commit: str, revision: str, prefix: str, max_entries: int, max_depth: int) -> dict:
+    """{path relative to `prefix`: _Entry} of every entry below the directory at the commit, trees
+    included (-t), read as git writes them: a limit reached stops git at once, with nothing written."""
+    spec = f"{commit}:{prefix}" if prefix else f"{commit}:"
+    # --full-tree: run from a subdirectory, ls-tree would otherwise filter by it a second time. No -l:
+    # sizes come from cat-file --batch-check, which reports a blob missing from a partial clone.
+    args = ["ls-tree", "-r", "-t", "-z", "--full-tree", spec]
+    listing = _Listing(revision, max_entries, max_depth)
+    try:
+        proc = subprocess.Popen(["git", *_GIT_OPTIONS, *args], cwd=repo.cwd, env=repo.env, stdin=subprocess.DEVNULL,
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    except FileNotFoundError:
+        raise RevisionError("git is not installed (it is needed to read a revision)") from None
+    except OSError as e:
+        raise RevisionError(f"cannot run git: {e.strerror}") from None
+    deadline = time.monotonic() + _TIMEOUT
+    try:
+        pending = b""
+        while chunk := proc.stdout.read1(_READ_CHUNK):
+            *records, pending = (pending + chunk).split(b"\0")
+            for record in records:
+                listing.add(record)
+            if time.monotonic() > deadline:
+                raise RevisionError(f"git ls-tree took more than {_TIMEOUT} seconds")
+        if pending:
+            listing.add(pending)
+        stderr = proc.stderr.read(1 << 16)
+        code = proc.wait(timeout=_TIMEOUT)
+    except subprocess.TimeoutExpired:
+        raise RevisionError(f"git ls-tree took more than {_TIMEOUT} seconds") from None
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+        proc.stdout.close()
+        proc.stderr.close()
+    if code:
+        where = prefix or "the repository's root"
+        what = "the app directory" if prefix == repo.prefix else "the directory"
+        why = _stderr(subprocess.CompletedProcess(args, code, b"", stderr))
+        raise RevisionError(f"{revision}: {what} {where} is not in that commit ({why})")
+    return listing.entries
 
 
 def _checked_path(path: str, revision: str) -> list:
@@ -165,27 +278,68 @@ def _checked_path(path: str, revision: str) -> list:
     return parts
 
 
-def _link_inside(path: str, target: str) -> bool:
-    """Whether a link at `path` to `target` stays inside the app directory (both relative to it)."""
-    if posixpath.isabs(target):
-        return False
-    resolved = posixpath.normpath(posixpath.join(posixpath.dirname(path), target))
-    return resolved != ".." and not resolved.startswith("../")
+def resolve_link(links: dict, path: str) -> str | None:
+    """Where the link at `path` leads, through the links of the tree as the kernel resolves a path
+    (`links`: {path: target}, both relative to the app directory): the path it reaches, relative to the
+    app directory, or None when any step leaves it (an absolute target, `..` above it) or the links
+    loop (more than MAX_LINK_HOPS). A target that does not exist is returned as it is (a dangling link,
+    which a checkout has too)."""
+    parts = path.split("/")[:-1]
+    todo = links[path].split("/")
+    if links[path].startswith("/"):
+        return None
+    hops = 0
+    while todo:
+        part = todo.pop(0)
+        if part in ("", "."):
+            continue
+        if part == "..":
+            if not parts:
+                return None
+            parts.pop()
+            continue
+        parts.append(part)
+        here = "/".join(parts)
+        if here in links:
+            hops += 1
+            target = links[here]
+            if hops > MAX_LINK_HOPS or target.startswith("/"):
+                return None
+            parts.pop()
+            todo = target.split("/") + todo
+    return "/".join(parts)
 
 
-def _plan(entries: list, revision: str) -> tuple[list, list]:
-    """(files, links) to extract: [(object id, path)] each."""
+def _hidden(path: str) -> bool:
+    return any(p.startswith(".") for p in path.split("/"))
+
+
+def _plan(entries: dict, targets: dict, revision: str, where: str) -> tuple[list, list]:
+    """(files, links) to extract, [(object id, path)] each, from the tree's entries and the links'
+    targets ({path: target}). What is written is what a checkout of the directory holds that render
+    can read: every file with a name the reader reads (below hidden directories too, which a link or
+    a configured path can reach), every link, and every file a link leads to whatever its name. What
+    cannot be written as a checkout would is an error naming it: a submodule (Argo CD checks them out,
+    but their files are not in this repository's objects) and a link that leads out of the directory."""
     files, links = [], []
-    for mode, kind, oid, path in entries:
-        parts = _checked_path(path, revision)
-        if any(p.startswith(".") for p in parts):
-            continue  # the reader skips hidden entries below the app directory
-        if kind == "commit":
-            continue  # a submodule: its files are not in this repository's objects
-        if mode == _LINK:
-            links.append((oid, path))
-        elif kind == "blob" and _wanted(parts[-1]):
-            files.append((oid, path))
+    for path, e in entries.items():
+        if e.kind == "commit":
+            raise RevisionError(f"{revision}:{where}{path} is a git submodule: Argo CD checks submodules out and "
+                                "renders their files, but they are not in this repository's objects, so diff "
+                                "cannot compare them; move the files into the repository, or compare checkouts "
+                                "(diff DIR DIR)")
+        if e.mode == _LINK:
+            resolved = resolve_link(targets, path)
+            if resolved is None:
+                raise RevisionError(f"{revision}:{where}{path} is a symbolic link to {targets[path]!r}, which leads "
+                                    "outside the app directory: only links inside it are followed (Argo CD refuses "
+                                    "links out of the repository; render reads none out of the app directory)")
+            links.append((e.oid, path))
+            target = entries.get(resolved)
+            if target is not None and target.kind == "blob" and target.mode in _BLOB and not _wanted(resolved.split("/")[-1]):
+                files.append((target.oid, resolved))
+        elif e.kind == "blob" and e.mode in _BLOB and _wanted(path.split("/")[-1]):
+            files.append((e.oid, path))
     return files, links
 
 
@@ -202,9 +356,10 @@ def _failed(done: subprocess.CompletedProcess, revision: str) -> RevisionError:
     return RevisionError(f"{revision}: git cat-file failed ({why})")
 
 
-def _sizes(repo: Repository, wanted: list, revision: str, max_bytes: int) -> None:
-    """Every object of `wanted` [(object id, path)] is present, and each and all together hold at most
-    `max_bytes` bytes (one `git cat-file --batch-check`)."""
+def _sizes(repo: Repository, wanted: list, revision: str, max_bytes: int, each: int | None = None,
+           what: str = "") -> None:
+    """Every object of `wanted` [(object id, path)] is present, each holds at most `each` bytes (default:
+    `max_bytes`) and all together at most `max_bytes` (one `git cat-file --batch-check`)."""
     unique = list(dict.fromkeys(oid for oid, _ in wanted))
     if not unique:
         return
@@ -221,6 +376,8 @@ def _sizes(repo: Repository, wanted: list, revision: str, max_bytes: int) -> Non
     for oid, path in wanted:
         if oid not in sizes:
             raise _missing(oid, revision)
+        if each is not None and sizes[oid] > each:
+            raise RevisionError(f"{revision}:{path} is a {what} of {sizes[oid]} bytes, more than a path may hold ({each})")
         if sizes[oid] > max_bytes:
             raise RevisionError(f"{revision}:{path} is {sizes[oid]} bytes, more than the {max_bytes} bytes the input "
                                 "may hold (maxInputBytes)")
@@ -249,31 +406,71 @@ def _blobs(repo: Repository, oids: list, revision: str) -> dict:
     return out
 
 
-def extract(repo: Repository, commit: str, revision: str, dest: str, max_bytes: int, prefix: str | None = None) -> str:
+def extract(repo: Repository, commit: str, revision: str, dest: str, max_bytes: int, prefix: str | None = None,
+            max_entries: int | None = None) -> str:
     """Write the files of the directory at `prefix` (default: the app directory) at `commit` under
-    `dest` (an empty or new directory); the directory to render (dest itself)."""
-    files, links = _plan(_entries(repo, commit, revision, repo.prefix if prefix is None else prefix), revision)
-    _sizes(repo, files + links, revision, max_bytes)
-    blobs = _blobs(repo, [oid for oid, _ in files + links], revision)
-    # Files first, links last: no file is ever written through a link made here.
-    for oid, path in files:
-        full = os.path.join(dest, *path.split("/"))
-        os.makedirs(os.path.dirname(full), exist_ok=True)
-        fd = os.open(full, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o600)
-        with os.fdopen(fd, "wb") as f:
-            f.write(blobs[oid])
-    for oid, path in links:
+    `dest` (an empty or new directory); the directory to render (dest itself). Every limit is checked
+    before the first file is written; no message names `dest`."""
+    prefix = repo.prefix if prefix is None else prefix
+    where = f"{prefix}/" if prefix else ""
+    check_app_path(repo, commit, revision, prefix)
+    entries = _entries(repo, commit, revision, prefix, max_entries or sources.MAX_ENTRIES, sources.MAX_DIR_DEPTH)
+    link_entries = [(e.oid, p) for p, e in entries.items() if e.mode == _LINK]
+    # A link's target is its blob: read first (each at most PATH_MAX bytes), so that it can be judged.
+    _sizes(repo, link_entries, revision, max_bytes, each=MAX_PATH_BYTES, what="symbolic link")
+    link_blobs = _blobs(repo, [oid for oid, _ in link_entries], revision)
+    targets = {}
+    for oid, path in link_entries:
         try:
-            target = blobs[oid].decode("utf-8")
+            targets[path] = link_blobs[oid].decode("utf-8")
         except UnicodeDecodeError:
-            raise RevisionError(f"{revision}:{path} is a symbolic link whose target is not UTF-8") from None
-        if not _link_inside(path, target):
-            raise RevisionError(f"{revision}:{path} is a symbolic link to {target!r}, outside the app directory: "
-                                "only links inside it are followed (Argo CD refuses links out of the repository)")
-        full = os.path.join(dest, *path.split("/"))
-        os.makedirs(os.path.dirname(full), exist_ok=True)
-        try:
-            os.symlink(target, full)
-        except OSError as e:
-            raise RevisionError(f"{revision}:{path}: cannot recreate the symbolic link ({e.strerror})") from None
+            raise RevisionError(f"{revision}:{where}{path} is a symbolic link whose target is not UTF-8") from None
+    files, links = _plan(entries, targets, revision, where)
+    _sizes(repo, files + links, revision, max_bytes)
+    blobs = _blobs(repo, list(dict.fromkeys(oid for oid, _ in files)), revision)
+    try:
+        # Files first, links last: no file is ever written through a link made here.
+        for oid, path in files:
+            full = os.path.join(dest, *path.split("/"))
+            os.makedirs(os.path.dirname(full), exist_ok=True)
+            fd = os.open(full, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o600)
+            with os.fdopen(fd, "wb") as f:
+                f.write(blobs[oid])
+        for _, path in links:
+            full = os.path.join(dest, *path.split("/"))
+            os.makedirs(os.path.dirname(full), exist_ok=True)
+            os.symlink(targets[path], full)
+    except OSError as e:
+        # The path in the repository, never the temporary directory's (e.strerror has no path).
+        raise RevisionError(f"{revision}:{where}{path}: cannot be written as a checkout would ({e.strerror})") from None
     return dest
+
+
+def check_app_path(repo: Repository, commit: str, revision: str, prefix: str | None = None) -> None:
+    """The app directory and each of its parents are directories at the commit: not a symbolic link
+    (Argo CD would render the directory it leads to under the app's name: diff would compare another
+    app), nor a submodule. One `git ls-tree` of the parents' entries: git descends into a parent that is a
+    tree and lists one that is not."""
+    prefix = repo.prefix if prefix is None else prefix
+    if not prefix:
+        return
+    parts = prefix.split("/")
+    paths = ["/".join(parts[:i + 1]) for i in range(len(parts))]
+    done = _git(["ls-tree", "-z", "--full-tree", commit, "--", *paths], repo.cwd, repo.env)
+    if done.returncode:
+        raise RevisionError(f"{revision}: cannot list the app directory's parents ({_stderr(done)})")
+    found = {}
+    for record in done.stdout.split(b"\0"):
+        head, _, raw = record.partition(b"\t")
+        if head:
+            found[raw.decode("utf-8", "replace")] = head.split()[0].decode("ascii", "replace")
+    for path in paths:
+        mode = found.get(path)
+        if mode == _LINK:
+            raise RevisionError(f"{revision}: {path} is a symbolic link there, so the directory {prefix} is "
+                                "another directory under its name: diff cannot follow it; compare the directory it "
+                                "leads to")
+        if mode == "160000":
+            raise RevisionError(f"{revision}: {path} is a git submodule there: its files are not in this "
+                                f"repository's objects, so diff cannot read the directory {prefix}")
+        # None: a parent git descended into (a tree), or not in that commit (_entries says so).

@@ -380,6 +380,9 @@ def diff_command(old: str, new: str, fmt: str, cwd: str, env: dict, max_chars: i
             notes += side_notes
         data = review_diff.diff(sides[0][2], sides[1][2], sides[0][1], sides[1][1])
         text = formats.write("diff", fmt, data, **_comment_size(fmt, max_chars))
+        # A revision's files are read from a temporary directory: no message names it (issue 33).
+        labels = _scratch_labels(scratch, [(spec, where) for spec, where, _ in sides])
+        text = _unscratched(text, labels)
     except review_sides.SourceError as e:
         return "", [Summary(False, str(e))], 2
     except RecursionError:
@@ -390,7 +393,7 @@ def diff_command(old: str, new: str, fmt: str, cwd: str, env: dict, max_chars: i
             shutil.rmtree(scratch, ignore_errors=True)
     for spec, _, outcome in sides:
         if outcome.exit_code:
-            lines = outcome.stderr_lines()
+            lines = [_unscratched(line, labels) for line in outcome.stderr_lines()]
             return text, [Summary(False, f"{spec} does not render ({outcome.errors} error(s)): could not compare"),
                           *lines[1:], *notes], 2
     changes = review_diff.has_changes(data)
@@ -405,6 +408,23 @@ def diff_command(old: str, new: str, fmt: str, cwd: str, env: dict, max_chars: i
 def _comment_size(fmt: str, max_chars: int | None) -> dict:
     """The size option of a Markdown comment's writer (`--max-chars`; the writer's default without it)."""
     return {"max_chars": max_chars} if fmt == "markdown" else {}
+
+
+def _scratch_labels(scratch: str, sides: list) -> list:
+    """[(temporary directory, how messages name it)]: each revision's as `<REV>` (a path under it reads as
+    the path in the repository at REV), the scratch directory itself last, as `<revision>`."""
+    out = []
+    for spec, where in sides:
+        rel = os.path.relpath(where, scratch)
+        if rel != os.curdir and not rel.startswith(os.pardir):
+            out.append((os.path.join(scratch, rel.split(os.sep)[0]), f"<{spec}>"))
+    return out + [(scratch, "<revision>")]
+
+
+def _unscratched(text: str, labels: list) -> str:
+    for path, label in labels:
+        text = text.replace(path, label)
+    return text
 
 
 def report_command(paths: list, fmt: str, cwd: str, env: dict, max_chars: int | None = None,

@@ -223,7 +223,8 @@ def test_only_the_apps_files_are_extracted_and_bounded(repo, env, tmp_path):
     dest = tmp_path / "out"
     dest.mkdir()
     gitrev.extract(where, commit, "HEAD", str(dest), max_bytes=100_000)
-    assert sorted(p.name for p in dest.rglob("*")) == ["c.yaml"]
+    # What render can read: the app's YAML, below hidden directories too (a link can lead there).
+    assert sorted(p.name for p in dest.rglob("*")) == [".hidden", "c.yaml", "h.yaml"]
     (app / "huge.yaml").write_text("x: " + "y" * 200_000 + "\n")
     _commit(repo, env)
     dest2 = tmp_path / "out2"
@@ -320,3 +321,118 @@ def test_plain_parameters_nested_100000_deep_are_an_error():
 
     fc, problems = plain.config_from_argocd_env({"ARGOCD_APP_PARAMETERS": "[" * 100_000 + "]" * 100_000})
     assert fc is None and len(problems) == 1 and "nested too deeply" in problems[0].message
+
+
+# --- what diff follows and what it refuses (issue 33, point 1) -------------------------------------
+
+
+def _two_commits(repo, env, change):
+    """The repository's commit, then `change(repo)` committed: (old, new) revisions HEAD~1 and HEAD."""
+    change(repo)
+    _commit(repo, env)
+
+
+def test_a_link_into_a_hidden_directory_is_compared_as_render_reads_it(fn, repo, env):
+    hidden = repo / ".stash"
+    hidden.mkdir()
+    _job(hidden, "big", nodes=64)
+    os.symlink(".stash", repo / "more")  # render walks `more/` and reads the 64-node TrainJob
+    _commit(repo, env)
+    done = _diff(fn, repo, env, "HEAD~1", "HEAD", "--format", "json")
+    assert done.returncode == 1, done.stderr
+    assert [j["trainJob"] for j in _json(done)["trainJobs"]] == ["ml/big"]
+    # A link to a file of any name below a hidden directory: its content is what is compared.
+    (hidden / "job.txt").write_text(TRAINJOB.format(name="txt", nodes=2, image="x"))
+    os.symlink(".stash/job.txt", repo / "txt.yaml")
+    _commit(repo, env)
+    done = _diff(fn, repo, env, "HEAD~1", "HEAD", "--format", "json")
+    assert [j["trainJob"] for j in _json(done)["trainJobs"]] == ["ml/txt"]
+
+
+def test_an_app_directory_replaced_by_a_link_is_refused(fn, repo, env, tmp_path):
+    apps = repo / "apps"
+    for name, nodes in (("a", 1), ("b", 8)):
+        (apps / name).mkdir(parents=True)
+        _job(apps / name, name, nodes=nodes)
+    _commit(repo, env)
+    shutil.rmtree(apps / "a")
+    os.symlink("b", apps / "a")
+    _commit(repo, env)
+    # As the workflow runs it: `cd "$app" && diff` (the shell's PWD names the link).
+    done = subprocess.run(["sh", "-c", f'cd "{apps}/a" && exec "{fn}" diff HEAD~1 HEAD'], capture_output=True,
+                          text=True, env=env)
+    assert done.returncode == 2, done.stderr
+    assert "reached through apps/a, a symbolic link in the repository" in done.stderr
+    assert str(tmp_path) not in done.stderr and "Traceback" not in done.stderr
+    # The directory the link leads to is compared as itself (the control).
+    done = _diff(fn, apps / "b", env, "HEAD~1", "HEAD")
+    assert done.returncode == 0, done.stderr
+    (apps / "a").unlink()
+    (apps / "a").mkdir()
+    _job(apps / "a", "a", nodes=2)
+    _commit(repo, env)
+    done = _diff(fn, apps / "a", env, "HEAD~1", "HEAD")  # HEAD~1 has apps/a as a link
+    assert done.returncode == 2 and "HEAD~1: apps/a is a symbolic link there" in done.stderr, done.stderr
+
+
+def test_a_submodule_in_the_app_directory_is_refused_one_elsewhere_is_not(fn, repo, env):
+    head = subprocess.run(["git", "-C", str(repo), "rev-parse", "HEAD"], capture_output=True, text=True,
+                          env=env, check=True).stdout.strip()
+    (repo / "app").mkdir()
+    _job(repo / "app", "c")
+    _git(repo, "add", "-A", env=env)
+    _git(repo, "update-index", "--add", "--cacheinfo", f"160000,{head},vendor/lib", env=env)
+    _git(repo, "commit", "-q", "-m", "a submodule outside the app", env=env)
+    _job(repo / "app", "c", nodes=2)
+    _commit(repo, env)
+    assert _diff(fn, repo / "app", env, "HEAD~1", "HEAD").returncode == 1  # the control
+    _git(repo, "update-index", "--add", "--cacheinfo", f"160000,{head},app/models", env=env)
+    _git(repo, "commit", "-q", "-m", "a submodule in the app", env=env)
+    done = _diff(fn, repo / "app", env, "HEAD~1", "HEAD")
+    assert done.returncode == 2 and "HEAD:app/models is a git submodule" in done.stderr, done.stderr
+
+
+def test_a_million_tiny_files_are_refused_before_anything_is_written(fn, repo, env, tmp_path):
+    # One tree of 1,000 entries listed 250 times: 250,000 entries, more than a run reads, built from
+    # objects (a checkout would take minutes), refused while git lists them.
+    genv = gitrev.git_env(env)
+    blob = subprocess.run(["git", "hash-object", "-w", "--stdin"], cwd=repo, input=b"a: 1\n", check=True,
+                          capture_output=True, env=genv).stdout.decode().strip()
+    leaf = subprocess.run(["git", "mktree"], cwd=repo, check=True, capture_output=True, env=genv,
+                          input="".join(f"100644 blob {blob}\tf{i}.yaml\n" for i in range(1000)).encode()
+                          ).stdout.decode().strip()
+    top = subprocess.run(["git", "mktree"], cwd=repo, check=True, capture_output=True, env=genv,
+                         input="".join(f"040000 tree {leaf}\td{i}\n" for i in range(250)).encode()).stdout.decode().strip()
+    commit = subprocess.run(["git", "commit-tree", top, "-p", "HEAD", "-m", "many"], cwd=repo, check=True,
+                            capture_output=True, env=env).stdout.decode().strip()
+    scratch = tmp_path / "scratch"
+    scratch.mkdir()
+    done = _diff(fn, repo, {**env, "TMPDIR": str(scratch)}, "HEAD", commit)
+    assert done.returncode == 2, done.stderr
+    assert "more than 200000 entries" in done.stderr and "nothing was written" in done.stderr
+    assert str(tmp_path) not in done.stderr and list(scratch.iterdir()) == []
+
+
+def test_names_the_file_system_cannot_hold_and_duplicate_entries_are_clear_errors(fn, repo, env, tmp_path):
+    genv = gitrev.git_env(env)
+    blob = subprocess.run(["git", "hash-object", "-w", "--stdin"], cwd=repo, input=b"a: 1\n", check=True,
+                          capture_output=True, env=genv).stdout.decode().strip()
+    tree = subprocess.run(["git", "mktree"], cwd=repo, check=True, capture_output=True, env=genv,
+                          input=f"100644 blob {blob}\t{'n' * 300}.yaml\n".encode()).stdout.decode().strip()
+    commit = subprocess.run(["git", "commit-tree", tree, "-m", "long"], cwd=repo, check=True,
+                            capture_output=True, env=env).stdout.decode().strip()
+    done = _diff(fn, repo, env, "HEAD", commit)
+    assert done.returncode == 2 and "more than a file system allows (255)" in done.stderr, done.stderr
+    assert str(tmp_path) not in done.stderr and "Traceback" not in done.stderr
+
+
+def test_a_file_render_would_read_and_cannot_is_named_without_the_temporary_path(fn, repo, env, tmp_path):
+    (repo / "expand-trainjobs.yaml").write_text(
+        'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\ndata:\n  files: "[.stash/missing.yaml]"\n')
+    _commit(repo, env)
+    scratch = tmp_path / "scratch"
+    scratch.mkdir()
+    done = _diff(fn, repo, {**env, "TMPDIR": str(scratch)}, "HEAD", ".", "--format", "json")
+    assert done.returncode == 2
+    assert "not found: tried <HEAD>/" in done.stderr and "(relative to the app directory <HEAD>)" in done.stderr
+    assert str(scratch) not in done.stderr + done.stdout

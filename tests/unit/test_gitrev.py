@@ -78,7 +78,8 @@ def test_extract_writes_what_render_reads(repo, tmp_path):
     (app / "job.yaml").write_text("changed in the working tree\n")  # the commit's bytes, not the checkout's
     assert gitrev.extract(where, gitrev.resolve(where, "HEAD"), "HEAD", str(dest), 10_000) == str(dest)
     found = sorted(str(p.relative_to(dest)) for p in dest.rglob("*"))
-    assert found == ["job.yaml", "kustomization.yaml", "link.yaml", "sub", "sub/rt.yml"]
+    # Hidden directories too: a link or a configured path can reach them, as in a checkout.
+    assert found == [".hidden", ".hidden/x.yaml", "job.yaml", "kustomization.yaml", "link.yaml", "sub", "sub/rt.yml"]
     assert (dest / "job.yaml").read_text() == "kind: TrainJob\n"
     assert os.readlink(dest / "link.yaml") == "job.yaml"
 
@@ -101,3 +102,119 @@ def test_a_link_out_of_the_app_directory_is_an_error(repo, tmp_path):
     where = gitrev.repository(str(app), ENV)
     with pytest.raises(gitrev.RevisionError, match="outside the app directory"):
         gitrev.extract(where, gitrev.resolve(where, "HEAD"), "HEAD", str(tmp_path / "c"), 10_000)
+
+
+def _commit(root):
+    git(root, "add", "-A")
+    git(root, "commit", "-q", "-m", "next")
+
+
+def _extract(app, dest, **kw):
+    where = gitrev.repository(str(app), ENV)
+    return gitrev.extract(where, gitrev.resolve(where, "HEAD"), "HEAD", str(dest), kw.pop("max_bytes", 10_000), **kw)
+
+
+def test_resolve_link_follows_the_trees_links_and_stops_at_the_edge():
+    links = {"a": "sub/deep", "b": "a/..", "loop": "loop", "up": "..", "abs": "/etc", "ok": "a/x.yaml",
+             "dot": ".", "out": "dot/..", "hidden": ".h/job.txt"}
+    assert gitrev.resolve_link(links, "ok") == "sub/deep/x.yaml"
+    assert gitrev.resolve_link(links, "b") == "sub"  # `..` after a link: the link's target's parent
+    assert gitrev.resolve_link(links, "hidden") == ".h/job.txt"
+    for leaves in ("up", "abs", "loop", "out"):
+        assert gitrev.resolve_link(links, leaves) is None, leaves
+    assert gitrev.resolve_link({"d/l": "../x"}, "d/l") == "x"
+
+
+def test_a_link_to_a_file_of_any_name_brings_its_target(repo, tmp_path):
+    root, app = repo
+    (app / ".h").mkdir()
+    (app / ".h" / "job.txt").write_text("kind: TrainJob\n")
+    os.symlink(".h/job.txt", app / "hidden.yaml")
+    _commit(root)
+    dest = _extract(app, tmp_path / "out")
+    assert (tmp_path / "out" / "hidden.yaml").read_text() == "kind: TrainJob\n"
+    assert dest == str(tmp_path / "out")
+
+
+def test_a_hidden_link_out_of_the_app_directory_is_an_error_too(repo, tmp_path):
+    root, app = repo
+    os.symlink("../../../elsewhere", app / ".hidden" / "out")
+    _commit(root)
+    with pytest.raises(gitrev.RevisionError, match=r"HEAD:apps/train/.hidden/out is a symbolic link to '../../../elsewhere'"):
+        _extract(app, tmp_path / "out")
+    assert not (tmp_path / "out").exists()  # refused before anything is written
+
+
+def test_limits_are_checked_while_the_tree_is_listed(repo, tmp_path):
+    root, app = repo
+    for i in range(30):
+        (app / f"f{i}.yaml").write_text("a: 1\n")
+    _commit(root)
+    with pytest.raises(gitrev.RevisionError, match="more than 20 entries") as caught:
+        _extract(app, tmp_path / "out", max_entries=20)
+    assert str(tmp_path) not in str(caught.value) and not (tmp_path / "out").exists()
+
+
+def test_a_name_longer_than_the_file_system_allows(repo, tmp_path):
+    root, app = repo
+    empty = subprocess.run(["git", "hash-object", "-w", "--stdin"], cwd=root, input=b"a: 1\n", check=True,
+                           capture_output=True, env=gitrev.git_env(ENV)).stdout.decode().strip()
+    name = "n" * 300 + ".yaml"
+    tree = subprocess.run(["git", "mktree"], cwd=root, input=f"100644 blob {empty}\t{name}\n".encode(), check=True,
+                          capture_output=True, env=gitrev.git_env(ENV)).stdout.decode().strip()
+    where = gitrev.repository(str(root), ENV)
+    with pytest.raises(gitrev.RevisionError, match="300 bytes long|305 bytes long") as caught:
+        gitrev.extract(where, tree, "T", str(tmp_path / "out"), 10_000, prefix="")
+    assert str(tmp_path) not in str(caught.value)
+
+
+def test_a_tree_with_a_duplicate_entry(repo, tmp_path):
+    root, app = repo
+    genv = gitrev.git_env(ENV)
+    blob = subprocess.run(["git", "hash-object", "-w", "--stdin"], cwd=root, input=b"a: 1\n", check=True,
+                          capture_output=True, env=genv).stdout.decode().strip()
+    # git mktree refuses duplicates; the object is written by hand, as an attacker would.
+    import hashlib
+    import zlib
+    entry = b"100644 job.yaml\0" + bytes.fromhex(blob)
+    body = entry + entry
+    raw = b"tree %d\0" % len(body) + body
+    oid = hashlib.sha1(raw).hexdigest()
+    objdir = root / ".git" / "objects" / oid[:2]
+    objdir.mkdir(exist_ok=True)
+    (objdir / oid[2:]).write_bytes(zlib.compress(raw))
+    where = gitrev.repository(str(root), ENV)
+    with pytest.raises(gitrev.RevisionError, match="holds 'job.yaml' twice"):
+        gitrev.extract(where, oid, "T", str(tmp_path / "out"), 10_000, prefix="")
+
+
+def test_the_app_directory_or_a_parent_as_a_link_or_submodule(repo, tmp_path):
+    root, app = repo
+    (root / "apps" / "other").mkdir()
+    (root / "apps" / "other" / "job.yaml").write_text("kind: Other\n")
+    _commit(root)
+    where = gitrev.repository(str(app), ENV)
+    import shutil
+    shutil.rmtree(app)
+    os.symlink("other", app)
+    _commit(root)
+    with pytest.raises(gitrev.RevisionError, match="HEAD: apps/train is a symbolic link there"):
+        gitrev.extract(where, gitrev.resolve(where, "HEAD"), "HEAD", str(tmp_path / "out"), 10_000)
+    with pytest.raises(gitrev.RevisionError, match="apps/train is a symbolic link there"):
+        gitrev.has_directory(where, gitrev.resolve(where, "HEAD"), "apps/train/sub")
+    # The working directory reached through the link (the shell's $PWD names it): refused.
+    with pytest.raises(gitrev.RevisionError, match="reached through apps/train, a symbolic link in the repository"):
+        gitrev.repository(str(root / "apps" / "other"), {**ENV, "PWD": str(app)})
+    # A link above the repository (e.g. /home to /var/home) is no concern.
+    outer = tmp_path / "outer-link"
+    os.symlink(str(root), outer)
+    assert gitrev.repository(str(root / "apps" / "other"), {**ENV, "PWD": str(outer / "apps" / "other")}).prefix == "apps/other"
+
+
+def test_a_submodule_in_the_app_directory_is_an_error(repo, tmp_path):
+    root, app = repo
+    head = git(root, "rev-parse", "HEAD")
+    git(root, "update-index", "--add", "--cacheinfo", f"160000,{head},apps/train/vendored")
+    git(root, "commit", "-q", "-m", "submodule")
+    with pytest.raises(gitrev.RevisionError, match="apps/train/vendored is a git submodule"):
+        _extract(app, tmp_path / "out")
