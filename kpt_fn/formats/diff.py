@@ -63,9 +63,9 @@ def _diff_block(j: dict) -> list:
     summary += f": {len(j['objects'])} object(s)" + (f"; {counted(c)}" if c["errors"] or c["warnings"] else "")
     if first_error:
         summary += f" — {md.in_html(md.shorten(first_error, 200))}"
-    refused = any(o.get("effect") == classify.REFUSED for o in j["objects"])
+    refused = sorted({o["object"].partition(" ")[0] for o in j["objects"] if o.get("effect") == classify.REFUSED})
     if refused:
-        summary += " — <b>refused by the cluster</b> on an existing JobSet"
+        summary += f" — <b>refused by the cluster</b> on an existing {md.in_html(', '.join(refused))}"
     body = [line for o in j["objects"] for line in _object_lines(o)]
     if j["findings"]:
         body += ["", *findings_table(j["findings"])]
@@ -104,8 +104,9 @@ def _effect_lines(obj: dict) -> list:
     if obj.get("effect") != classify.REFUSED:
         return []
     fields = ", ".join(md.code(f) for f in obj["refusedFields"])  # paths hold user names (env, containers)
-    name = obj["object"].split(" ", 1)[-1]
-    lines = [f"  - **refused by the cluster**: JobSet {name} cannot be changed once created ({fields})"]
+    kind, _, name = obj["object"].partition(" ")
+    what = "cannot be changed once created" if kind == "JobSet" else "cannot take this change"
+    lines = [f"  - **refused by the cluster**: {md.text(kind)} {md.text(name)} {what} ({fields})"]
     if obj.get("whileSuspended") == classify.IN_PLACE:
         lines.append("  - accepted while the JobSet is suspended (held or queued), refused once it runs")
     lines.append(f"  - what to do: {obj['remedy']}")
@@ -117,7 +118,10 @@ def _refused_summary(data: dict) -> list:
     count = data["summary"].get("refused", 0)
     if not count:
         return []
-    return [f"**{count} TrainJob(s) have changes the cluster refuses** on an existing JobSet (see below).", ""]
+    kinds = sorted({o["object"].partition(" ")[0] for j in data.get("trainJobs", ()) for o in j["objects"]
+                    if o.get("effect") == classify.REFUSED}) or ["JobSet"]
+    return [f"**{count} TrainJob(s) have changes the cluster refuses** on an existing {md.text(', '.join(kinds))} "
+            "(see below).", ""]
 
 
 def to_json(data: dict) -> str:

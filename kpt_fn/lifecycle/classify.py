@@ -6,14 +6,22 @@ Every object of the diff gets an `effect`:
 * `pruned` -- no longer rendered: deleted by a sync that prunes (Argo CD `prune`, `kpt live apply`'s
   inventory), left running otherwise;
 * `in-place` -- the cluster accepts the change on the existing object;
-* `refused` -- the object is a JobSet whose change the cluster refuses once it exists (jobset_update:
-  the JobSet webhook's ValidateUpdate and the CRD's `self == oldSelf` rules), with the changed fields
-  it refuses (`refusedFields`), the rules (`refusals`) and what the user can do (`remedy`, and per
-  client `routes`: kpt_fn/lifecycle/advice.py). When the
-  change would be accepted while the JobSet is suspended (a held or queued TrainJob: pod-template
-  labels, annotations, nodeSelector, tolerations and scheduling gates), `whileSuspended` says so. A
-  JobSet suspended in both renders without a Kueue queue is held in the cluster too: such a change is
-  `in-place`, with `onceRunning: refused`.
+* `refused` -- the cluster refuses the change of the existing object, with the changed fields it
+  refuses (`refusedFields`), the rules (`refusals`) and what the user can do (`remedy`, and for a
+  JobSet per client `routes`: kpt_fn/lifecycle/advice.py):
+  - a JobSet: jobset_update (the JobSet webhook's ValidateUpdate and the CRD's `self == oldSelf`
+    rules) and, under `profile: kueue`, kueue_update (Kueue's webhook: queue name, priority class,
+    maximum execution time, prebuilt workload, elastic and admission-gate annotations). When the
+    change would be accepted while the JobSet is suspended (a held or queued TrainJob: pod-template
+    labels, annotations, nodeSelector, tolerations and scheduling gates; Kueue's queue name),
+    `whileSuspended` says so. A JobSet suspended in both renders without a Kueue queue is held in the
+    cluster too: such a change is `in-place`, with `onceRunning: refused`;
+  - a Secret or ConfigMap: core_update (the API server's ValidateSecretUpdate and
+    ValidateConfigMapUpdate: a Secret's `type`, and the data of one stored `immutable: true`);
+  - a PodGroup is never refused: neither CRD (scheduler-plugins v0.35.4-devel, Volcano v1.14.0-alpha.0,
+    /work/shared/upstream) has a transition rule, scheduler-plugins registers no webhook, and Volcano's
+    validating webhook for podgroups is registered for CREATE only (pkg/webhooks/admission/podgroups/
+    validate/validate_podgroup.go :40-54, `Operations: Create`); its mutating webhook too.
 
 Both renders are compared in their created form (jobset_defaults.create_defaults: what the function
 renders anyway, so it changes nothing for output of this version); `suspend` is set alike in both
@@ -30,7 +38,7 @@ its CEL rules). For `diff` both are the run's release; for the upgrade preview
 from __future__ import annotations
 
 from kpt_fn import upstream
-from kpt_fn.lifecycle import advice, jobset_defaults, jobset_update, render
+from kpt_fn.lifecycle import advice, core_update, jobset_defaults, jobset_update, kueue_update, render
 from kpt_fn.profiles.kueue_names import QUEUE_LABEL
 
 CREATED, PRUNED, IN_PLACE, REFUSED = "created", "pruned", "in-place", "refused"
@@ -40,13 +48,20 @@ def _suspended(jobset: dict, value: bool) -> dict:
     return {**jobset, "spec": {**(jobset.get("spec") or {}), "suspend": value}}
 
 
-def _refusals(old: dict, new: dict, suspended: bool, bundles: tuple) -> list:
-    """`bundles`: (the old render's Trainer release, the new render's)."""
+KUEUE = "kueue"
+
+
+def _refusals(old: dict, new: dict, suspended: bool, bundles: tuple, profile: str | None = None) -> list:
+    """`bundles`: (the old render's Trainer release, the new render's). `profile`: the new render's;
+    under `kueue` Kueue's webhook judges the update too."""
     created, judged = bundles
     live = jobset_defaults.crd_defaults(jobset_defaults.create_defaults(old, created), judged)
     live = _suspended(live, suspended)
     applied = _suspended(jobset_defaults.create_defaults(new, judged), suspended)
-    return jobset_update.refusals(live, applied, judged)
+    out = jobset_update.refusals(live, applied, judged)
+    if profile == KUEUE:
+        out += kueue_update.refusals(live, applied)
+    return out
 
 
 def _prefix(path: str) -> str:
@@ -59,8 +74,17 @@ def _fields_under(fields: list, refusals: list) -> list:
     return [f["path"] for f in fields if any(f["path"] == p or f["path"].startswith(p + ".") for p in prefixes)]
 
 
-def remedy(name: str) -> str:
+def remedy(name: str, kind: str = "JobSet") -> str:
+    if kind != "JobSet":
+        return (f"delete {kind} {name} before the sync, so that it is created anew (an immutable {kind}'s data "
+                "and a Secret's type cannot change), or give the changed object a new name")
     return advice.summary(name)
+
+
+def _refused(key: str, fields: list, refusals: list) -> dict:
+    kind, _, name = key.partition(" ")
+    return {"refusedFields": _fields_under(fields, refusals) or [r.path for r in refusals],
+            "refusals": [r.to_dict() for r in refusals], "remedy": remedy(name, kind)}
 
 
 def _server_side(jobset: dict) -> bool:
@@ -69,23 +93,25 @@ def _server_side(jobset: dict) -> bool:
     return isinstance(options, str) and render.SERVER_SIDE_APPLY in [o.strip() for o in options.split(",")]
 
 
-def effect(key: str, old: dict | None, new: dict | None, fields: list, bundles: tuple) -> dict:
+def effect(key: str, old: dict | None, new: dict | None, fields: list, bundles: tuple,
+           profile: str | None = None) -> dict:
     """The effect entry of one object of the diff (`key` is the diff's "Kind namespace/name"; `bundles`:
-    the Trainer releases of the old and the new render)."""
+    the Trainer releases of the old and the new render; `profile`: the new render's)."""
     if old is None:
         return {"effect": CREATED}
     if new is None:
         return {"effect": PRUNED}
+    core = core_update.refusals(old, new)
+    if core is not None:
+        return {"effect": REFUSED, **_refused(key, fields, core)} if core else {"effect": IN_PLACE}
     if new.get("kind") != "JobSet" or not str(new.get("apiVersion", "")).startswith("jobset.x-k8s.io/"):
         return {"effect": IN_PLACE}
-    running = _refusals(old, new, False, bundles)
+    running = _refusals(old, new, False, bundles, profile)
     if not running:
         return {"effect": IN_PLACE}
     name = key.split(" ", 1)[-1]
-    refused_out = {"refusedFields": _fields_under(fields, running) or [r.path for r in running],
-                   "refusals": [r.to_dict() for r in running], "remedy": remedy(name),
-                   "routes": advice.routes(name, _server_side(new))}
-    suspended_ok = not _refusals(old, new, True, bundles)
+    refused_out = {**_refused(key, fields, running), "routes": advice.routes(name, _server_side(new))}
+    suspended_ok = not _refusals(old, new, True, bundles, profile)
     if suspended_ok and _held(old) and _held(new):
         # Held by the TrainJob (no Kueue resumes it): suspended in the cluster as in both renders.
         return {"effect": IN_PLACE, "whileSuspended": IN_PLACE, "onceRunning": REFUSED, **refused_out}
@@ -99,10 +125,11 @@ def _held(jobset: dict) -> bool:
     return (jobset.get("spec") or {}).get("suspend") is True and QUEUE_LABEL not in labels
 
 
-def annotate(objects: list, old: dict, new: dict, bundles: tuple) -> list:
+def annotate(objects: list, old: dict, new: dict, bundles: tuple, profile: str | None = None) -> list:
     """The diff's object entries with their effects; `old` / `new`: the objects by the diff's key;
-    `bundles`: the Trainer releases of the old and the new render."""
-    return [{**o, **effect(o["object"], old.get(o["object"]), new.get(o["object"]), o.get("fields") or [], bundles)}
+    `bundles`: the Trainer releases of the old and the new render; `profile`: the new render's."""
+    return [{**o, **effect(o["object"], old.get(o["object"]), new.get(o["object"]), o.get("fields") or [], bundles,
+                           profile)}
             for o in objects]
 
 

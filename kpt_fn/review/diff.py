@@ -18,9 +18,35 @@ def _strip(obj: dict) -> dict:
     return res.without_client_annotations(obj) if isinstance(obj, dict) else obj
 
 
+# Lists of named items whose order Kubernetes, JobSet or the container runtime honours, by the field
+# that holds them: a reordering changes what runs, so it is a change. Other named lists (volumes,
+# volumeMounts, ports, schedulingGates, resourceClaims, dependsOn) are sets to the cluster.
+ORDERED_LISTS = frozenset({
+    # `$(VAR)` expands only variables defined earlier in the list (core/v1 EnvVar.Value, types.go :2481
+    # at k8s.io/api v0.36.3), and of two entries with one name the later wins.
+    "env",
+    # init containers run one after another, in order (core/v1 PodSpec.InitContainers, types.go :4147).
+    "initContainers",
+    # the kubelet starts containers in list order, and the first is kubectl's default container.
+    "containers",
+    # startupPolicy InOrder starts replicated jobs as listed, and JobSet's ValidateUpdate compares the
+    # list as a whole (jobset.x-k8s.io_jobsets.yaml :9491 at v0.12.0; lifecycle/jobset_update.py).
+    "replicatedJobs",
+})
+# JobSet evaluates its failure policy rules in order, and only the first that matches acts
+# (jobset.x-k8s.io_jobsets.yaml :114-119 at v0.12.0).
+ORDERED_PATHS = ("failurePolicy.rules",)
+
+
+def _ordered(path: str) -> bool:
+    return path.rsplit(".", 1)[-1] in ORDERED_LISTS or path.endswith(ORDERED_PATHS)
+
+
 def field_changes(old, new, path: str = "") -> list[tuple[str, object, object]]:
     """[(path, old, new)]: fields added (old None), removed (new None) or changed. Lists of named items
-    are matched by name, so a reordering is not a change and an env var is named, not numbered."""
+    are matched by name, so an env var is named, not numbered. In a list whose order the cluster
+    honours (ORDERED_LISTS) a reordering is a change too: the list's own path, with its names in the
+    old and the new order; elsewhere a reordering is not a change."""
     if isinstance(old, dict) and isinstance(new, dict):
         out = []
         for k in list(old) + [k for k in new if k not in old]:
@@ -35,7 +61,12 @@ def field_changes(old, new, path: str = "") -> list[tuple[str, object, object]]:
     if isinstance(old, list) and isinstance(new, list):
         named = all(isinstance(x, dict) and "name" in x for x in old + new)
         if named and len({x["name"] for x in old}) == len(old) and len({x["name"] for x in new}) == len(new):
-            return field_changes({x["name"]: x for x in old}, {x["name"]: x for x in new}, path)
+            out = field_changes({x["name"]: x for x in old}, {x["name"]: x for x in new}, path)
+            before, after = [x["name"] for x in old], [x["name"] for x in new]
+            common = set(before) & set(after)
+            if _ordered(path) and [n for n in before if n in common] != [n for n in after if n in common]:
+                out.insert(0, (path, before, after))
+            return out
         if len(old) == len(new):
             out = []
             for i, (a, b) in enumerate(zip(old, new)):
@@ -121,7 +152,8 @@ def diff(old_outcome, new_outcome, old_root: str | None = None, new_root: str | 
                 change = _object_change(key, objs_a.get(key), objs_b.get(key))
                 if change is not None:
                     objects.append(change)
-            objects = classify.annotate(objects, objs_a, objs_b, bundles)  # what each change does in the cluster
+            # what each change does in the cluster (Kueue's webhook judges too under the new render's profile)
+            objects = classify.annotate(objects, objs_a, objs_b, bundles, new_outcome.config.profile)
         if state or objects:
             entry = {"trainJob": name, "change": state or "changed", "objects": objects, "findings": found}
             if b is not None:
