@@ -58,35 +58,64 @@ def _differences(old, new, path: str = "", out=None, limit: int = 5) -> list:
     return out
 
 
-def function_config_of(root: str, load) -> tuple[object, list]:
+def config_path_error(path) -> str | None:
+    """Why kpt refuses a Kptfile step's `configPath` before reading it, or None (kpt's
+    api/kptfile/v1/validation.go :138-155 at v1.0.0-beta.67, validateFnConfigPathSyntax: not empty,
+    relative once cleaned, and no `..` anywhere in it -- kpt refuses even a name holding two dots, so
+    that no YAML file on the consumer's machine outside the package can be read)."""
+    if not isinstance(path, str) or not path.strip():
+        return "path must not be empty"
+    cleaned = os.path.normpath(path)
+    if os.path.isabs(cleaned):
+        return "path must be relative"
+    if ".." in cleaned:
+        return "path must not be outside the package"
+    return None
+
+
+def function_config_of(root: str, load, reader: sources.Reader | None = None) -> tuple[object, list]:
     """The functionConfig kpt would hand over: the app's marker file, else the config of the
-    Kptfile pipeline step that runs this function (configPath, or configMap as a ConfigMap)."""
-    marker = os.path.join(root, sources.MARKER_FILE)
-    if os.path.isfile(marker):
-        return load(marker)
-    kptfile = os.path.join(root, KPTFILE)
-    if not os.path.isfile(kptfile):
+    Kptfile pipeline step that runs this function (configPath, or configMap as a ConfigMap). Every
+    file is read under `render`'s confinement (`reader`'s roots): a marker, Kptfile or configPath
+    that is, or lies under, a link out of the package is refused unread, and so is a configPath
+    kpt refuses; no message quotes what such a file holds."""
+    reader = reader or sources.Reader(root, label=sources.APP_DIR)
+    if os.path.lexists(os.path.join(root, sources.MARKER_FILE)):
+        marker, problems = reader.confined(sources.MARKER_FILE, sources.MARKER_FILE)
+        return (None, problems) if marker is None else load(marker)
+    if not os.path.lexists(os.path.join(root, KPTFILE)):
         return None, []
+    kptfile, problems = reader.confined(KPTFILE, KPTFILE)
+    if kptfile is None:
+        return None, problems
     docs, problems = sources.load_file(kptfile)
     pipeline = (docs[0].get("pipeline") if docs and isinstance(docs[0], dict) else None) or {}
-    for step in (pipeline.get("mutators") or []) + (pipeline.get("validators") or []):
-        if not isinstance(step, dict) or FUNCTION_NAME not in str(step.get("image") or step.get("exec") or ""):
-            continue
-        if isinstance(step.get("configPath"), str):
-            return load(os.path.join(root, step["configPath"]))
-        if isinstance(step.get("configMap"), dict):
-            return {"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "function-input"},
-                    "data": step["configMap"]}, problems
+    pipeline = pipeline if isinstance(pipeline, dict) else {}
+    for kind in ("mutators", "validators"):
+        steps = pipeline.get(kind)
+        for i, step in enumerate(steps if isinstance(steps, list) else ()):
+            if not isinstance(step, dict) or FUNCTION_NAME not in str(step.get("image") or step.get("exec") or ""):
+                continue
+            if "configPath" in step:
+                where = f"{KPTFILE}: pipeline.{kind}[{i}].configPath {step['configPath']!r}"
+                why = config_path_error(step["configPath"])
+                if why is not None:
+                    return None, [Problem(f"{where}: {why} (kpt refuses it, and so does check-generated)")]
+                path, refused = reader.confined(step["configPath"], where)
+                return (None, refused) if path is None else load(path)
+            if isinstance(step.get("configMap"), dict):
+                return {"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "function-input"},
+                        "data": step["configMap"]}, problems
     return None, problems
 
 
 def check(root: str, env: dict, load) -> list:
     """Problems (errors) for every generated object of the package at `root` that is missing from,
     differs from, or is no longer rendered into its committed file; [] when the output is current."""
-    fc, problems = function_config_of(root, load)
+    reader = sources.Reader.from_env(root, env, label=sources.APP_DIR)
+    fc, problems = function_config_of(root, load, reader)
     if problems:
         return problems
-    reader = sources.Reader.from_env(root, env, label=sources.APP_DIR)
     items, problems = reader.read_paths(["."])
     if problems:
         return problems

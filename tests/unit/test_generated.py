@@ -78,3 +78,84 @@ def test_the_kptfile_step_config_is_used_without_a_marker_file(pkg):
                        capture_output=True, text=True, timeout=300)
     assert p.returncode == 0, p.stderr
     assert _check(pkg).returncode == 0
+
+
+# --- what kpt would hand the function, and nothing else (issue 33, point 5) -------------------------
+
+SECRET_KEY = "stolen-key-of-the-outside-file"
+
+
+def _outside(tmp_path) -> Path:
+    outside = tmp_path / "outside.yaml"
+    outside.write_text(f"apiVersion: v1\nkind: ConfigMap\nmetadata: {{name: x}}\ndata: {{{SECRET_KEY}: v}}\n")
+    return outside
+
+
+def _config_path(pkg: Path, value: str) -> None:
+    (pkg / "expand-trainjobs.yaml").rename(pkg / "fn-config.yaml")
+    kptfile = pkg / "Kptfile"
+    kptfile.write_text(kptfile.read_text().replace("configPath: expand-trainjobs.yaml", f"configPath: {value}"))
+
+
+@pytest.mark.parametrize("value, reason", [
+    ("../outside.yaml", "path must not be outside the package"),
+    ("sub/../../outside.yaml", "path must not be outside the package"),
+    ("fn..config.yaml", "path must not be outside the package"),  # kpt refuses any `..`
+    ("/etc/passwd", "path must be relative"),
+    ("'  '", "path must not be empty"),
+])
+def test_a_config_path_kpt_refuses_is_refused_unread(pkg, tmp_path, value, reason):
+    _outside(tmp_path)
+    _config_path(pkg, value)
+    p = _check(pkg)
+    assert p.returncode == 1
+    assert reason in p.stderr and "kpt refuses it" in p.stderr, p.stderr
+    assert SECRET_KEY not in p.stderr + p.stdout
+
+
+def test_a_config_path_or_marker_linked_out_of_the_package_is_refused_unread(pkg, tmp_path):
+    outside = _outside(tmp_path)
+    (pkg / "expand-trainjobs.yaml").unlink()
+    (pkg / "expand-trainjobs.yaml").symlink_to(outside)
+    p = _check(pkg)
+    assert p.returncode == 1 and "symbolic link" in p.stderr and "leads outside" in p.stderr, p.stderr
+    assert SECRET_KEY not in p.stderr + p.stdout
+    (pkg / "expand-trainjobs.yaml").unlink()
+    (pkg / "fn-config.yaml").symlink_to(outside)
+    kptfile = pkg / "Kptfile"
+    kptfile.write_text(kptfile.read_text().replace("configPath: expand-trainjobs.yaml", "configPath: fn-config.yaml"))
+    p = _check(pkg)
+    assert p.returncode == 1 and "configPath 'fn-config.yaml'" in p.stderr and "leads outside" in p.stderr, p.stderr
+    assert SECRET_KEY not in p.stderr + p.stdout
+
+
+def test_controls_a_config_below_the_package_and_a_marker_linked_inside_it(pkg):
+    # kpt reads a configPath in a subdirectory; a marker that links to a file inside the package is
+    # read as render reads it.
+    (pkg / "config").mkdir()
+    (pkg / "expand-trainjobs.yaml").rename(pkg / "config" / "fn.yaml")
+    _render_with(pkg, pkg / "config" / "fn.yaml")
+    kptfile = pkg / "Kptfile"
+    kptfile.write_text(kptfile.read_text().replace("configPath: expand-trainjobs.yaml", "configPath: ./config/fn.yaml"))
+    assert _check(pkg).returncode == 0, _check(pkg).stderr
+    (pkg / "expand-trainjobs.yaml").symlink_to("config/fn.yaml")
+    p = _check(pkg)
+    assert p.returncode == 0, p.stderr
+
+
+def _render_with(pkg: Path, config: Path) -> None:
+    p = subprocess.run(["kpt", "fn", "eval", str(pkg), "--exec", str(FUNCTION), "--fn-config", str(config)],
+                       capture_output=True, text=True, timeout=300)
+    assert p.returncode == 0, p.stderr
+
+
+def test_config_path_error_is_kpts_syntax_check():
+    from kpt_fn import generated
+
+    assert generated.config_path_error("fn.yaml") is None
+    assert generated.config_path_error("./sub/fn.yaml") is None
+    assert generated.config_path_error("") == "path must not be empty"
+    assert generated.config_path_error(None) == "path must not be empty"
+    assert generated.config_path_error("/abs.yaml") == "path must be relative"
+    assert generated.config_path_error("a/../b.yaml") is None  # kpt cleans the path first
+    assert generated.config_path_error("a/../../b.yaml") == "path must not be outside the package"
