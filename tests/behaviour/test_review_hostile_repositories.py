@@ -436,3 +436,20 @@ def test_a_file_render_would_read_and_cannot_is_named_without_the_temporary_path
     assert done.returncode == 2
     assert "not found: tried <HEAD>/" in done.stderr and "(relative to the app directory <HEAD>)" in done.stderr
     assert str(scratch) not in done.stderr + done.stdout
+
+
+def test_an_env_swap_that_changes_what_pods_see_is_a_change(fn, repo, env):
+    def job(order):
+        text = TRAINJOB.format(name="a", nodes=1, image="registry.example.com/torch:1")
+        entries = {"A": '{name: A, value: "1"}', "B": '{name: B, value: "$(A)-x"}'}
+        return text + "    env: [" + ", ".join(entries[n] for n in order) + "]\n"
+
+    (repo / "a.yaml").write_text(job("AB"))
+    _commit(repo, env)
+    (repo / "a.yaml").write_text(job("BA"))  # B is now defined before A: "$(A)" stays literal
+    _commit(repo, env)
+    done = _diff(fn, repo, env, "HEAD~1", "HEAD", "--format", "json")
+    assert done.returncode == 1, done.stderr
+    [jobset] = _json(done)["trainJobs"][0]["objects"]
+    orders = [f for f in jobset["fields"] if f["path"].endswith(".env")]
+    assert orders and orders[0]["old"][:2] == ["A", "B"] and orders[0]["new"][:2] == ["B", "A"], jobset["fields"]
