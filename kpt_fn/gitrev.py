@@ -42,7 +42,7 @@ _GIT_OPTIONS = (
 # Seconds one git call may take: a repository on a hung network filesystem must not hang CI.
 _TIMEOUT = 120
 
-_LINK, _BLOB, _TREE = "120000", ("100644", "100755"), "040000"
+_LINK = "120000"
 
 
 class RevisionError(Exception):
@@ -310,8 +310,10 @@ def resolve_link(links: dict, path: str) -> str | None:
     return "/".join(parts)
 
 
-def _hidden(path: str) -> bool:
-    return any(p.startswith(".") for p in path.split("/"))
+def _is_file(e: _Entry) -> bool:
+    """A blob that a checkout writes as a file: any blob mode but a link's. Old repositories hold modes
+    such as 100664, which git's checkout writes as a plain file (fsck only warns: badFilemode)."""
+    return e.kind == "blob" and e.mode != _LINK
 
 
 def _plan(entries: dict, targets: dict, revision: str, where: str) -> tuple[list, list]:
@@ -336,9 +338,9 @@ def _plan(entries: dict, targets: dict, revision: str, where: str) -> tuple[list
                                     "links out of the repository; render reads none out of the app directory)")
             links.append((e.oid, path))
             target = entries.get(resolved)
-            if target is not None and target.kind == "blob" and target.mode in _BLOB and not _wanted(resolved.split("/")[-1]):
+            if target is not None and _is_file(target) and not _wanted(resolved.split("/")[-1]):
                 files.append((target.oid, resolved))
-        elif e.kind == "blob" and e.mode in _BLOB and _wanted(path.split("/")[-1]):
+        elif _is_file(e) and _wanted(path.split("/")[-1]):
             files.append((e.oid, path))
     return files, links
 

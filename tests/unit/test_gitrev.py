@@ -168,24 +168,40 @@ def test_a_name_longer_than_the_file_system_allows(repo, tmp_path):
     assert str(tmp_path) not in str(caught.value)
 
 
-def test_a_tree_with_a_duplicate_entry(repo, tmp_path):
-    root, app = repo
-    genv = gitrev.git_env(ENV)
-    blob = subprocess.run(["git", "hash-object", "-w", "--stdin"], cwd=root, input=b"a: 1\n", check=True,
-                          capture_output=True, env=genv).stdout.decode().strip()
-    # git mktree refuses duplicates; the object is written by hand, as an attacker would.
+def _raw_tree(root, entries: list) -> str:
+    """A tree object written by hand, as an attacker would (git mktree refuses what these tests need):
+    [(mode, name, blob text)]; its id."""
     import hashlib
     import zlib
-    entry = b"100644 job.yaml\0" + bytes.fromhex(blob)
-    body = entry + entry
+
+    body = b""
+    for mode, name, text in entries:
+        blob = subprocess.run(["git", "hash-object", "-w", "--stdin"], cwd=root, input=text, check=True,
+                              capture_output=True, env=gitrev.git_env(ENV)).stdout.decode().strip()
+        body += f"{mode} {name}".encode() + b"\0" + bytes.fromhex(blob)
     raw = b"tree %d\0" % len(body) + body
     oid = hashlib.sha1(raw).hexdigest()
     objdir = root / ".git" / "objects" / oid[:2]
     objdir.mkdir(exist_ok=True)
     (objdir / oid[2:]).write_bytes(zlib.compress(raw))
+    return oid
+
+
+def test_a_tree_with_a_duplicate_entry(repo, tmp_path):
+    root, app = repo
+    oid = _raw_tree(root, [("100644", "job.yaml", b"a: 1\n")] * 2)
     where = gitrev.repository(str(root), ENV)
     with pytest.raises(gitrev.RevisionError, match="holds 'job.yaml' twice"):
         gitrev.extract(where, oid, "T", str(tmp_path / "out"), 10_000, prefix="")
+
+
+def test_an_old_file_mode_is_a_file_as_a_checkout_writes_it(repo, tmp_path):
+    # 100664 (group-writable, from git before 2005) is written as a plain file by a checkout.
+    root, app = repo
+    oid = _raw_tree(root, [("100664", "job.yaml", b"kind: TrainJob\n")])
+    where = gitrev.repository(str(root), ENV)
+    gitrev.extract(where, oid, "T", str(tmp_path / "out"), 10_000, prefix="")
+    assert (tmp_path / "out" / "job.yaml").read_text() == "kind: TrainJob\n"
 
 
 def test_the_app_directory_or_a_parent_as_a_link_or_submodule(repo, tmp_path):
