@@ -38,7 +38,7 @@ its CEL rules). For `diff` both are the run's release; for the upgrade preview
 from __future__ import annotations
 
 from kpt_fn import upstream
-from kpt_fn.lifecycle import advice, core_update, jobset_defaults, jobset_update, kueue_update, render
+from kpt_fn.lifecycle import advice, core_update, jobset_defaults, jobset_update, render
 from kpt_fn.profiles.kueue_names import QUEUE_LABEL
 
 CREATED, PRUNED, IN_PLACE, REFUSED = "created", "pruned", "in-place", "refused"
@@ -48,19 +48,16 @@ def _suspended(jobset: dict, value: bool) -> dict:
     return {**jobset, "spec": {**(jobset.get("spec") or {}), "suspend": value}}
 
 
-KUEUE = "kueue"
-
-
-def _refusals(old: dict, new: dict, suspended: bool, bundles: tuple, profile: str | None = None) -> list:
-    """`bundles`: (the old render's Trainer release, the new render's). `profile`: the new render's;
-    under `kueue` Kueue's webhook judges the update too."""
+def _refusals(old: dict, new: dict, suspended: bool, bundles: tuple, profile=None) -> list:
+    """`bundles`: (the old render's Trainer release, the new render's). `profile`: the new render's
+    profile class (kpt_fn.profiles), whose `update_refusals` judges the update too (Kueue's webhook)."""
     created, judged = bundles
     live = jobset_defaults.crd_defaults(jobset_defaults.create_defaults(old, created), judged)
     live = _suspended(live, suspended)
     applied = _suspended(jobset_defaults.create_defaults(new, judged), suspended)
     out = jobset_update.refusals(live, applied, judged)
-    if profile == KUEUE:
-        out += kueue_update.refusals(live, applied)
+    if profile is not None:
+        out += profile.update_refusals(live, applied)
     return out
 
 
@@ -93,8 +90,7 @@ def _server_side(jobset: dict) -> bool:
     return isinstance(options, str) and render.SERVER_SIDE_APPLY in [o.strip() for o in options.split(",")]
 
 
-def effect(key: str, old: dict | None, new: dict | None, fields: list, bundles: tuple,
-           profile: str | None = None) -> dict:
+def effect(key: str, old: dict | None, new: dict | None, fields: list, bundles: tuple, profile=None) -> dict:
     """The effect entry of one object of the diff (`key` is the diff's "Kind namespace/name"; `bundles`:
     the Trainer releases of the old and the new render; `profile`: the new render's)."""
     if old is None:
@@ -125,7 +121,7 @@ def _held(jobset: dict) -> bool:
     return (jobset.get("spec") or {}).get("suspend") is True and QUEUE_LABEL not in labels
 
 
-def annotate(objects: list, old: dict, new: dict, bundles: tuple, profile: str | None = None) -> list:
+def annotate(objects: list, old: dict, new: dict, bundles: tuple, profile=None) -> list:
     """The diff's object entries with their effects; `old` / `new`: the objects by the diff's key;
     `bundles`: the Trainer releases of the old and the new render; `profile`: the new render's."""
     return [{**o, **effect(o["object"], old.get(o["object"]), new.get(o["object"]), o.get("fields") or [], bundles,

@@ -30,6 +30,12 @@ class Profile:
         """Problems of a generated JobSet."""
         return []
 
+    @staticmethod
+    def update_refusals(live: dict, applied: dict) -> list:
+        """What this profile's cluster refuses, beyond the JobSet's own rules, when the stored JobSet
+        `live` is updated to `applied` (kpt_fn.lifecycle.classify: `diff --fail-on refused`)."""
+        return []
+
     def created(self, jobset: dict) -> dict:
         """A generated JobSet, already in the form the cluster creates it in (kpt_fn.lifecycle.render),
         as this profile's cluster should receive it."""

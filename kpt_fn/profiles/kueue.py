@@ -49,6 +49,14 @@ class Kueue(Controller):
     """A JobSet that Kueue's JobSet integration manages in a cluster without the Trainer controller
     (docs/kueue.md)."""
 
+    @staticmethod
+    def update_refusals(live: dict, applied: dict) -> list:
+        """Kueue's webhook on UPDATE (kpt_fn/lifecycle/kueue_update.py: the queue, priority class and
+        the rest it refuses while the JobSet runs)."""
+        from kpt_fn.lifecycle import kueue_update
+
+        return kueue_update.refusals(live, applied)
+
     name = KUEUE
 
     def __init__(self, cfg, items: list, queues: dict):
