@@ -380,9 +380,9 @@ class Parser:
                     args = self.exprlist(")")
                     node = self.call(paren, name.text, node, args, paren)
                 else:
-                    if name.text in RESERVED or name.text in KEYWORDS:
-                        if name.text in RESERVED:
-                            raise ParseError(f"Syntax error: reserved identifier: {name.text}", name.offset)
+                    # A reserved word is refused as an identifier, not as a field name: cel-go's
+                    # VisitSelect (parser/parser.go, v0.26.1) has no such check, so `request.namespace`
+                    # compiles as the API server's own tests expect.
                     node = self.node(dot.offset, "select", node, name.text, optional)
             elif self.at("[") or self.at("[?"):
                 bracket = self.take()

@@ -60,6 +60,20 @@ def test_syntax_errors(text, message):
     assert info.value.message == message
 
 
+@pytest.mark.parametrize("text", ["request.namespace", "object.metadata.namespace", "params.package", "a.?namespace"])
+def test_reserved_words_are_field_names(text):
+    # cel-go refuses a reserved word as an identifier (VisitIdent) but not after a dot (VisitSelect):
+    # k8s.io/apiserver's own compile tests use `request.namespace`.
+    tree = parser.parse(text)[0]
+    assert tree[0] == "select" and tree[2] == text.rsplit(".", 1)[1].lstrip("?")
+
+
+def test_a_reserved_word_alone_is_still_refused():
+    with pytest.raises(parser.ParseError) as info:
+        parser.parse("namespace == 'a'")
+    assert info.value.message == "Syntax error: reserved identifier: namespace"
+
+
 def test_recursion_limit_is_cel_gos():
     deep = "(" * 300 + "1" + ")" * 300
     with pytest.raises(parser.ParseError) as info:
