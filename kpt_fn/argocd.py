@@ -63,7 +63,8 @@ def kueue_patch() -> dict:
     (`expand-trainjobs argocd-kueue-patch`).
 
     Kueue unsuspends an admitted JobSet (and suspends a preempted one); a sync that applies Git's
-    `suspend: true` would stop a running training. Ignoring `/spec/suspend` with
+    `suspend: true` would stop a running training. This version renders no `spec.suspend`
+    (kpt_fn/profiles/kueue.py), so the patch matters only for JobSets an earlier version rendered. Ignoring `/spec/suspend` with
     RespectIgnoreDifferences=true makes the sync apply the live value instead (argo-cd v3.5
     `controller/sync.go` normalizeTargetResources). Nothing is ignored inside `replicatedJobs`: for a
     custom resource the live values come back through a JSON merge patch, which carries the whole list,

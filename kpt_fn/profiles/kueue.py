@@ -8,12 +8,18 @@ TrainJob must be on the JobSet instead (kubernetes-sigs/kueue v0.19, read for ev
   `kueue.x-k8s.io/queue-name` and `kueue.x-k8s.io/priority-class` labels of the job object itself
   (pkg/controller/constants/constants.go); Trainer does not copy TrainJob labels to the JobSet
   (pkg/runtime/core/trainingruntime.go), so without this profile the queue is lost;
-- suspend: Kueue's JobSet webhook suspends a queued JobSet on create (`ApplyDefaultForSuspend`,
-  jobframework/defaults.go) and its reconciler unsuspends it on admission (`RunWithPodSetsInfo`,
+- suspend: Kueue's JobSet webhook suspends, on create, every JobSet that carries a queue-name label
+  (`JobSetWebhook.Default`, pkg/controller/jobs/jobset/jobset_webhook.go :75-90 at v0.19.2;
+  `ApplyDefaultForSuspend`, jobframework/defaults.go :36-46; `WorkloadShouldBeSuspended`, utils.go
+  :147-150), and its reconciler unsuspends it on admission (`RunWithPodSetsInfo`,
   jobs/jobset/jobset_controller.go), which also merges node selectors, tolerations, labels,
-  annotations and scheduling gates into the pod templates (`podset.Merge`). The profile renders
-  `suspend: true` so that Git equals what the webhook stores; Argo CD must be told to leave the fields
-  Kueue owns alone (kpt_fn.argocd.kueue_patch);
+  annotations and scheduling gates into the pod templates (`podset.Merge`). The profile renders **no**
+  `spec.suspend` (as Kueue's own example JobSet): the JobSet is queued the same way, and `spec.suspend`
+  is then in no apply of the render, so a server-side apply after admission has nothing to conflict on
+  with Kueue (docs/lifecycle.md). The cost, and its guard: where Kueue's JobSet integration is off its
+  webhook is a no-op (jobset_webhook.go :60-61) and such a JobSet starts at once; the profile requires
+  a LocalQueue for every JobSet (an error otherwise), and docs/kueue.md gives the one check of the
+  cluster's Kueue configuration to make before the first sync;
 - MultiKueue: a TrainJob `managedBy: kueue.x-k8s.io/multikueue` becomes the JobSet's
   `spec.managedBy` (jobs/jobset/jobset_multikueue_adapter.go reads it; JobSet v0.12 has the field),
   so worker clusters only need JobSet;
@@ -185,7 +191,8 @@ def prepare(trainjob: dict, objects: list, queues: dict, quotas: Quotas | None =
         problems.append(Problem(
             f"profile kueue: no LocalQueue for this TrainJob: set the label {QUEUE_LABEL} or a kueueQueues entry, or "
             f"add the namespace's LocalQueue {DEFAULT_LOCAL_QUEUE} to the inputs "
-            "(the JobSet is rendered suspended, and without a queue nothing would ever resume it)",
+            "(the JobSet is rendered without spec.suspend: only a queue-name label makes Kueue's webhook suspend it "
+            "on create; without one it would start at once, unmanaged)",
             "metadata.labels", rule=RULE_QUEUE))
         return objects, problems
     from kpt_fn.apimachinery.validation import is_dns1123_subdomain
@@ -227,7 +234,9 @@ def prepare(trainjob: dict, objects: list, queues: dict, quotas: Quotas | None =
                 "use Kueue's waitForPodsReady for all-or-nothing start), or leave the profile",
                 "spec.runtimeRef", severity=WARNING, rule=RULE_DOUBLE_GANG))
         out.append(obj)
-    problems.append(Problem(f"profile kueue: JobSet queued in LocalQueue {queue} ({origin}), rendered suspended",
+    problems.append(Problem(f"profile kueue: JobSet queued in LocalQueue {queue} ({origin}), rendered without "
+                            "spec.suspend: Kueue's JobSet webhook suspends it on create and Kueue resumes it on "
+                            "admission (where Kueue's JobSet integration is off it starts at once: docs/kueue.md)",
                             "", severity=INFO, rule=RULE_QUEUE))
     return out, problems
 
@@ -236,7 +245,8 @@ def _kueue_jobset(jobset: dict, labels: dict, multikueue: bool) -> dict:
     metadata = dict(jobset.get("metadata") or {})
     metadata["labels"] = {**(metadata.get("labels") or {}), **labels}
     spec = dict(jobset.get("spec") or {})
-    spec["suspend"] = True
+    # Kueue's webhook suspends it on create; Kueue owns the field from then on (module docstring).
+    spec.pop("suspend", None)
     if multikueue:
         spec["managedBy"] = MULTIKUEUE
     return {**jobset, "metadata": metadata, "spec": spec}

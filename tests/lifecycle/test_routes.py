@@ -153,18 +153,20 @@ def test_no_render_works_with_client_side_apply_after_kueue_admitted_it():
     with pytest.raises(Refused) as err:
         cluster.argocd_sync([jobset], ignore=(("spec", "suspend"),))
     assert [r.path for r in err.value.reasons] == ["spec.replicatedJobs"]
-    # kubectl apply re-applies suspend: true with it: accepted, and the running JobSet is suspended.
+    # kubectl apply (client-side) sends the same list: refused as well.
     cluster = _admitted([jobset])
-    assert cluster.client_side_apply(jobset) == "configured"
-    assert cluster.objects[("JobSet", "queued")]["spec"]["suspend"] is True
+    with pytest.raises(Refused):
+        cluster.client_side_apply(jobset)
 
 
-def test_kubectl_server_side_apply_after_admission_conflicts_on_suspend_and_changes_nothing():
-    """`spec.suspend` belongs to Kueue once it admitted the JobSet: a server-side apply of the rendered
-    `suspend: true` without --force-conflicts is refused with a conflict, and nothing changes."""
+def test_a_render_that_set_suspend_would_conflict_with_kueue_after_admission():
+    """Why the profile renders no `spec.suspend`: once Kueue admitted the JobSet the field is Kueue's,
+    and a server-side apply of `suspend: true` without --force-conflicts is refused with a conflict."""
     cluster = Cluster(kueue=True)
     objects = rendered("kueue")
     for obj in objects:
+        if obj["kind"] == "JobSet":
+            obj["spec"]["suspend"] = True  # what the profile rendered before
         cluster.server_side_apply(obj)
     cluster.kueue_admit("queued", [ka.flavor_info({"cloud.example.com/pool": "a100"})])
     live = copy.deepcopy(cluster.objects)
@@ -251,10 +253,8 @@ def test_a_runtime_nodeselector_and_a_flavors_node_labels_cannot_both_stay(flavo
 
 
 def _without_suspend(objects: list) -> list:
-    """The Kueue profile's render with no `spec.suspend`: Kueue's webhook suspends it on create."""
-    for obj in objects:
-        if obj["kind"] == "JobSet":
-            obj["spec"].pop("suspend", None)
+    """The Kueue profile's render, which has no `spec.suspend`: Kueue's webhook suspends it on create."""
+    assert all("suspend" not in obj["spec"] for obj in objects if obj["kind"] == "JobSet")
     return objects
 
 
