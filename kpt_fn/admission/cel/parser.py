@@ -480,47 +480,40 @@ class Parser:
         self.take()
         return self.node(open_tok.offset, "list", elems, optional)
 
-    def map_literal(self):
-        open_tok = self.take()
+    def initializers(self, key):
+        """The `[?]key: value` entries up to the closing brace (taken), as (key, value, optional): cel-go's
+        mapInitializerList and fieldInitializerList have one shape, and differ only in what a key is."""
         entries = []
         while not self.at("}"):
             optional = False
             if self.at("?"):
                 self.take()
                 optional = True
-            key = self.expr()
+            k = key()
             self.expect(":")
-            value = self.expr()
-            entries.append((key, value, optional))
+            entries.append((k, self.expr(), optional))
             if self.at(","):
                 self.take()
                 continue
             if not self.at("}"):
                 self.fail_here("expecting {'}', ','}")
         self.take()
-        return self.node(open_tok.offset, "map", entries)
+        return entries
+
+    def map_literal(self):
+        open_tok = self.take()
+        return self.node(open_tok.offset, "map", self.initializers(self.expr))
+
+    def field_name(self):
+        field = self.take()
+        if field.kind != "ident":
+            self.i -= 1
+            self.fail_here("expecting IDENTIFIER")
+        return field.text
 
     def struct(self, offset, name):
         self.take()  # {
-        fields = []
-        while not self.at("}"):
-            optional = False
-            if self.at("?"):
-                self.take()
-                optional = True
-            field = self.take()
-            if field.kind != "ident":
-                self.i -= 1
-                self.fail_here("expecting IDENTIFIER")
-            self.expect(":")
-            fields.append((field.text, self.expr(), optional))
-            if self.at(","):
-                self.take()
-                continue
-            if not self.at("}"):
-                self.fail_here("expecting {'}', ','}")
-        self.take()
-        return self.node(offset, "struct", name, fields)
+        return self.node(offset, "struct", name, self.initializers(self.field_name))
 
     def call(self, offset, name, target, args, at):
         if target is None and name == "has":
