@@ -1,4 +1,5 @@
-"""What the function knows of the Argo CD sidecar it runs in: where the repository root is.
+"""What the function knows of Argo CD: the sidecar it runs in (where the repository root is) and the
+per-resource sync options it asks for (`argocd.argoproj.io/sync-options`).
 
 The repo-server streams the repository to the config-management-plugin sidecar, which unpacks it in a
 fresh work directory and runs `generate` in the app's directory below it (argo-cd v3.5
@@ -18,7 +19,35 @@ from __future__ import annotations
 
 import os
 
+from kpt_fn import resource as res
+
 SOURCE_PATH_ENV = "ARGOCD_APP_SOURCE_PATH"
+
+# A resource's sync options: one annotation holding a comma-separated list (argo-cd v3.5.1
+# gitops-engine/pkg/sync/common/types.go:12 AnnotationSyncOptions), read item by item with the blanks
+# around each trimmed and empty items dropped (gitops-engine/pkg/sync/resource/annotations.go:17
+# GetAnnotationCSVs, :36 HasAnnotationOption).
+SYNC_OPTIONS = "argocd.argoproj.io/sync-options"
+SERVER_SIDE_APPLY = "ServerSideApply=true"
+
+
+def sync_options(obj: dict) -> list:
+    """The sync options `obj` asks Argo CD for, in their written order ([] when the annotation is not a
+    string: Argo CD reads annotations as strings only)."""
+    current = res.annotations(obj).get(SYNC_OPTIONS)
+    return [o.strip() for o in current.split(",") if o.strip()] if isinstance(current, str) else []
+
+
+def has_sync_option(obj: dict, option: str) -> bool:
+    """Argo CD syncs `obj` with `option` (e.g. SERVER_SIDE_APPLY)."""
+    return option in sync_options(obj)
+
+
+def with_sync_option(obj: dict, option: str) -> dict:
+    """obj with `option` among its Argo CD sync options (the others kept; one of the same name replaced)."""
+    name = option.split("=")[0]
+    options = [o for o in sync_options(obj) if o.split("=")[0] != name] + [option]
+    return res.with_annotations(obj, {SYNC_OPTIONS: ",".join(options)})
 
 
 def repository_root(app_dir: str, env) -> str | None:
@@ -71,7 +100,7 @@ def kueue_patch() -> dict:
     and `restoreNonIgnoredFields` then puts back either Git's whole list (Kueue's node selectors and
     tolerations dropped) or live's whole list (Git's changes dropped), never a mix. Kueue's fields in
     the pod templates are kept by the server-side apply the profile's JobSets ask for
-    (`argocd.argoproj.io/sync-options: ServerSideApply=true`, kpt_fn/lifecycle): fields the apply does
+    (`argocd.argoproj.io/sync-options: ServerSideApply=true`, `with_sync_option` above): fields the apply does
     not set stay with their owner.
     """
     return {

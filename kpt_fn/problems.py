@@ -1,4 +1,5 @@
-"""The one shape in which every stage reports what is wrong with its input.
+"""The one shape in which every stage reports what is wrong with its input (and `Refusal`, the
+shape of one reason the cluster refuses an update of a stored object).
 
 Stages (runtime resolution, the engine, validation) return lists of Problems and never raise for bad
 user input; the function turns them into KRM results that name the resource, the file and the field.
@@ -90,3 +91,21 @@ class Problem:
 
 def has_errors(problems) -> bool:
     return any(p.severity == ERROR for p in problems)
+
+
+class Refusal:
+    """One reason the cluster refuses an update: the field path and upstream's message."""
+
+    __slots__ = ("path", "message", "source")
+
+    def __init__(self, path: str, message: str, source: str):
+        self.path, self.message, self.source = path, message, source
+
+    def __repr__(self):
+        return f"Refusal({self.path!r}, {self.message!r}, {self.source!r})"
+
+    def __eq__(self, other):
+        return isinstance(other, Refusal) and (self.path, self.message, self.source) == (other.path, other.message, other.source)
+
+    def to_dict(self) -> dict:
+        return {"path": self.path, "message": self.message, "rule": self.source}

@@ -12,8 +12,8 @@ admits the JobSet. The modules here hold the part of those rules the function it
 * `jobset_update`: which changes of a created JobSet the cluster refuses (ValidateUpdate and the CRD's
   immutability rules), for `diff`'s classification (`classify`);
 * `advice`: what re-creates a JobSet whose change the cluster refuses, per client (for `classify`);
-* `core_update` and `kueue_update`: which changes of a Secret or ConfigMap the API server refuses, and
-  which changes of a JobSet Kueue's webhook refuses (`profile: kueue`), for `classify` too;
+* `core_update`: which changes of a Secret or ConfigMap the API server refuses, for `classify` too
+  (what Kueue's webhook refuses is the Kueue profile's: its `update_refusals`, profiles/kueue_update.py);
 * `naming`: the `jobSetNames: contentHash` naming mode;
 * `render`: the one call the function makes after each TrainJob's expansion.
 

@@ -10,7 +10,7 @@ Every object of the diff gets an `effect`:
   refuses (`refusedFields`), the rules (`refusals`) and what the user can do (`remedy`, and for a
   JobSet per client `routes`: kpt_fn/lifecycle/advice.py):
   - a JobSet: jobset_update (the JobSet webhook's ValidateUpdate and the CRD's `self == oldSelf`
-    rules) and, under `profile: kueue`, kueue_update (Kueue's webhook: queue name, priority class,
+    rules) and, under `profile: kueue`, the profile's update_refusals (Kueue's webhook, profiles/kueue_update: queue name, priority class,
     maximum execution time, prebuilt workload, elastic and admission-gate annotations). When the
     change would be accepted while the JobSet is suspended (a held or queued TrainJob: pod-template
     labels, annotations, nodeSelector, tolerations and scheduling gates; Kueue's queue name),
@@ -37,8 +37,8 @@ its CEL rules). For `diff` both are the run's release; for the upgrade preview
 
 from __future__ import annotations
 
-from kpt_fn import upstream
-from kpt_fn.lifecycle import advice, core_update, jobset_defaults, jobset_update, render
+from kpt_fn import argocd, upstream
+from kpt_fn.lifecycle import advice, core_update, jobset_defaults, jobset_update
 from kpt_fn.profiles.kueue_names import QUEUE_LABEL
 
 CREATED, PRUNED, IN_PLACE, REFUSED = "created", "pruned", "in-place", "refused"
@@ -86,8 +86,7 @@ def _refused(key: str, fields: list, refusals: list) -> dict:
 
 def _server_side(jobset: dict) -> bool:
     """Argo CD applies this JobSet server-side (the Kueue profile's sync option)."""
-    options = ((jobset.get("metadata") or {}).get("annotations") or {}).get(render.SYNC_OPTIONS)
-    return isinstance(options, str) and render.SERVER_SIDE_APPLY in [o.strip() for o in options.split(",")]
+    return argocd.has_sync_option(jobset, argocd.SERVER_SIDE_APPLY)
 
 
 def effect(key: str, old: dict | None, new: dict | None, fields: list, bundles: tuple, profile=None) -> dict:

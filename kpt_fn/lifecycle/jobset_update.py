@@ -30,6 +30,7 @@ no rendered JobSet has such a field.
 from __future__ import annotations
 
 from kpt_fn import openapi, upstream
+from kpt_fn.problems import Refusal
 from kpt_fn.resource import dig, private_copy
 from kpt_fn.validation.jobset_webhook import V0_11_1
 
@@ -38,24 +39,6 @@ SUSPENDED_MUTABLE = (("metadata", "annotations"), ("metadata", "labels"), ("spec
                      ("spec", "tolerations"), ("spec", "schedulingGates"))
 IMMUTABLE = "field is immutable"
 CEL_IMMUTABLE = "Value is immutable"
-
-
-class Refusal:
-    """One reason the cluster refuses an update: the field path and upstream's message."""
-
-    __slots__ = ("path", "message", "source")
-
-    def __init__(self, path: str, message: str, source: str):
-        self.path, self.message, self.source = path, message, source
-
-    def __repr__(self):
-        return f"Refusal({self.path!r}, {self.message!r}, {self.source!r})"
-
-    def __eq__(self, other):
-        return isinstance(other, Refusal) and (self.path, self.message, self.source) == (other.path, other.message, other.source)
-
-    def to_dict(self) -> dict:
-        return {"path": self.path, "message": self.message, "rule": self.source}
 
 
 def go_value(value):

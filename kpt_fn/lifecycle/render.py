@@ -4,7 +4,7 @@
   (jobset_defaults.create_defaults), so that what is applied again equals what is live and no client
   sends a change the JobSet webhook refuses. Under `profile: kueue` (its `created` hook) the JobSet also asks Argo CD for a
   server-side apply (`argocd.argoproj.io/sync-options: ServerSideApply=true`, Argo CD's per-resource
-  sync option): Kueue's admission changes the pod templates of a running JobSet, which a client-side
+  sync option, kpt_fn.argocd.with_sync_option): Kueue's admission changes the pod templates of a running JobSet, which a client-side
   apply's JSON merge patch would take back (refused), while a server-side apply leaves fields it does
   not set to their owner.
 * `expand`: the `jobSetNames: contentHash` naming mode (naming.py).
@@ -14,18 +14,6 @@ from __future__ import annotations
 
 from kpt_fn import resource as res
 from kpt_fn.lifecycle import jobset_defaults, naming
-
-SYNC_OPTIONS = "argocd.argoproj.io/sync-options"
-SERVER_SIDE_APPLY = "ServerSideApply=true"
-
-
-def with_sync_option(obj: dict, option: str) -> dict:
-    """obj with `option` among its Argo CD sync options (a comma-separated list; others kept)."""
-    current = res.annotations(obj).get(SYNC_OPTIONS)
-    options = [o.strip() for o in current.split(",") if o.strip()] if isinstance(current, str) else []
-    name = option.split("=")[0]
-    options = [o for o in options if o.split("=")[0] != name] + [option]
-    return res.with_annotations(obj, {SYNC_OPTIONS: ",".join(options)})
 
 
 def finish(objects: list, created, bundle) -> list:

@@ -39,14 +39,15 @@ fit) and kueue_tas (the TAS annotations, checked under every profile).
 
 from __future__ import annotations
 
+from kpt_fn.argocd import SERVER_SIDE_APPLY, with_sync_option
 from kpt_fn.engine import RULE_DEADLINE as _CONTROLLER_DEADLINE_RULE
-from kpt_fn.lifecycle.render import SERVER_SIDE_APPLY, with_sync_option
 from kpt_fn.problems import INFO, WARNING, Problem
 from kpt_fn.profiles.controller import Controller
 from kpt_fn.profiles.kueue_create import create_problems, request_problems, stale_runtime_patches
 from kpt_fn.profiles.kueue_names import (DEFAULT_LOCAL_QUEUE, KUEUE, MAX_EXEC_TIME_LABEL, MULTIKUEUE, PRIORITY_LABEL,
                                          QUEUE_LABEL, RULE_DOUBLE_GANG, RULE_MAX_EXEC, RULE_QUEUE, RULE_QUEUE_UNCHECKED,
                                          labels as _labels)
+from kpt_fn.profiles import kueue_update
 from kpt_fn.profiles.kueue_quota import Quotas, quota_problems
 from kpt_fn.resource import dig
 
@@ -57,10 +58,8 @@ class Kueue(Controller):
 
     @staticmethod
     def update_refusals(live: dict, applied: dict) -> list:
-        """Kueue's webhook on UPDATE (kpt_fn/lifecycle/kueue_update.py: the queue, priority class and
-        the rest it refuses while the JobSet runs)."""
-        from kpt_fn.lifecycle import kueue_update
-
+        """Kueue's webhook on UPDATE (profiles/kueue_update.py: the queue, priority class and the rest
+        it refuses while the JobSet runs)."""
         return kueue_update.refusals(live, applied)
 
     name = KUEUE

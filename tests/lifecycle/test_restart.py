@@ -20,7 +20,7 @@ import copy
 
 import pytest
 
-from kpt_fn.lifecycle import render
+from kpt_fn import argocd
 
 from lifecycle.cluster import Cluster, Refused
 from lifecycle.test_routes import NS, render_items, trainjob
@@ -36,7 +36,7 @@ def _app(image="pytorch/pytorch:2.7.1", sync_options=None, suspend=None, **spec)
         for obj in objects:
             if obj["kind"] == "JobSet":
                 obj["metadata"] = {**obj["metadata"], "annotations": {
-                    **(obj["metadata"].get("annotations") or {}), render.SYNC_OPTIONS: sync_options}}
+                    **(obj["metadata"].get("annotations") or {}), argocd.SYNC_OPTIONS: sync_options}}
     return objects
 
 
@@ -206,7 +206,7 @@ FORCED_RUNTIME = {
     "apiVersion": "trainer.kubeflow.org/v1alpha1", "kind": "TrainingRuntime",
     "metadata": {"name": "forced", "namespace": NS, "annotations": {"config.kubernetes.io/local-config": "true"}},
     "spec": {"mlPolicy": {"numNodes": 1, "torch": {}},
-             "template": {"metadata": {"annotations": {render.SYNC_OPTIONS: "Force=true"}},
+             "template": {"metadata": {"annotations": {argocd.SYNC_OPTIONS: "Force=true"}},
                           "spec": {"replicatedJobs": [{"name": "node", "template": {"metadata": {"labels": {
                               "trainer.kubeflow.org/trainjob-ancestor-step": "trainer"}}, "spec": {"template": {"spec": {
                                   "containers": [{"name": "node", "image": "pytorch/pytorch:2.7.1"}]}}}}}]}}},
@@ -220,7 +220,7 @@ def _forced(image: str, **spec) -> list:
 
 def test_a_runtimes_force_annotation_makes_every_refused_edit_restart_the_run():
     (jobset,) = [o for o in _forced("pytorch/pytorch:2.7.1") if o["kind"] == "JobSet"]
-    assert jobset["metadata"]["annotations"][render.SYNC_OPTIONS] == "Force=true"
+    assert jobset["metadata"]["annotations"][argocd.SYNC_OPTIONS] == "Force=true"
     cluster = Cluster()
     assert cluster.argocd_sync(_forced("pytorch/pytorch:2.7.1")) == {"forced": "created"}
     assert cluster.argocd_sync(_forced("pytorch/pytorch:2.7.1")) == {"forced": "unchanged"}
@@ -231,4 +231,4 @@ def test_a_runtimes_force_annotation_makes_every_refused_edit_restart_the_run():
 def test_under_the_kueue_profile_the_force_annotation_joins_server_side_apply_and_does_nothing():
     (jobset,) = [o for o in _forced("pytorch/pytorch:2.7.1", profile="kueue", kueueQueues=["q"])
                  if o["kind"] == "JobSet"]
-    assert jobset["metadata"]["annotations"][render.SYNC_OPTIONS] == "Force=true,ServerSideApply=true"
+    assert jobset["metadata"]["annotations"][argocd.SYNC_OPTIONS] == "Force=true,ServerSideApply=true"

@@ -12,7 +12,7 @@ import copy
 
 import pytest
 
-from kpt_fn import function
+from kpt_fn import argocd, function
 from kpt_fn.lifecycle import render
 
 from lifecycle import kueue_admission as ka
@@ -148,7 +148,7 @@ def test_no_render_works_with_client_side_apply_after_kueue_admitted_it():
     so the list's change is refused; the documented route is server-side apply (above)."""
     objects = rendered("kueue")
     jobset = next(o for o in objects if o["kind"] == "JobSet")
-    jobset["metadata"]["annotations"].pop(render.SYNC_OPTIONS)  # an app without the per-resource option
+    jobset["metadata"]["annotations"].pop(argocd.SYNC_OPTIONS)  # an app without the per-resource option
     cluster = _admitted([jobset])
     with pytest.raises(Refused) as err:
         cluster.argocd_sync([jobset], ignore=(("spec", "suspend"),))

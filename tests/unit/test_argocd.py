@@ -112,3 +112,30 @@ def test_git_top_level_is_the_nearest_directory_holding_git(tmp_path):
     # a worktree or submodule: .git is a file (a gitfile)
     (tmp_path / "repo" / "apps" / ".git").write_text("gitdir: elsewhere\n")
     assert argocd.git_top_level(str(app)) == str(tmp_path / "repo" / "apps")
+
+
+@pytest.mark.parametrize("current, expected", [
+    (None, "ServerSideApply=true"),
+    ("Prune=false", "Prune=false,ServerSideApply=true"),
+    ("ServerSideApply=false, Prune=false", "Prune=false,ServerSideApply=true"),  # the same option replaced
+    (" , ", "ServerSideApply=true"),
+    (3, "ServerSideApply=true"),                                                 # not a list: replaced
+])
+def test_with_sync_option(current, expected):
+    obj = {"kind": "JobSet", "metadata": {"name": "x", "annotations": {} if current is None else {argocd.SYNC_OPTIONS: current}}}
+    out = argocd.with_sync_option(obj, argocd.SERVER_SIDE_APPLY)
+    assert out["metadata"]["annotations"][argocd.SYNC_OPTIONS] == expected
+    assert argocd.has_sync_option(out, argocd.SERVER_SIDE_APPLY)
+
+
+@pytest.mark.parametrize("current, found", [
+    ("ServerSideApply=true", True),
+    (" Prune=false , ServerSideApply=true ", True),   # blanks around an item are trimmed (GetAnnotationCSVs)
+    ("ServerSideApply=false", False),
+    ("ServerSideApply=true2", False),                 # whole items only
+    (None, False),
+    (3, False),                                       # not a string: no options
+])
+def test_has_sync_option(current, found):
+    obj = {"metadata": {"annotations": {} if current is None else {argocd.SYNC_OPTIONS: current}}}
+    assert argocd.has_sync_option(obj, argocd.SERVER_SIDE_APPLY) is found

@@ -6,7 +6,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from kpt_fn import upstream
+from kpt_fn import argocd, upstream
 from kpt_fn.lifecycle import jobset_defaults, naming, render
 from kpt_fn.problems import Problem
 
@@ -16,26 +16,13 @@ JOBSET = {"apiVersion": "jobset.x-k8s.io/v1alpha2", "kind": "JobSet", "metadata"
 CONFIGMAP = {"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "tj"}}
 
 
-@pytest.mark.parametrize("current, expected", [
-    (None, "ServerSideApply=true"),
-    ("Prune=false", "Prune=false,ServerSideApply=true"),
-    ("ServerSideApply=false, Prune=false", "Prune=false,ServerSideApply=true"),  # the same option replaced
-    (" , ", "ServerSideApply=true"),
-    (3, "ServerSideApply=true"),                                                 # not a list: replaced
-])
-def test_with_sync_option(current, expected):
-    obj = {"kind": "JobSet", "metadata": {"name": "x", "annotations": {} if current is None else {render.SYNC_OPTIONS: current}}}
-    out = render.with_sync_option(obj, render.SERVER_SIDE_APPLY)
-    assert out["metadata"]["annotations"][render.SYNC_OPTIONS] == expected
-
-
 def test_finish_gives_jobsets_their_created_form():
     import copy
 
     out = render.finish([copy.deepcopy(JOBSET), CONFIGMAP, "not an object"], lambda js: js, upstream.bundle("v2.3.0"))
     assert out[0] == jobset_defaults.default_created(copy.deepcopy(JOBSET), upstream.bundle("v2.3.0"))
     assert out[0] != JOBSET and out[1:] == [CONFIGMAP, "not an object"]
-    assert render.SYNC_OPTIONS not in (out[0]["metadata"].get("annotations") or {})
+    assert argocd.SYNC_OPTIONS not in (out[0]["metadata"].get("annotations") or {})
 
 
 def test_finish_hands_each_jobset_to_the_profile_in_its_created_form():

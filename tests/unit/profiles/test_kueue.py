@@ -58,8 +58,8 @@ def test_check_adds_quotas_only_when_there_are_queues_among_the_items():
 
 
 def test_its_jobsets_ask_argo_cd_for_a_server_side_apply():
-    from kpt_fn.lifecycle import render
+    from kpt_fn import argocd
 
     js = profile().created(JOBSET)
-    assert js["metadata"]["annotations"][render.SYNC_OPTIONS] == render.SERVER_SIDE_APPLY
+    assert js["metadata"]["annotations"][argocd.SYNC_OPTIONS] == argocd.SERVER_SIDE_APPLY
     assert Controller(FunctionConfig(), [], {}).created(JOBSET) is JOBSET

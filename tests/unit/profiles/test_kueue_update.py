@@ -1,4 +1,4 @@
-"""kpt_fn.lifecycle.kueue_update against Kueue v0.19.2's own table for ValidateJobOnUpdate
+"""kpt_fn.profiles.kueue_update against Kueue v0.19.2's own table for ValidateJobOnUpdate
 (pkg/controller/jobframework/validation_test.go :255-428, TestValidateJobOnUpdate), ported as data,
 plus the checks that table does not reach (max-exec-time, priority class, admission-gated-by)."""
 
@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from kpt_fn.lifecycle import kueue_update as ku
+from kpt_fn.profiles import kueue_update as ku
 
 WIA, ELASTIC = ku.WORKLOAD_IDENTIFIER_ANNOTATIONS, ku.ELASTIC_JOBS
 

@@ -3,7 +3,7 @@
 Kueue v0.19.2's JobSet webhook runs `ValidateUpdate` (pkg/controller/jobs/jobset/jobset_webhook.go
 :110-131): the generic job checks `jobframework.ValidateJobOnUpdate` (pkg/controller/jobframework/
 validation.go :107-119) and then the create checks on the new JobSet (the function's Kueue create
-checks, kpt_fn/kueue.py, answer those for every render). The update checks compare labels and
+checks, kpt_fn/profiles/kueue_create.py, answer those for every render). The update checks compare labels and
 annotations of the stored JobSet with the applied one, and most of them only while the JobSet runs
 (`spec.suspend` false: admitted and started):
 
@@ -28,13 +28,13 @@ upstream test table sets some).
 
 from __future__ import annotations
 
-from kpt_fn.lifecycle.jobset_update import Refusal
+from kpt_fn.problems import Refusal
+from kpt_fn.profiles.kueue_names import ELASTIC_JOB_ANNOTATION as ELASTIC
+from kpt_fn.profiles.kueue_names import MAX_EXEC_TIME_LABEL as MAX_EXEC_TIME
+from kpt_fn.profiles.kueue_names import PRIORITY_LABEL as PRIORITY_CLASS
+from kpt_fn.profiles.kueue_names import QUEUE_LABEL as QUEUE
 
-QUEUE = "kueue.x-k8s.io/queue-name"
 PREBUILT = "kueue.x-k8s.io/prebuilt-workload-name"  # the label's key and the annotation's alike
-MAX_EXEC_TIME = "kueue.x-k8s.io/max-exec-time-seconds"
-PRIORITY_CLASS = "kueue.x-k8s.io/priority-class"
-ELASTIC = "kueue.x-k8s.io/elastic-job"
 ADMISSION_GATED_BY = "kueue.x-k8s.io/admission-gated-by"
 RULE = "kueue-webhook/update"
 
