@@ -396,18 +396,21 @@ class Door(NamedTuple):
     report: object = None
 
 
-def run(items: list, function_config, door: Door = Door()) -> Outcome:
+def run(items: list, parsed: config_mod.Parsed, door: Door = Door()) -> Outcome:
     """Expand the TrainJobs among `items` (and the config's) into the output items and results.
 
-    `function_config`: the functionConfig as parsed at the door (config.parse's Parsed), or the object
-    itself (parsed here: in-process callers and tests). `door`: what the caller hands the run (Door).
+    `parsed`: the functionConfig as parsed at the door (config.parse's Parsed: the caller parses it
+    once, for its own limits and for this run); anything else is a TypeError, never parsed a second
+    time here. `door`: what the caller hands the run (Door).
 
     The cyclic garbage collector is the caller's choice (the CLI turns it off for its one short
     run): a render leaves no reference cycles, so reference counting frees each TrainJob's data as
     soon as the loop lets it go (tests/behaviour/test_acyclic_render.py)."""
     base_dir, default_namespace, reader, kustomization_root, returns_inputs, env, freeze, emit, report = door
     env = {} if env is None else env
-    cfg, config_problems = function_config if isinstance(function_config, config_mod.Parsed) else config_mod.parse(function_config)
+    if not isinstance(parsed, config_mod.Parsed):
+        raise TypeError(f"function.run takes the functionConfig parsed at the door (config.parse), not {type(parsed).__name__}")
+    cfg, config_problems = parsed
     namespace = cfg.namespace or default_namespace
     bundle = upstream.bundle(cfg.trainerVersion)  # the Trainer release everything below follows
     inputs, unusable, item_problems = intake.survey(items, bundle)

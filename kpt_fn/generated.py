@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import os
 
-from kpt_fn import function, output, sources
+from kpt_fn import config, function, output, sources
 from kpt_fn import resource as res
 from kpt_fn.problems import ERROR, Problem
 
@@ -120,7 +120,7 @@ def check(root: str, env: dict, load) -> list:
     if problems:
         return problems
     committed = {_key(i): _applied_form(i) for i in items if output.marker_of(i)}
-    outcome = function.run(items, fc, function.Door(base_dir=root, reader=reader))
+    outcome = function.run(items, config.parse(fc), function.Door(base_dir=root, reader=reader))
     if outcome.exit_code:
         failed = [r for r in outcome.results if r.severity == ERROR]
         return [Problem(f"the package does not render, so its output cannot be current: {r.message}") for r in failed]

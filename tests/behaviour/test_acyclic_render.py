@@ -13,6 +13,7 @@ import pytest
 
 from kpt_fn import function, yamlio
 from support import golden_engine
+from support.door import run_with
 
 REPO = Path(__file__).resolve().parents[2]
 CASES = golden_engine.release_cases("v2.3.0") + golden_engine.release_cases("v2.2.1")
@@ -82,7 +83,7 @@ def test_the_function_leaves_no_cycles_over_every_fixture():
     def work():
         for path, items in lists:
             for config in ({}, KUEUE):
-                function.run(items, config, function.Door(base_dir=str(path.parent)))
+                run_with(items, config, function.Door(base_dir=str(path.parent)))
 
     found = _cyclic_garbage(work)
     assert not found, f"{len(found)} objects in cycles, among them: {found[:8]}"

@@ -15,10 +15,11 @@ import copy
 
 import pytest
 
-from kpt_fn import function, validation
+from kpt_fn import validation
 from kpt_fn.engine import expand
 
 from support.golden_engine import Case, engine_options, find_case
+from support.door import run_with
 
 
 
@@ -49,7 +50,7 @@ def test_deprecation_warning_is_skipped_with_the_rest_of_the_runtime_webhook():
 
 
 def _run(items):
-    outcome = function.run(copy.deepcopy(items), {})
+    outcome = run_with(copy.deepcopy(items), {})
     return outcome.exit_code, [r for r in outcome.results]
 
 

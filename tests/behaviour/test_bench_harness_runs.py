@@ -17,6 +17,7 @@ import yaml
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from bench import generate, run  # noqa: E402
+from support.door import run_with
 
 
 def test_generator_is_deterministic_and_covers_the_runtimes():
@@ -114,12 +115,11 @@ def test_argocd_row_pairs_render_kustomize_and_the_floor(tmp_path):
 def test_the_admission_comparison_policies_are_met_by_the_generated_repository():
     """Both sides of bench.run's admission comparison render the same objects: the dozen policies
     read without a problem and no Deny policy refuses the generated repository."""
-    from kpt_fn import function
     from kpt_fn.admission import inputs
 
     policies = run.admission_items()
     found, problems = inputs.gather(policies)
     assert len(found.policies) == 12 and not problems
     rl = generate.generate(10)
-    outcome = function.run(policies + rl["items"], rl["functionConfig"])
+    outcome = run_with(policies + rl["items"], rl["functionConfig"])
     assert [r.message for r in outcome.results if r.rule.startswith("admission/") and r.severity == "error"] == []

@@ -18,6 +18,7 @@ import yaml
 
 from kpt_fn import function
 from support import krm_mode
+from support.door import run_with
 
 REPO = Path(__file__).resolve().parents[2]
 PLATFORM = REPO / "fixtures" / "admission" / "platform"
@@ -87,7 +88,7 @@ REFUSALS = [
 
 
 def run(items, **spec):
-    return function.run(items, {"apiVersion": "fn.kpt.dev/v1alpha1", "kind": "ExpandTrainJobs", "spec": spec})
+    return run_with(items, {"apiVersion": "fn.kpt.dev/v1alpha1", "kind": "ExpandTrainJobs", "spec": spec})
 
 
 def admission_results(outcome):
@@ -132,12 +133,12 @@ def test_policy_dirs_are_read_like_runtime_dirs(tmp_path):
         (tmp_path / d).mkdir()
     for f in PLATFORM.glob("*.yaml"):
         (tmp_path / ("runtimes" if f.name == "runtime.yaml" else "policies") / f.name).write_text(f.read_text())
-    outcome = function.run([trainjob("anon", labels={})], {"apiVersion": "fn.kpt.dev/v1alpha1", "kind": "ExpandTrainJobs",
-                                                           "spec": {"policyDirs": ["policies"], "runtimeDirs": ["runtimes"]}},
-                           function.Door(base_dir=str(tmp_path)))
+    outcome = run_with([trainjob("anon", labels={})], {"apiVersion": "fn.kpt.dev/v1alpha1", "kind": "ExpandTrainJobs",
+                                                       "spec": {"policyDirs": ["policies"], "runtimeDirs": ["runtimes"]}},
+                       function.Door(base_dir=str(tmp_path)))
     assert any("'team-label' with binding 'team-label' denied request" in r.message for r in outcome.results)
-    outside = function.run([trainjob("x")], {"apiVersion": "fn.kpt.dev/v1alpha1", "kind": "ExpandTrainJobs",
-                                             "spec": {"policyDirs": ["../.."]}}, function.Door(base_dir=str(tmp_path)))
+    outside = run_with([trainjob("x")], {"apiVersion": "fn.kpt.dev/v1alpha1", "kind": "ExpandTrainJobs",
+                                         "spec": {"policyDirs": ["../.."]}}, function.Door(base_dir=str(tmp_path)))
     assert any("policyDirs" in r.message and "outside" in r.message for r in outside.results)
 
 

@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 
 from kpt_fn import yamlio
+from support.door import run_with
 
 ROOT = Path(__file__).resolve().parents[2]
 BAD = ROOT / "fixtures" / "bad"
@@ -494,7 +495,7 @@ def test_limit_at_its_maximum_reserves_no_memory_for_it(fn, tmp_path):
 
 def test_internal_error_never_quotes_the_secret_seed(monkeypatch):
     """A bug whose exception text holds the seed (any value it handled) is reported without it."""
-    from kpt_fn import engine, function
+    from kpt_fn import engine
 
     seed = "s3cr3t-seed-0123456789abcdef"
 
@@ -506,7 +507,7 @@ def test_internal_error_never_quotes_the_secret_seed(monkeypatch):
     tj = {"apiVersion": "trainer.kubeflow.org/v1alpha1", "kind": "TrainJob", "metadata": {"name": "t", "namespace": "n"},
           "spec": {"runtimeRef": {"name": "torch-distributed"}}}
     fc = {"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "c"}, "data": {"secretSeed": seed}}
-    outcome = function.run([tj], fc)
+    outcome = run_with([tj], fc)
     text = repr([r.krm() for r in outcome.results]) + "\n".join(outcome.stderr_lines())
     assert "internal error: ValueError" in text and "<redacted>" in text and seed not in text
 

@@ -10,7 +10,7 @@ import pytest
 import yaml
 
 from kpt_fn import upstream
-from kpt_fn import function
+from support.door import run_with
 
 K8S = pathlib.Path(__file__).resolve().parents[2] / "fixtures" / "k8s"
 RUNTIME = yaml.safe_load((K8S / "runtime.yaml").read_text())
@@ -19,7 +19,7 @@ CASES = yaml.safe_load((K8S / "blame.yaml").read_text())
 
 
 def _errors(trainjob, runtime):
-    outcome = function.run([copy.deepcopy(runtime), copy.deepcopy(trainjob)], None)
+    outcome = run_with([copy.deepcopy(runtime), copy.deepcopy(trainjob)], None)
     return outcome, [r for r in outcome.results if r.get("severity") == "error"]
 
 
@@ -67,7 +67,7 @@ def test_every_shipped_runtime_renders_without_job_api_errors(name, resources):
     trainer = {"numNodes": 2, **({"resourcesPerNode": resources} if resources else {})}
     tj = {"apiVersion": "trainer.kubeflow.org/v1alpha1", "kind": "TrainJob", "metadata": {"name": "t", "namespace": "ml"},
           "spec": {"runtimeRef": {"name": name}, "trainer": trainer}}
-    outcome = function.run([tj], None)
+    outcome = run_with([tj], None)
     errors = [r for r in outcome.results if r.get("severity") == "error"]
     assert errors == [] and any(o.get("kind") == "JobSet" for o in outcome.items)
 
@@ -86,7 +86,7 @@ def test_any_value_of_the_wrong_type_is_not_a_crash():
     # The schema check reports wrong types; the Kubernetes checks must only not fail on them.
     from kpt_fn.validation import k8s
 
-    outcome = function.run([copy.deepcopy(RUNTIME), copy.deepcopy(TRAINJOB)], None)
+    outcome = run_with([copy.deepcopy(RUNTIME), copy.deepcopy(TRAINJOB)], None)
     jobset = next(o for o in outcome.items if o.get("kind") == "JobSet")
     jobset = yaml.safe_load(yaml.safe_dump(dict(jobset)))  # a plain, mutable copy
     for path in list(_nodes(jobset))[1:]:

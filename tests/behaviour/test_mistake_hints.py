@@ -4,7 +4,8 @@ tests/unit/test_resolve.py, the end-to-end run here."""
 from __future__ import annotations
 
 from kpt_fn import upstream
-from kpt_fn import function, validation
+from kpt_fn import validation
+from support.door import run_with
 
 API = "trainer.kubeflow.org/v1alpha1"
 
@@ -30,8 +31,8 @@ def test_typical_mistakes_end_to_end():
     def tj(job, ns, **ref):
         return {"apiVersion": API, "kind": "TrainJob", "metadata": {"name": job, "namespace": ns}, "spec": {"runtimeRef": ref}}
 
-    out = function.run([rt, tj("a", "team-a", name="torch-distribted"), tj("b", "team-b", name="mine", kind="TrainingRuntime"),
-                        tj("c", "team-a", name="mine", kind="TrainingRuntimes"), tj("d", "team-a", name="mine")], None)
+    out = run_with([rt, tj("a", "team-a", name="torch-distribted"), tj("b", "team-b", name="mine", kind="TrainingRuntime"),
+                    tj("c", "team-a", name="mine", kind="TrainingRuntimes"), tj("d", "team-a", name="mine")], None)
     errors = {r["resourceRef"]["name"]: r["message"] for r in out.results if r.get("severity") == "error"}
     assert errors["a"].endswith('; did you mean "torch-distributed"?')
     assert errors["b"].startswith('TrainingRuntime.trainer.kubeflow.org "mine" not found: specified trainingRuntime must be created '

@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 from clients import kit
 from kpt_fn import function, yamlio
 from kpt_fn.problems import ERROR, WARNING
+from support.door import run_with
 
 
 def trainjob(name="mnist", api_version="trainer.kubeflow.org/v1alpha1", kind="TrainJob", **spec):
@@ -39,7 +40,7 @@ def _results(outcome, severity):
     "trainer.kubeflow.io/v1alpha1",
 ])
 def test_a_trainjob_with_a_misspelt_apiversion_is_an_error(api_version):
-    outcome = function.run([trainjob(api_version=api_version)], None)
+    outcome = run_with([trainjob(api_version=api_version)], None)
     assert outcome.exit_code == 1, outcome.summary
     (msg,) = _results(outcome, ERROR)
     assert f'"{api_version}"' in msg and "trainer.kubeflow.org/v1alpha1" in msg and "passed through unchanged" in msg
@@ -47,7 +48,7 @@ def test_a_trainjob_with_a_misspelt_apiversion_is_an_error(api_version):
 
 
 def test_a_trainjob_kind_of_another_api_group_is_a_warning_not_silence():
-    outcome = function.run([trainjob(api_version="example.com/v1")], None)
+    outcome = run_with([trainjob(api_version="example.com/v1")], None)
     assert outcome.exit_code == 0
     (msg,) = _results(outcome, WARNING)
     assert "example.com/v1" in msg and "not rendered" in msg
@@ -55,14 +56,14 @@ def test_a_trainjob_kind_of_another_api_group_is_a_warning_not_silence():
 
 @pytest.mark.parametrize("kind", ["TrainJobs", "TrainingJob", "TrainJobb"])
 def test_a_misspelt_trainer_kind_is_an_error(kind):
-    outcome = function.run([trainjob(kind=kind)], None)
+    outcome = run_with([trainjob(kind=kind)], None)
     assert outcome.exit_code == 1, outcome.summary
     (msg,) = _results(outcome, ERROR)
     assert f'"{kind}"' in msg and 'did you mean "TrainJob"' in msg
 
 
 def test_a_trainer_kind_far_from_any_known_one_stays_a_warning():
-    outcome = function.run([trainjob(kind="TrainJobTemplate")], None)
+    outcome = run_with([trainjob(kind="TrainJobTemplate")], None)
     assert outcome.exit_code == 0
     (msg,) = _results(outcome, WARNING)
     assert 'kind "TrainJobTemplate" is not a Kubeflow Trainer v2.3.0 kind' in msg
@@ -136,7 +137,7 @@ def test_krm_warns_about_a_config_item_that_is_not_the_function_config():
 
     other = yamlio.load(INLINE_CONFIG)
     other["metadata"]["annotations"] = {"config.kubernetes.io/path": "gen.yaml"}
-    outcome = function.run([other, trainjob()], None)
+    outcome = run_with([other, trainjob()], None)
     (msg,) = [m for m in _results(outcome, WARNING) if "ExpandTrainJobs" in m]
     assert "is not this run's functionConfig" in msg and "spec.trainJobs" in msg
 
@@ -148,7 +149,7 @@ def test_the_function_config_among_the_items_is_no_warning():
     fc = yamlio.load(INLINE_CONFIG)
     item = yamlio.load(INLINE_CONFIG)
     item["metadata"]["annotations"] = {"config.kubernetes.io/path": "fn.yaml", "internal.config.kubernetes.io/path": "fn.yaml"}
-    outcome = function.run([item], fc)
+    outcome = run_with([item], fc)
     assert outcome.exit_code == 0 and outcome.warnings == 0, outcome.stderr_lines()
     assert [r.objects != [] for r in outcome.rendered] == [True]
 
@@ -175,7 +176,7 @@ MPI_RUNTIME = {
 
 def _policy_run(tj, runtime=None, **policy):
     fc = {"apiVersion": "fn.kpt.dev/v1alpha1", "kind": "ExpandTrainJobs", "metadata": {"name": "x"}, "spec": {"policy": policy}}
-    return function.run([runtime, tj] if runtime else [tj], fc)
+    return run_with([runtime, tj] if runtime else [tj], fc)
 
 
 @pytest.mark.parametrize("nodes, ok", [(4, True), (5, False), (64, False)])
@@ -260,7 +261,7 @@ def test_report_option_takes_the_next_free_index_of_its_file():
     notes = {"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "review-notes", "namespace": "team-a", "annotations": {
         "config.kubernetes.io/path": "expand-trainjobs-report.yaml", "config.kubernetes.io/index": "0",
         "internal.config.kubernetes.io/path": "expand-trainjobs-report.yaml", "internal.config.kubernetes.io/index": "0"}}}
-    outcome = function.run([notes, trainjob()], None, function.Door(report=krm.report_placement("markdown")))
+    outcome = run_with([notes, trainjob()], None, function.Door(report=krm.report_placement("markdown")))
     report = outcome.items[-1]
     assert report["metadata"]["name"] == "expand-trainjobs-report" and outcome.items[0] == notes
     ann = report["metadata"]["annotations"]

@@ -15,6 +15,7 @@ import pytest
 from kpt_fn import formats
 from kpt_fn.formats import markdown as md
 from kpt_fn.cli import krm
+from support.door import run_with
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 FIXTURE = ROOT / "fixtures" / "review"
@@ -177,8 +178,8 @@ def test_krm_report_configmap_is_the_same_markdown():
               "metadata": {"name": "ok", "namespace": "ml", "annotations": {"config.kubernetes.io/local-config": "true"}},
               "spec": {"runtimeRef": {"name": "torch-distributed"},
                        "trainer": {"image": "x`|<img src=x>\n### forged"}}}]
-    outcome = function.run(items, {"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "c"}, "data": {"report": "markdown"}},
-                           function.Door(report=krm.report_placement("markdown")))
+    outcome = run_with(items, {"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "c"}, "data": {"report": "markdown"}},
+                       function.Door(report=krm.report_placement("markdown")))
     [cm] = [i for i in outcome.items if i.get("kind") == "ConfigMap"]
     text = cm["data"]["report.md"]
     _assert_inert(text, "krm")

@@ -9,7 +9,8 @@ import sys
 
 import pytest
 
-from kpt_fn import config, function, upstream, validation
+from kpt_fn import config, upstream, validation
+from support.door import run_with
 
 API = "trainer.kubeflow.org/v1alpha1"
 
@@ -53,7 +54,7 @@ def test_the_builtin_catalog_follows_the_release():
 
 
 def test_rendering_uses_the_releases_catalog():
-    out = function.run([_trainjob()], _config(trainerVersion="v2.2.1"))
+    out = run_with([_trainjob()], _config(trainerVersion="v2.2.1"))
     jobset = next(i for i in out.items if i.get("kind") == "JobSet")
     node = jobset["spec"]["replicatedJobs"][0]["template"]["spec"]["template"]["spec"]["containers"][0]
     assert node["image"] == "pytorch/pytorch:2.10.0-cuda12.8-cudnn9-runtime"

@@ -7,6 +7,7 @@ import pytest
 
 from kpt_fn import yamlio
 from kpt_fn.cli import krm
+from support.door import run_with
 
 HEAD = "apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n"
 ITEMS = (
@@ -113,12 +114,11 @@ def test_the_function_never_changes_an_input_item_in_place():
     import copy
 
     from bench.generate import generate
-    from kpt_fn import function
 
     rl = generate(60)
     items = rl["items"]
     before = copy.deepcopy(items)
-    outcome = function.run(items, rl.get("functionConfig"))
+    outcome = run_with(items, rl.get("functionConfig"))
     assert outcome.errors == 0
     assert items == before
     out = {id(o) for o in outcome.items}

@@ -17,13 +17,14 @@ from kpt_fn.lifecycle import naming
 
 from lifecycle.cluster import Cluster, Refused
 from lifecycle.test_routes import APPS
+from support.door import run_with
 
 MARKER = "expand-trainjobs.fn.kpt.dev/trainjob"
 
 
 def _run(items, **spec):
-    outcome = function.run(copy.deepcopy(items), {"apiVersion": "fn.kpt.dev/v1alpha1", "kind": "ExpandTrainJobs",
-                                                  "metadata": {"name": "fn"}, "spec": spec})
+    outcome = run_with(copy.deepcopy(items), {"apiVersion": "fn.kpt.dev/v1alpha1", "kind": "ExpandTrainJobs",
+                                              "metadata": {"name": "fn"}, "spec": spec})
     assert not outcome.errors, [r.message for r in outcome.results]
     return [copy.deepcopy(o) for e in outcome.rendered for o in e.objects]
 
@@ -53,8 +54,8 @@ def test_every_reference_follows_the_hashed_name(app):
     next(i for i in renamed if i["kind"] == "TrainJob")["metadata"]["name"] = name
     assert _without_marker(hashed) == _without_marker(_run(renamed, **spec))
     # The placed objects still say which TrainJob they come from (kpt's output file, stale output).
-    outcome = function.run(copy.deepcopy(items), {"apiVersion": "fn.kpt.dev/v1alpha1", "kind": "ExpandTrainJobs",
-                                                  "metadata": {"name": "fn"}, "spec": {**spec, "jobSetNames": "contentHash"}})
+    outcome = run_with(copy.deepcopy(items), {"apiVersion": "fn.kpt.dev/v1alpha1", "kind": "ExpandTrainJobs",
+                                              "metadata": {"name": "fn"}, "spec": {**spec, "jobSetNames": "contentHash"}})
     markers = {(i["metadata"].get("annotations") or {}).get(MARKER) for i in outcome.items if isinstance(i, dict)}
     assert markers - {None} == {trainjob["metadata"]["name"]}
 
@@ -109,10 +110,10 @@ def test_kpt_replaces_the_earlier_runs_objects_in_place():
     items[0]["metadata"]["annotations"].update({"config.kubernetes.io/path": "ds.yaml", "config.kubernetes.io/index": "0"})
     config = {"apiVersion": "fn.kpt.dev/v1alpha1", "kind": "ExpandTrainJobs", "metadata": {"name": "fn"},
               "spec": {**spec, "jobSetNames": "contentHash"}}
-    first = function.run(copy.deepcopy(items), config)
+    first = run_with(copy.deepcopy(items), config)
     package = [copy.deepcopy(i) for i in first.items]
     package[0]["spec"]["trainer"]["numNodes"] = 3
-    second = function.run(package, config)
+    second = run_with(package, config)
     assert not second.errors
     assert [r.message for r in second.results if r.severity == "warning" and "private key" not in r.message] == []
     generated = [i for i in second.items if MARKER in (i["metadata"].get("annotations") or {})]
@@ -136,8 +137,8 @@ def test_under_a_kustomize_generators_name_prefix(tmp_path):
     items, _ = APPS["torch"]
     config = {"apiVersion": "fn.kpt.dev/v1alpha1", "kind": "ExpandTrainJobs", "metadata": {"name": "fn"},
               "spec": {"jobSetNames": "contentHash", "trainJobs": copy.deepcopy(items)}}
-    outcome = function.run([config], config, function.Door(base_dir=str(tmp_path), kustomization_root=str(tmp_path),
-                                                           returns_inputs=False))
+    outcome = run_with([config], config, function.Door(base_dir=str(tmp_path), kustomization_root=str(tmp_path),
+                                                       returns_inputs=False))
     assert not outcome.errors, [r.message for r in outcome.results]
     [jobset] = [o for e in outcome.rendered for o in e.objects]
     name = jobset["metadata"]["name"]

@@ -12,11 +12,12 @@ import copy
 
 import pytest
 
-from kpt_fn import argocd, function
+from kpt_fn import argocd
 from kpt_fn.lifecycle import render
 
 from lifecycle import kueue_admission as ka
 from lifecycle.cluster import Cluster, Refused
+from support.door import run_with
 
 NS = "team-a"
 SEED = "0123456789abcdef0123"
@@ -59,8 +60,8 @@ def rendered(app: str, **options) -> list:
 
 def render_items(items: list, spec: dict) -> list:
     """The objects the function renders from `items` under functionConfig `spec`, as a client applies them."""
-    outcome = function.run(copy.deepcopy(items), {"apiVersion": "fn.kpt.dev/v1alpha1", "kind": "ExpandTrainJobs",
-                                                  "metadata": {"name": "fn"}, "spec": spec})
+    outcome = run_with(copy.deepcopy(items), {"apiVersion": "fn.kpt.dev/v1alpha1", "kind": "ExpandTrainJobs",
+                                              "metadata": {"name": "fn"}, "spec": spec})
     assert not outcome.errors, [r.message for r in outcome.results]
     objects = [copy.deepcopy(o) for e in outcome.rendered for o in e.objects]
     for obj in objects:  # what the clients drop before applying: the function's own bookkeeping
@@ -235,8 +236,8 @@ def test_a_runtime_nodeselector_and_a_flavors_node_labels_cannot_both_stay(flavo
     Kueue's choice: leave node placement of Kueue-admitted pods to the ResourceFlavor (docs/lifecycle.md)."""
     items = [PLACED_RUNTIME, trainjob("placed", "placed", labels={"kueue.x-k8s.io/queue-name": "q"},
                                       runtimeRef={"name": "placed", "kind": "TrainingRuntime"})]
-    outcome = function.run(copy.deepcopy(items), {"apiVersion": "fn.kpt.dev/v1alpha1", "kind": "ExpandTrainJobs",
-                                                  "metadata": {"name": "fn"}, "spec": {"profile": "kueue"}})
+    outcome = run_with(copy.deepcopy(items), {"apiVersion": "fn.kpt.dev/v1alpha1", "kind": "ExpandTrainJobs",
+                                              "metadata": {"name": "fn"}, "spec": {"profile": "kueue"}})
     objects = [copy.deepcopy(o) for e in outcome.rendered for o in e.objects]
     cluster = Cluster(kueue=True)
     cluster.argocd_sync(objects)

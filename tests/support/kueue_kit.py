@@ -6,9 +6,8 @@ kueue_tas.check_tas."""
 from __future__ import annotations
 
 import copy
-
-from kpt_fn import function
 from kpt_fn.profiles import kueue_tas
+from support.door import run_with
 
 TAS = kueue_tas
 RACK, BLOCK, HOST = "cloud.com/rack", "cloud.com/block", "kubernetes.io/hostname"
@@ -16,7 +15,7 @@ KUEUE = {"profile": "kueue", "kueueQueues": ["q"]}
 
 def run(items, spec):
     fc = {"apiVersion": "fn.kpt.dev/v1alpha1", "kind": "ExpandTrainJobs", "metadata": {"name": "x"}, "spec": spec}
-    return function.run(copy.deepcopy(items), fc)
+    return run_with(copy.deepcopy(items), fc)
 
 def jobsets(outcome):
     return [o for r in outcome.rendered for o in r.objects if o.get("kind") == "JobSet"]

@@ -5,8 +5,11 @@ from __future__ import annotations
 
 import copy
 
+import pytest
+
 from kpt_fn import config, function, yamlio
 from kpt_fn.problems import ERROR, WARNING
+from support.door import run_with
 
 LOCAL = {"config.kubernetes.io/local-config": "true"}
 TJ = {"apiVersion": "trainer.kubeflow.org/v1alpha1", "kind": "TrainJob",
@@ -24,7 +27,7 @@ def kinds(items):
 
 
 def test_a_trainjob_is_rendered_beside_the_items():
-    outcome = function.run([CM, copy.deepcopy(TJ)], None)
+    outcome = run_with([CM, copy.deepcopy(TJ)], None)
     assert outcome.exit_code == 0 and outcome.errors == outcome.warnings == 0
     assert kinds(outcome.items) == ["ConfigMap", "TrainJob", "JobSet"]
     [entry] = outcome.rendered
@@ -34,40 +37,48 @@ def test_a_trainjob_is_rendered_beside_the_items():
 
 
 def test_a_failing_run_keeps_every_input_item_and_says_nothing_is_written():
-    outcome = function.run([copy.deepcopy(TJ), "not an object"], None)
+    outcome = run_with([copy.deepcopy(TJ), "not an object"], None)
     assert outcome.exit_code == 1 and "not an object" in outcome.items
     assert not outcome.summary.ok and "nothing written: an error fails the whole run" in str(outcome.summary)
     assert outcome.stderr_lines()[0].startswith("expand-trainjobs: FAILED")
 
 
 def test_validate_mode_checks_without_adding_objects():
-    outcome = function.run([copy.deepcopy(TJ)], fc(mode="validate"))
+    outcome = run_with([copy.deepcopy(TJ)], fc(mode="validate"))
     assert kinds(outcome.items) == ["TrainJob"] and outcome.rendered[0].objects
     assert "validated 1 TrainJob(s)" in str(outcome.summary)
 
 
 def test_strict_makes_warnings_errors():
     unmarked = {**TJ, "metadata": {"name": "tj", "namespace": "ns"}}  # reaches the cluster: a warning
-    relaxed = function.run([copy.deepcopy(unmarked)], None)
+    relaxed = run_with([copy.deepcopy(unmarked)], None)
     assert relaxed.exit_code == 0 and relaxed.warnings >= 1
-    strict = function.run([copy.deepcopy(unmarked)], fc(strict=True))
+    strict = run_with([copy.deepcopy(unmarked)], fc(strict=True))
     assert strict.exit_code == 1 and strict.warnings == 0
     assert all(r.severity == ERROR for r in strict.final_results if r.severity != "info")
     assert any(r.severity == WARNING for r in strict.results)  # the results themselves are kept
 
 
-def test_the_config_is_taken_parsed_or_as_the_object():
+def test_the_config_is_taken_parsed_at_the_door():
     parsed = config.parse(fc(namespace="other"))
     a = function.run([copy.deepcopy({**TJ, "metadata": {"name": "tj", "annotations": LOCAL}})], parsed)
-    b = function.run([copy.deepcopy({**TJ, "metadata": {"name": "tj", "annotations": LOCAL}})], fc(namespace="other"))
+    b = run_with([copy.deepcopy({**TJ, "metadata": {"name": "tj", "annotations": LOCAL}})], fc(namespace="other"))
     assert a.config == b.config and kinds(a.items) == kinds(b.items)
     assert a.rendered[0].objects[0]["metadata"]["namespace"] == "other"
 
 
+@pytest.mark.parametrize("raw", [fc(namespace="other"), {}, None, config.parse(None).config])
+def test_a_config_not_parsed_at_the_door_fails_loudly(raw):
+    """The raw object (or a FunctionConfig without its problems) is a TypeError: a caller that forgot
+    to parse would otherwise lose the config's problems or parse it twice."""
+    with pytest.raises(TypeError, match="parsed at the door"):
+        function.run([copy.deepcopy(TJ)], raw)
+
+
 def test_freeze_and_emit_hand_out_the_output_as_it_is_final():
     written = []
-    outcome = function.run([CM, copy.deepcopy(TJ), {**CM, "metadata": {"name": "after"}}], None,
-                           function.Door(freeze=yamlio.freeze, emit=written.extend))
+    outcome = run_with([CM, copy.deepcopy(TJ), {**CM, "metadata": {"name": "after"}}], None,
+                       function.Door(freeze=yamlio.freeze, emit=written.extend))
     assert kinds(written[:1]) == ["ConfigMap"]
     assert all(isinstance(x, (dict, yamlio.Frozen)) for x in written + outcome.items)
     assert len(written) + len(outcome.items) == 4  # the ConfigMaps, the TrainJob, its JobSet
@@ -80,7 +91,7 @@ def test_run_takes_the_items_the_parsed_config_and_one_door():
     import inspect
     from pathlib import Path
 
-    assert list(inspect.signature(function.run).parameters) == ["items", "function_config", "door"]
+    assert list(inspect.signature(function.run).parameters) == ["items", "parsed", "door"]
     assert function.Door() == function.Door(base_dir=".", default_namespace="", returns_inputs=True)
     doors = []
     for path in sorted((Path(function.__file__).parent).rglob("*.py")):
@@ -100,18 +111,18 @@ def test_every_result_and_trainjob_names_the_namespace_the_run_renders_into():
     job = {"apiVersion": "trainer.kubeflow.org/v1alpha1", "kind": "TrainJob", "metadata": {"name": "tj"},
            "spec": {"runtimeRef": {"name": "no-such-runtime"}}}
     fc = {"apiVersion": "fn.kpt.dev/v1alpha1", "kind": "ExpandTrainJobs", "spec": {"namespace": "team-b"}}
-    outcome = function.run([copy.deepcopy(job)], fc)
+    outcome = run_with([copy.deepcopy(job)], fc)
     about = [r for r in outcome.results if (r.resource or {}).get("kind") == "TrainJob"]
     assert about and all(r.resource["namespace"] == "team-b" for r in about)
     assert "TrainJob team-b/tj" in "\n".join(outcome.stderr_lines())
     assert [e.namespace for e in outcome.rendered] == ["team-b"]
     # Argo CD's destination namespace, when the config names none; a TrainJob's own namespace wins
-    outcome = function.run([copy.deepcopy(job)], {}, function.Door(default_namespace="argo-dest"))
+    outcome = run_with([copy.deepcopy(job)], {}, function.Door(default_namespace="argo-dest"))
     assert [e.namespace for e in outcome.rendered] == ["argo-dest"]
     own = {**job, "metadata": {"name": "tj", "namespace": "mine"}}
-    outcome = function.run([own], fc)
+    outcome = run_with([own], fc)
     assert [e.namespace for e in outcome.rendered] == ["mine"]
     # control: no namespace anywhere stays none (never an invented one)
-    outcome = function.run([copy.deepcopy(job)], {})
+    outcome = run_with([copy.deepcopy(job)], {})
     assert [e.namespace for e in outcome.rendered] == [""]
     assert all("namespace" not in (r.resource or {}) for r in outcome.results)

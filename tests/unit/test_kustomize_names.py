@@ -5,6 +5,7 @@ from __future__ import annotations
 from kpt_fn import function, kustomize_names, output
 from kpt_fn.sources import load_file
 from kpt_fn.yamlio import DEFAULT_LIMITS, dump, load_all
+from support.door import run_with
 
 API = "trainer.kubeflow.org/v1alpha1"
 
@@ -65,7 +66,7 @@ def test_generator_renders_under_final_names_and_emits_unprefixed(tmp_path):
     spec = {"runtimeRef": {"name": "torch-distributed"}, "trainer": {"numNodes": 2}}
     tj = {"apiVersion": API, "kind": "TrainJob", "metadata": {"name": "job", "namespace": "a"}, "spec": spec}
     fc = {"apiVersion": "fn.kpt.dev/v1alpha1", "kind": "ExpandTrainJobs", "metadata": {"name": "x"}, "spec": {"trainJobs": [tj]}}
-    out = function.run([], fc, function.Door(base_dir=str(tmp_path), kustomization_root=str(tmp_path)))
+    out = run_with([], fc, function.Door(base_dir=str(tmp_path), kustomization_root=str(tmp_path)))
     assert out.exit_code == 0, out.results
     (js,) = [o for o in out.items if o.get("kind") == "JobSet"]
     # The marker names the TrainJob as kustomize will name it (output.MARKER).
@@ -73,7 +74,7 @@ def test_generator_renders_under_final_names_and_emits_unprefixed(tmp_path):
     env = {e["name"]: e.get("value") for e in js["spec"]["replicatedJobs"][0]["template"]["spec"]["template"]["spec"]["containers"][0]["env"]}
     assert env["PET_MASTER_ADDR"] == "p-job-node-0-0.p-job"
     # Without a kustomization root (kpt, transformer form) nothing is renamed.
-    out = function.run([], fc, function.Door(base_dir=str(tmp_path)))
+    out = run_with([], fc, function.Door(base_dir=str(tmp_path)))
     (js,) = [o for o in out.items if o.get("kind") == "JobSet"]
     assert js["metadata"] == {"name": "job", "namespace": "a", "annotations": {output.MARKER: "job"}}
 

@@ -9,9 +9,10 @@ from pathlib import Path
 import pytest
 
 from kpt_fn import upstream
-from kpt_fn import function, numbers, sources
+from kpt_fn import numbers, sources
 from kpt_fn.cli import plain
 from kpt_fn.yamlio import dump_all
+from support.door import run_with
 
 ROOT = Path(__file__).resolve().parents[2]
 INTS = ROOT / "fixtures" / "kustomize" / "names"
@@ -45,10 +46,10 @@ def _floats(value):
 @pytest.mark.parametrize("name", ["trainjobs", "runtimes"])
 def test_every_integer_written_as_a_float_changes_nothing(name):
     items, _ = sources.Reader(str(INTS)).read_paths(["."])
-    expected = function.run(items, None)
+    expected = run_with(items, None)
     floated = [_floats(o) if o["metadata"].get("annotations", {}).get("internal.config.kubernetes.io/path") == f"{name}.yaml" else o for o in items]
     assert repr(floated) != repr(items)  # (2.0 == 2 in Python)
-    out = function.run(floated, None)
+    out = run_with(floated, None)
     assert out.exit_code == 0, out.results
     assert dump_all([r.objects for r in out.rendered]) == dump_all([r.objects for r in expected.rendered])
 
@@ -56,7 +57,7 @@ def test_every_integer_written_as_a_float_changes_nothing(name):
 def test_a_fraction_is_rejected_naming_the_field():
     tj = {"apiVersion": "trainer.kubeflow.org/v1alpha1", "kind": "TrainJob", "metadata": {"name": "j", "namespace": "a"},
           "spec": {"runtimeRef": {"name": "deepspeed-distributed"}, "trainer": {"numNodes": 2.5, "numProcPerNode": 2.0}}}
-    out = function.run([tj], None)
+    out = run_with([tj], None)
     errors = [r for r in out.results if r.get("severity") == "error"]
     assert [r["field"]["path"] for r in errors] == ["spec.trainer.numNodes"]
     assert "must be of type int32" in errors[0]["message"] and "TypeError" not in errors[0]["message"]

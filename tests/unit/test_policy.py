@@ -11,8 +11,9 @@ import subprocess
 import pytest
 import yaml
 
-from kpt_fn import function, policy
+from kpt_fn import policy
 from kpt_fn import resource as res
+from support.door import run_with
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 REPO = ROOT / "fixtures" / "policy" / "repo"
@@ -30,7 +31,7 @@ POLICY = yaml.safe_load((REPO / "expand-trainjobs.yaml").read_text())["spec"]["p
 def _run(trainjob, runtime=RUNTIME, spec_policy=POLICY, mode="render"):
     fc = {"apiVersion": "fn.kpt.dev/v1alpha1", "kind": "ExpandTrainJobs", "metadata": {"name": "x"},
           "spec": {"policy": spec_policy, "mode": mode}}
-    return function.run([copy.deepcopy(runtime), copy.deepcopy(trainjob)], fc)
+    return run_with([copy.deepcopy(runtime), copy.deepcopy(trainjob)], fc)
 
 
 def _policy_results(outcome):
@@ -151,7 +152,7 @@ def test_bad_policy_settings_are_errors():
 def test_configmap_form():
     fc = {"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "x"},
           "data": {"policy.maxNodes": "1", "policy.forbidLatestTag": "true", "policy.allowedImagePrefixes": "a/, registry.example.com/"}}
-    outcome = function.run([copy.deepcopy(RUNTIME), copy.deepcopy(GOOD)], fc)
+    outcome = run_with([copy.deepcopy(RUNTIME), copy.deepcopy(GOOD)], fc)
     assert [r["tags"]["rule"] for r in _policy_results(outcome)] == ["policy/max-nodes"]
 
 

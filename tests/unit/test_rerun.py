@@ -7,7 +7,8 @@ import copy
 
 import pytest
 
-from kpt_fn import function, rerun, rules, upstream
+from kpt_fn import rerun, rules, upstream
+from support.door import run_with
 
 LOCAL = {"config.kubernetes.io/local-config": "true"}
 
@@ -39,7 +40,7 @@ def _trainjob(name="mnist", runtime="shared") -> dict:
 
 def _run(items, **spec):
     config = {"apiVersion": "fn.kpt.dev/v1alpha1", "kind": "ExpandTrainJobs", "spec": spec} if spec else None
-    return function.run(copy.deepcopy(items), config)
+    return run_with(copy.deepcopy(items), config)
 
 
 def _ttl_results(outcome) -> list:

@@ -7,6 +7,7 @@ from kpt_fn.cli import krm
 from kpt_fn.engine import secrets
 from kpt_fn.problems import Problem
 from kpt_fn.results import Result
+from support.door import run_with
 
 
 def test_must_know_rules_are_the_secret_policy_rules():
@@ -107,9 +108,8 @@ def test_counted_results_join_their_kind_when_capped():
 def test_thousands_of_unmarked_trainjobs_are_counted_not_made():
     tjs = [{"apiVersion": "trainer.kubeflow.org/v1alpha1", "kind": "TrainJob", "metadata": {"name": f"t{i}", "namespace": "ml"},
             "spec": {"runtimeRef": {"name": "no-such-runtime"}}} for i in range(results.RESULTS_PER_KIND + 50)]
-    from kpt_fn import function
 
-    outcome = function.run(tjs, None)
+    outcome = run_with(tjs, None)
     unmarked = [r for r in outcome.results if "is not marked config.kubernetes.io/local-config" in r.message or r.like]
     assert len(unmarked) == results.RESULTS_PER_KIND + 1 and unmarked[-1].count == 50
     assert outcome.warnings == results.RESULTS_PER_KIND + 50

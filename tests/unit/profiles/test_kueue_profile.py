@@ -11,9 +11,10 @@ import subprocess
 import pytest
 import yaml
 
-from kpt_fn import function, workload
+from kpt_fn import workload
 from kpt_fn.profiles import kueue_names, kueue_tas
 from kpt_fn.problems import ERROR, WARNING
+from support.door import run_with
 
 ROOT = pathlib.Path(__file__).resolve().parents[3]
 CASES = sorted(p.name for p in (ROOT / "fixtures" / "kueue").iterdir() if p.is_dir())
@@ -21,7 +22,7 @@ CASES = sorted(p.name for p in (ROOT / "fixtures" / "kueue").iterdir() if p.is_d
 
 def _run(items, spec):
     fc = {"apiVersion": "fn.kpt.dev/v1alpha1", "kind": "ExpandTrainJobs", "metadata": {"name": "x"}, "spec": spec}
-    return function.run(copy.deepcopy(items), fc)
+    return run_with(copy.deepcopy(items), fc)
 
 
 def _generated(outcome, kind="JobSet"):
