@@ -27,7 +27,13 @@ CONFIG_KIND = "ExpandTrainJobs"
 MODES = ("render", "validate")
 OUTPUTS = ("generated", "all")
 SECRET_POLICIES = ("reference", "generate")
-PROFILES = ("controller", "kueue")
+# The output profiles, declared once: each name (a choice of the `profile` option) with the module of
+# kpt_fn/profiles/ and the class there that is the profile. kpt_fn.profiles.named loads the one a run
+# picks, the way formats.WRITERS names its writers: a new profile is its module and one line here.
+PROFILES = {
+    "controller": ("controller", "Controller"),
+    "kueue": ("kueue", "Kueue"),
+}
 JOBSET_NAMES = ("trainJob", "contentHash")
 REPORTS = ("none", "markdown", "json")
 
@@ -48,7 +54,7 @@ class Option:
         self.type = type  # str | bool | int | list | enum | objects
         self.default = default
         self.help = help
-        self.choices = choices
+        self.choices = choices  # enum: the values accepted (a tuple, or a table keyed by them: PROFILES)
         self.maximum = maximum  # int options: the largest value accepted
         # A sensitive value is never shown: not in an error message, not in a repr, whatever its type.
         self.sensitive = sensitive

@@ -1,20 +1,24 @@
 """Output profiles, one module each, chosen once per run from the `profile` option (select).
 
 A new profile is a module here with a subclass of base.Profile (or of another profile) and one line
-in REGISTRY; the `profile` option's choices are config.PROFILES.
+in config.PROFILES (its name, module and class), the one declaration of the profile names: the
+option's choices follow from it, and `named` loads the class.
 """
 
 from __future__ import annotations
 
+import importlib
+
+from kpt_fn.config import PROFILES
 from kpt_fn.problems import Problem
 from kpt_fn.profiles.base import Profile
-from kpt_fn.profiles.controller import Controller
-from kpt_fn.profiles.kueue import Kueue, parse_queues
+from kpt_fn.profiles.kueue import parse_queues
 
-REGISTRY: dict[str, type[Profile]] = {
-    "controller": Controller,
-    "kueue": Kueue,
-}
+
+def named(name: str) -> type[Profile]:
+    """The profile class of `name` (a key of config.PROFILES), its module imported on first use."""
+    module, cls = PROFILES[name]
+    return getattr(importlib.import_module(f"{__name__}.{module}"), cls)
 
 
 def select(cfg, items: list) -> tuple[Profile, list[Problem]]:
@@ -22,4 +26,4 @@ def select(cfg, items: list) -> tuple[Profile, list[Problem]]:
     so that a malformed entry does not wait for the switch to `profile: kueue`)."""
     queues, bad = parse_queues(cfg.kueueQueues)
     problems = [Problem(m, "spec.kueueQueues", subject=cfg.source) for m in bad]
-    return REGISTRY[cfg.profile](cfg, items, queues), problems
+    return named(cfg.profile)(cfg, items, queues), problems

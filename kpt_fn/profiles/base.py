@@ -13,8 +13,6 @@ class Profile:
     """Hooks of an output profile. `cfg` is the run's FunctionConfig, `items` its input items (read
     before any is frozen), `queues` the parsed kueueQueues option ({namespace or "": queue})."""
 
-    name = ""
-
     def __init__(self, cfg, items: list, queues: dict):
         self.cfg = cfg
 

@@ -10,8 +10,6 @@ from kpt_fn.profiles.kueue_tas import check_tas
 
 
 class Controller(Profile):
-    name = "controller"
-
     def after_engine(self, trainjob: dict, objects: list, problems: list) -> tuple[list, list]:
         # The controller renders nothing for Kueue, but Kueue's labels and runtime patches in Git are
         # lost on its JobSet: the user is told so.

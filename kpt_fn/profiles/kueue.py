@@ -44,7 +44,7 @@ from kpt_fn.engine import RULE_DEADLINE as _CONTROLLER_DEADLINE_RULE
 from kpt_fn.problems import INFO, WARNING, Problem
 from kpt_fn.profiles.controller import Controller
 from kpt_fn.profiles.kueue_create import create_problems, request_problems, stale_runtime_patches
-from kpt_fn.profiles.kueue_names import (DEFAULT_LOCAL_QUEUE, KUEUE, MAX_EXEC_TIME_LABEL, MULTIKUEUE, PRIORITY_LABEL,
+from kpt_fn.profiles.kueue_names import (DEFAULT_LOCAL_QUEUE, MAX_EXEC_TIME_LABEL, MULTIKUEUE, PRIORITY_LABEL,
                                          QUEUE_LABEL, RULE_DOUBLE_GANG, RULE_MAX_EXEC, RULE_QUEUE, RULE_QUEUE_UNCHECKED,
                                          labels as _labels)
 from kpt_fn.profiles import kueue_update
@@ -61,8 +61,6 @@ class Kueue(Controller):
         """Kueue's webhook on UPDATE (profiles/kueue_update.py: the queue, priority class and the rest
         it refuses while the JobSet runs)."""
         return kueue_update.refusals(live, applied)
-
-    name = KUEUE
 
     def __init__(self, cfg, items: list, queues: dict):
         super().__init__(cfg, items, queues)

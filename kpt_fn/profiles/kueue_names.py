@@ -14,7 +14,6 @@ from kpt_fn.resource import dig
 # `expand-trainjobs --version` names it).
 RELEASE = "v0.19.2"
 
-KUEUE = "kueue"
 
 QUEUE_LABEL = "kueue.x-k8s.io/queue-name"
 PRIORITY_LABEL = "kueue.x-k8s.io/priority-class"

@@ -153,7 +153,7 @@ def diff(old_outcome, new_outcome, old_root: str | None = None, new_root: str | 
                 if change is not None:
                     objects.append(change)
             # what each change does in the cluster (Kueue's webhook judges too under the new render's profile)
-            objects = classify.annotate(objects, objs_a, objs_b, bundles, profiles.REGISTRY.get(new_outcome.config.profile))
+            objects = classify.annotate(objects, objs_a, objs_b, bundles, profiles.named(new_outcome.config.profile))
         if state or objects:
             entry = {"trainJob": name, "change": state or "changed", "objects": objects, "findings": found}
             if b is not None:

@@ -180,9 +180,9 @@ def test_no_upward_imports(files, forbidden):
 def test_no_branch_on_a_profile_name_outside_the_profiles():
     """A comparison with a profile's name (`profile == "kueue"`, `cfg.profile != KUEUE`) outside
     kpt_fn/profiles/: what a profile does belongs to its class (profiles.base.Profile's hooks)."""
-    from kpt_fn import profiles
+    from kpt_fn import config
 
-    names = set(profiles.REGISTRY)
+    names = set(config.PROFILES)
     found = []
     for path in sorted((REPO / "kpt_fn").rglob("*.py")):
         rel = path.relative_to(REPO).as_posix()

@@ -11,7 +11,7 @@ def test_the_hooks_change_nothing():
     cfg = FunctionConfig()
     profile = Profile(cfg, [], {})
     trainjob, objects, problems = {"kind": "TrainJob"}, [{"kind": "JobSet"}], [Problem("p")]
-    assert profile.cfg is cfg and profile.name == ""
+    assert profile.cfg is cfg
     assert profile.before_engine(trainjob) is trainjob
     got = profile.after_engine(trainjob, objects, problems)
     assert got[0] is objects and got[1] is problems
@@ -20,8 +20,6 @@ def test_the_hooks_change_nothing():
 
 def test_a_profile_overrides_only_what_it_changes():
     class Tagging(Profile):
-        name = "tagging"
-
         def after_engine(self, trainjob, objects, problems):
             return [{**o, "tagged": True} for o in objects], problems
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from kpt_fn.config import FunctionConfig
 from kpt_fn.problems import ERROR, INFO, Problem
+from kpt_fn import profiles
 from kpt_fn.profiles import kueue_names
 from kpt_fn.profiles.controller import Controller
 from kpt_fn.profiles.kueue import Kueue
@@ -23,7 +24,7 @@ def profile(items=(), queues=None):
 
 
 def test_it_is_the_controller_profile_with_kueues_hooks():
-    assert issubclass(Kueue, Controller) and Kueue.name == kueue_names.KUEUE
+    assert issubclass(Kueue, Controller) and profiles.named("kueue") is Kueue
 
 
 def test_before_engine_renders_a_multikueue_trainjob():
