@@ -29,8 +29,8 @@ this package.
 
 Messages: schema problems read like the API server's field errors without the path
 (`Unsupported value: "X": supported values: "A", "B"`, `Required value`,
-`Invalid value: "string": spec.x in body must be of type integer: "string"`, unknown fields
-`field not declared in schema`); CEL problems carry the rule's message (or the evaluated
+`Invalid value: "string": spec.x in body must be of type integer: "string"`, and an unknown field
+with its whole path, as strict field validation words it: `unknown field "spec.trainer.numNode"`); CEL problems carry the rule's message (or the evaluated
 messageExpression, or `failed rule: <rule>`); name and webhook problems carry upstream's detail
 text. Paths are Kubernetes field paths, map keys in brackets: `metadata.labels[app/x]`.
 """

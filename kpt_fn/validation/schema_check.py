@@ -2,8 +2,9 @@
 
 The API server validates custom resources with kube-openapi and turns each failure into a field
 error (apiextensions-apiserver `kubeOpenAPIResultToFieldErrors`); its details name the field the
-kube-openapi way (`spec.x[0].y`, map keys as `.key`) followed by "in body". Unknown fields are
-reported as kubectl's strict field validation does, "field not declared in schema".
+kube-openapi way (`spec.x[0].y`, map keys as `.key`) followed by "in body". An unknown field is
+reported as strict field validation (kubectl's default, `--validate=strict`) reports it: the whole path
+from the root in quotes, `unknown field "spec.mlPolicy.torch.envInjection"` (see `unknown_field`).
 """
 
 from __future__ import annotations
@@ -28,7 +29,25 @@ from kpt_fn.apimachinery.field import (
 from kpt_fn.numbers import MAX_JSON_INTEGER
 from kpt_fn.upstream import SchemaEntry, schema as load, validator
 
-UNKNOWN_FIELD = "field not declared in schema"
+
+def unknown_field(name: str, builtin: bool = False) -> str:
+    """The API server's text for a field the schema does not declare, at `name` (the kube-openapi
+    path from the root: fields joined by `.`, map keys too, list items as `[i]`).
+
+    apiextensions-apiserver v0.36.3: pruning records each field it drops with that path
+    (pkg/apiserver/schema/pruning/algorithm.go:57-113, the path built by
+    pkg/apiserver/schema/options.go:38-67), the metadata decoder does the same for ObjectMeta
+    (pkg/apiserver/schema/objectmeta/coerce.go:60-82), and the custom resource decoder words each path
+    as `unknown field "%s"` (pkg/apiserver/customresource_handler.go:1340) in the strict decoding
+    error the request fails with; the path goes in as it is, unescaped (`%s`). Built-in kinds
+    (`builtin`: ConfigMap, Secret) are decoded by sigs.k8s.io/json's strict unmarshal instead
+    (apimachinery v0.36.3 pkg/runtime/serializer/json/json.go:292-295), whose error reads the same
+    with the path quoted by strconv.Quote (sigs.k8s.io/json@cfa47c3
+    internal/golang/encoding/json/kubernetes_patch.go:127-141).
+    """
+    return f"unknown field {go_quote(name)}" if builtin else f'unknown field "{name}"'
+
+
 # Our words for a value the API server never sees: YAML's .inf/.nan have no JSON form, so kubectl's
 # YAML-to-JSON step refuses the whole object ("json: unsupported value: +Inf").
 NOT_FINITE = "must be a finite number: JSON has no infinity or NaN, so kubectl and the API server refuse the object"
@@ -58,6 +77,7 @@ def check(obj: dict, entry: SchemaEntry) -> list[Problem]:
         return []
     schema = load(entry)
     rule = rule_id(entry)
+    builtin = entry.group == ""
     out: list[Problem] = []
     for err in v.iter_errors(obj):
         node, path, name = _locate(schema, err.instance_path)
@@ -81,14 +101,14 @@ def check(obj: dict, entry: SchemaEntry) -> list[Problem]:
             # with the first unknown value at the object's own path. The API server's strict field
             # validation names each unknown field instead, as for any other object.
             parent = _unknown_fields_of(schema, obj, err.instance_path[:-1] if _is_property_path(
-                schema, err.instance_path) else err.instance_path)
+                schema, err.instance_path) else err.instance_path, builtin)
             if parent is not None:
                 seen_paths = {p.path for p in out}
                 for p, message in parent:
                     if p not in seen_paths:
                         out.append(Problem(message, p, subject=obj, rule=rule))
                 continue
-        for p, message in _describe(err, node, path, name):
+        for p, message in _describe(err, node, path, name, builtin):
             out.append(Problem(message, p, subject=obj, rule=rule))
     return out
 
@@ -102,10 +122,10 @@ def _is_property_path(schema: dict, instance_path) -> bool:
     return parent.get("additionalProperties") is False and instance_path[-1] not in (parent.get("properties") or {})
 
 
-def _unknown_fields_of(schema: dict, obj, instance_path):
+def _unknown_fields_of(schema: dict, obj, instance_path, builtin: bool):
     """(path, message) of every field of the object at `instance_path` its schema does not declare,
     or None when that object has no `additionalProperties: false` to explain the error."""
-    node, path, _ = _locate(schema, instance_path)
+    node, path, name = _locate(schema, instance_path)
     value = _value_at(obj, instance_path)
     if node.get("additionalProperties") is not False or not isinstance(value, dict):
         return None
@@ -113,7 +133,7 @@ def _unknown_fields_of(schema: dict, obj, instance_path):
     unknown = [k for k in value if isinstance(k, str) and k not in declared]
     if not unknown:
         return None
-    return [(child(path, k), UNKNOWN_FIELD + _did_you_mean(k, node, value)) for k in unknown]
+    return [(child(path, k), unknown_field(child(name, k), builtin) + _did_you_mean(k, node, value)) for k in unknown]
 
 
 def _value_at(obj, instance_path):
@@ -195,7 +215,7 @@ def _did_you_mean(field: str, node: dict, value) -> str:
     return f'; did you mean "{close[0]}"?' if close else ""
 
 
-def _describe(err, node: dict, path: str, name: str):
+def _describe(err, node: dict, path: str, name: str, builtin: bool):
     from kpt_fn.validation import hints  # an error's wording: runs without errors never import it
 
     kind = err.kind
@@ -203,7 +223,7 @@ def _describe(err, node: dict, path: str, name: str):
     what = type(kind).__name__
     if what == "AdditionalProperties":
         for field in kind.unexpected:
-            yield child(path, field), UNKNOWN_FIELD + _did_you_mean(field, node, value)
+            yield child(path, field), unknown_field(child(name, field), builtin) + _did_you_mean(field, node, value)
     elif what == "Required":
         yield child(path, kind.property), body(REQUIRED)
     elif what == "Type":

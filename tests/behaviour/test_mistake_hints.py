@@ -17,10 +17,10 @@ def test_misspelt_field_gets_did_you_mean():
           "spec": {"runtimeRef": {"name": "torch-distributed"}, "trainer": {"numNode": 2, "numprocpernode": 1, "image": "x", "imagee": "y", "zzz": 1}}}
     got = sorted((p.path, p.message) for p in validation.check_object(tj, upstream.bundle("v2.3.0")))
     assert got == [
-        ("spec.trainer.imagee", "field not declared in schema"),
-        ("spec.trainer.numNode", 'field not declared in schema; did you mean "numNodes"?'),
-        ("spec.trainer.numprocpernode", 'field not declared in schema; did you mean "numProcPerNode"?'),
-        ("spec.trainer.zzz", "field not declared in schema"),
+        ("spec.trainer.imagee", 'unknown field "spec.trainer.imagee"'),
+        ("spec.trainer.numNode", 'unknown field "spec.trainer.numNode"; did you mean "numNodes"?'),
+        ("spec.trainer.numprocpernode", 'unknown field "spec.trainer.numprocpernode"; did you mean "numProcPerNode"?'),
+        ("spec.trainer.zzz", 'unknown field "spec.trainer.zzz"'),
     ]
 
 

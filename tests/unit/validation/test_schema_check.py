@@ -63,7 +63,7 @@ def test_problem_shape(trainjob):
     assert p.subject is trainjob
     assert p.severity == ERROR
     assert p.rule == "schema/trainjob.trainer.kubeflow.org"
-    assert (p.path, p.message) == ("spec.bogus", "field not declared in schema")
+    assert (p.path, p.message) == ("spec.bogus", 'unknown field "spec.bogus"')
 
 
 def test_unknown_fields_everywhere_root_included(jobset):
@@ -72,9 +72,10 @@ def test_unknown_fields_everywhere_root_included(jobset):
     pod = jobset["spec"]["replicatedJobs"][2]["template"]["spec"]["template"]["spec"]
     pod["containers"][0]["imagee"] = "typo"
     assert schema_problems(jobset) == [
-        ("metadata.labelz", "field not declared in schema"),
-        ("spec.replicatedJobs[2].template.spec.template.spec.containers[0].imagee", "field not declared in schema"),
-        ("extra", "field not declared in schema"),
+        ("metadata.labelz", 'unknown field "metadata.labelz"'),
+        ("spec.replicatedJobs[2].template.spec.template.spec.containers[0].imagee",
+         'unknown field "spec.replicatedJobs[2].template.spec.template.spec.containers[0].imagee"'),
+        ("extra", 'unknown field "extra"'),
     ]
 
 
@@ -256,7 +257,7 @@ def test_configmap_and_secret_schemas():
     assert schema_problems(cm) == [
         ("data[n]", 'Invalid value: "integer": data.n in body must be of type string: "integer"'),
     ]
-    assert schema_problems(secret) == [("stringdata", 'field not declared in schema; did you mean "stringData"?')]
+    assert schema_problems(secret) == [("stringdata", 'unknown field "stringdata"; did you mean "stringData"?')]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -340,11 +341,11 @@ def test_an_unknown_field_of_a_plugin_policy_without_properties_is_named(runtime
     from kpt_fn.validation import schema_check
 
     got = [(p.path, p.message) for p in schema_check.check(runtime, entry)]
-    assert got == [(f"spec.mlPolicy.{plugin}.envInjection", "field not declared in schema"),
-                   (f"spec.mlPolicy.{plugin}.numProcPerNode", "field not declared in schema")]
+    assert got == [(f"spec.mlPolicy.{plugin}.envInjection", f'unknown field "spec.mlPolicy.{plugin}.envInjection"'),
+                   (f"spec.mlPolicy.{plugin}.numProcPerNode", f'unknown field "spec.mlPolicy.{plugin}.numProcPerNode"')]
 
 
 def test_a_plugin_policy_with_properties_still_names_its_unknown_field(runtime):
     runtime["spec"]["mlPolicy"] = {"numNodes": 1, "torch": {"envInjectoin": {}}}
     assert schema_problems(runtime) == [
-        ("spec.mlPolicy.torch.envInjectoin", 'field not declared in schema; did you mean "envInjection"?')]
+        ("spec.mlPolicy.torch.envInjectoin", 'unknown field "spec.mlPolicy.torch.envInjectoin"; did you mean "envInjection"?')]
