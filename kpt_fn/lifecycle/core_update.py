@@ -1,14 +1,19 @@
 """Which changes of a Secret or ConfigMap the API server refuses on UPDATE (docs/lifecycle.md).
 
-Kubernetes' core validation (pkg/apis/core/validation/validation.go, `ValidateSecretUpdate` and
-`ValidateConfigMapUpdate`, Kubernetes 1.36 as paired with Trainer v2.3.0):
+Kubernetes' core validation, pkg/apis/core/validation/validation.go `ValidateSecretUpdate` and
+`ValidateConfigMapUpdate`, read from AIAgentSandox/kubernetes@64149d12 (the 1.36 development tree
+docs/validation.md reads: the kubernetes repository is too large to fetch here, and its stored copy
+carries no line numbers); their tables, TestValidateSecretUpdate and TestValidateConfigMapUpdate of
+validation_test.go, are ported in tests/upstream/kubernetes/test_core_validation_update.py:
 
-* a Secret's `type` can never change (`ValidateImmutableField`, "field is immutable");
-* once `immutable: true` is stored, `immutable` must stay true and `data` must stay the same
-  ("field is immutable when `immutable` is set"); for a ConfigMap `data` and `binaryData` alike.
-  A Secret's `stringData` is merged into `data` before validation (the registry strategy writes it
-  over `data`), so what is compared is the data the Secret would hold: `data` decoded from base64,
-  `stringData` over it.
+* a Secret's `type` can never change: `ValidateImmutableField(newSecret.Type, oldSecret.Type)`,
+  apimachinery v0.36.3 pkg/api/validation/objectmeta.go:131-137, an Invalid error with
+  `FieldImmutableErrorMsg` (objectmeta.go:34, "field is immutable");
+* once `immutable: true` is stored, `immutable` must stay true and each data map must stay the same,
+  each a Forbidden error "field is immutable when `immutable` is set": a Secret's `data`, a ConfigMap's
+  `data` and `binaryData`. A Secret's `stringData` is merged into `data` before validation (upstream's
+  comment in ValidateSecretUpdate: it "was already converted back to Data"), so what is compared is
+  the data the Secret would hold: `data` decoded from base64, `stringData` over it.
 
 Go's `reflect.DeepEqual` on the maps tells a nil map from an empty one; a stored empty map comes back
 nil, so an absent map and `{}` are taken as the same here.

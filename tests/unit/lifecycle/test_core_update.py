@@ -1,16 +1,13 @@
 """kpt_fn.lifecycle.core_update: the API server's update checks of Secrets and ConfigMaps
-(ValidateSecretUpdate, ValidateConfigMapUpdate). Kubernetes' own table for the latter
-(TestValidateConfigMapUpdate) covers only a missing resourceVersion, which an apply always carries
-(NOT_PORTED); the immutable cases below follow the functions' statements."""
+(ValidateSecretUpdate, ValidateConfigMapUpdate). Kubernetes' own tables are ported in
+tests/upstream/kubernetes/test_core_validation_update.py; the cases below are what those tables
+leave out (stringData, a Secret's type, binaryData, metadata changes, empty maps)."""
 
 from __future__ import annotations
 
 import base64
 
 from kpt_fn.lifecycle import core_update as cu
-
-NOT_PORTED = {"TestValidateConfigMapUpdate/invalid": "a missing resourceVersion: an apply client always sends it"}
-
 
 def b64(text: str) -> str:
     return base64.b64encode(text.encode()).decode()
