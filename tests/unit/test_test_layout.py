@@ -40,7 +40,6 @@ PORTED = {
     "kpt_fn/validation/k8s/containers.py": (_K8S_CONTAINERS, _K8S_WHY),
     "kpt_fn/validation/k8s/ports.py": (_K8S_CONTAINERS, _K8S_WHY),
     "kpt_fn/validation/k8s/probes.py": (_K8S_CONTAINERS, _K8S_WHY),
-    "kpt_fn/validation/k8s/resources.py": (_K8S_CONTAINERS, _K8S_WHY),
     "kpt_fn/validation/k8s/volumes.py": (_K8S_CONTAINERS, _K8S_WHY),
     "kpt_fn/validation/k8s/paths.py": (_K8S_CONTAINERS, "the path rules of volume mounts and env's fieldRef cases"),
     "kpt_fn/validation/k8s/findings.py": (_K8S_CONTAINERS, "the error types and messages every family reports"),

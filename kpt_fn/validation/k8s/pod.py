@@ -197,10 +197,11 @@ def _pod_resource_names(pod_resources: dict, path: str, f) -> None:
 
 
 def _quantities(mapping) -> dict:
+    """A resource list's quantities as defaulted (rounded up to milli-units, resources.milli_rounded)."""
     out = {}
     for name, value in as_dict(mapping).items():
         try:
-            out[name] = quantity.parse(value)
+            out[name] = resources.milli_rounded(quantity.parse(value))
         except (quantity.QuantityError, TypeError, ValueError):
             continue
     return out

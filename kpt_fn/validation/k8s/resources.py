@@ -7,7 +7,10 @@ IsExtendedResourceName, IsOvercommitAllowed, IsHugePageResourceName).
 
 What is checked is what the API server sees after defaulting: a container's missing request takes its
 limit's value (so "GPU only in limits" is valid), which never produces an error, so requests are checked
-as written.
+as written; and every quantity of a resource list is first rounded up, away from zero, to a milli-unit
+(pkg/apis/core/v1/defaults.go SetDefaults_ResourceList: `RoundUp(-3)`, apimachinery v0.36.3
+pkg/api/resource/quantity.go:582-597 and math.go:169-199), so a request and a limit that differ only
+below 1m are equal, and a message shows the rounded value.
 """
 
 from __future__ import annotations
@@ -87,14 +90,26 @@ def _hugepage_problem(name: str, q) -> str | None:
     return f"{quantity.canonical(q)} is not positive integer multiple of {name}"
 
 
+_MILLI = 1_000_000  # nanos in a milli-unit
+
+
+def milli_rounded(q):
+    """SetDefaults_ResourceList: the quantity rounded up, away from zero, to a whole milli-unit."""
+    whole, rest = divmod(abs(q.nanos), _MILLI)
+    if not rest:
+        return q
+    nanos = (whole + 1) * _MILLI
+    return quantity.Quantity(nanos if q.nanos > 0 else -nanos, q.format)
+
+
 def _quantities(resources: dict, path: str, f) -> dict:
-    """Each listed quantity parsed; unparsable ones are the schema check's to report."""
+    """Each listed quantity parsed and defaulted; unparsable ones are the schema check's to report."""
     out = {}
     for name, value in resources.items():
         if not isinstance(name, str):
             continue
         try:
-            out[name] = quantity.parse(value)
+            out[name] = milli_rounded(quantity.parse(value))
         except (quantity.QuantityError, TypeError, ValueError):
             continue
     return out
@@ -105,7 +120,6 @@ def _value(name: str, q, path: str, f) -> None:
     if q.nanos < 0:
         f.invalid(RULE, path, quantity.canonical(q), NEGATIVE)
     if is_extended(name) and q.nanos % 1_000_000_000:
-        # upstream also tests the milli value only; a sub-milli fraction rounds up first
         f.invalid(RULE, path, quantity.canonical(q), "must be an integer")
 
 
