@@ -73,13 +73,21 @@ def check(obj: dict, entry: SchemaEntry) -> list[Problem]:
         if precheck.is_valid(obj, load(entry)):
             return []
     v = validator(entry)
-    if v.is_valid(obj):
-        return []
     schema = load(entry)
+    try:
+        if v.is_valid(obj):
+            return []
+        errors = list(v.iter_errors(obj))
+    except ValueError:
+        # jsonschema-rs takes at most JSONSCHEMA_RS_DEPTH levels; maxDepth allows up to 1000
+        checked = within_reach(obj, schema)
+        if v.is_valid(checked):
+            return []
+        errors = list(v.iter_errors(checked))
     rule = rule_id(entry)
     builtin = entry.group == ""
     out: list[Problem] = []
-    for err in v.iter_errors(obj):
+    for err in errors:
         node, path, name = _locate(schema, err.instance_path)
         if err.instance is None and type(err.kind).__name__ == "Type" and err.instance_path:
             # jsonschema-rs hands a non-finite float over as null; it is no null to kubectl or the
@@ -111,6 +119,35 @@ def check(obj: dict, entry: SchemaEntry) -> list[Problem]:
         for p, message in _describe(err, node, path, name, builtin):
             out.append(Problem(message, p, subject=obj, rule=rule))
     return out
+
+
+# The deepest value jsonschema-rs converts from Python (its binding raises "Recursion limit reached"
+# one level further; tests/unit/validation/test_schema_check_depth.py holds it to the figure).
+JSONSCHEMA_RS_DEPTH = 255
+_CHILD_KEYWORDS = ("properties", "additionalProperties", "items", "patternProperties", "allOf", "anyOf", "oneOf",
+                   "not")
+
+
+def within_reach(value, node):
+    """`value` with every subtree the schema cannot see into replaced by an empty map or list: the value
+    of an undeclared field (the error is the field's, whatever it holds), and a map or list where the
+    schema expects no children (a type error, or a field that accepts anything). The errors are the same
+    as for `value`, and what remains is no deeper than the schema, well within JSONSCHEMA_RS_DEPTH."""
+    kind = type(value)
+    if kind is not dict and kind is not list:
+        return value
+    if not isinstance(node, dict) or not any(isinstance(node.get(k), (dict, list)) for k in _CHILD_KEYWORDS):
+        return kind()
+    if node.get("allOf") or node.get("anyOf") or node.get("oneOf") or node.get("not") or node.get("patternProperties"):
+        return value  # no CRD schema here combines these over deep values; left as they are
+    if kind is list:
+        items = openapi.item_node(node)
+        return [within_reach(x, items) for x in value] if items is not None else []
+    declared = node.get("properties") or {}
+    values = node.get("additionalProperties")
+    return {k: (within_reach(x, declared[k]) if k in declared else
+                within_reach(x, values) if isinstance(values, dict) else kind())
+            for k, x in value.items()}
 
 
 def _is_property_path(schema: dict, instance_path) -> bool:
