@@ -98,14 +98,17 @@ def composed(documents: dict, root: str, file: str) -> list:
 
 
 def _documents_of(path: str) -> list:
-    """The file's documents as nodes; none for a file the run's own loader refuses (too large, too
-    deep, too many aliases, not YAML): composing it again must not do what the loader guards against."""
-    from kpt_fn.yamlio import YAMLInputError, load_all
+    """The file's documents as nodes; none for a file the loader refuses at the limits a run can be
+    given (too large, too deep for maxDepth's maximum, too many aliases, not YAML): composing it again
+    must not do what the loader guards against. A file as deep as the run's maxDepth admits gets its
+    lines too (the default depth would refuse it)."""
+    from kpt_fn.config import LIMIT_MAXIMA
+    from kpt_fn.yamlio import DEFAULT_LIMITS, YAMLInputError, load_all
 
     try:
         with open(path, "rb") as f:
             data = f.read()
-        load_all(data)
+        load_all(data, DEFAULT_LIMITS.replace(max_depth=LIMIT_MAXIMA["max_depth"]))
     except (OSError, ValueError, YAMLInputError):
         return []
     return _documents(data.decode("utf-8", "replace"))

@@ -28,11 +28,32 @@ from kpt_fn.cli import modes
 from kpt_fn.cli.dispatch import COMMANDS, fast_path, kustomize_form  # noqa: F401 (the front door's names)
 
 
+# The reader admits data as deep as maxDepth's maximum (config.LIMIT_MAXIMA, 1000 levels), and every
+# walk of a run (whole numbers, validation, blame and lines, comparison, the writers) recurses once or a
+# few times per level: Python's default of 1000 frames ends such a run in a RecursionError (an internal
+# error). The limit covers FRAMES_PER_LEVEL frames for each of those levels above what the run needs
+# itself; tests/behaviour/test_deep_nesting.py runs every route at the maximum depth. The frames of a
+# Python call do not use the C stack (3.11), and C recursion over the data (==, repr) is a level or two
+# per level of the data: the C stack stays far from its end.
+MAX_DATA_DEPTH = 1000
+FRAMES_PER_LEVEL = 4
+RECURSION_LIMIT = 1000 + MAX_DATA_DEPTH * FRAMES_PER_LEVEL
+
+
 def main() -> None:
     # One short run over acyclic data: the cyclic collector would only walk the parsed ResourceList
     # again and again (a quarter of the run time at 2,000 TrainJobs, no memory saved); reference
     # counting still frees everything.
     gc.disable()
+    old_limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(max(old_limit, RECURSION_LIMIT))
+    try:
+        _main()
+    finally:
+        sys.setrecursionlimit(old_limit)  # in-process callers (tests) get theirs back
+
+
+def _main() -> None:
     direct = fast_path(sys.argv, os.environ)
     if direct is not None:
         fn, args = direct

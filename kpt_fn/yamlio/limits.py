@@ -87,8 +87,51 @@ def _short_tag(tag: str) -> str:
     return "!!" + tag[len(CORE) :] if tag.startswith(CORE) else tag
 
 
-def too_deep(limits: Limits, line: int | None = None) -> YAMLInputError:
-    return YAMLInputError(f"nesting deeper than {limits.max_depth} levels (maxDepth)", line, "max_depth")
+def too_deep(limits: Limits, line: int | None = None, where: str = "") -> YAMLInputError:
+    """`where`: the field path the nesting goes too deep under (deep_path), when known."""
+    under = f" under {where}" if where else ""
+    return YAMLInputError(f"nesting deeper than {limits.max_depth} levels (maxDepth){under}", line, "max_depth")
+
+
+# The segments of a too-deep path a message shows: the fields a person recognises are the first ones.
+SHOWN_SEGMENTS = 6
+
+
+def deep_path(root, max_depth: int) -> str:
+    """The field path (`spec.trainer.extra.a…`) from the document's root to the first value more than
+    `max_depth` levels deep, its first SHOWN_SEGMENTS segments; "" when there is none. `root` is a
+    composed node or loaded data. Iterative, with parent links: called only for an error."""
+    trail: list = []  # (parent's entry in trail or -1, segment)
+    stack = [(root, 1, -1)]
+    seen: set[int] = set()
+    while stack:
+        value, depth, at = stack.pop()
+        if depth > max_depth:
+            segments = []
+            while at >= 0:
+                at, segment = trail[at]
+                segments.append(segment)
+            segments.reverse()
+            text = "".join(f"[{x}]" if isinstance(x, int) else ("." if i else "") + str(x)
+                           for i, x in enumerate(segments[:SHOWN_SEGMENTS]))
+            return text + ("…" if len(segments) > SHOWN_SEGMENTS else "")
+        if id(value) in seen:
+            continue
+        seen.add(id(value))
+        if isinstance(value, yaml.MappingNode):
+            pairs = [(k.value if isinstance(k, yaml.ScalarNode) else "?", v) for k, v in value.value]
+        elif isinstance(value, yaml.SequenceNode):
+            pairs = list(enumerate(value.value))
+        elif isinstance(value, dict):
+            pairs = list(value.items())
+        elif isinstance(value, list):
+            pairs = list(enumerate(value))
+        else:
+            continue
+        for segment, child in pairs:
+            trail.append((at, segment))
+            stack.append((child, depth + 1, len(trail) - 1))
+    return ""
 
 
 def _too_big(limits: Limits, line: int | None = None) -> YAMLInputError:
@@ -160,7 +203,7 @@ def check_graph(root, limits: Limits, counts: Counts) -> None:
             # Checked before anything is constructed: no constructor ever runs for a foreign tag.
             raise foreign_tag(node.tag, node.start_mark.line + 1)
         if depth > limits.max_depth:
-            raise too_deep(limits, node.start_mark.line + 1)
+            raise too_deep(limits, node.start_mark.line + 1, deep_path(root, limits.max_depth))
         if isinstance(node, yaml.ScalarNode):
             expanded[nid] = (1, node.end_mark.index - node.start_mark.index)
             continue
@@ -220,12 +263,12 @@ def check_limits(doc, limits: Limits = DEFAULT_LIMITS) -> None:
         oid = id(obj)
         if oid in measured:
             if depth + measured[oid][0] - 1 > limits.max_depth:
-                raise too_deep(limits)
+                raise too_deep(limits, where=deep_path(doc, limits.max_depth))
             continue
         if oid in open_ids:
             raise YAMLInputError("recursive data")
         if depth > limits.max_depth:
-            raise too_deep(limits)
+            raise too_deep(limits, where=deep_path(doc, limits.max_depth))
         open_ids.add(oid)
         kids = list(obj.values()) if isinstance(obj, dict) else obj
         composed += 1 + (len(obj) if isinstance(obj, dict) else 0)

@@ -62,3 +62,21 @@ def test_alias_count_limit_and_ordinary_aliases():
 def test_recursive_alias_is_rejected():
     with pytest.raises(YAMLInputError, match="recursive alias"):
         yamlio.load_all("a: &a [*a]\n")
+
+
+def test_too_deep_names_the_field_it_goes_too_deep_under():
+    # the path from the document's root, its first segments: the fields a person recognises
+    import pytest as _pytest
+
+    from kpt_fn.yamlio import YAMLInputError, load, load_json
+    from kpt_fn.yamlio.limits import deep_path
+
+    deep = "spec:\n  trainer:\n    extra: " + "{a: " * 10 + "x" + "}" * 10 + "\n"
+    with _pytest.raises(YAMLInputError) as e:
+        load(deep, Limits(max_depth=8))
+    assert str(e.value) == "line 3: nesting deeper than 8 levels (maxDepth) under spec.trainer.extra.a.a.a…"
+    with _pytest.raises(YAMLInputError) as e:
+        load_json('{"items": [{"a": [[[1]]]}]}', Limits(max_depth=5))
+    assert str(e.value) == "nesting deeper than 5 levels (maxDepth) under items[0].a[0][0]"
+    assert deep_path({"a": [1]}, 5) == ""
+    assert deep_path({"a": {"b": 1}}, 1) == "a"
