@@ -229,8 +229,18 @@ def _convert_num_proc_per_node(spec: dict, conv: _Conversion) -> None:
     text = str(value).strip()
     rpn = trainer.get("resourcesPerNode") or {}
     if re.fullmatch(_INT_RE, text):
-        trainer["numProcPerNode"] = int(text)
-        conv.info("num-proc-per-node", f'numProcPerNode "{value}" -> {int(text)}', path)
+        # an int32 field: a count beyond it is no count (the digits are counted first: Python's int()
+        # refuses more than 4300 of them)
+        digits = text.lstrip("+-").lstrip("0") or "0"
+        number = -int(digits) if text.startswith("-") and len(digits) <= 10 else int(digits) if len(digits) <= 10 else None
+        if number is None or not -2**31 <= number < 2**31:
+            shown = text if len(text) <= 24 else text[:20] + "…"
+            conv.error("num-proc-per-node", f'numProcPerNode "{shown}" is beyond a 32-bit integer '
+                                            "(at most 2147483647)", path)
+            del trainer["numProcPerNode"]  # reported once: the schema check must not add a second error
+            return
+        trainer["numProcPerNode"] = number
+        conv.info("num-proc-per-node", f'numProcPerNode "{value}" -> {number}', path)
     elif text == "auto":
         del trainer["numProcPerNode"]
         conv.info("num-proc-per-node", f'numProcPerNode "auto" removed ({conv.release} resolves an absent value as auto)', path)

@@ -87,6 +87,12 @@ def test_trainer_group_v2alpha1_is_legacy_too():
     ("gpu", {"limits": {"nvidia.com/gpu": 4}}, 4, [INFO]),
     ("gpu", {"requests": {"cpu": 1}}, None, [ERROR]),
     ("many", None, None, [ERROR]),
+    ("2147483647", None, 2147483647, [INFO]),
+    ("2147483648", None, None, [ERROR]),
+    ("-2147483649", None, None, [ERROR]),
+    ("9" * 999, None, None, [ERROR]),
+    ("9" * 5000, None, None, [ERROR]),
+    ("0" * 5000 + "7", None, 7, [INFO]),
 ])
 def test_num_proc_per_node(value, rpn, want, severities):
     trainer = {"numProcPerNode": value}
