@@ -203,6 +203,17 @@ class _Step:
         return kept == _fingerprint(obj)
 
 
+def expand_through(profile, trainjob: dict, runtime: dict, opts, form: dict | None = None) -> engine.Expansion:
+    """The engine's expansion of `trainjob` under the output profile: the TrainJob as the profile has
+    the engine see it (before_engine), then, after the engine's own problems, the profile's notes on
+    what its cluster does that the objects do not carry (unrendered). Each run's TrainJobs go through
+    here, and so does the engine's golden harness (tests/support/golden_engine.py)."""
+    seen = profile.before_engine(trainjob)
+    expansion = engine.expand(seen, runtime, opts, form)
+    notes = profile.unrendered(seen, expansion.objects)
+    return engine.Expansion(expansion.objects, expansion.problems + notes) if notes else expansion
+
+
 def _render_one(entry: Rendered, step: _Step) -> list:
     """The results of one TrainJob: converted, checked, resolved, expanded (with the output
     profile), and its objects checked. Sets the entry's objects (none when anything on the way is
@@ -248,8 +259,7 @@ def _render_one(entry: Rendered, step: _Step) -> list:
             entry.name = res.name(rename(trainjob))
         rendered_tj, expansion = lifecycle.expand(  # jobSetNames: contentHash renames it (kpt_fn/lifecycle)
             trainjob, rename, step.cfg.jobSetNames,
-            lambda tj: engine.expand(step.profile.before_engine(tj), runtime, step.opts,
-                                     step.checks.runtime_form(runtime, step.opts)))
+            lambda tj: expand_through(step.profile, tj, runtime, step.opts, step.checks.runtime_form(runtime, step.opts)))
         generated, profile_problems = step.profile.after_engine(rendered_tj, expansion.objects, expansion.problems)
         generated = lifecycle.finish(generated, step.profile.created, step.checks.bundle)  # JobSets in their created form (docs/lifecycle.md)
         problems += profile_problems

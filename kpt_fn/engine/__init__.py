@@ -47,7 +47,8 @@ Pipeline of `expand` (upstream pkg/runtime/core/trainingruntime.go and pkg/runti
 Deliberate offline behaviour (docs/output.md): no ownerReferences (the TrainJob's UID exists only once
 the API server has created it), no runtime-snapshot ConfigMap (pkg/runtime/core/snapshot.go; nothing
 outside the controller reads it), `spec.activeDeadlineSeconds` is not rendered (upstream enforces it in
-the controller, trainjob_controller.go reconcileDeadline; an info result says so); the TrainJobStatus
+the controller, trainjob_controller.go reconcileDeadline; the controller profile's info result says so,
+kpt_fn/profiles/controller.py); the TrainJobStatus
 plugin (alpha, off by default upstream, pkg/features/features.go) is not implemented.
 Where upstream is random (plugin order, GPU name choice) the fixed orders of framework.py and
 resources.num_gpu apply. Errors the controller would hit while reconciling (merge failures, missing
@@ -60,7 +61,7 @@ from kpt_fn import quantity, upstream
 from kpt_fn.resource import private_copy
 from kpt_fn.engine import defaults, framework, omitempty, roundtrip
 from kpt_fn.engine.framework import RenderError
-from kpt_fn.problems import ERROR, INFO, WARNING, Problem, Rule, has_errors
+from kpt_fn.problems import ERROR, WARNING, Problem, Rule, has_errors
 from kpt_fn.registry import SUPPORTED_RUNTIMES, registry_key  # noqa: F401 (re-exported: the registry is shared with resolve)
 
 CONTROLLER = "trainer.kubeflow.org/trainjob-controller"
@@ -69,7 +70,6 @@ DEPRECATION_POLICY_URL = "https://trainer.kubeflow.org/en/latest/operator-guides
 RULE_RUNTIME_KEY = "trainer-webhook/unsupported-runtime"
 RULE_DEPRECATED = "trainer-webhook/deprecated-runtime"
 RULE_MANAGED_BY = "trainer-controller/managed-by-other-controller"
-RULE_DEADLINE = "trainer-controller/active-deadline-not-rendered"
 RULE_RENDER = "trainer-controller/reconcile-error"
 
 RULES = [
@@ -86,8 +86,6 @@ RULES = [
     Rule(RULE_MANAGED_BY, "TrainJob",
          "warning: spec.managedBy names another controller, so nothing is rendered (the admission "
          "checks still apply)", behaviour="managed_by_check"),
-    Rule(RULE_DEADLINE, "TrainJob",
-         "info: spec.activeDeadlineSeconds is enforced by the controller and not part of the rendered objects"),
 ]
 
 
@@ -302,11 +300,6 @@ def expand(trainjob: dict, runtime: dict, options: EngineOptions, form: dict | N
         return Expansion(problems=problems + [Problem(
             f"cannot render this TrainJob: {type(exc).__name__}: {exc}", "spec", severity=ERROR, rule=RULE_RENDER)])
     problems.extend(info.problems)
-    if (tj.get("spec") or {}).get("activeDeadlineSeconds") is not None:
-        problems.append(Problem(
-            "activeDeadlineSeconds is enforced by the Trainer controller (it deletes the JobSet when the deadline "
-            "passes) and is not part of the rendered objects", "spec.activeDeadlineSeconds", severity=INFO,
-            rule=RULE_DEADLINE))
     if has_errors(problems):
         return Expansion(problems=problems)
     return Expansion(objects=objects, problems=problems)

@@ -1,9 +1,11 @@
 """The profile interface: what happens around the engine for the cluster the output is meant for.
 
 The engine renders what the Trainer controller would create; a profile may change the TrainJob the
-engine sees (before_engine), the objects and problems it gives back (after_engine), and add checks of
-a generated JobSet (check). One profile is chosen per run (kpt_fn.profiles.select); each hook here is
-the controller's behaviour, so a profile overrides only what it changes.
+engine sees (before_engine), note what its cluster does that the objects do not carry (unrendered),
+change the objects and problems the engine gives back (after_engine), and add checks of a generated
+JobSet (check). One profile is chosen per run (kpt_fn.profiles.select); each hook here changes
+nothing, so a profile overrides only what it changes (the controller profile: its notes and Kueue's
+leftovers; the Kueue profile, a controller profile without the controller).
 """
 
 from __future__ import annotations
@@ -23,6 +25,12 @@ class Profile:
     def after_engine(self, trainjob: dict, objects: list, problems: list) -> tuple[list, list]:
         """(objects, problems) from what the engine made of `trainjob` and the problems it reported."""
         return objects, problems
+
+    def unrendered(self, trainjob: dict, objects: list) -> list:
+        """Problems (notes) on what this profile's cluster does with `trainjob` (as the engine saw it)
+        that its rendered `objects` do not carry; run right after the engine (kpt_fn.function.expand_through),
+        so that a note is the profile's to give, never the engine's to be filtered out afterwards."""
+        return []
 
     def check(self, trainjob: dict, jobset: dict) -> list:
         """Problems of a generated JobSet."""

@@ -40,7 +40,6 @@ fit) and kueue_tas (the TAS annotations, checked under every profile).
 from __future__ import annotations
 
 from kpt_fn.argocd import SERVER_SIDE_APPLY, with_sync_option
-from kpt_fn.engine import RULE_DEADLINE as _CONTROLLER_DEADLINE_RULE
 from kpt_fn.problems import INFO, WARNING, Problem
 from kpt_fn.profiles.controller import Controller
 from kpt_fn.profiles.kueue_create import create_problems, request_problems, stale_runtime_patches
@@ -77,9 +76,12 @@ class Kueue(Controller):
 
     def after_engine(self, trainjob: dict, objects: list, problems: list) -> tuple[list, list]:
         objects, more = prepare(trainjob, objects, self.queues, self.quotas)
-        # The engine's note that the controller enforces activeDeadlineSeconds goes: Kueue's
-        # max-exec-time label stands in, and prepare() says how it differs.
-        return objects, [p for p in problems if p.rule != _CONTROLLER_DEADLINE_RULE] + more
+        return objects, problems + more
+
+    def unrendered(self, trainjob: dict, objects: list) -> list:
+        # No controller enforces activeDeadlineSeconds here: Kueue's max-exec-time label stands in
+        # (rendered), and prepare() says how it differs.
+        return []
 
     def created(self, jobset: dict) -> dict:
         # Kueue's admission changes the pod templates of a running JobSet, which a client-side apply's

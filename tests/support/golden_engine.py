@@ -54,8 +54,8 @@ from cryptography.hazmat.primitives.asymmetric import ec
 
 from support.shipped import shipped_runtimes
 
-from kpt_fn import upstream, yamlio
-from kpt_fn.engine import EngineOptions, expand, runtime_form
+from kpt_fn import function, profiles, upstream, yamlio
+from kpt_fn.engine import EngineOptions, runtime_form
 
 REPO = Path(__file__).resolve().parents[2]
 UPDATE = os.environ.get("UPDATE_GOLDEN") == "1"
@@ -143,7 +143,8 @@ class Case:
 
 
 def render(case: Case, form: dict | None = None):
-    """(objects, problem dicts) of the case, legacy conversion included. `form`: a dict that receives
+    """(objects, problem dicts) of the case, legacy conversion included, expanded through the output
+    profile's engine hooks (kpt_fn.function.expand_through). `form`: a dict that receives
     the runtime's form (engine.runtime_form), kept for the render as kpt_fn.function keeps it."""
     conversion = []
     trainjob, runtime = case.trainjob, case.runtime
@@ -156,7 +157,11 @@ def render(case: Case, form: dict | None = None):
     kept = None
     if form is not None:
         kept = form.setdefault("form", runtime_form(runtime, case.options))
-    result = expand(trainjob, runtime, case.options, kept)
+    # Through the run's output profile (the case's `profile` option, the controller's by default), as
+    # kpt_fn.function expands each TrainJob: a note the profile gives on what the objects leave to the
+    # controller (activeDeadlineSeconds) is part of the case.
+    profile, _ = profiles.select(case.options.config, [])
+    result = function.expand_through(profile, trainjob, runtime, case.options, kept)
     return result.objects, problem_view(conversion + result.problems)
 
 

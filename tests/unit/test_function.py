@@ -126,3 +126,18 @@ def test_every_result_and_trainjob_names_the_namespace_the_run_renders_into():
     outcome = run_with([copy.deepcopy(job)], {})
     assert [e.namespace for e in outcome.rendered] == [""]
     assert all("namespace" not in (r.resource or {}) for r in outcome.results)
+
+
+def test_the_deadline_note_is_the_controller_profiles_and_not_kueues():
+    """expand_through: the profile's `unrendered` note follows the engine's problems under the
+    controller profile; the Kueue profile gives none (nothing filtered afterwards)."""
+    from pathlib import Path
+
+    case = Path(__file__).resolve().parents[2] / "fixtures/golden/v2.3.0/jobset/builder-active-deadline-not-rendered"
+    items = [yamlio.load((case / f).read_text()) for f in ("runtime.yaml", "trainjob.yaml")]
+    note = "trainer-controller/active-deadline-not-rendered"
+    controller = run_with(copy.deepcopy(items), fc())
+    assert [r.rule for r in controller.results if r.rule == note] == [note]
+    kueue = run_with(copy.deepcopy(items), fc(profile="kueue", kueueQueues=["q"]))
+    assert kueue.exit_code == 0 and note not in [r.rule for r in kueue.results]
+    assert "kueue/max-exec-time" in [r.rule for r in kueue.results]

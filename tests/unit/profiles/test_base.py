@@ -16,6 +16,7 @@ def test_the_hooks_change_nothing():
     got = profile.after_engine(trainjob, objects, problems)
     assert got[0] is objects and got[1] is problems
     assert profile.check(trainjob, objects[0]) == [] and profile.created(objects[0]) is objects[0]
+    assert profile.unrendered(trainjob, objects) == []
 
 
 def test_a_profile_overrides_only_what_it_changes():

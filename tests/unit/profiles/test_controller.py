@@ -36,3 +36,16 @@ def test_check_is_kueues_tas_check_whoever_renders():
     assert profile.check(trainjob(), JOBSET) == []
     [p] = profile.check(trainjob(), bad)
     assert p.rule == kueue_names.RULE_TAS and p.subject is bad
+
+
+def test_the_controller_notes_the_deadline_it_enforces_itself():
+    from kpt_fn.problems import INFO
+    from kpt_fn.profiles.controller import RULE_DEADLINE
+
+    tj = {**trainjob(), "spec": {"activeDeadlineSeconds": 3600}}
+    profile = Controller(FunctionConfig(), [], {})
+    [p] = profile.unrendered(tj, [JOBSET])
+    assert (p.severity, p.rule, p.path) == (INFO, RULE_DEADLINE, "spec.activeDeadlineSeconds")
+    assert profile.unrendered(tj, []) == []            # nothing rendered: nothing it is missing from
+    assert profile.unrendered(trainjob(), [JOBSET]) == []  # no deadline
+    assert profile.unrendered({**trainjob(), "spec": {"activeDeadlineSeconds": 0}}, [JOBSET]) != []  # set, whatever its value

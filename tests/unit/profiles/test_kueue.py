@@ -34,6 +34,16 @@ def test_before_engine_renders_a_multikueue_trainjob():
     assert profile().before_engine(plain) is plain
 
 
+def test_no_controller_deadline_note_kueues_label_stands_in():
+    """The controller profile's note on activeDeadlineSeconds is not taken (not given and filtered):
+    the max-exec-time label is rendered instead, with its own warning from after_engine."""
+    tj = trainjob(activeDeadlineSeconds=3600)
+    assert profile().unrendered(tj, [JOBSET]) == []
+    objects, problems = profile(queues={"ns": "team"}).after_engine(tj, [JOBSET], [])
+    assert objects[0]["metadata"]["labels"][kueue_names.MAX_EXEC_TIME_LABEL] == "3600"
+    assert kueue_names.RULE_MAX_EXEC in [p.rule for p in problems]
+
+
 def test_after_engine_queues_the_jobset_from_the_queues_option():
     objects, problems = profile(queues={"ns": "team"}).after_engine(trainjob(), [JOBSET], [])
     assert objects[0]["metadata"]["labels"][kueue_names.QUEUE_LABEL] == "team"

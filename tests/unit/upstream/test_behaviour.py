@@ -64,10 +64,10 @@ def test_switch_on_reads_a_switch_or_its_negation(condition, expected):
 def test_every_rule_switch_names_a_switch():
     from kpt_fn import convert, engine, policy, rerun
     from kpt_fn.engine import framework
-    from kpt_fn.profiles import kueue_names
+    from kpt_fn.profiles import controller, kueue_names
     from kpt_fn.validation import admitted, runtime_webhook
 
-    for rule in [*engine.RULES, *framework.rules(), *runtime_webhook.RULES, *convert.RULES, *kueue_names.RULES,
+    for rule in [*engine.RULES, *controller.RULES, *framework.rules(), *runtime_webhook.RULES, *convert.RULES, *kueue_names.RULES,
                  *policy.RULES, *rerun.RULES, *admitted.RULES]:
         if rule.behaviour is not None:
             assert rule.behaviour.removeprefix("not ") in Behaviour._fields, rule
@@ -112,11 +112,17 @@ def test_no_release_travels_as_a_string_parameter():
     assert found == []
 
 
+def _names_problems(node) -> bool:
+    """`problems`, `expansion.problems`, `more_problems`: a list of problems handed over by a check."""
+    name = node.attr if isinstance(node, ast.Attribute) else node.id if isinstance(node, ast.Name) else ""
+    return "problem" in name.lower()
+
+
 def _is_problem_filter(comp) -> bool:
-    """`[p for p in <a call> if p.rule != ... / "..." not in p.message]`: the problems of a check,
-    filtered afterwards."""
+    """`[p for p in <a call> if p.rule != ... / "..." not in p.message]` or the same over a list of
+    problems (`for p in problems if p.rule != RULE`): the problems of a check, filtered afterwards."""
     for gen in comp.generators:
-        if not isinstance(gen.iter, ast.Call) or not isinstance(gen.target, ast.Name):
+        if not isinstance(gen.target, ast.Name) or not (isinstance(gen.iter, ast.Call) or _names_problems(gen.iter)):
             continue
         var = gen.target.id
         for cond in gen.ifs:
@@ -128,6 +134,24 @@ def _is_problem_filter(comp) -> bool:
                             and isinstance(node.value, ast.Name) and node.value.id == var:
                         return True
     return False
+
+
+@pytest.mark.parametrize("code", [
+    "[p for p in check(x) if 'text' not in p.message]",
+    "[p for p in problems if p.rule != RULE_DEADLINE]",             # the Kueue profile's old filter
+    "(p for p in expansion.problems if p.rule not in DROPPED)",
+])
+def test_a_filter_of_problems_is_recognised(code):
+    assert _is_problem_filter(ast.parse(code, mode="eval").body)
+
+
+@pytest.mark.parametrize("code", [
+    "[p for p in problems if p.severity == ERROR]",                 # by severity: what a run reports
+    "[o for o in objects if o.rule != 'x']",                        # not problems
+    "[p.rule for p in problems]",
+])
+def test_other_comprehensions_are_not_filters(code):
+    assert not _is_problem_filter(ast.parse(code, mode="eval").body)
 
 
 def test_no_checks_problems_are_filtered_after_the_fact():
