@@ -19,7 +19,7 @@ pytestmark = pytest.mark.clients
 
 
 def test_every_client_has_an_example():
-    assert sorted(ex.route(n) for n in ex.NAMES) == ["argocd", "kpt", "kustomize", "kustomize", "kustomize"]
+    assert sorted(ex.route(n) for n in ex.NAMES) == ["argocd", "kpt", "kustomize", "kustomize", "kustomize", "monorepo"]
     # kubectl runs one kustomize example without a container runtime: the legacy exec plugin.
     assert [n for n in ex.NAMES if ex.route(n) == "kustomize" and not ex.uses_image(n)] == ["kustomize-legacy-plugin"]
 

@@ -27,12 +27,15 @@ NAMES = [p.name for p in kpt_runner.scan(EXAMPLES)]
 
 
 def route(name: str) -> str:
-    """kpt, kustomize or argocd: what the example is, by the client's own file in it."""
+    """kpt, kustomize or argocd: what the example is, by the client's own file in it; monorepo: a
+    repository of several apps (an `apps/` directory), run as CI runs it."""
     d = EXAMPLES / name
     for file, kind in (("Kptfile", "kpt"), ("kustomization.yaml", "kustomize"), ("application.yaml", "argocd")):
         if (d / file).is_file():
             return kind
-    raise AssertionError(f"examples/{name} has no Kptfile, kustomization.yaml or application.yaml")
+    if (d / "apps").is_dir():
+        return "monorepo"
+    raise AssertionError(f"examples/{name} has no Kptfile, kustomization.yaml, application.yaml or apps/")
 
 
 def uses_image(name: str) -> bool:
@@ -73,9 +76,10 @@ exec expand-trainjobs
 """
 
 
-def argocd_request(repo: Path) -> dict:
-    """app path, build environment and parameters of the example's Application, as Argo CD derives them."""
-    app = yamlio.load((repo / "application.yaml").read_text())
+def argocd_request(repo: Path, application: Path | None = None) -> dict:
+    """app path, build environment and parameters of the example's Application (`application`, default
+    its application.yaml), as Argo CD derives them."""
+    app = yamlio.load((application or repo / "application.yaml").read_text())
     source = app["spec"]["source"]
     build_env = cmp.build_env_for_app(
         app_name=app["metadata"]["name"],
