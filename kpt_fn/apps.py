@@ -78,6 +78,12 @@ def find(top: str, cwd: str) -> list[str]:
     return sorted(found)
 
 
+def find_all(paths: list[str], cwd: str) -> tuple[list[str], list[str]]:
+    """(the directories searched, the apps found below them): `--find-apps [PATH...]` (default `.`)."""
+    tops = [p for p in paths if p != STDIN] or ["."]
+    return tops, list(dict.fromkeys(a for top in tops for a in find(top, cwd)))
+
+
 def found_line(tops: list[str], apps: list[str]) -> str:
     """What `--find-apps` says it found (stderr's second line)."""
     where = ", ".join(tops)
@@ -142,3 +148,4 @@ def merge_reports(reports: list[tuple[str, dict]]) -> dict:
         "trainJobs": trainjobs,
         "findings": findings,
     }
+

@@ -159,7 +159,7 @@ def _emit(outcome, plain: list, root: str, may_be_empty: bool, name_from: str | 
         from kpt_fn import lines as file_lines
 
         file_lines.locate(shown, root)
-    _named_from(outcome.results, root, name_from)
+    named_from(outcome.results, root, name_from)
     lines = outcome.stderr_lines()
     if outcome.exit_code:
         return "", lines, outcome.exit_code
@@ -297,11 +297,12 @@ def render(paths: list[str], cwd: str, env: dict, mode: str | None = None, stric
     `name_from`: files are named relative to it (the working directory, when several apps are shown);
     `find_apps`: PATHS are searched for apps, and the output says which it found."""
     if find_apps:  # the apps below PATHS (default .), found as kpt_fn.apps.find finds them
-        tops = [p for p in paths if p != STDIN] or ["."]
-        found = list(dict.fromkeys(a for top in tops for a in apps.find(top, cwd)))
+        tops, found = apps.find_all(paths, cwd)
         if not found:
             return "", [Summary(False, "no app found"), apps.found_line(tops, [])], 1
-        out, lines, code = render(found, cwd, env, mode, strict, fmt, trainer_version, name_from=name_from, **flags)
+        # Shown as several apps even when one is found: each finding names its app, and the JSON
+        # report lists `apps` (what CI's diff step loops over).
+        out, lines, code = _several([[a] for a in found], cwd, env, mode, strict, fmt, trainer_version, **flags)
         return out, lines[:1] + [apps.found_line(tops, found)] + lines[1:], code
     runs = apps.groups(paths, cwd)
     if len(runs) > 1:
@@ -326,9 +327,9 @@ def _several(runs: list, cwd: str, env: dict, mode, strict, fmt, trainer_version
         for paths in runs:
             outcome = expand(paths, cwd, env, mode, strict, trainer_version, **flags)
             report, catalog = _report(outcome, app_dir(paths, cwd)[0], cwd)
-            reports.append((_app_name(paths), report))
+            reports.append((app_name(paths), report))
             catalogs.append(catalog)
-            done.append((_app_name(paths), outcome.stderr_lines()[:1], outcome.exit_code))
+            done.append((app_name(paths), outcome.stderr_lines()[:1], outcome.exit_code))
         from kpt_fn import formats
 
         lines, code = apps.merge_lines(done)
@@ -337,12 +338,13 @@ def _several(runs: list, cwd: str, env: dict, mode, strict, fmt, trainer_version
     for paths in runs:
         out, lines, code = render(paths, cwd, env, mode, strict, fmt, trainer_version, name_from=cwd, **flags)
         outs.append(out)
-        done.append((_app_name(paths), lines, code))
+        done.append((app_name(paths), lines, code))
     lines, code = apps.merge_lines(done)
     return ("" if code else apps.join_streams(outs)), lines, code
 
 
-def _app_name(paths: list[str]) -> str:
+def app_name(paths: list[str]) -> str:
+    """How an app is named in merged output: its directory as given (`(files)` for files and stdin)."""
     return paths[0].rstrip("/") if len(paths) == 1 and paths[0] != STDIN else "(files)"
 
 
@@ -369,7 +371,7 @@ def _validated(outcome, root: str, cwd: str, fmt: str, name_from: str | None = N
 
     if fmt == "text":
         lines.locate([r for r in outcome.results if r.shown], root)
-        _named_from(outcome.results, root, name_from)
+        named_from(outcome.results, root, name_from)
         return "", outcome.stderr_lines(), outcome.exit_code
     from kpt_fn import formats
 
@@ -396,7 +398,7 @@ def _union_catalog(catalogs: list[list]) -> list:
     return out
 
 
-def _named_from(results: list, root: str, cwd: str | None) -> None:
+def named_from(results: list, root: str, cwd: str | None) -> None:
     """Name each result's file relative to `cwd` instead of the app directory `root` (several apps
     shown together: `apps/team-b/tj.yaml`, not `tj.yaml`), in the message's `(in FILE` too."""
     if cwd is None:
