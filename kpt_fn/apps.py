@@ -149,3 +149,38 @@ def merge_reports(reports: list[tuple[str, dict]]) -> dict:
         "findings": findings,
     }
 
+
+def _from_cwd(app_dir: str, file: str | None):
+    """A file an app's report names relative to the app directory, named from the working directory
+    instead (`apps/team-b/trainjob.yaml`; `../../platform/runtimes/x.yaml` becomes `platform/runtimes/x.yaml`);
+    absolute paths (an extra root's) and no file stay as they are."""
+    if not file or os.path.isabs(file):
+        return file
+    return os.path.normpath(os.path.join(app_dir, file)).replace(os.sep, "/")
+
+
+def _finding_of(app: str, app_dir: str, finding: dict) -> dict:
+    return {**finding, "app": app, "file": _from_cwd(app_dir, finding.get("file"))}
+
+
+def merge_review(reports: list[tuple[str, str, dict]]) -> dict:
+    """One review report (kpt_fn.review.report) of several apps `(app, app directory from the working
+    directory, report)`: every TrainJob and finding naming its `app` and its file from the working
+    directory; the totals per namespace over all of them (apps sharing a namespace share its quota)."""
+    from kpt_fn.review.report import namespace_totals  # report's data only: render never needs it
+
+    jobs, general = [], []
+    for app, app_dir, data in reports:
+        for j in data["trainJobs"]:
+            jobs.append({**j, "app": app, "file": _from_cwd(app_dir, j["file"]),
+                         "findings": [_finding_of(app, app_dir, f) for f in j["findings"]]})
+        general.extend(_finding_of(app, app_dir, f) for f in data["findings"])
+    jobs.sort(key=lambda j: (j["namespace"], j["name"], j["app"]))
+    return {
+        "apps": [app for app, _, _ in reports],
+        "trainJobs": jobs,
+        "namespaces": namespace_totals(jobs),
+        "findings": general,
+        "errors": sum(d["errors"] for _, _, d in reports),
+        "warnings": sum(d["warnings"] for _, _, d in reports),
+    }

@@ -189,12 +189,14 @@ _MAX_CHARS = click.option("--max-chars", "max_chars", type=click.IntRange(min=10
 @click.option("--format", "fmt", type=click.Choice(formats.names("report")), default="markdown")
 @_TRAINER_VERSION
 @_MAX_CHARS
-def report(paths, fmt, trainer_version, max_chars):
+@_FIND_APPS
+def report(paths, fmt, trainer_version, max_chars, find_apps):
     """Summarise every TrainJob's expansion (runtime, nodes, pods, GPUs/CPU/memory, images, gang
     scheduling, queue, generated objects, findings with file:line; totals per namespace) from YAML
-    files or directories (default: .), read as `render` reads them. Markdown to post on a pull
-    request (a summary, then a collapsed section per TrainJob), or JSON."""
-    modes.report_mode(paths, fmt, trainer_version, max_chars)
+    files or directories (default: .), read as `render` reads them; several directories are several
+    apps, each by its own config. Markdown to post on a pull request (a summary, then a collapsed
+    section per TrainJob), or JSON."""
+    modes.report_mode(paths, fmt, trainer_version, max_chars, find_apps)
 
 
 @_command("diff")

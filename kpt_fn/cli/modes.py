@@ -428,21 +428,47 @@ def _unscratched(text: str, labels: list) -> str:
 
 
 def report_command(paths: list, fmt: str, cwd: str, env: dict, max_chars: int | None = None,
-                   trainer_version: str | None = None) -> tuple:
-    """(stdout, stderr lines, exit code) of `report [PATH...]` run in `cwd`: exit status as `validate`."""
-    from kpt_fn import formats
+                   trainer_version: str | None = None, find_apps: bool = False) -> tuple:
+    """(stdout, stderr lines, exit code) of `report [--find-apps] [PATH...]` run in `cwd`: exit status as
+    `validate`. Several directories (or the apps found) are several apps, each reported exactly as
+    alone and merged to be shown (kpt_fn.apps), as `validate` does."""
+    from kpt_fn import apps, formats
     from kpt_fn.cli import plain
+    from kpt_fn.results import Summary
     from kpt_fn.review import report
 
-    outcome = plain.expand(list(paths), cwd, env, trainer_version=trainer_version)
-    data = report.report(outcome, plain.app_dir(list(paths), cwd)[0])
-    text = formats.write("report", fmt, data, **_comment_size(fmt, max_chars))
-    return text, outcome.stderr_lines(), outcome.exit_code
+    found_line = None
+    if find_apps:
+        tops, found = apps.find_all(list(paths), cwd)
+        if not found:
+            return "", [Summary(False, "no app found"), apps.found_line(tops, [])], 1
+        runs, found_line = [[a] for a in found], apps.found_line(tops, found)
+    else:
+        runs = apps.groups(list(paths), cwd)
+    if len(runs) == 1 and not find_apps:
+        outcome = plain.expand(list(paths), cwd, env, trainer_version=trainer_version)
+        data = report.report(outcome, plain.app_dir(list(paths), cwd)[0])
+        text = formats.write("report", fmt, data, **_comment_size(fmt, max_chars))
+        return text, outcome.stderr_lines(), outcome.exit_code
+    reports, done = [], []
+    for run in runs:
+        outcome = plain.expand(run, cwd, env, trainer_version=trainer_version)
+        root = plain.app_dir(run, cwd)[0]
+        app_dir = os.path.relpath(root, cwd)
+        reports.append((plain.app_name(run), app_dir, report.report(outcome, root)))
+        plain.named_from(outcome.results, root, cwd)  # stderr names files from the working directory
+        done.append((plain.app_name(run), outcome.stderr_lines(), outcome.exit_code))
+    lines, code = apps.merge_lines(done)
+    if found_line:
+        lines.insert(1, found_line)
+    text = formats.write("report", fmt, apps.merge_review(reports), **_comment_size(fmt, max_chars))
+    return text, lines, code
 
 
-def report_mode(paths, fmt: str, trainer_version: str | None = None, max_chars: int | None = None) -> None:
+def report_mode(paths, fmt: str, trainer_version: str | None = None, max_chars: int | None = None,
+                find_apps: bool = False) -> None:
     def run():
-        return report_command(list(paths), fmt, working_directory(), dict(os.environ), max_chars, trainer_version)
+        return report_command(list(paths), fmt, working_directory(), dict(os.environ), max_chars, trainer_version, find_apps)
 
     guarded(run)
 

@@ -19,7 +19,7 @@ def _where(f: dict) -> str:
 
 def findings_table(found: list) -> list:
     """The findings as a table: severity, rule, object, file:line, field, message (with the waiver)."""
-    rows = []
+    rows, by_app = [], any(f.get("app") for f in found)  # several apps: each finding names its app
     for f in found:
         message = md.text(md.shorten(f["message"], 1000))
         waiver = f.get("waiver")
@@ -28,8 +28,9 @@ def findings_table(found: list) -> list:
             reason = "" if waiver["reason"] in f["message"] else f": {md.text(waiver['reason'])}"
             message += f" (waived by {md.code(waiver['annotation'], in_table=True)}{reason})"
         rows.append([f["severity"], md.code(f["rule"], in_table=True) if f["rule"] else "–",
-                     md.text(f["object"]) or "–", _where(f), md.code(f["field"], in_table=True) if f["field"] else "–", message])
-    return md.table(["severity", "rule", "object", "file:line", "field", "message"], rows)
+                     md.text(f["object"]) or "–", _where(f), md.code(f["field"], in_table=True) if f["field"] else "–", message]
+                    + ([md.code(f["app"], in_table=True) if f.get("app") else "–"] if by_app else []))
+    return md.table(["severity", "rule", "object", "file:line", "field", "message"] + (["app"] if by_app else []), rows)
 
 
 def counted(c: dict) -> str:

@@ -27,7 +27,8 @@ def _trainjob_block(j: dict) -> list:
     c = counts(j["findings"])
     state = {"rendered": "", "failed": " (not rendered: it has errors)", "not rendered": " (not rendered)"}[j["status"]]
     first_error = next((f["message"] for f in j["findings"] if f["severity"] == ERROR), None)
-    summary = (f"<b>{md.in_html(_trainjob_title(j))}</b>{state}: {md.in_html(j['runtime'])}, "
+    app = f" (app {md.in_html(j['app'])})" if j.get("app") else ""  # several apps: whose TrainJob
+    summary = (f"<b>{md.in_html(_trainjob_title(j))}</b>{app}{state}: {md.in_html(j['runtime'])}, "
                f"{j['nodes']} node(s), {j['gpus']} GPU(s); {counted(c)}")
     if first_error:
         summary += f" — {md.in_html(md.shorten(first_error, 200))}"
@@ -49,6 +50,8 @@ def markdown(data: dict, max_chars: int | None = None) -> str:
     failed = sum(1 for j in jobs if j["status"] == "failed")
     head = [f"## expand-trainjobs report: {len(jobs)} TrainJob(s), {data['errors']} error(s), {data['warnings']} warning(s)",
             "", f"{rendered} rendered, {failed} failed, {len(jobs) - rendered - failed} not rendered.", ""]
+    if data.get("apps"):  # several apps, each reported by its own config
+        head += [f"{len(data['apps'])} app(s), each by its own config: " + ", ".join(md.code(a) for a in data["apps"]) + ".", ""]
     if data["namespaces"]:
         head += md.table(["namespace", "TrainJobs", "pods", "GPUs", "CPU", "memory"], [
             [md.text(ns) if ns else "(none)", str(t["trainJobs"]), str(t["pods"]), str(t["gpus"]), md.text(t["cpu"]), md.text(t["memory"])]

@@ -89,6 +89,13 @@ def report(outcome, root: str | None = None) -> dict:
         summary["status"] = status(summary["rendered"], summary["findings"])
         jobs.append(summary)
     jobs.sort(key=lambda j: (j["namespace"], j["name"]))
+    return {"trainJobs": jobs, "namespaces": namespace_totals(jobs), "findings": general,
+            "errors": outcome.errors, "warnings": outcome.warnings}
+
+
+def namespace_totals(jobs: list) -> dict:
+    """{namespace: TrainJobs, pods, GPUs, CPU, memory} of TrainJob summaries, sorted by namespace
+    (one app's, or several apps' together: a namespace's quota is shared by whatever lands in it)."""
     namespaces: dict = {}
     for j in jobs:
         ns = namespaces.setdefault(j["namespace"], {"trainJobs": 0, "pods": 0, "gpus": 0, "cpu": quantity.Quantity(), "memory": quantity.Quantity()})
@@ -99,5 +106,4 @@ def report(outcome, root: str | None = None) -> dict:
         ns["memory"] += quantity.parse(j["memory"])
     for ns in namespaces.values():
         ns["cpu"], ns["memory"] = quantity.canonical(ns["cpu"]), quantity.canonical(ns["memory"])
-    return {"trainJobs": jobs, "namespaces": dict(sorted(namespaces.items())), "findings": general,
-            "errors": outcome.errors, "warnings": outcome.warnings}
+    return dict(sorted(namespaces.items()))

@@ -67,3 +67,41 @@ def test_merged_reports_keep_each_apps_findings_and_trainjobs_apart():
     assert [t["findings"] for t in merged["trainJobs"]] == [[0], [1]]
     assert [f["app"] for f in merged["findings"]] == ["apps/a", "apps/b"]
     assert [t["app"] for t in merged["trainJobs"]] == ["apps/a", "apps/b"]
+
+
+def test_find_all_searches_the_paths_given_or_the_working_directory(tmp_path):
+    _tree(tmp_path, {"apps/a/expand-trainjobs.yaml": "", "apps/b/expand-trainjobs.yaml": "", "x/expand-trainjobs.yaml": ""})
+    assert apps.find_all([], str(tmp_path)) == (["."], ["apps/a", "apps/b", "x"])
+    assert apps.find_all(["apps", "apps/a"], str(tmp_path)) == (["apps", "apps/a"], ["apps/a", "apps/b"])
+
+
+def _job(namespace, name, file, gpus, findings=()):
+    return {"namespace": namespace, "name": name, "file": file, "pods": {"node": 2}, "gpus": gpus, "cpu": "1",
+            "memory": "1Gi", "findings": list(findings)}
+
+
+def test_merge_review_names_each_app_and_totals_namespaces_over_all_apps():
+    error = {"severity": "error", "rule": "policy/max-gpus-per-trainjob", "message": "m", "object": "TrainJob team-b/llm",
+             "file": "trainjob.yaml", "line": 12, "field": "spec.trainer.resourcesPerNode"}
+    config = {"severity": "warning", "rule": "", "message": "w", "object": "", "file": "expand-trainjobs.yaml", "line": 3, "field": ""}
+    runtime = {**config, "file": "../../platform/runtimes/r.yaml"}
+    team_a = {"trainJobs": [_job("team-a", "llm", "trainjob.yaml", 16)], "namespaces": {}, "findings": [runtime],
+              "errors": 0, "warnings": 1}
+    team_b = {"trainJobs": [_job("team-b", "llm", "trainjob.yaml", 8, [error]), _job("team-a", "shared", "/abs/x.yaml", 1)],
+              "namespaces": {}, "findings": [config], "errors": 1, "warnings": 1}
+    merged = apps.merge_review([("apps/team-a", "apps/team-a", team_a), ("apps/team-b", "apps/team-b", team_b)])
+    assert merged["apps"] == ["apps/team-a", "apps/team-b"]
+    assert [(j["app"], j["namespace"], j["name"], j["file"]) for j in merged["trainJobs"]] == [
+        ("apps/team-a", "team-a", "llm", "apps/team-a/trainjob.yaml"),
+        ("apps/team-b", "team-a", "shared", "/abs/x.yaml"),  # an extra root's absolute path stays
+        ("apps/team-b", "team-b", "llm", "apps/team-b/trainjob.yaml"),
+    ]
+    (b,) = [j for j in merged["trainJobs"] if j["namespace"] == "team-b"]
+    assert b["findings"] == [{**error, "app": "apps/team-b", "file": "apps/team-b/trainjob.yaml"}]
+    assert [(f["app"], f["file"]) for f in merged["findings"]] == [
+        ("apps/team-a", "platform/runtimes/r.yaml"), ("apps/team-b", "apps/team-b/expand-trainjobs.yaml")]
+    # a namespace two apps deploy into is one quota: its totals count both apps' TrainJobs
+    assert merged["namespaces"]["team-a"] == {"trainJobs": 2, "pods": 4, "gpus": 17, "cpu": "2", "memory": "2Gi"}
+    assert (merged["errors"], merged["warnings"]) == (1, 2)
+    # the inputs are not changed
+    assert team_b["trainJobs"][0]["file"] == "trainjob.yaml" and "app" not in error

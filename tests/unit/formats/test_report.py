@@ -25,3 +25,16 @@ def test_markdown_is_cut_to_the_size_asked_for():
 
 def test_json_is_sorted():
     assert report.to_json({"b": 1, "a": 2}) == '{\n  "a": 2,\n  "b": 1\n}\n'
+
+
+def test_markdown_of_several_apps_names_the_apps_and_each_trainjobs_app():
+    finding = {"severity": "warning", "rule": "", "message": "w", "object": "", "file": "apps/b/expand-trainjobs.yaml",
+               "line": 3, "field": "", "app": "apps/b"}
+    data = {**DATA, "apps": ["apps/a", "apps/b"], "trainJobs": [{**JOB, "app": "apps/a"}], "findings": [finding], "warnings": 1}
+    text = report.markdown(data)
+    assert "\n\n2 app(s), each by its own config: `apps/a`, `apps/b`.\n\n" in text
+    assert "<b>ml/a</b> (app apps/a): ClusterTrainingRuntime/torch" in text
+    assert "| severity | rule | object | file:line | field | message | app |" in text
+    assert "| `apps/b` |" in text
+    # one app's report has no app column
+    assert "| app |" not in report.markdown({**DATA, "findings": [{**finding, "app": None}]})
