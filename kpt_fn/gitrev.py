@@ -1,10 +1,10 @@
 """An app's files at a git revision, read from git's object database exactly as committed.
 
 `diff OLD NEW` compares what Argo CD would render at two commits. Argo CD's repo-server checks the
-commit out and reads the files as they are in the tree; so does this module, without a checkout:
-`git ls-tree` lists the app directory's entries at the commit and `git cat-file --batch` gives each
-blob's bytes. Nothing applies attributes (`export-ignore`, `export-subst`, `filter=`, `eol`), as
-`git archive` or a checkout would, and no program named by a git config is run:
+commit out and renders the app's directory in it, confined to the repository; so does this module,
+without a checkout: `git ls-tree` lists the repository's tree at the commit and `git cat-file --batch`
+gives each blob's bytes. Nothing applies attributes (`export-ignore`, `export-subst`, `filter=`,
+`eol`), as `git archive` or a checkout would, and no program named by a git config is run:
 
 - git runs with no system or global config (GIT_CONFIG_NOSYSTEM, GIT_CONFIG_GLOBAL=/dev/null) and
   none of the caller's GIT_* variables; `-c` options switch off fsmonitor and hooks, replace refs
@@ -13,18 +13,23 @@ blob's bytes. Nothing applies attributes (`export-ignore`, `export-subst`, `filt
   fetch that runs `core.sshCommand` from the repository's config;
 - a revision is resolved as git resolves it (`git rev-parse --verify REV^{commit}`); a name git finds
   ambiguous, or that is both a revision and a directory (a directory named `HEAD`), is an error;
-- only what `render` reads is extracted: the files under the app directory (the working directory's
-  place in the repository) that the source reader would read (YAML names, the marker and kustomize
-  files), none under hidden directories, each and all together at most the run's input limit;
-- a symbolic link is recreated only when it stays inside the app directory (Argo CD refuses a
-  repository whose links lead out of it); a link elsewhere, a path that is not UTF-8 or a tree entry
-  that is not a plain name is an error.
+- the repository's whole tree is listed once (`Tree`), every limit checked while git writes the
+  listing, and every symbolic link in it is judged as Argo CD's repo-server judges the checkout
+  (`out_of_bounds`: an absolute link, or one whose target leaves the repository, refuses the whole
+  repository);
+- what is written (`Checkout.materialise`) is what `render` reads and nothing else, path by path as
+  the reader asks for it (sources.Reader's `prepare`): the app directory, a configured directory or
+  file (runtimeDirs, files, policyDirs anywhere in the repository), each with the links it holds
+  followed as a checkout follows them; a submodule it reaches is refused (its files are not in this
+  repository's objects).
 
-Every failure is a RevisionError with a message for the user (`diff` exits 2 with it).
+Every failure is a RevisionError with a message for the user (`diff` exits 2 with it); no message
+names the directory the files are written to.
 """
 
 from __future__ import annotations
 
+import bisect
 import os
 import subprocess
 import time
@@ -156,22 +161,19 @@ def _wanted(name: str) -> bool:
     return name.endswith(sources.EXTENSIONS) or name in sources.SKIPPED_NAMES
 
 
-def has_directory(repo: Repository, commit: str, prefix: str) -> bool:
-    """Whether the commit has a directory at `prefix` (the repository's root for ""); an error when it or
-    a parent is a symbolic link or a submodule there (check_app_path)."""
-    check_app_path(repo, commit, commit[:12], prefix)
-    done = _git(["cat-file", "-t", f"{commit}:{prefix}"], repo.cwd, repo.env)
-    return done.returncode == 0 and done.stdout.strip() == b"tree"
-
-
-# Limits checked while git's listing of the tree is read, before anything is written (docs/limits.md):
-# the reader's own (entries, directory depth), and the file system's: a name longer than NAME_MAX bytes,
-# or a path longer than PATH_MAX, cannot be written (Linux's limits.h: 255 and 4096).
+# Limits checked while git's listing of the tree is read, before anything is written (docs/limits.md).
+# The file system's: a name longer than NAME_MAX bytes, or a path longer than PATH_MAX, cannot be
+# checked out (Linux's limits.h: 255 and 4096), by Argo CD's checkout either.
 MAX_NAME_BYTES = 255
 MAX_PATH_BYTES = 4095
 # Links followed in a row before the path is a loop (Linux's MAXSYMLINKS, as path resolution counts them).
 MAX_LINK_HOPS = 40
+# Entries (files, directories, links) of the whole repository's tree at a revision: the listing is kept
+# in memory (about 200 bytes an entry) and every link in it is judged, so it is bounded. What render
+# reads of it is bounded by the reader's own limit (sources.MAX_ENTRIES).
+MAX_REPOSITORY_ENTRIES = 500_000
 _READ_CHUNK = 1 << 16
+_SUBMODULE = "commit"  # the kind of a gitlink entry (mode 160000)
 
 
 class _Entry:
@@ -181,18 +183,18 @@ class _Entry:
         self.mode, self.kind, self.oid = mode, kind, oid
 
 
-def _shown(raw: bytes) -> str:
+def _shown(raw) -> str:
     """A path for a message: at most 200 characters, never the temporary directory's."""
-    text = raw.decode("utf-8", "backslashreplace")
+    text = raw.decode("utf-8", "backslashreplace") if isinstance(raw, bytes) else sources.shown_name(raw)
     return text if len(text) <= 200 else text[:100] + "…" + text[-99:]
 
 
 class _Listing:
     """The entries of `git ls-tree -r -t -z` read as they arrive, each limit checked on the way."""
 
-    def __init__(self, revision: str, max_entries: int, max_depth: int):
-        self.revision, self.max_entries, self.max_depth = revision, max_entries, max_depth
-        self.entries: dict = {}  # path relative to the listed directory -> _Entry, in git's order
+    def __init__(self, revision: str, max_entries: int):
+        self.revision, self.max_entries = revision, max_entries
+        self.entries: dict = {}  # path in the repository -> _Entry
 
     def add(self, record: bytes) -> None:
         head, tab, raw_path = record.partition(b"\t")
@@ -200,41 +202,35 @@ class _Listing:
         if not tab or len(fields) != 3:
             raise RevisionError(f"{self.revision}: git listed a tree entry it does not describe")
         if len(self.entries) >= self.max_entries:
-            raise RevisionError(f"{self.revision}: the app directory holds more than {self.max_entries} entries "
-                                "(files and directories), more than a run reads; nothing was written")
-        raw_parts = raw_path.split(b"/")
-        for part in raw_parts:
+            raise RevisionError(f"{self.revision}: the repository holds more than {self.max_entries} entries (files "
+                                "and directories) at that revision, more than diff reads; nothing was written")
+        for part in raw_path.split(b"/"):
             if len(part) > MAX_NAME_BYTES:
-                raise RevisionError(f"{self.revision}: the name {_shown(part)!r} in the app directory is {len(part)} "
-                                    f"bytes long, more than a file system allows ({MAX_NAME_BYTES}); rename it")
+                raise RevisionError(f"{self.revision}: the name {_shown(part)!r} in the repository is {len(part)} "
+                                    f"bytes long, more than a file system allows ({MAX_NAME_BYTES}): no checkout can "
+                                    "hold it (Argo CD's neither); rename it")
         if len(raw_path) > MAX_PATH_BYTES - 256:  # room for the directory it is written under
             raise RevisionError(f"{self.revision}: the path {_shown(raw_path)!r} is {len(raw_path)} bytes long, "
                                 f"more than a file system allows; shorten it")
-        if len(raw_parts) > self.max_depth + 1:
-            raise RevisionError(f"{self.revision}: {_shown(raw_path)!r} is more than {self.max_depth} directories "
-                                "deep in the app directory, deeper than a run reads")
-        try:
-            path = raw_path.decode("utf-8")
-        except UnicodeDecodeError:
-            raise RevisionError(f"{self.revision}: path {_shown(raw_path)!r} in the app directory is not UTF-8 "
-                                "(Kubernetes tools cannot name it); rename it") from None
+        # A name that is not UTF-8 is kept as git has it (surrogate escapes): a checkout holds it, and
+        # it is an error only where render would read it (Checkout).
+        path = os.fsdecode(raw_path)
         _checked_path(path, self.revision)
         if path in self.entries:
             # git fsck calls it duplicateEntries: a checkout would write one of them, which is not defined.
-            raise RevisionError(f"{self.revision}: the tree holds {path!r} twice (a malformed tree: `git fsck` "
-                                "reports duplicateEntries); it cannot be checked out")
+            raise RevisionError(f"{self.revision}: the tree holds {_shown(path)!r} twice (a malformed tree: `git "
+                                "fsck` reports duplicateEntries); it cannot be checked out")
         mode, kind, oid = (f.decode("ascii", "replace") for f in fields)
         self.entries[path] = _Entry(mode, kind, oid)
 
 
-def _entries(repo: Repository, commit: str, revision: str, prefix: str, max_entries: int, max_depth: int) -> dict:
-    """{path relative to `prefix`: _Entry} of every entry below the directory at the commit, trees
-    included (-t), read as git writes them: a limit reached stops git at once, with nothing written."""
-    spec = f"{commit}:{prefix}" if prefix else f"{commit}:"
-    # --full-tree: run from a subdirectory, ls-tree would otherwise filter by it a second time. No -l:
+def _list(repo: Repository, commit: str, revision: str, max_entries: int) -> dict:
+    """{path: _Entry} of every entry of the commit's tree, trees included (-t), read as git writes
+    them: a limit reached stops git at once, with nothing written."""
+    # --full-tree: run from a subdirectory, ls-tree would otherwise list only the part below it. No -l:
     # sizes come from cat-file --batch-check, which reports a blob missing from a partial clone.
-    args = ["ls-tree", "-r", "-t", "-z", "--full-tree", spec]
-    listing = _Listing(revision, max_entries, max_depth)
+    args = ["ls-tree", "-r", "-t", "-z", "--full-tree", commit]
+    listing = _Listing(revision, max_entries)
     try:
         proc = subprocess.Popen(["git", *_GIT_OPTIONS, *args], cwd=repo.cwd, env=repo.env, stdin=subprocess.DEVNULL,
                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE)
@@ -264,50 +260,16 @@ def _entries(repo: Repository, commit: str, revision: str, prefix: str, max_entr
         proc.stdout.close()
         proc.stderr.close()
     if code:
-        where = prefix or "the repository's root"
-        what = "the app directory" if prefix == repo.prefix else "the directory"
         why = _stderr(subprocess.CompletedProcess(args, code, b"", stderr))
-        raise RevisionError(f"{revision}: {what} {where} is not in that commit ({why})")
+        raise RevisionError(f"{revision}: cannot list the repository's tree ({why})")
     return listing.entries
 
 
 def _checked_path(path: str, revision: str) -> list:
     parts = path.split("/")
     if any(p in ("", ".", "..") or "\0" in p for p in parts):
-        raise RevisionError(f"{revision}: tree entry {path!r} is not a plain relative path")
+        raise RevisionError(f"{revision}: tree entry {_shown(path)!r} is not a plain relative path")
     return parts
-
-
-def resolve_link(links: dict, path: str) -> str | None:
-    """Where the link at `path` leads, through the links of the tree as the kernel resolves a path
-    (`links`: {path: target}, both relative to the app directory): the path it reaches, relative to the
-    app directory, or None when any step leaves it (an absolute target, `..` above it) or the links
-    loop (more than MAX_LINK_HOPS). A target that does not exist is returned as it is (a dangling link,
-    which a checkout has too)."""
-    parts = path.split("/")[:-1]
-    todo = links[path].split("/")
-    if links[path].startswith("/"):
-        return None
-    hops = 0
-    while todo:
-        part = todo.pop(0)
-        if part in ("", "."):
-            continue
-        if part == "..":
-            if not parts:
-                return None
-            parts.pop()
-            continue
-        parts.append(part)
-        here = "/".join(parts)
-        if here in links:
-            hops += 1
-            target = links[here]
-            if hops > MAX_LINK_HOPS or target.startswith("/"):
-                return None
-            parts.pop()
-            todo = target.split("/") + todo
-    return "/".join(parts)
 
 
 def _is_file(e: _Entry) -> bool:
@@ -316,33 +278,64 @@ def _is_file(e: _Entry) -> bool:
     return e.kind == "blob" and e.mode != _LINK
 
 
-def _plan(entries: dict, targets: dict, revision: str, where: str) -> tuple[list, list]:
-    """(files, links) to extract, [(object id, path)] each, from the tree's entries and the links'
-    targets ({path: target}). What is written is what a checkout of the directory holds that render
-    can read: every file with a name the reader reads (below hidden directories too, which a link or
-    a configured path can reach), every link, and every file a link leads to whatever its name. What
-    cannot be written as a checkout would is an error naming it: a submodule (Argo CD checks them out,
-    but their files are not in this repository's objects) and a link that leads out of the directory."""
-    files, links = [], []
-    for path, e in entries.items():
-        if e.kind == "commit":
-            raise RevisionError(f"{revision}:{where}{path} is a git submodule: Argo CD checks submodules out and "
-                                "renders their files, but they are not in this repository's objects, so diff "
-                                "cannot compare them; move the files into the repository, or compare checkouts "
-                                "(diff DIR DIR)")
-        if e.mode == _LINK:
-            resolved = resolve_link(targets, path)
-            if resolved is None:
-                raise RevisionError(f"{revision}:{where}{path} is a symbolic link to {targets[path]!r}, which leads "
-                                    "outside the app directory: only links inside it are followed (Argo CD refuses "
-                                    "links out of the repository; render reads none out of the app directory)")
-            links.append((e.oid, path))
-            target = entries.get(resolved)
-            if target is not None and _is_file(target) and not _wanted(resolved.split("/")[-1]):
-                files.append((target.oid, resolved))
-        elif _is_file(e) and _wanted(path.split("/")[-1]):
-            files.append((e.oid, path))
-    return files, links
+def out_of_bounds(path: str, target: str) -> bool:
+    """Whether Argo CD's repo-server refuses the repository for the link at `path` (relative to the
+    root) to `target`: an absolute target, or one that takes a step out of the repository, each part
+    joined lexically to the link's directory (argo-cd v3.5.1 util/app/path/path.go:85-101,
+    CheckOutOfBoundsSymlinks, run on the checkout's root at reposerver/repository/repository.go:479)."""
+    if target.startswith("/"):
+        return True
+    here = path.split("/")[:-1]
+    for part in target.split("/"):
+        if part in ("", "."):
+            continue
+        if part == "..":
+            if not here:
+                return True
+            here.pop()
+        else:
+            here.append(part)
+    return False
+
+
+class _Escape(Exception):
+    def __init__(self, link: str | None):
+        super().__init__(link)
+        self.link = link
+
+
+def follow(targets: dict, path: str) -> tuple:
+    """(where `path` leads, the links passed on the way): `path` (relative to the repository root)
+    resolved through the tree's links (`targets`: {path: target}) as the kernel resolves a path; where
+    is None when the links loop (more than MAX_LINK_HOPS in a row: ELOOP). A step above the root raises
+    _Escape naming the link that led there: Argo CD's lexical check (out_of_bounds) lets through a chain
+    such as `x -> l/..` with `l -> .`, which the kernel resolves out of the repository."""
+    parts: list = []
+    todo = path.split("/")
+    passed: list = []
+    hops = 0
+    while todo:
+        part = todo.pop(0)
+        if part in ("", "."):
+            continue
+        if part == "..":
+            if not parts:
+                raise _Escape(passed[-1] if passed else None)
+            parts.pop()
+            continue
+        parts.append(part)
+        here = "/".join(parts)
+        target = targets.get(here)
+        if target is not None:
+            hops += 1
+            if hops > MAX_LINK_HOPS:
+                return None, passed
+            passed.append(here)
+            if target.startswith("/"):
+                raise _Escape(here)
+            parts.pop()
+            todo = target.split("/") + todo
+    return "/".join(parts), passed
 
 
 def _missing(oid: str, revision: str) -> RevisionError:
@@ -359,12 +352,13 @@ def _failed(done: subprocess.CompletedProcess, revision: str) -> RevisionError:
 
 
 def _sizes(repo: Repository, wanted: list, revision: str, max_bytes: int, each: int | None = None,
-           what: str = "") -> None:
-    """Every object of `wanted` [(object id, path)] is present, each holds at most `each` bytes (default:
-    `max_bytes`) and all together at most `max_bytes` (one `git cat-file --batch-check`)."""
+           what: str = "", spent: int = 0) -> int:
+    """The bytes of `wanted` [(object id, path)], each object present, each holding at most `each`
+    bytes (default: `max_bytes`) and all together, with the `spent` before, at most `max_bytes` (one
+    `git cat-file --batch-check`)."""
     unique = list(dict.fromkeys(oid for oid, _ in wanted))
     if not unique:
-        return
+        return 0
     done = _git(["cat-file", "--batch-check"], repo.cwd, repo.env, ("\n".join(unique) + "\n").encode())
     if done.returncode:
         raise _failed(done, revision)
@@ -374,18 +368,20 @@ def _sizes(repo: Repository, wanted: list, revision: str, max_bytes: int, each: 
         if len(fields) != 3:
             raise _missing(fields[0] if fields else "?", revision)
         sizes[fields[0]] = int(fields[2])
-    total = 0
+    total = spent
     for oid, path in wanted:
         if oid not in sizes:
             raise _missing(oid, revision)
         if each is not None and sizes[oid] > each:
-            raise RevisionError(f"{revision}:{path} is a {what} of {sizes[oid]} bytes, more than a path may hold ({each})")
+            raise RevisionError(f"{revision}:{_shown(path)} is a {what} of {sizes[oid]} bytes, more than a path may "
+                                f"hold ({each})")
         if sizes[oid] > max_bytes:
-            raise RevisionError(f"{revision}:{path} is {sizes[oid]} bytes, more than the {max_bytes} bytes the input "
-                                "may hold (maxInputBytes)")
+            raise RevisionError(f"{revision}:{_shown(path)} is {sizes[oid]} bytes, more than the {max_bytes} bytes "
+                                "the input may hold (maxInputBytes)")
         total += sizes[oid]
         if total > max_bytes:
-            raise RevisionError(f"{revision}: the app's files hold more than {max_bytes} bytes (maxInputBytes)")
+            raise RevisionError(f"{revision}: the files render reads hold more than {max_bytes} bytes (maxInputBytes)")
+    return total - spent
 
 
 def _blobs(repo: Repository, oids: list, revision: str) -> dict:
@@ -408,71 +404,237 @@ def _blobs(repo: Repository, oids: list, revision: str) -> dict:
     return out
 
 
-def extract(repo: Repository, commit: str, revision: str, dest: str, max_bytes: int, prefix: str | None = None,
-            max_entries: int | None = None) -> str:
-    """Write the files of the directory at `prefix` (default: the app directory) at `commit` under
-    `dest` (an empty or new directory); the directory to render (dest itself). Every limit is checked
-    before the first file is written; no message names `dest`."""
-    prefix = repo.prefix if prefix is None else prefix
-    where = f"{prefix}/" if prefix else ""
-    check_app_path(repo, commit, revision, prefix)
-    entries = _entries(repo, commit, revision, prefix, max_entries or sources.MAX_ENTRIES, sources.MAX_DIR_DEPTH)
+class Tree:
+    """The repository's tree at a commit: every entry ({path: _Entry}, trees included), the links'
+    targets ({path: target}), and whether a `.gitmodules` file is at the root."""
+
+    def __init__(self, revision: str, entries: dict, targets: dict):
+        self.revision, self.entries, self.targets = revision, entries, targets
+        self.paths = sorted(entries)  # the entries below a directory are one run of this list
+        modules = entries.get(".gitmodules")
+        self.gitmodules = modules is not None and _is_file(modules)
+
+    def below(self, directory: str):
+        """(path, _Entry) of every entry below `directory` ("" for the root), at any depth."""
+        if not directory:
+            yield from ((p, self.entries[p]) for p in self.paths)
+            return
+        start = directory + "/"
+        for i in range(bisect.bisect_left(self.paths, start), len(self.paths)):
+            path = self.paths[i]
+            if not path.startswith(start):
+                return
+            yield path, self.entries[path]
+
+    def kind(self, path: str) -> str | None:
+        """"tree", "blob", "commit" (a submodule) or None (not in the tree)."""
+        if not path:
+            return "tree"
+        e = self.entries.get(path)
+        return None if e is None else e.kind
+
+
+def read_tree(repo: Repository, commit: str, revision: str, max_bytes: int,
+              max_entries: int = MAX_REPOSITORY_ENTRIES) -> Tree:
+    """The repository's tree at `commit`, listed with every limit checked as git writes it, and every
+    link judged as Argo CD judges the checkout: one that is absolute or leads out of the repository,
+    anywhere in it (hidden directories too: Argo CD skips only `.git`), refuses the repository."""
+    entries = _list(repo, commit, revision, max_entries)
     link_entries = [(e.oid, p) for p, e in entries.items() if e.mode == _LINK]
     # A link's target is its blob: read first (each at most PATH_MAX bytes), so that it can be judged.
     _sizes(repo, link_entries, revision, max_bytes, each=MAX_PATH_BYTES, what="symbolic link")
-    link_blobs = _blobs(repo, [oid for oid, _ in link_entries], revision)
-    targets = {}
-    for oid, path in link_entries:
+    blobs = _blobs(repo, [oid for oid, _ in link_entries], revision)
+    targets = {path: os.fsdecode(blobs[oid]) for oid, path in link_entries}
+    for path, target in targets.items():
+        if out_of_bounds(path, target):
+            raise RevisionError(
+                f"{revision}:{_shown(path)} is a symbolic link to {_shown(target)!r}, which leads out of the "
+                "repository: Argo CD refuses every app of a repository holding such a link (\"repository contains "
+                "out-of-bounds symlinks\": argo-cd v3.5.1 util/app/path/path.go:50-107, reposerver/repository/"
+                "repository.go:479), so there is nothing to compare; remove the link, or make it relative and "
+                "inside the repository")
+    return Tree(revision, entries, targets)
+
+
+class _Plan:
+    """What one materialise writes: directories, files [(object id, path)], links, submodules left
+    empty; the directories walked, and how many entries they hold."""
+
+    def __init__(self):
+        self.dirs, self.files, self.links, self.empty = [], [], [], []
+        self.todo, self.walked = [], set()
+        self.entries = 0
+
+
+def _hidden(rel: str) -> bool:
+    return any(part.startswith(".") for part in rel.split("/"))
+
+
+class Checkout:
+    """The files of one revision that render reads, written under `dest` as they lie in the
+    repository, path by path as the reader asks for them (`prepare`). Each request is planned in full
+    (the directory's entries, the links it holds and what they lead to), its limits checked, and only
+    then written: the entries walked and the bytes written, over all requests together, stay within
+    the run's limits (sources.MAX_ENTRIES, maxInputBytes)."""
+
+    def __init__(self, repo: Repository, tree: Tree, dest: str, max_bytes: int,
+                 max_entries: int = sources.MAX_ENTRIES):
+        self.repo, self.tree, self.dest = repo, tree, dest
+        self.revision = tree.revision
+        self.max_bytes, self.max_entries = max_bytes, max_entries
+        self.bytes = self.entries = 0
+        self.walked: set = set()  # directories written with what the reader's walk reads below them
+        self.written: set = set()  # files and links written
+
+    def prepare(self, full: str) -> None:
+        """Before the reader reads `full` (a path under `dest`): write what it will find there."""
+        rel = os.path.relpath(full, self.dest)
+        if rel == os.pardir or rel.startswith(os.pardir + os.sep):
+            return  # not in the repository (an extra root outside it, read as it is now)
+        self.materialise("" if rel == os.curdir else rel.replace(os.sep, "/"))
+
+    def materialise(self, path: str) -> str | None:
+        """Write what the reader reads at `path` (relative to the repository root, normalised): the
+        links on the way to it, and, where they lead, a file (whatever its name: it is named), or a
+        directory with what the walk reads below it. The kind of what `path` leads to (Tree.kind)."""
+        plan = _Plan()
+        resolved = self._follow(path, plan)
+        kind = None if resolved is None else self.tree.kind(resolved)
+        if resolved is not None:
+            self._reach(resolved, plan, named=True)
+        while plan.todo:
+            self._walk(plan.todo.pop(), plan)
+        self._write(plan)
+        return kind
+
+    # --- planning ---------------------------------------------------------------------------------
+
+    def _follow(self, path: str, plan: _Plan) -> str | None:
         try:
-            targets[path] = link_blobs[oid].decode("utf-8")
-        except UnicodeDecodeError:
-            raise RevisionError(f"{revision}:{where}{path} is a symbolic link whose target is not UTF-8") from None
-    files, links = _plan(entries, targets, revision, where)
-    _sizes(repo, files + links, revision, max_bytes)
-    blobs = _blobs(repo, list(dict.fromkeys(oid for oid, _ in files)), revision)
-    try:
-        # Files first, links last: no file is ever written through a link made here.
-        for oid, path in files:
-            full = os.path.join(dest, *path.split("/"))
-            os.makedirs(os.path.dirname(full), exist_ok=True)
-            fd = os.open(full, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o600)
-            with os.fdopen(fd, "wb") as f:
-                f.write(blobs[oid])
-        for _, path in links:
-            full = os.path.join(dest, *path.split("/"))
-            os.makedirs(os.path.dirname(full), exist_ok=True)
-            os.symlink(targets[path], full)
-    except OSError as e:
-        # The path in the repository, never the temporary directory's (e.strerror has no path).
-        raise RevisionError(f"{revision}:{where}{path}: cannot be written as a checkout would ({e.strerror})") from None
-    return dest
+            resolved, passed = follow(self.tree.targets, path)
+        except _Escape as e:
+            through = f" through the link {_shown(e.link)}" if e.link and e.link != path else ""
+            raise RevisionError(f"{self.revision}:{_shown(path)} leads out of the repository{through} (the kernel "
+                                "resolves `..` after a link from where the link leads, which Argo CD's lexical check "
+                                "does not see); diff cannot follow it") from None
+        plan.links += passed
+        return resolved
 
+    def _reach(self, path: str, plan: _Plan, named: bool) -> None:
+        """Plan what the reader finds at `path` (resolved: no link on the way). `named`: a file is read
+        whatever its name (a path the config names, a link the walk reads)."""
+        kind = self.tree.kind(path)
+        if kind == "tree":
+            plan.todo.append(path)
+        elif kind == _SUBMODULE:
+            self._submodule(path, plan)
+        elif kind == "blob":
+            e = self.tree.entries[path]
+            if _is_file(e) and (named or _wanted(path.rsplit("/", 1)[-1])):
+                self._utf8(path)
+                plan.files.append((e.oid, path))
+        else:
+            parts = path.split("/")
+            for i in range(1, len(parts)):  # below a submodule: its files are not in the tree
+                if self.tree.kind("/".join(parts[:i])) == _SUBMODULE:
+                    self._submodule("/".join(parts[:i]), plan)
+                    return
 
-def check_app_path(repo: Repository, commit: str, revision: str, prefix: str | None = None) -> None:
-    """The app directory and each of its parents are directories at the commit: not a symbolic link
-    (Argo CD would render the directory it leads to under the app's name: diff would compare another
-    app), nor a submodule. One `git ls-tree` of the parents' entries: git descends into a parent that is a
-    tree and lists one that is not."""
-    prefix = repo.prefix if prefix is None else prefix
-    if not prefix:
-        return
-    parts = prefix.split("/")
-    paths = ["/".join(parts[:i + 1]) for i in range(len(parts))]
-    done = _git(["ls-tree", "-z", "--full-tree", commit, "--", *paths], repo.cwd, repo.env)
-    if done.returncode:
-        raise RevisionError(f"{revision}: cannot list the app directory's parents ({_stderr(done)})")
-    found = {}
-    for record in done.stdout.split(b"\0"):
-        head, _, raw = record.partition(b"\t")
-        if head:
-            found[raw.decode("utf-8", "replace")] = head.split()[0].decode("ascii", "replace")
-    for path in paths:
-        mode = found.get(path)
-        if mode == _LINK:
-            raise RevisionError(f"{revision}: {path} is a symbolic link there, so the directory {prefix} is "
-                                "another directory under its name: diff cannot follow it; compare the directory it "
-                                "leads to")
-        if mode == "160000":
-            raise RevisionError(f"{revision}: {path} is a git submodule there: its files are not in this "
-                                f"repository's objects, so diff cannot read the directory {prefix}")
-        # None: a parent git descended into (a tree), or not in that commit (_entries says so).
+    def _walk(self, directory: str, plan: _Plan) -> None:
+        """Plan the directory as the reader walks it: every entry not below a hidden name (the walk
+        skips them; a link or a configured path that reaches one is planned on its own), the
+        directories, the files it reads, the links and what each leads to."""
+        if directory in plan.walked or any(self._holds(d, directory) for d in self.walked | plan.walked):
+            return
+        plan.walked.add(directory)
+        plan.dirs.append(directory)
+        cut = len(directory) + 1 if directory else 0
+        for path, e in self.tree.below(directory):
+            rel = path[cut:]
+            if _hidden(rel):
+                continue
+            plan.entries += 1
+            if self.entries + plan.entries > self.max_entries:
+                raise RevisionError(f"{self.revision}: the directories render reads hold more than {self.max_entries} "
+                                    "entries (files and directories), more than a run reads; nothing was written")
+            if rel.count("/") > sources.MAX_DIR_DEPTH:
+                raise RevisionError(f"{self.revision}: {_shown(path)!r} is more than {sources.MAX_DIR_DEPTH} "
+                                    f"directories deep below {directory or 'the repository root'}, deeper than a run "
+                                    "reads")
+            if e.kind == "tree":
+                self._utf8(path)
+                plan.dirs.append(path)
+            elif e.kind == _SUBMODULE:
+                self._submodule(path, plan)
+            elif e.mode == _LINK:
+                self._utf8(path)
+                resolved = self._follow(path, plan)
+                if resolved is not None:
+                    self._reach(resolved, plan, named=_wanted(path.rsplit("/", 1)[-1]))
+            elif _is_file(e) and _wanted(path.rsplit("/", 1)[-1]):
+                self._utf8(path)
+                plan.files.append((e.oid, path))
+
+    @staticmethod
+    def _holds(outer: str, directory: str) -> bool:
+        """Whether walking `outer` walks `directory` (below it, through no hidden name)."""
+        if directory == outer:
+            return True
+        if outer and not directory.startswith(outer + "/"):
+            return False
+        return not _hidden(directory[len(outer) + 1 if outer else 0:])
+
+    def _submodule(self, path: str, plan: _Plan) -> None:
+        """A submodule render reads. Argo CD's checkout runs `git submodule update --init --recursive`
+        when the repository has a `.gitmodules` (argo-cd v3.5.1 util/git/client.go:793-797; on by
+        default, ARGOCD_GIT_MODULES_ENABLED) and renders the submodule's files, which are not in this
+        repository's objects: refused. Without `.gitmodules` nothing initialises it, and `git
+        checkout` leaves the gitlink an empty directory: so it is here."""
+        if self.tree.gitmodules:
+            raise RevisionError(f"{self.revision}:{_shown(path)} is a git submodule that render reads: Argo CD checks "
+                                "submodules out and renders their files (util/git/client.go:793-797 at v3.5.1), but "
+                                "they are not in this repository's objects, so diff cannot compare them; move the "
+                                "files into the repository, or compare checkouts (diff DIR DIR)")
+        plan.empty.append(path)
+
+    def _utf8(self, path: str) -> None:
+        if not sources.is_utf8(path):
+            raise RevisionError(f"{self.revision}: path {_shown(path)!r} is not UTF-8 (Kubernetes tools cannot name "
+                                "it); rename it")
+
+    # --- writing ----------------------------------------------------------------------------------
+
+    def _write(self, plan: _Plan) -> None:
+        files = [(oid, path) for oid, path in dict.fromkeys(plan.files) if path not in self.written]
+        links = [path for path in dict.fromkeys(plan.links) if path not in self.written]
+        for path in links:
+            self._utf8(self.tree.targets[path])
+        spent = _sizes(self.repo, files, self.revision, self.max_bytes, spent=self.bytes)
+        blobs = _blobs(self.repo, [oid for oid, _ in files], self.revision)
+        path = ""
+        try:
+            for path in plan.dirs + plan.empty:
+                os.makedirs(self._full(path), exist_ok=True)
+            # Files first, links last: no file is ever written through a link made here.
+            for oid, path in files:
+                full = self._full(path)
+                os.makedirs(os.path.dirname(full), exist_ok=True)
+                fd = os.open(full, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o600)
+                with os.fdopen(fd, "wb") as f:
+                    f.write(blobs[oid])
+                self.written.add(path)
+            for path in links:
+                full = self._full(path)
+                os.makedirs(os.path.dirname(full), exist_ok=True)
+                os.symlink(self.tree.targets[path], full)
+                self.written.add(path)
+        except OSError as e:
+            # The path in the repository, never the temporary directory's (e.strerror has no path).
+            raise RevisionError(f"{self.revision}:{_shown(path)}: cannot be written as a checkout would "
+                                f"({e.strerror})") from None
+        self.bytes += spent
+        self.entries += plan.entries
+        self.walked |= plan.walked
+
+    def _full(self, path: str) -> str:
+        return os.path.join(self.dest, *path.split("/")) if path else self.dest

@@ -61,9 +61,13 @@ class Reader:
     """Reads for one run: the root, the permitted roots, and what has been read so far."""
 
     def __init__(self, root: str, *, label: str = WORKING_DIR, extra_roots=(), limits: Limits = DEFAULT_LIMITS,
-                 confine_to: tuple[str, str] | None = None):
+                 confine_to: tuple[str, str] | None = None, prepare=None):
         # `root`: what relative paths are relative to. `confine_to` (path, label): the root paths are
         # confined to when it is an ancestor of `root` (the Argo CD repository root), else `root`.
+        # `prepare(path)`: called before a named or configured path inside the roots is looked at, to
+        # bring its files there first (diff: a revision's files, written as the reader asks for them,
+        # kpt_fn.gitrev.Checkout); it may raise to stop the run.
+        self.prepare = prepare
         self.root = os.path.abspath(root)
         self.label = label
         self.limits = limits
@@ -85,8 +89,9 @@ class Reader:
 
     @classmethod
     def from_env(cls, root: str, env, *, label: str = WORKING_DIR, limits: Limits = DEFAULT_LIMITS,
-                 confine_to: tuple[str, str] | None = None) -> Reader:
-        return cls(root, label=label, extra_roots=extra_roots_from_env(env), limits=limits, confine_to=confine_to)
+                 confine_to: tuple[str, str] | None = None, prepare=None) -> Reader:
+        return cls(root, label=label, extra_roots=extra_roots_from_env(env), limits=limits, confine_to=confine_to,
+                   prepare=prepare)
 
     # --- what callers use -------------------------------------------------------------------------
 
@@ -95,6 +100,8 @@ class Reader:
         items, problems = [], _Problems()
         for p in paths:
             full = os.path.normpath(os.path.join(self.root, p))
+            if self.prepare is not None:
+                self.prepare(full)
             if not os.path.lexists(full):
                 problems.add(Problem(f"{p}: no such file or directory"))
                 continue
@@ -151,6 +158,8 @@ class Reader:
         if not any(_inside(full, r) for r in lexical):
             problems.add(Problem(f"{what} is outside the {self.confine_label}: paths are confined to it{self._opt_in()}", option))
             return None
+        if self.prepare is not None:
+            self.prepare(full)
         if not os.path.lexists(full):
             tried = full if os.path.isabs(p) else f"{full} (relative to {self._relative_to()})"
             problems.add(Problem(f"{what} not found: tried {tried}", option))
@@ -253,7 +262,7 @@ class Reader:
         if real in self._files:
             return
         self._files.add(real)
-        if not _is_utf8(rel):
+        if not is_utf8(rel):
             # The name goes into every object's path annotation and every message about it, which
             # kpt, kustomize and Argo CD carry as UTF-8 text (YAML, JSON): a name with other bytes
             # (Python reads it with surrogateescape) has no such form. Named, with its bytes as \xNN.
@@ -365,7 +374,7 @@ def trainjobs_in_list(item) -> list:
     ]
 
 
-def _is_utf8(name: str) -> bool:
+def is_utf8(name: str) -> bool:
     try:
         name.encode("utf-8")
     except UnicodeEncodeError:

@@ -374,15 +374,15 @@ def diff_command(old: str, new: str, fmt: str, cwd: str, env: dict, max_chars: i
         scratch = tmp.mkdtemp(prefix="expand-trainjobs-diff-")
         sides, notes = [], []
         for spec in (old, new):
-            where, side_env, side_notes = review_sides.materialize(spec, cwd, scratch, env)
-            outcome = plain.expand([], where, side_env)
+            where, side_env, side_notes, side = review_sides.materialize(spec, cwd, scratch, env)
+            outcome = plain.expand([], where, side_env, checkout=side)
             sides.append((spec, where, outcome))
             notes += side_notes
         data = review_diff.diff(sides[0][2], sides[1][2], sides[0][1], sides[1][1])
-        text = formats.write("diff", fmt, data, **_comment_size(fmt, max_chars))
-        # A revision's files are read from a temporary directory: no message names it (issue 33).
+        # A revision's files are read from a temporary directory: no message names it (issue 33). In
+        # the data, before a writer escapes it (Markdown writes `_` as `\_`, and a path would survive).
         labels = _scratch_labels(scratch, [(spec, where) for spec, where, _ in sides])
-        text = _unscratched(text, labels)
+        text = formats.write("diff", fmt, _unscratched_data(data, labels), **_comment_size(fmt, max_chars))
     except review_sides.SourceError as e:
         return "", [Summary(False, str(e))], 2
     except RecursionError:
@@ -425,6 +425,17 @@ def _unscratched(text: str, labels: list) -> str:
     for path, label in labels:
         text = text.replace(path, label)
     return text
+
+
+def _unscratched_data(data, labels: list):
+    """`data` (plain data) with every string, keys too, _unscratched."""
+    if isinstance(data, str):
+        return _unscratched(data, labels)
+    if isinstance(data, dict):
+        return {_unscratched_data(k, labels): _unscratched_data(v, labels) for k, v in data.items()}
+    if isinstance(data, (list, tuple)):
+        return type(data)(_unscratched_data(v, labels) for v in data)
+    return data
 
 
 def report_command(paths: list, fmt: str, cwd: str, env: dict, max_chars: int | None = None,

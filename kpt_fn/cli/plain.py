@@ -204,11 +204,13 @@ def _stdin_items(data: bytes, limits) -> tuple[list, list]:
 
 def expand(paths: list[str], cwd: str, env: dict, mode: str | None = None, strict: bool = False,
            trainer_version: str | None = None, *, namespace: str | None = None, config: str | None = None,
-           stdin: bytes | None = None):
+           stdin: bytes | None = None, checkout=None):
     """The Outcome of expanding the files under `paths` as `render` does (config marker, Argo CD
     parameters, default namespace), with the problems of reading them first among its results.
     A single directory is the app directory (app_dir). The command line's `--namespace`, `--config
-    FILE` and `-` (the objects are `stdin`) come as keywords."""
+    FILE` and `-` (the objects are `stdin`) come as keywords; `checkout`: a git revision's files
+    (kpt_fn.review.sides.Side, for diff), whose root is the repository's and through which the reader
+    writes each path before it reads it."""
     from_stdin = STDIN in paths
     named = [p for p in paths if p != STDIN]
     root, paths = app_dir(named, cwd)
@@ -217,11 +219,13 @@ def expand(paths: list[str], cwd: str, env: dict, mode: str | None = None, stric
     # Under the Argo CD sidecar, configured paths may reach the whole repository (a monorepo's shared
     # runtimes), not only the app directory; in a git checkout the same (the working tree's top level:
     # CI and pre-commit judge the app as Argo CD will); anywhere else, the app directory is the root.
-    repository = argocd.repository_root(root, env)
+    # A revision that diff reads is a checkout of its own: its root is the repository's.
+    repository = checkout.top if checkout is not None else argocd.repository_root(root, env)
     if repository is None:
         repository = argocd.git_top_level(root)
     confine = (repository, sources.REPOSITORY_ROOT) if repository is not None else None
-    reader = sources.Reader.from_env(root, env, label=sources.APP_DIR, confine_to=confine)
+    reader = sources.Reader.from_env(root, env, label=sources.APP_DIR, confine_to=confine,
+                                     prepare=None if checkout is None else checkout.prepare)
     fc, problems = None, []
     if config is not None:  # --config FILE: this file is the functionConfig, whatever is in the app
         fc, problems = load_config_file(os.path.join(cwd, config))

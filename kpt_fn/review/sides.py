@@ -1,6 +1,6 @@
-"""The two sides of a `diff`: OLD and NEW read as a directory, or as the app's files at a git revision
-read from git's objects alone (kpt_fn.gitrev) into a scratch directory, with the operator's extra
-roots that lie in the repository read at that revision too.
+"""The two sides of a `diff`: OLD and NEW read as a directory, or as a git revision of the repository
+the working directory is in, read from git's objects alone (kpt_fn.gitrev) into a scratch directory
+laid out as the repository, with what render reads written there as it reads it (a Side).
 """
 
 from __future__ import annotations
@@ -8,20 +8,43 @@ from __future__ import annotations
 import os
 import tempfile
 
+
 class SourceError(Exception):
     """OLD or NEW cannot be read (the message says why, for the user)."""
 
 
-def materialize(spec: str, cwd: str, scratch: str, env: dict, max_bytes: int | None = None) -> tuple:
-    """(directory, environment, notes) to render OLD or NEW with: a directory as it is, or the app's
-    files at a git revision of the repository the working directory is in, read from git's objects
-    alone into a new directory under `scratch`. A name that is both is an error: which was meant?
+class Side:
+    """A revision to render: `top` is the repository's root as written in the scratch directory (the
+    root render's paths are confined to, as in a checkout: kpt_fn.cli.plain.expand), and `prepare` writes
+    what the reader is about to read there (kpt_fn.gitrev.Checkout)."""
 
-    At a revision, the operator's extra roots (EXPAND_TRAINJOBS_EXTRA_ROOTS, e.g. a monorepo's shared
-    runtimes) that lie in the repository are read at that revision too, laid out as in the repository
-    so that the app's relative references reach them: a runtime changed between OLD and NEW must show
-    in the diff, not be read twice from today's working tree. Roots outside the repository are read as
-    they are now, and a note says so. `env`: the environment the command line passes in."""
+    __slots__ = ("top", "_checkout")
+
+    def __init__(self, top: str, checkout):
+        self.top, self._checkout = top, checkout
+
+    def prepare(self, path: str) -> None:
+        from kpt_fn import gitrev
+
+        try:
+            self._checkout.prepare(path)
+        except gitrev.RevisionError as e:
+            raise SourceError(str(e)) from None
+
+
+def materialize(spec: str, cwd: str, scratch: str, env: dict, max_bytes: int | None = None) -> tuple:
+    """(directory, environment, notes, side) to render OLD or NEW with: a directory as it is (side
+    None), or the app at a git revision of the repository the working directory is in. A name that
+    is both is an error: which was meant?
+
+    At a revision, the repository's tree is listed and its links judged as Argo CD's repo-server
+    judges a checkout (gitrev.read_tree), and the app directory is written at its place in a new
+    directory under `scratch` that stands for the repository's root; the rest of what render reads
+    (runtimeDirs, files, policyDirs elsewhere in the repository, what links lead to) is written as the
+    reader asks for it (`side.prepare`), so a runtime shared in platform/runtimes is read at that
+    revision, never from today's working tree. The operator's extra roots outside the repository
+    (EXPAND_TRAINJOBS_EXTRA_ROOTS) are read as they are now, and a note says so; those inside it are
+    in the repository already. `env`: the environment the command line passes in."""
     from kpt_fn import gitrev, sources
     from kpt_fn.yamlio import DEFAULT_LIMITS
 
@@ -34,54 +57,34 @@ def materialize(spec: str, cwd: str, scratch: str, env: dict, max_bytes: int | N
             raise SourceError(f"{spec!r} is both a directory and a git revision: write ./{spec} for the directory, "
                               f"or {spec}^{{commit}} for the revision")
         if is_dir:
-            return path, env, []
+            return path, env, [], None
         if commit is None:
             raise SourceError(f"{spec!r} is neither a directory nor a git revision of the repository at {cwd}")
         limit = max_bytes or DEFAULT_LIMITS.max_bytes
+        tree = gitrev.read_tree(repo, commit, spec, limit)
         base = tempfile.mkdtemp(dir=scratch)
-        top = os.path.realpath(repo.top)
-        inside, outside = _split_roots(sources.extra_roots_from_env(env), top)
-        for prefix in _outermost([repo.prefix, *inside.values()]):
-            if prefix == repo.prefix or gitrev.has_directory(repo, commit, prefix):
-                gitrev.extract(repo, commit, spec, _under(base, prefix), limit, prefix)
-        for prefix in [repo.prefix, *inside.values()]:  # a root not in that commit, or with no YAML in it, is empty
-            os.makedirs(_under(base, prefix), exist_ok=True)
-        roots = [_under(base, prefix) for prefix in inside.values()] + outside
+        checkout = gitrev.Checkout(repo, tree, base, limit)
+        kind = checkout.materialise(repo.prefix)
+        if kind not in ("tree", "commit"):  # a submodule left empty is an (empty) directory, as in a checkout
+            what = "is not a directory" if kind else "is not"
+            raise SourceError(f"{spec}: the app directory {repo.prefix} {what} in that commit")
+        outside = _outside(sources.extra_roots_from_env(env), os.path.realpath(repo.top))
         notes = [f"{spec}: extra root {root} is outside the repository: read as it is now, not at {spec}"
                  for root in outside]
-        return _under(base, repo.prefix), {**env, sources.EXTRA_ROOTS_ENV: os.pathsep.join(roots)}, notes
+        return _under(base, repo.prefix), {**env, sources.EXTRA_ROOTS_ENV: os.pathsep.join(outside)}, notes, \
+            Side(base, checkout)
     except gitrev.RevisionError as e:
         raise SourceError(str(e)) from None
 
 
-def _split_roots(roots, top: str) -> tuple[dict, list]:
-    """({root: its path in the repository}, [roots outside the repository])."""
-    inside, outside = {}, []
+def _outside(roots, top: str) -> list:
+    """The roots that are not in the repository at `top`."""
+    out = []
     for root in roots:
         rel = os.path.relpath(os.path.realpath(root), top)
         if rel == os.pardir or rel.startswith(os.pardir + os.sep):
-            outside.append(root)
-        else:
-            inside[root] = "" if rel == os.curdir else rel.replace(os.sep, "/")
-    return inside, outside
-
-
-def _outermost(prefixes) -> list:
-    """The directories to extract: each prefix once, and none that an extracted one already holds.
-    A prefix below a hidden directory of another is extracted on its own: the walk skips hidden
-    entries, so the outer extraction does not hold it."""
-    out = []
-    for prefix in sorted(set(prefixes), key=len):
-        if not any(_holds(outer, prefix) for outer in out):
-            out.append(prefix)
+            out.append(root)
     return out
-
-
-def _holds(outer: str, prefix: str) -> bool:
-    """Whether extracting `outer` extracts `prefix` (below it, through no hidden directory)."""
-    if outer and not prefix.startswith(outer + "/"):
-        return False
-    return not any(part.startswith(".") for part in prefix[len(outer):].lstrip("/").split("/"))
 
 
 def _under(base: str, prefix: str) -> str:

@@ -1,7 +1,9 @@
-"""`diff OLD NEW` of an app whose runtimes live outside it (a monorepo's platform/runtimes, permitted
-with EXPAND_TRAINJOBS_EXTRA_ROOTS): each side reads the shared runtimes at its own revision. Reading
-them from today's working tree would show no change for a runtime edited between OLD and NEW, and
-would show one nobody committed."""
+"""`diff OLD NEW` of the shipped Argo CD example (examples/argocd-app) in a fresh git repository: the
+app's runtimes live outside it (platform/runtimes, `runtimeDirs: [../../platform/runtimes]`). In a git
+working tree the repository's top level is the root, for `diff` as for `validate`, with no
+environment variable: each side reads the shared runtime at its own revision. Reading it from today's
+working tree would show no change for a runtime edited between OLD and NEW, and would show one nobody
+committed."""
 
 from __future__ import annotations
 
@@ -14,7 +16,6 @@ from pathlib import Path
 import pytest
 
 from kpt_fn import sources
-from kpt_fn.review import sides
 from kpt_fn.cli import modes
 
 pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="git is needed on PATH")
@@ -30,7 +31,8 @@ def _git(repo, *args, env):
 def env(tmp_path):
     home = tmp_path / "home"
     home.mkdir()
-    return {**os.environ, "HOME": str(home), "GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@example.com",
+    env = {k: v for k, v in os.environ.items() if k != sources.EXTRA_ROOTS_ENV and not k.startswith("ARGOCD_")}
+    return {**env, "HOME": str(home), "GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@example.com",
             "GIT_COMMITTER_NAME": "t", "GIT_COMMITTER_EMAIL": "t@example.com"}
 
 
@@ -60,8 +62,31 @@ def _images(data) -> set:
     return {line for line in json.dumps(data).split('"') if line.startswith(("pytorch/", "registry.example.com/"))}
 
 
+def test_the_shipped_example_validates_and_diffs_with_no_variable(fn, monorepo, env, tmp_path):
+    # The issue's reproduction, as the workflow runs it: `cd "$app"`, validate, diff.
+    app = monorepo / "apps" / "train"
+    _git(monorepo, "checkout", "-q", "--", ".", env=env)
+    trainjob = app / "trainjob.yaml"
+    trainjob.write_text(trainjob.read_text().replace("numNodes: 2", "numNodes: 3"))
+    assert "numNodes: 3" in trainjob.read_text()
+    _git(monorepo, "commit", "-q", "-am", "v3", env=env)
+    scratch = tmp_path / "scratch"
+    scratch.mkdir()
+    run_env = {**env, "TMPDIR": str(scratch)}
+    done = subprocess.run([fn, "validate", "."], cwd=app, capture_output=True, text=True, env=run_env)
+    assert done.returncode == 0, done.stderr
+    for fmt in ("markdown", "json"):
+        done = subprocess.run([fn, "diff", "HEAD~1", "HEAD", "--format", fmt], cwd=app, capture_output=True,
+                              text=True, env=run_env)
+        assert done.returncode == 1, done.stderr
+        assert done.stderr.splitlines() == ["expand-trainjobs: changes"]
+        assert str(scratch) not in done.stdout
+    [job] = json.loads(done.stdout)["trainJobs"]
+    paths = {f["path"]: (f["old"], f["new"]) for o in job["objects"] for f in o["fields"]}
+    assert paths["spec.replicatedJobs.node.template.spec.parallelism"] == (2, 3)
+
+
 def test_each_revision_reads_the_shared_runtime_at_that_revision(monorepo, env):
-    env = {**env, sources.EXTRA_ROOTS_ENV: str(monorepo / "platform")}
     text, lines, code = modes.diff_command("HEAD~1", "HEAD", "json", str(monorepo / "apps" / "train"), env)
     assert code == 1, lines
     images = _images(json.loads(text))
@@ -71,9 +96,37 @@ def test_each_revision_reads_the_shared_runtime_at_that_revision(monorepo, env):
 
 
 def test_no_change_between_revisions_whatever_the_working_tree_holds(monorepo, env):
-    env = {**env, sources.EXTRA_ROOTS_ENV: str(monorepo / "platform")}
     text, lines, code = modes.diff_command("HEAD", "HEAD", "json", str(monorepo / "apps" / "train"), env)
     assert code == 0, (lines, text)
+
+
+def test_the_working_tree_against_a_revision(monorepo, env):
+    # `diff HEAD .`: the working tree's uncommitted image against the commit's.
+    text, lines, code = modes.diff_command("HEAD", ".", "json", str(monorepo / "apps" / "train"), env)
+    assert code == 1, lines
+    assert "registry.example.com/torch:not-committed" in _images(json.loads(text))
+
+
+def test_only_what_render_reads_is_written(monorepo, env, tmp_path, monkeypatch):
+    from kpt_fn import gitrev
+
+    (monorepo / "platform" / "other").mkdir()
+    (monorepo / "platform" / "other" / "big.yaml").write_text("a: 1\n")
+    (monorepo / "docs.yaml").write_text("a: 1\n")
+    _git(monorepo, "add", "-A", env=env)
+    _git(monorepo, "commit", "-q", "-m", "v3", env=env)
+    written = []
+    real = gitrev.Checkout._write
+
+    def spy(self, plan):
+        real(self, plan)
+        written.extend(path for _, path in plan.files)
+
+    monkeypatch.setattr(gitrev.Checkout, "_write", spy)
+    _, lines, code = modes.diff_command("HEAD", "HEAD", "json", str(monorepo / "apps" / "train"), env)
+    assert code == 0, lines
+    assert sorted(set(written)) == ["apps/train/expand-trainjobs.yaml", "apps/train/trainjob.yaml",
+                                    "platform/runtimes/team-torch.yaml"]
 
 
 def test_a_root_outside_the_repository_is_read_as_it_is_now_and_said(monorepo, env, tmp_path):
@@ -86,22 +139,11 @@ def test_a_root_outside_the_repository_is_read_as_it_is_now_and_said(monorepo, e
                          f"HEAD: extra root {elsewhere} is outside the repository: read as it is now, not at HEAD"]
 
 
-def test_a_root_missing_at_a_revision_is_an_empty_directory(monorepo, env):
-    (monorepo / "platform" / "later").mkdir()
-    env = {**env, sources.EXTRA_ROOTS_ENV: os.pathsep.join([str(monorepo / "platform"), str(monorepo / "platform" / "later"),
-                                                             str(monorepo / "other")])}
-    (monorepo / "other").mkdir()
-    _, lines, code = modes.diff_command("HEAD~1", "HEAD", "json", str(monorepo / "apps" / "train"), env)
-    assert code == 1, lines
-
-
-@pytest.mark.parametrize("prefixes, expected", [
-    (["apps/train", "platform"], ["platform", "apps/train"]),
-    (["apps/train", ""], [""]),
-    (["apps/train", "apps"], ["apps"]),
-    (["apps/.hidden/train", "apps"], ["apps", "apps/.hidden/train"]),
-    (["apps/train", "apps/train"], ["apps/train"]),
-    (["app", "apps/x"], ["app", "apps/x"]),
-])
-def test_outermost_directories_are_extracted_once(prefixes, expected):
-    assert sorted(sides._outermost(prefixes)) == sorted(expected)
+def test_outside_git_the_app_directory_stays_the_root(tmp_path, env):
+    # Two directories, no repository: `../../platform/runtimes` is outside each app directory.
+    for side in ("old", "new"):
+        shutil.copytree(EXAMPLE, tmp_path / side)
+    env = {**env, "GIT_CEILING_DIRECTORIES": str(tmp_path)}
+    _, lines, code = modes.diff_command(str(tmp_path / "old" / "apps" / "train"), str(tmp_path / "new" / "apps" / "train"),
+                                        "json", str(tmp_path), env)
+    assert code == 2 and "outside the app directory" in "\n".join(lines), lines

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from kpt_fn import config, sources, yamlio
+from kpt_fn import config, gitrev, sources, yamlio
 from kpt_fn.cli import krm
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -40,7 +40,7 @@ def constant(code: str):
     owner, _, name = code.partition(".")
     if owner == "Limits":
         return getattr(yamlio.DEFAULT_LIMITS, name), name
-    return getattr({"sources": sources, "yamlio": yamlio}[owner], name), None
+    return getattr({"sources": sources, "yamlio": yamlio, "gitrev": gitrev}[owner], name), None
 
 
 ROWS = table()

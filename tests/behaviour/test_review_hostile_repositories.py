@@ -161,9 +161,6 @@ def test_unknown_revision_and_option_like_names(fn, repo, env):
 def test_symlinks(fn, repo, env, tmp_path):
     outside = tmp_path / "outside.yaml"
     outside.write_text(TRAINJOB.format(name="stolen", nodes=1, image="x"))
-    elsewhere = repo / "docs"
-    elsewhere.mkdir()
-    os.symlink(str(outside), elsewhere / "abs-link")  # an absolute link outside the app directory
     app = repo / "app"
     app.mkdir()
     _job(app, "c")
@@ -174,12 +171,24 @@ def test_symlinks(fn, repo, env, tmp_path):
     done = _diff(fn, app, env, "HEAD~1", "HEAD", "--format", "json")
     assert done.returncode == 1, done.stderr
     assert [j["trainJob"] for j in _json(done)["trainJobs"]] == ["ml/c"]
-    # An absolute link inside the app directory: could not compare, with the reason.
+    # An absolute link anywhere in the repository, outside the app directory too: Argo CD's repo-server
+    # refuses the whole repository ("repository contains out-of-bounds symlinks", argo-cd v3.5.1
+    # util/app/path/path.go:85-87, called on the checkout's root at reposerver/repository/repository.go:479),
+    # so there is nothing to compare: exit 2, naming the link.
+    (repo / "docs").mkdir()
+    os.symlink(str(outside), repo / "docs" / "abs-link")
+    _commit(repo, env)
+    done = _diff(fn, app, env, "HEAD~2", "HEAD")
+    assert done.returncode == 2
+    assert "HEAD:docs/abs-link is a symbolic link to" in done.stderr and "out of the repository" in done.stderr
+    assert "Traceback" not in done.stderr
+    # One inside the app directory: the same.
+    (repo / "docs" / "abs-link").unlink()
     os.symlink(str(outside), app / "stolen.yaml")
     _commit(repo, env)
-    done = _diff(fn, app, env, "HEAD~1", "HEAD")
+    done = _diff(fn, app, env, "HEAD~3", "HEAD")
     assert done.returncode == 2
-    assert "stolen.yaml is a symbolic link to" in done.stderr and "outside the app directory" in done.stderr
+    assert "HEAD:app/stolen.yaml is a symbolic link to" in done.stderr and "out of the repository" in done.stderr
 
 
 def test_non_utf8_paths(fn, repo, env):
@@ -209,7 +218,7 @@ def test_partial_clone_missing_blob_is_an_error_not_a_fetch(fn, repo, env, tmp_p
     assert "missing from the repository" in done.stderr and "nothing is fetched" in done.stderr
 
 
-def test_only_the_apps_files_are_extracted_and_bounded(repo, env, tmp_path):
+def test_only_what_render_reads_is_written_and_bounded(repo, env, tmp_path):
     app = repo / "app"
     app.mkdir()
     _job(app, "c")
@@ -219,18 +228,20 @@ def test_only_the_apps_files_are_extracted_and_bounded(repo, env, tmp_path):
     (repo / "big.yaml").write_text("x: " + "y" * 300_000 + "\n")  # outside the app directory
     _commit(repo, env)
     where = gitrev.repository(str(app), env)
-    commit = gitrev.resolve(where, "HEAD")
     dest = tmp_path / "out"
     dest.mkdir()
-    gitrev.extract(where, commit, "HEAD", str(dest), max_bytes=100_000)
-    # What render can read: the app's YAML, below hidden directories too (a link can lead there).
-    assert sorted(p.name for p in dest.rglob("*")) == [".hidden", "c.yaml", "h.yaml"]
+    tree = gitrev.read_tree(where, gitrev.resolve(where, "HEAD"), "HEAD", 100_000)
+    gitrev.Checkout(where, tree, str(dest), 100_000).materialise("app")
+    # What the walk reads: the app's YAML; a hidden directory is written only when a link or a
+    # configured path reaches it (the reader asks for it then).
+    assert sorted(str(p.relative_to(dest)) for p in dest.rglob("*")) == ["app", "app/c.yaml"]
     (app / "huge.yaml").write_text("x: " + "y" * 200_000 + "\n")
     _commit(repo, env)
     dest2 = tmp_path / "out2"
     dest2.mkdir()
+    tree = gitrev.read_tree(where, gitrev.resolve(where, "HEAD"), "HEAD", 100_000)
     with pytest.raises(gitrev.RevisionError, match=r"huge.yaml is \d+ bytes, more than the 100000"):
-        gitrev.extract(where, gitrev.resolve(where, "HEAD"), "HEAD", str(dest2), max_bytes=100_000)
+        gitrev.Checkout(where, tree, str(dest2), 100_000).materialise("app")
 
 
 def test_deeply_nested_parameters_and_bad_quota_exit_2(fn, repo, env):
@@ -349,7 +360,7 @@ def test_a_link_into_a_hidden_directory_is_compared_as_render_reads_it(fn, repo,
     assert [j["trainJob"] for j in _json(done)["trainJobs"]] == ["ml/txt"]
 
 
-def test_an_app_directory_replaced_by_a_link_is_refused(fn, repo, env, tmp_path):
+def test_an_app_directory_reached_through_a_link_in_the_working_directory_is_refused(fn, repo, env, tmp_path):
     apps = repo / "apps"
     for name, nodes in (("a", 1), ("b", 8)):
         (apps / name).mkdir(parents=True)
@@ -371,25 +382,42 @@ def test_an_app_directory_replaced_by_a_link_is_refused(fn, repo, env, tmp_path)
     (apps / "a").mkdir()
     _job(apps / "a", "a", nodes=2)
     _commit(repo, env)
-    done = _diff(fn, apps / "a", env, "HEAD~1", "HEAD")  # HEAD~1 has apps/a as a link
-    assert done.returncode == 2 and "HEAD~1: apps/a is a symbolic link there" in done.stderr, done.stderr
+    # HEAD~1 has apps/a as a link to b: Argo CD renders the app at apps/a through it (argo-cd v3.5.1
+    # util/app/path/path.go:17-36, Path: os.Stat follows the link), so app a deployed TrainJob b there,
+    # and the change to its own TrainJob a is what the sync does: b removed, a added.
+    done = _diff(fn, apps / "a", env, "HEAD~1", "HEAD", "--format", "json")
+    assert done.returncode == 1, done.stderr
+    assert {j["trainJob"]: j["change"] for j in _json(done)["trainJobs"]} == {"ml/a": "added", "ml/b": "removed"}
 
 
-def test_a_submodule_in_the_app_directory_is_refused_one_elsewhere_is_not(fn, repo, env):
+def test_a_submodule_render_reads_is_refused_one_elsewhere_is_not(fn, repo, env):
+    # Argo CD checks submodules out when the repository has a .gitmodules (argo-cd v3.5.1
+    # util/git/client.go:793-797) and renders their files, which are not in this repository's objects.
     head = subprocess.run(["git", "-C", str(repo), "rev-parse", "HEAD"], capture_output=True, text=True,
                           env=env, check=True).stdout.strip()
     (repo / "app").mkdir()
     _job(repo / "app", "c")
+    (repo / ".gitmodules").write_text('[submodule "lib"]\n\tpath = vendor/lib\n\turl = https://example.com/lib\n')
+    for path in ("vendor/lib", "app/.cache/lib", "app/models"):  # empty, as an uninitialised submodule is
+        (repo / path).mkdir(parents=True)
     _git(repo, "add", "-A", env=env)
     _git(repo, "update-index", "--add", "--cacheinfo", f"160000,{head},vendor/lib", env=env)
-    _git(repo, "commit", "-q", "-m", "a submodule outside the app", env=env)
+    _git(repo, "update-index", "--add", "--cacheinfo", f"160000,{head},app/.cache/lib", env=env)
+    _git(repo, "commit", "-q", "-m", "submodules render does not read", env=env)
     _job(repo / "app", "c", nodes=2)
     _commit(repo, env)
-    assert _diff(fn, repo / "app", env, "HEAD~1", "HEAD").returncode == 1  # the control
+    assert _diff(fn, repo / "app", env, "HEAD~1", "HEAD").returncode == 1  # the controls
     _git(repo, "update-index", "--add", "--cacheinfo", f"160000,{head},app/models", env=env)
     _git(repo, "commit", "-q", "-m", "a submodule in the app", env=env)
     done = _diff(fn, repo / "app", env, "HEAD~1", "HEAD")
-    assert done.returncode == 2 and "HEAD:app/models is a git submodule" in done.stderr, done.stderr
+    assert done.returncode == 2 and "HEAD:app/models is a git submodule that render reads" in done.stderr, done.stderr
+    # Reached through a link into a hidden directory: read, so refused too.
+    _git(repo, "rm", "-q", "--cached", "app/models", env=env)
+    (repo / "app" / "models").rmdir()
+    os.symlink(".cache/lib", repo / "app" / "lib")
+    _commit(repo, env)
+    done = _diff(fn, repo / "app", env, "HEAD~2", "HEAD")
+    assert done.returncode == 2 and "HEAD:app/.cache/lib is a git submodule that render reads" in done.stderr
 
 
 def test_a_million_tiny_files_are_refused_before_anything_is_written(fn, repo, env, tmp_path):
