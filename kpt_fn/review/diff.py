@@ -76,7 +76,14 @@ def field_changes(old, new, path: str = "") -> list[tuple[str, object, object]]:
 
 
 def _runtimes(outcome) -> dict:
-    return {res.display(i): _strip(i) for i in outcome.items if isinstance(i, dict) and res.is_runtime(i)}
+    """The runtimes of a side: those among its items, and those its TrainJobs were expanded against
+    that were read from a file elsewhere (runtimeDirs: a monorepo's shared runtimes), not the
+    built-in catalog's (they change with the Trainer release, which the TrainJobs' changes show)."""
+    out = {res.display(i): _strip(i) for i in outcome.items if isinstance(i, dict) and res.is_runtime(i)}
+    for r in outcome.rendered:
+        if isinstance(r.runtime, dict) and res.is_runtime(r.runtime) and res.file_path(r.runtime):
+            out.setdefault(res.display(r.runtime), _strip(r.runtime))
+    return out
 
 
 # What kubectl diff and Argo CD show for Secret data: that a value changed, never the value.

@@ -93,6 +93,9 @@ def test_each_revision_reads_the_shared_runtime_at_that_revision(monorepo, env):
     assert "registry.example.com/torch:committed" in images
     assert "registry.example.com/torch:not-committed" not in images
     assert lines == ["expand-trainjobs: changes"]
+    # The shared runtime, read from runtimeDirs and not among the app's items, is listed as changed.
+    assert json.loads(text)["runtimes"] == [{"change": "changed", "runtime": "ClusterTrainingRuntime team-torch",
+                                             "trainJobs": 1, "trainJobsChanged": ["mnist"]}]
 
 
 def test_no_change_between_revisions_whatever_the_working_tree_holds(monorepo, env):
