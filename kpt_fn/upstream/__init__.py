@@ -56,9 +56,11 @@ def bundle_dir(release: str) -> str:
     return os.path.join(_HERE, directory_name(release))
 
 
-class SchemaEntry(namedtuple("SchemaEntry", "api_version kind file namespaced release")):
-    """One generated schema of a release: immutable and equal by value (a cache key). A namedtuple
-    (collections is imported anyway); a dataclass would cost ~10 ms of every start-up."""
+class SchemaEntry(namedtuple("SchemaEntry", "api_version kind file namespaced bundle")):
+    """One generated schema of a release, with the Bundle it is read from (not the release's name: a
+    bundle made in a test, with its own directory, finds its own schemas): immutable and equal by
+    value, the bundle by identity (a cache key). A namedtuple (collections is imported anyway); a
+    dataclass would cost ~10 ms of every start-up."""
 
     __slots__ = ()
 
@@ -149,7 +151,7 @@ class Bundle:
         def build():
             out = {}
             for e in self._schemas()["index"]:
-                entry = SchemaEntry(e["apiVersion"], e["kind"], e["file"], e["scope"] == "Namespaced", self.release)
+                entry = SchemaEntry(e["apiVersion"], e["kind"], e["file"], e["scope"] == "Namespaced", self)
                 out[(entry.api_version, entry.kind)] = entry
             return out
         return self._derived("entries", build)
@@ -236,9 +238,9 @@ def bundle(release: str) -> Bundle:
 
 
 def schema(entry: SchemaEntry) -> dict:
-    """The JSON Schema of an entry, from the bundle of the entry's release."""
-    return bundle(entry.release).schema(entry)
+    """The JSON Schema of an entry, from the entry's bundle."""
+    return entry.bundle.schema(entry)
 
 
 def validator(entry: SchemaEntry):
-    return bundle(entry.release).validator(entry)
+    return entry.bundle.validator(entry)

@@ -12,7 +12,6 @@ from __future__ import annotations
 import functools
 import re
 
-from kpt_fn import upstream
 from kpt_fn.problems import Problem
 from kpt_fn.validation import cel, names
 from kpt_fn.apimachinery.field import DUPLICATE, INVALID, body, child, go_json, index, key
@@ -287,8 +286,7 @@ def build_tree(schema: dict, kind: str, carries: dict | None = None) -> Node:
 def tree(entry: SchemaEntry) -> Node:
     # The trees of one release share the memo of which schema nodes carry checks: their schemas share
     # subtrees (kpt_fn.upstream), which the bundle keeps alive as long as the memo.
-    bundle = upstream.bundle(entry.release)
-    return build_tree(load(entry), entry.kind, bundle.derived("kpt_fn.validation.structural.carries", dict))
+    return build_tree(load(entry), entry.kind, entry.bundle.derived("kpt_fn.validation.structural.carries", dict))
 
 
 def cel_rules(entry: SchemaEntry) -> list[CelRule]:

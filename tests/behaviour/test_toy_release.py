@@ -8,11 +8,13 @@ switch would change more than this one (docs/architecture.md, "Adding a Trainer 
 from __future__ import annotations
 
 import copy
+import json
+import shutil
 
 import pytest
 from support.golden_engine import Case, engine_options, params, release_cases, render, uses_upstream
 
-from kpt_fn import upstream
+from kpt_fn import upstream, validation
 from kpt_fn.plugins import mpi
 from kpt_fn.upstream.behaviour import BEHAVIOUR, VARIANTS
 
@@ -67,3 +69,25 @@ def test_the_switch_shows_in_the_mpi_cases():
     own = [c for c in CASES if c.parent.name == "mpi" and not uses_upstream(c)]  # runtimes of the case's own
     changed = [c.name for c in own if _render(c)[0] != _render(c, TOY)[0]]
     assert changed, "no MPI golden case shows the switched behaviour"
+
+
+def test_a_toy_release_with_its_own_data_directory_finds_its_schemas_there(tmp_path):
+    """A bundle's schema entries carry the bundle itself, not its release's name: a toy named like
+    v2.3.0 but reading its own directory (here, v2.3.0's files with one more required TrainJob field)
+    validates against its own schemas, never the cached v2.3.0 bundle's."""
+    directory = tmp_path / "toy"
+    shutil.copytree(upstream.bundle_dir(BASE), directory)
+    packed = json.loads((directory / "schemas.json").read_text())
+    [file] = [e["file"] for e in packed["index"] if e["kind"] == "TrainJob"]
+    packed["schemas"][file]["required"] = [*packed["schemas"][file].get("required", []), "toyField"]
+    (directory / "schemas.json").write_text(json.dumps(packed))
+    toy = upstream.Bundle(BASE, str(directory), BEHAVIOUR[BASE], VARIANTS[BASE])
+    trainjob = {"apiVersion": "trainer.kubeflow.org/v1alpha1", "kind": "TrainJob",
+                "metadata": {"name": "tj", "namespace": "ns"}, "spec": {"runtimeRef": {"name": "torch-distributed"}}}
+
+    entry = toy.entry_for(trainjob)
+    assert entry.bundle is toy and upstream.schema(entry) is toy.schema(entry)
+    assert "toyField" in upstream.schema(entry)["required"]
+    assert "toyField" not in upstream.schema(upstream.bundle(BASE).entry_for(trainjob)).get("required", [])
+    assert [p.path for p in validation.check_object(trainjob, toy)] == ["toyField"]
+    assert validation.check_object(trainjob, upstream.bundle(BASE)) == []

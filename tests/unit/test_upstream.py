@@ -54,7 +54,7 @@ def test_schema_entries_and_lookup(release):
     b = upstream.bundle(release)
     entry = b.entry_for({"apiVersion": "trainer.kubeflow.org/v1alpha1", "kind": "TrainJob"})
     assert entry == b.schema_entries()[("trainer.kubeflow.org/v1alpha1", "TrainJob")]
-    assert (entry.kind, entry.namespaced, entry.release, entry.group) == ("TrainJob", True, release, "trainer.kubeflow.org")
+    assert (entry.kind, entry.namespaced, entry.bundle, entry.group) == ("TrainJob", True, b, "trainer.kubeflow.org")
     assert b.entry_for({"apiVersion": "v1", "kind": "Nothing"}) is None
     assert b.entry_for({"apiVersion": 1, "kind": "TrainJob"}) is None
     assert upstream.schema(entry) is b.schema(entry)
