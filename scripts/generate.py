@@ -18,7 +18,8 @@ JSON Schemas, the begin marker of the options table).
     patch-meta  strategic-merge metadata from Trainer's OpenAPI document
     omitempty   the zero values the controller's Go types leave out, from the Go sources (git mirrors)
     options     the functionConfig options table in docs/options.md and the Argo CD plugin parameters
-    behaviour   the per-release switch table of docs/fidelity.md, from kpt_fn/upstream/behaviour.py
+    behaviour   the per-release switch table of docs/fidelity.md, from kpt_fn/upstream/behaviour.py (and
+                its section's words checked against that table and the golden fixtures)
 
 --upstream DIR: the upstream copies (default ../shared/upstream beside the checkout); --mirrors DIR:
 git mirrors of the upstream repositories for `omitempty` (default ../.mirror, <owner>+<name>/repo).

@@ -1,10 +1,13 @@
 """`scripts/generate.py behaviour`: docs/fidelity.md's per-release switch table, from kpt_fn.upstream.behaviour
 (SWITCHES and each release's BEHAVIOUR row), between the markers below: the page states what the code
-switches, switch by switch.
+switches, switch by switch. The hand-written words of the table's section are checked against the
+same table and the golden fixtures (prose_problems: the target fails on a mismatch), and their count
+of shared cases is written from the fixtures.
 """
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from kpt_fn.upstream import RELEASES
@@ -33,4 +36,80 @@ def table() -> str:
 def build(ctx) -> dict[str, str]:
     text = (ROOT / DOC).read_text(encoding="utf-8")
     start, stop = text.index(BEGIN), text.index(END)
-    return {DOC: text[: start + len(BEGIN)] + "\n" + table() + "\n" + text[stop:]}
+    text = with_counts(text[: start + len(BEGIN)] + "\n" + table() + "\n" + text[stop:])
+    problems = prose_problems(text)
+    if problems:
+        raise SystemExit(f"scripts/generate.py behaviour: {DOC} disagrees with kpt_fn/upstream/behaviour.py "
+                         "or the golden fixtures:\n  " + "\n  ".join(problems))
+    return {DOC: text}
+
+
+# --- the hand-written prose beside the table ------------------------------------------------------
+# The section around the table (its heading to the next) describes each difference in words, with the
+# golden cases that show it. It is checked against SWITCHES and the fixtures, and its count of shared
+# cases is written here, so that the words cannot drift from the table.
+
+GOLDEN = ROOT / "fixtures" / "golden"
+SHARED_COUNT = re.compile(r"the \d+ cases marked `releases: \[([^\]]*)\]`")
+CASE_NAME = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)+$")
+
+
+def _section(text: str) -> tuple[int, int]:
+    """Where the section holding the table starts and ends (its `## ` heading to the next)."""
+    begin = text.index(BEGIN)
+    start = text.rindex("\n## ", 0, begin) + 1
+    stop = text.find("\n## ", begin)
+    return start, len(text) if stop < 0 else stop + 1
+
+
+def _prose(text: str) -> str:
+    start, stop = _section(text)
+    return text[start:text.index(BEGIN)] + text[text.index(END) + len(END):stop]
+
+
+def shared_cases(releases: list[str]) -> int:
+    """How many golden cases list exactly these releases (`releases: [...]` of their case.yaml)."""
+    wanted = sorted(r.strip() for r in releases)
+    count = 0
+    for meta in GOLDEN.glob("*/*/*/case.yaml"):
+        for line in meta.read_text(encoding="utf-8").splitlines():
+            if line.startswith("releases:"):
+                count += sorted(r.strip() for r in line.partition("[")[2].rstrip("]").split(",")) == wanted
+    return count
+
+
+def with_counts(text: str) -> str:
+    """`the N cases marked releases: [...]` in the section, N counted from the fixtures."""
+    start, stop = _section(text)
+    section = SHARED_COUNT.sub(lambda m: f"the {shared_cases(m.group(1).split(','))} cases marked "
+                                         f"`releases: [{m.group(1)}]`", text[start:stop])
+    return text[:start] + section + text[stop:]
+
+
+def _ticked(cell: str) -> list[str]:
+    return re.findall(r"`([^`]+)`", cell)
+
+
+def prose_problems(text: str) -> list[str]:
+    """What the hand-written words around the table say that the table or the fixtures do not: a
+    switch whose cases (or tests) the words never name, a case named there or in SWITCHES that no
+    golden directory holds, a VARIANTS module the words do not name."""
+    prose = _prose(text)
+    cases = {p.name for p in GOLDEN.glob("*/*/*") if p.is_dir()}
+    out = []
+    for name, _, _, shown in SWITCHES:
+        missing = [t for t in _ticked(shown) if t not in prose]
+        if missing:
+            out.append(f"switch {name}: the words never name {', '.join(missing)}")
+        out += [f"switch {name}: no golden case {t}" for t in _ticked(shown) if CASE_NAME.match(t) and t not in cases]
+    for line in prose.splitlines():
+        if line.startswith("|") and not line.startswith("|---"):
+            last = line.rstrip().rstrip("|").rsplit("|", 1)[-1]  # the table's `case` column
+            out += [f"no golden case {t} (named in: {line[:60]}...)" for t in _ticked(last)
+                    if CASE_NAME.match(t) and t not in cases]
+    for release in RELEASES:
+        for module in VARIANTS[release].values():
+            path = module.replace(".", "/") + ".py"
+            if path not in prose:
+                out.append(f"variant of {release}: the words never name {path}")
+    return out

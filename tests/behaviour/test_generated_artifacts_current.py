@@ -59,3 +59,23 @@ def test_cel_target_refuses_a_rule_the_compiler_cannot_compile():
         cel_target.check_compiles("int(self.x) == 1", tree, [{"type": "object"}])
     cel_target.check_compiles("self.x == 1", cel_target.plain(__import__("celpy").CELParser().parse("self.x == 1")),
                               [{"type": "object"}])
+
+
+def test_the_fidelity_words_are_checked_against_the_behaviour_table():
+    """docs/fidelity.md's hand-written section around the switch table names every switch's cases,
+    only golden cases that exist, every variant's module, and counts the shared cases as the
+    fixtures do; a page that drifts fails `scripts/generate.py behaviour`."""
+    from generators import behaviour
+
+    page = (REPO / behaviour.DOC).read_text()
+    assert behaviour.prose_problems(page) == []
+    assert behaviour.with_counts(page) == page
+    dropped = page[:page.index(behaviour.END)] + page[page.index(behaviour.END):].replace(
+        "| `mpi-ssh-volume-without-modes` |", "| |", 1)
+    assert behaviour.prose_problems(dropped) == [
+        "switch mpi_ssh_file_modes: the words never name mpi-ssh-volume-without-modes"]
+    renamed = page.replace("`flux-runtime-command-dropped`, `flux-trainjob", "`flux-runtime-command-droped`, `flux-trainjob")
+    assert renamed != page
+    assert any("no golden case flux-runtime-command-droped" in p for p in behaviour.prose_problems(renamed))
+    miscounted = page.replace("(the 92 cases marked", "(the 7 cases marked")
+    assert miscounted != page and behaviour.with_counts(miscounted) == page
