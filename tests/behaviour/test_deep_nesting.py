@@ -156,3 +156,39 @@ def test_admission_runs_beside_an_item_nested_to_the_limit(fn, tmp_path):
     done = _run(fn, ["validate", "--format", "json", "."], app)
     _unbroken(done)
     assert done.returncode in (0, 1), done.stderr
+
+
+DEEP_PARAM_POLICY = """\
+apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingAdmissionPolicy
+metadata: {name: deep-param}
+spec:
+  paramKind: {apiVersion: example.com/v1, kind: Anything}
+  matchConstraints:
+    resourceRules:
+    - {apiGroups: [""], apiVersions: [v1], operations: [CREATE], resources: [pods]}
+  validations:
+  - expression: "has(params.spec) && params.spec {op} params.spec && params.spec != object.spec"
+---
+apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingAdmissionPolicyBinding
+metadata: {name: deep-param}
+spec:
+  policyName: deep-param
+  validationActions: [Deny]
+  paramRef: {name: deep, namespace: default, parameterNotFoundAction: Deny}
+"""
+
+
+@pytest.mark.parametrize("op,code", [("==", 0), ("!=", 1)])
+def test_a_policy_param_nested_to_the_limit_is_compared_whole(fn, tmp_path, op, code):
+    # CEL's equality walks the param to its innermost level, for each Pod the policy admits (or denies)
+    app = _app(tmp_path / "app", ("trainjob.yaml", (EXAMPLE / "trainjob.yaml").read_text()),
+               more="  policyDirs: [policies]\n")
+    (app / "policies").mkdir()
+    (app / "policies" / "policy.yaml").write_text(DEEP_PARAM_POLICY.replace("{op}", op) + "---\n"
+                                                  + deep_passenger(MAX).replace("name: deep", "name: deep\n  namespace: default"))
+    done = _run(fn, ["validate", "."], app)
+    _unbroken(done)
+    assert done.returncode == code, done.stderr
+    assert ("'deep-param' with binding 'deep-param' denied request" in done.stderr) == bool(code)
