@@ -207,11 +207,31 @@ def _quantities(mapping) -> dict:
     return out
 
 
+def _defaulted_resources(container):
+    """A container with its resource lists as the API server holds them (quantities rounded up to
+    milli-units), for the containers' aggregate."""
+    res = as_dict(as_dict(container).get("resources"))
+    if not res:
+        return container
+    lists = {part: {k: quantity.canonical(q) for k, q in _quantities(res.get(part)).items()}
+             for part in ("requests", "limits") if isinstance(res.get(part), dict)}
+    return {**container, "resources": {**res, **lists}}
+
+
 def _pod_resources_consistent(pod, pod_resources: dict, path: str, f) -> None:
     # AggregateContainerRequests: what the containers (sidecars and the init phase included) ask for,
     # without the pod-level values and overhead that workload.pod_requests adds on top
-    containers_only = {k: v for k, v in pod.items() if k not in ("resources", "overhead")}
+    containers_only = {k: ([_defaulted_resources(c) for c in as_list(v)] if k in ("containers", "initContainers") else v)
+                       for k, v in pod.items() if k not in ("resources", "overhead")}
     pod_requests = _quantities(pod_resources.get("requests"))
+    # SetDefaults_Pod with PodLevelResources (pkg/apis/core/v1/defaults.go defaultPodRequests, read
+    # from a copy of kubernetes@6df7e09a): a pod-level resource with a limit and no request gets the
+    # limit as its request (cpu, memory; a hugepage request takes the containers' aggregate first, which
+    # never falls short of itself, and the pod's hugepage limit is checked below), so the containers'
+    # requests are compared with it
+    for name, limit in _quantities(pod_resources.get("limits")).items():
+        if name in ("cpu", "memory") and name not in pod_requests:
+            pod_requests[name] = limit
     for name, need in workload.pod_requests(containers_only).items():
         # a resource the pod level leaves out is not compared (pod-level resources name cpu, memory
         # and hugepages only; a GPU stays with its container)

@@ -55,4 +55,30 @@ def test_pod_level_limits_compare_rounded_values():
     pod["containers"][0]["resources"]["limits"]["cpu"] = "1.0011"
     f = Findings()
     pod_checks._pod_resources_consistent(pod, pod["resources"], "spec.resources", f)
-    assert [text for _, _, text, _ in f.items] == ['Invalid value: "1002m": must be less than or equal to pod limits of 1001m']
+    assert [text for _, _, text, _ in f.items] == [
+        'Invalid value: "1001m": must be greater than or equal to aggregate container requests of 1002m',  # defaulted
+        'Invalid value: "1002m": must be less than or equal to pod limits of 1001m']
+
+
+def _consistency(pod):
+    f = Findings()
+    pod_checks._pod_resources_consistent(pod, pod["resources"], "spec.resources", f)
+    return [(path, text) for _, path, text, _ in f.items]
+
+
+def test_a_pod_level_limit_without_a_request_is_the_request():
+    # SetDefaults_Pod (PodLevelResources): containers request their limits, the pod its limit; the
+    # containers' 5 + 6 CPUs then exceed the pod's request of 10 (upstream's "aggregate container limits
+    # greater than pod limits" checks the spec undefaulted, NOT_PORTED there)
+    pod = {"resources": {"limits": {"cpu": "10", "memory": "10Mi"}},
+           "containers": [{"name": "a", "resources": {"limits": {"cpu": "5", "memory": "5Mi"}}},
+                          {"name": "b", "resources": {"limits": {"cpu": "6", "memory": "4Mi"}}}]}
+    assert _consistency(pod) == [
+        ("spec.resources.requests[cpu]", 'Invalid value: "10": must be greater than or equal to aggregate container requests of 11')]
+    # controls: a written pod request is kept (the consistency check is then met), and containers
+    # within the limit need none
+    pod["resources"]["requests"] = {"cpu": "11"}
+    assert _consistency(pod) == []
+    del pod["resources"]["requests"]
+    pod["containers"][1]["resources"]["limits"]["cpu"] = "5"
+    assert _consistency(pod) == []
