@@ -1,8 +1,10 @@
 """The shipped monorepo example (examples/monorepo: several teams' apps, shared runtimes, per-app
 policies, both profiles, both Trainer releases, a kpt package and a kustomization) checked the way CI
 checks it: the shipped workflow's `run:` steps as GitHub's runner runs them (tests/support/github_workflow.py)
-with APPS listing the apps and with APPS empty (--find-apps), and the pre-commit hooks as pre-commit runs
-them. And the two mistakes CI must catch when every app is checked in one run (issue 32): team-b over
+with APPS listing the apps and with APPS empty (--find-apps), on a push and on a pull request (its diff
+step compares each app between the base and the change, the shared runtime read at each revision),
+and the pre-commit hooks as pre-commit runs them; `report` of several apps, and `render`, `validate`
+and `report` agreeing on each app's namespace. And the two mistakes CI must catch when every app is checked in one run (issue 32): team-b over
 its own GPU limit, and a Kueue queue name with a typo.
 """
 
@@ -30,6 +32,7 @@ FOUND = {"APPS": "", "KPT_PACKAGES": KPT_PACKAGE}
 LISTED = {"APPS": " ".join(APPS), "KPT_PACKAGES": KPT_PACKAGE}
 STEPS_ON_A_PUSH = ["actions/checkout", "actions/setup-python", "Install expand-trainjobs", "Validate",
                    "Upload the findings to code scanning", "Committed kpt output is current", "Fail on validation errors"]
+STEPS_ON_A_PULL_REQUEST = [*STEPS_ON_A_PUSH[:-1], "What the change does to the rendered objects", STEPS_ON_A_PUSH[-1]]
 
 
 def monorepo(tmp_path: Path) -> Path:
@@ -124,6 +127,45 @@ def test_no_app_found_fails_the_validate_step_and_says_so(tmp_path, stubs):
     name, code, out = steps[-1]
     assert (name, code) == ("Validate", 1)
     assert "found no app under ." in out
+
+
+# --- a pull request: diff per app between the base and the change ------------------------------------
+
+
+def pull_request(tmp_path: Path, *edits: tuple) -> Path:
+    """The example on main (also as origin/main, as the checkout with fetch-depth 0 has it), and a
+    branch `change` with `edits` committed."""
+    repo = monorepo(tmp_path)
+    gw.git(repo, "update-ref", "refs/remotes/origin/main", "HEAD")
+    gw.git(repo, "checkout", "-qb", "change")
+    for e in edits:
+        edit(repo, *e)
+    gw.git(repo, "commit", "-qam", "change")
+    return repo
+
+
+# The platform team changes the shared runtime: every app that reads it renders other objects.
+SHARED_RUNTIME_CHANGE = ("platform/runtimes/torch-gpu.yaml", "value: WARN", "value: INFO")
+
+
+def test_a_pull_request_on_the_shared_runtime_comments_every_app_it_changes(tmp_path, stubs):
+    repo = pull_request(tmp_path, SHARED_RUNTIME_CHANGE)
+    steps = gw.Runner(repo, stubs, "pull_request", "main", FOUND).run(gw.workflow())
+    assert [(name, code) for name, code, _ in steps] == [(name, 0) for name in STEPS_ON_A_PULL_REQUEST], steps
+    log = (tmp_path / "stub.log").read_text()
+    assert "gh pr comment 7 --body-file diff.md" in log
+    changed = sorted(line[4:] for line in log.splitlines() if line.startswith("### "))
+    # the apps on the shared runtime; the kpt package and the kustomization use the built-in runtime
+    assert changed == ["apps/team-a/llm-finetune", "apps/team-b/llm-finetune", "apps/team-c/vision", "apps/team-d/speech"]
+    assert "NCCL_DEBUG" in log and str(tmp_path) not in log
+
+
+def test_a_pull_request_of_one_team_comments_only_its_app(tmp_path, stubs):
+    repo = pull_request(tmp_path, ("apps/team-d/speech/trainjob.yaml", "gpu: 2", "gpu: 1"))
+    steps = gw.Runner(repo, stubs, "pull_request", "main", LISTED).run(gw.workflow())
+    assert [(name, code) for name, code, _ in steps] == [(name, 0) for name in STEPS_ON_A_PULL_REQUEST], steps
+    log = (tmp_path / "stub.log").read_text()
+    assert [line for line in log.splitlines() if line.startswith("### ")] == ["### apps/team-d/speech"]
 
 
 # --- report, render and validate: several apps, each by its own config ------------------------------
