@@ -131,17 +131,18 @@ def merge_lines(runs: list[tuple[str, list, int]]) -> tuple[list, int]:
     return lines, code
 
 
-def merge_reports(reports: list[tuple[str, dict]]) -> dict:
+def merge_reports(reports: list[tuple[str, dict]], summary: str) -> dict:
     """One findings report (kpt_fn.findings.collect) of several apps: the findings and TrainJobs of
-    each, in order, each naming its `app` (a TrainJob's finding indexes moved along); counts summed."""
-    findings, trainjobs, summaries = [], [], []
+    each, in order, each naming its `app` (a TrainJob's finding indexes moved along); counts summed;
+    `summary` is the run's (merge_lines' first line: how many apps failed, which), the line a CI log
+    ends with, not every app's summary run together."""
+    findings, trainjobs = [], []
     for app, report in reports:
         offset = len(findings)
         findings.extend({**f, "app": app} for f in report["findings"])
         trainjobs.extend({**t, "app": app, "findings": [i + offset for i in t["findings"]]} for t in report["trainJobs"])
-        summaries.append(f"{app}: {report['summary']}")
     return {
-        "summary": "; ".join(summaries),
+        "summary": str(summary),
         "errors": sum(r["errors"] for _, r in reports),
         "warnings": sum(r["warnings"] for _, r in reports),
         "apps": [app for app, _ in reports],

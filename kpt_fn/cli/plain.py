@@ -337,7 +337,8 @@ def _several(runs: list, cwd: str, env: dict, mode, strict, fmt, trainer_version
         from kpt_fn import formats
 
         lines, code = apps.merge_lines(done)
-        return formats.write("validate", fmt, apps.merge_reports(reports), rules=_union_catalog(catalogs)), lines, code
+        merged = apps.merge_reports(reports, lines[0])
+        return formats.write("validate", fmt, merged, rules=_union_catalog(catalogs)), lines, code
     outs, done = [], []
     for paths in runs:
         out, lines, code = render(paths, cwd, env, mode, strict, fmt, trainer_version, name_from=cwd, **flags)

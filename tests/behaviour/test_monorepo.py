@@ -89,7 +89,8 @@ def test_team_b_over_its_gpu_limit_fails_the_run_of_every_app(tmp_path, stubs, s
     assert len(errors) == 1, out
     assert errors[0].startswith("::error file=apps/team-b/llm-finetune/trainjob.yaml,line=")
     assert "title=policy/max-gpus-per-trainjob::TrainJob team-b/llm-finetune:" in errors[0] and "more than 4" in errors[0]
-    assert "1 of 6 app(s) failed (apps/team-b/llm-finetune)" in out
+    # the annotations' summary line is the run's, as on stderr
+    assert "\nexpand-trainjobs: FAILED: 1 of 6 app(s) failed (apps/team-b/llm-finetune)\n" in out
     sarif = json.loads((repo / "expand-trainjobs.sarif").read_text())
     failed = [r for r in sarif["runs"][0]["results"] if r["level"] == "error"]
     assert [r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] for r in failed] == ["apps/team-b/llm-finetune/trainjob.yaml"]

@@ -62,7 +62,8 @@ def test_merged_reports_keep_each_apps_findings_and_trainjobs_apart():
            "findings": [{"rule": "r", "severity": "warning"}]}
     two = {"summary": "s2", "errors": 1, "warnings": 0, "trainJobs": [{"name": "t", "findings": [0]}],
            "findings": [{"rule": "q", "severity": "error"}]}
-    merged = apps.merge_reports([("apps/a", one), ("apps/b", two)])
+    merged = apps.merge_reports([("apps/a", one), ("apps/b", two)], Summary(False, "1 of 2 app(s) failed (apps/b)"))
+    assert merged["summary"] == "expand-trainjobs: FAILED: 1 of 2 app(s) failed (apps/b)"
     assert merged["errors"] == 1 and merged["warnings"] == 1 and merged["apps"] == ["apps/a", "apps/b"]
     assert [t["findings"] for t in merged["trainJobs"]] == [[0], [1]]
     assert [f["app"] for f in merged["findings"]] == ["apps/a", "apps/b"]
