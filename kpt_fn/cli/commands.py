@@ -146,7 +146,8 @@ def validate(paths, namespace, config, quiet, strict, trainer_version, fmt, find
 
 
 @_command("rules")
-@click.option("--format", "fmt", type=click.Choice(formats.names("rules")), default="table")
+@click.option("--format", "-o", "fmt", type=click.Choice(formats.names("rules")), default="table",
+              help="table: aligned columns with headers, for a terminal; json/yaml for machines.")
 @_TRAINER_VERSION
 def rules(fmt, trainer_version):
     """List the validation rules this function applies (for one Trainer release)."""
@@ -154,7 +155,8 @@ def rules(fmt, trainer_version):
 
 
 @_command("runtimes")
-@click.option("--format", "fmt", type=click.Choice(formats.names("runtimes")), default="table")
+@click.option("--format", "-o", "fmt", type=click.Choice(formats.names("runtimes")), default="table",
+              help="table: aligned columns with headers, for a terminal; json/yaml for machines.")
 @_TRAINER_VERSION
 def runtimes(fmt, trainer_version):
     """List the built-in ClusterTrainingRuntimes of a Trainer release (the catalog `builtinRuntimes`

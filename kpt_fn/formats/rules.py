@@ -1,16 +1,17 @@
-"""The writers of `rules`: the catalogue (kpt_fn.rules) as tab-separated text, JSON or YAML."""
+"""The writers of `rules`: the catalogue (kpt_fn.rules) as an aligned table with headers, JSON or YAML."""
 
 from __future__ import annotations
 
 import json
 
+from kpt_fn.formats.columns import aligned
 from kpt_fn.yamlio import dump
 
 
 def table(catalog: list) -> str:
-    """One rule a line: id, family, what it applies to, description."""
-    lines = [f"{r['id']}\t{r['family']}\t{r.get('applies_to', '')}\t{r.get('description', '')}" for r in catalog]
-    return "\n".join(lines) + "\n"
+    """One rule a line under a header: id, family, what it applies to, description."""
+    return aligned(["RULE", "FAMILY", "APPLIES TO", "DESCRIPTION"],
+                   [[r["id"], r["family"], r.get("applies_to", ""), r.get("description", "")] for r in catalog])
 
 
 def to_json(catalog: list) -> str:

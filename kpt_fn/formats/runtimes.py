@@ -4,11 +4,12 @@ data: {"release": "vX.Y.Z", "runtimes": [runtime, ...]}."""
 
 from __future__ import annotations
 
+from kpt_fn.formats.columns import aligned
 from kpt_fn.yamlio import dump_all
 
 
 def table(data: dict) -> str:
-    lines = [f"# the ClusterTrainingRuntimes Kubeflow Trainer {data['release']} ships"]
+    rows = []
     for rt in data["runtimes"]:
         spec = rt.get("spec") or {}
         policy = ",".join(k for k in (spec.get("mlPolicy") or {}) if k != "numNodes") or "-"
@@ -16,9 +17,9 @@ def table(data: dict) -> str:
         images = sorted({c.get("image", "") for rj in jobs
                          for c in ((rj.get("template") or {}).get("spec", {}).get("template", {})
                                    .get("spec", {}).get("containers") or [])})
-        lines.append(f"{rt['metadata']['name']}\t{policy}\t{','.join(rj.get('name', '') for rj in jobs)}\t"
-                     f"{' '.join(images)}")
-    return "\n".join(lines) + "\n"
+        rows.append([rt["metadata"]["name"], policy, ",".join(rj.get("name", "") for rj in jobs), " ".join(images)])
+    title = f"# the ClusterTrainingRuntimes Kubeflow Trainer {data['release']} ships\n"
+    return title + aligned(["NAME", "ML POLICY", "REPLICATED JOBS", "IMAGES"], rows)
 
 
 def to_yaml(data: dict) -> str:

@@ -12,7 +12,9 @@ CATALOG = [{"id": "k8s/x", "family": "k8s", "applies_to": "JobSet", "description
 
 
 def test_table_is_one_tab_separated_line_per_rule():
-    assert rules.table(CATALOG) == "k8s/x\tk8s\tJobSet\tWhat x checks é\nkueue/y\tkueue\t\t\n"
+    assert rules.table(CATALOG) == ("RULE     FAMILY  APPLIES TO  DESCRIPTION\n"
+                                    "k8s/x    k8s     JobSet      What x checks é\n"
+                                    "kueue/y  kueue\n")
 
 
 def test_json_and_yaml_are_the_catalogue():

@@ -12,7 +12,9 @@ DATA = {"release": "v2.3.0", "runtimes": [RUNTIME]}
 
 
 def test_table_names_the_release_then_one_line_per_runtime():
-    assert runtimes.table(DATA) == "# the ClusterTrainingRuntimes Kubeflow Trainer v2.3.0 ships\ntorch\ttorch\tnode\timg:1\n"
+    assert runtimes.table(DATA) == ("# the ClusterTrainingRuntimes Kubeflow Trainer v2.3.0 ships\n"
+                                    "NAME   ML POLICY  REPLICATED JOBS  IMAGES\n"
+                                    "torch  torch      node             img:1\n")
 
 
 def test_yaml_is_the_runtimes_themselves():
