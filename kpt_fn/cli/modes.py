@@ -319,7 +319,11 @@ def runtimes_mode(fmt: str, trainer_version: str | None = None) -> None:
         from kpt_fn import formats, upstream
 
         bundle = upstream.bundle(trainer_version or upstream.DEFAULT_RELEASE)
-        return formats.write("runtimes", fmt, {"release": bundle.release, "runtimes": list(bundle.catalog())}), [], 0
+        text = formats.write("runtimes", fmt, {"release": bundle.release, "runtimes": list(bundle.catalog())})
+        # The table is its header and rows only (as kubectl get prints one): which release it lists goes
+        # to stderr, where a person reads it and a script reading the rows does not.
+        note = [f"{PREFIX}the ClusterTrainingRuntimes Kubeflow Trainer {bundle.release} ships"] if fmt == "table" else []
+        return text, note, 0
 
     guarded(run)
 

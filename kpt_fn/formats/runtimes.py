@@ -1,6 +1,8 @@
-"""The writers of `runtimes`: the ClusterTrainingRuntimes a Trainer release ships, as one line each
-(name, ML policies, replicated jobs, images) or as the YAML stream of the runtimes themselves. The
-data: {"release": "vX.Y.Z", "runtimes": [runtime, ...]}."""
+"""The writers of `runtimes`: the ClusterTrainingRuntimes a Trainer release ships, as an aligned table
+(name, ML policies, replicated jobs, images; kpt_fn.formats.columns) or as the YAML stream of the
+runtimes themselves. The data: {"release": "vX.Y.Z", "runtimes": [runtime, ...]}. The table is the
+header and its rows only, as kubectl get prints one: which release it lists is a note on stderr
+(kpt_fn.cli.modes.runtimes_mode), so that a script reading the table reads no line that is not a row."""
 
 from __future__ import annotations
 
@@ -12,14 +14,13 @@ def table(data: dict) -> str:
     rows = []
     for rt in data["runtimes"]:
         spec = rt.get("spec") or {}
-        policy = ",".join(k for k in (spec.get("mlPolicy") or {}) if k != "numNodes") or "-"
+        policy = ",".join(k for k in (spec.get("mlPolicy") or {}) if k != "numNodes") or ""
         jobs = (spec.get("template") or {}).get("spec", {}).get("replicatedJobs") or []
         images = sorted({c.get("image", "") for rj in jobs
                          for c in ((rj.get("template") or {}).get("spec", {}).get("template", {})
                                    .get("spec", {}).get("containers") or [])})
         rows.append([rt["metadata"]["name"], policy, ",".join(rj.get("name", "") for rj in jobs), " ".join(images)])
-    title = f"# the ClusterTrainingRuntimes Kubeflow Trainer {data['release']} ships\n"
-    return title + aligned(["NAME", "ML POLICY", "REPLICATED JOBS", "IMAGES"], rows)
+    return aligned(["NAME", "ML POLICY", "REPLICATED JOBS", "IMAGES"], rows)
 
 
 def to_yaml(data: dict) -> str:

@@ -142,7 +142,8 @@ def test_the_command_line_flag(tmp_path):
     bad = run("render", "--trainer-version", "v2.1.0", ".")
     assert bad.returncode == 2 and "'v2.1.0' is not one of 'v2.2.1', 'v2.3.0'" in bad.stderr
     listing = run("runtimes", "--trainer-version", "v2.2.1")
-    assert listing.stdout.startswith("# the ClusterTrainingRuntimes Kubeflow Trainer v2.2.1 ships\n")
+    assert listing.stdout.startswith("NAME ") and "torch-distributed " in listing.stdout
+    assert "the ClusterTrainingRuntimes Kubeflow Trainer v2.2.1 ships" in listing.stderr
 
 
 def test_the_argo_cd_parameter(tmp_path):

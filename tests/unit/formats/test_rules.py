@@ -11,10 +11,10 @@ CATALOG = [{"id": "k8s/x", "family": "k8s", "applies_to": "JobSet", "description
            {"id": "kueue/y", "family": "kueue"}]
 
 
-def test_table_is_one_tab_separated_line_per_rule():
-    assert rules.table(CATALOG) == ("RULE     FAMILY  APPLIES TO  DESCRIPTION\n"
-                                    "k8s/x    k8s     JobSet      What x checks é\n"
-                                    "kueue/y  kueue\n")
+def test_table_is_a_header_then_one_aligned_line_per_rule():
+    assert rules.table(CATALOG) == ("RULE      FAMILY   APPLIES TO   DESCRIPTION\n"
+                                    "k8s/x     k8s      JobSet       What x checks é\n"
+                                    "kueue/y   kueue    <none>       <none>\n")
 
 
 def test_json_and_yaml_are_the_catalogue():
