@@ -304,8 +304,9 @@ def _generated_problems(trainjob: dict, runtime: dict, objects: list, step: _Ste
         if obj.get("kind") == "JobSet":
             problems += validation.check_jobset_webhook(obj, step.checks.bundle)
             problems += rerun.check(obj, trainjob, runtime, step.cfg.mode, step.checks.bundle)
-            problems += validation.check_job_templates(obj, Blame(trainjob, runtime))
-            problems += step.profile.check(trainjob, obj)
+            blame = Blame(trainjob, runtime)
+            problems += validation.check_job_templates(obj, blame)
+            problems += step.profile.check(trainjob, obj, blame)
         identity = res.identity(obj)
         if identity in step.owners and not step.same(identity, obj):
             problems.append(

@@ -110,10 +110,10 @@ def check(trainjob: dict, runtime: dict | None, objects: list, settings, source:
     labels = dig(trainjob, "metadata", "labels") or {}
     for label in settings.get("requiredLabels") or ():
         if not labels.get(label):
-            violate("required-labels", f"label {label} is required", ("metadata.labels", None))
+            violate("required-labels", f"label {label} is required", (f"metadata.labels[{label}]", None))
     deadline = dig(trainjob, "spec", "activeDeadlineSeconds")
     if settings.get("requireActiveDeadline") and not deadline:
-        violate("active-deadline", "spec.activeDeadlineSeconds is required", ("spec", None))
+        violate("active-deadline", "spec.activeDeadlineSeconds is required", ("spec.activeDeadlineSeconds", None))
     cap = settings.get("maxActiveDeadlineSeconds")
     if cap is not None and isinstance(deadline, int) and deadline > cap:
         violate("active-deadline", f"activeDeadlineSeconds {deadline} exceeds {cap}", ("spec.activeDeadlineSeconds", None))

@@ -32,8 +32,9 @@ class Profile:
         so that a note is the profile's to give, never the engine's to be filtered out afterwards."""
         return []
 
-    def check(self, trainjob: dict, jobset: dict) -> list:
-        """Problems of a generated JobSet."""
+    def check(self, trainjob: dict, jobset: dict, blame=None) -> list:
+        """Problems of a generated JobSet; `blame` (kpt_fn.blame.Blame of the TrainJob and its runtime)
+        finds the field a problem's rendered value was written in."""
         return []
 
     @staticmethod

@@ -38,9 +38,9 @@ class Controller(Profile):
             lost.append(Problem(
                 f"label(s) {', '.join(kept)} stay on the TrainJob: the Trainer controller does not copy them to "
                 "the JobSet, so in a cluster without it Kueue never sees them; set `profile: kueue` to render a "
-                "JobSet that Kueue manages", "metadata.labels", severity=WARNING, rule=RULE_LABEL_LOST))
+                "JobSet that Kueue manages", f"metadata.labels[{kept[0]}]", severity=WARNING, rule=RULE_LABEL_LOST))
         return objects, problems + lost
 
-    def check(self, trainjob: dict, jobset: dict) -> list:
+    def check(self, trainjob: dict, jobset: dict, blame=None) -> list:
         # Kueue's webhook checks TAS annotations on any JobSet it sees, whoever rendered it.
         return check_tas(jobset)

@@ -88,11 +88,12 @@ class Kueue(Controller):
         # JSON merge patch would take back (refused); a server-side apply leaves them to their owner.
         return with_sync_option(jobset, SERVER_SIDE_APPLY)
 
-    def check(self, trainjob: dict, jobset: dict) -> list:
-        problems = super().check(trainjob, jobset)
+    def check(self, trainjob: dict, jobset: dict, blame=None) -> list:
+        problems = super().check(trainjob, jobset, blame)
+        problems += request_problems(jobset, self.quotas.limit_ranges(jobset), blame, trainjob)
         if self.quotas:
             queue, _ = queue_for(trainjob, self.queues, self.quotas)
-            problems += quota_problems(trainjob, jobset, self.quotas, queue or "")
+            problems += quota_problems(trainjob, jobset, self.quotas, queue or "", blame)
         return problems
 
 
@@ -192,14 +193,14 @@ def prepare(trainjob: dict, objects: list, queues: dict, quotas: Quotas | None =
             f"add the namespace's LocalQueue {DEFAULT_LOCAL_QUEUE} to the inputs "
             "(the JobSet is rendered without spec.suspend: only a queue-name label makes Kueue's webhook suspend it "
             "on create; without one it would start at once, unmanaged)",
-            "metadata.labels", rule=RULE_QUEUE))
+            f"metadata.labels[{QUEUE_LABEL}]", rule=RULE_QUEUE))
         return objects, problems
     from kpt_fn.apimachinery.validation import is_dns1123_subdomain
 
     wrong = is_dns1123_subdomain(queue)
     if wrong:
         problems.append(Problem(f"profile kueue: LocalQueue name {queue!r} (from {origin}) is invalid: {'; '.join(wrong)}",
-                                f"metadata.labels[{QUEUE_LABEL}]", rule=RULE_QUEUE))
+                                _queue_field(origin), rule=RULE_QUEUE))
         return objects, problems
     checked = queue_problem(trainjob, queue, origin, quotas)
     if checked is not None:
@@ -225,7 +226,6 @@ def prepare(trainjob: dict, objects: list, queues: dict, quotas: Quotas | None =
         if obj.get("kind") == "JobSet":
             obj = _kueue_jobset(obj, labels, managed_by == MULTIKUEUE)
             problems += create_problems(obj, deadline_label=MAX_EXEC_TIME_LABEL in labels, trainjob=trainjob)
-            problems += request_problems(obj, quotas.limit_ranges(obj) if quotas is not None else None)
         elif obj.get("kind") == "PodGroup":
             problems.append(Problem(
                 f"PodGroup {dig(obj, 'metadata', 'name')} ({obj.get('apiVersion')}) and Kueue both gate these pods: "

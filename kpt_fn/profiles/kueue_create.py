@@ -14,7 +14,8 @@ from kpt_fn.profiles.kueue_names import (ELASTIC_JOB_ANNOTATION, INT32_MAX, MAX_
                                          RULE_CREATE, RULE_MAX_EXEC, RULE_REQUESTS, RULE_STALE_PATCH,
                                          RUNTIME_PATCH_MANAGER, labels as _labels)
 from kpt_fn.profiles.kueue_tas import go_parse_int
-from kpt_fn.resource import dig
+from kpt_fn.resource import dig, display
+from kpt_fn.trainer_names import NODE, TRAINER
 
 
 def stale_runtime_patches(trainjob: dict) -> list:
@@ -89,11 +90,27 @@ def create_problems(jobset: dict, deadline_label: bool = False, trainjob: dict |
     return out
 
 
-def request_problems(jobset: dict, limit_range: dict | None) -> list:
+def _requests_field(jobset: dict, ps, field: str, j: int, container: dict, blame) -> tuple:
+    """(path, subject) of the requests to write for a container: the TrainJob's
+    spec.trainer.resourcesPerNode for the trainer's `node` container (Trainer writes it there), else
+    the container's resources where the runtime or a runtimePatch writes the container (kpt_fn.blame),
+    else the JobSet's field."""
+    if blame is not None:
+        if ps.step == TRAINER and field == "containers" and container.get("name") == NODE:
+            return "spec.trainer.resourcesPerNode.requests", None
+        found = blame.locate(jobset, f"{ps.path}.{field}[{j}].name")  # the container, where it is written
+        if found is not None:
+            path, subject = found
+            return f"{path.removesuffix('.name')}.resources.requests", subject
+    return f"{ps.path}.{field}[{j}].resources", jobset
+
+
+def request_problems(jobset: dict, limit_range: dict | None, blame=None, trainjob: dict | None = None) -> list:
     """Containers that ask Kueue's quota for no cpu or memory. Kueue fills a missing request from the
     container's limit and, before that, from the namespace's LimitRange defaults
     (`workload.AdjustResources`, pkg/workload/resources.go). `limit_range`: the container defaults
-    of the namespace's LimitRanges among the items (None when none is there)."""
+    of the namespace's LimitRanges among the items (None when none is there). With `blame`
+    (kpt_fn.blame.Blame) each points at the requests to write in the TrainJob or its runtime."""
     out = []
     defaults = set((limit_range or {}).get("default") or ()) | set((limit_range or {}).get("defaultRequest") or ())
     for ps in workload.pod_sets(jobset):
@@ -107,9 +124,11 @@ def request_problems(jobset: dict, limit_range: dict | None) -> list:
                 namespace = dig(jobset, "metadata", "namespace") or "(none)"
                 unless = ("unless a LimitRange sets a default" if limit_range is None
                           else "the namespace's LimitRange sets no default for it")
+                path, subject = _requests_field(jobset, ps, field, j, c, blame)
+                who = f"{display(trainjob)}: " if trainjob is not None and subject is not None and subject is not jobset else ""
                 out.append(Problem(
-                    f"container {c.get('name')} of replicated job {ps.name} requests no {' or '.join(missing)}: Kueue "
+                    f"{who}container {c.get('name')} of replicated job {ps.name} requests no {' or '.join(missing)}: Kueue "
                     f"counts it as 0 against the quota ({unless}; Kueue fills missing requests from a LimitRange in "
                     f"namespace {namespace}, then from limits)",
-                    f"{ps.path}.{field}[{j}].resources", severity=WARNING, subject=jobset, rule=RULE_REQUESTS))
+                    path, severity=WARNING, subject=subject, rule=RULE_REQUESTS))
     return out

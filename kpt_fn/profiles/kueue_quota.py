@@ -7,11 +7,12 @@ JobSet suspended for ever.
 
 from __future__ import annotations
 
-from kpt_fn import quantity, workload
+from kpt_fn import quantity, resource as res, workload
 from kpt_fn.problems import Problem
 from kpt_fn.profiles import kueue_tas as tas
 from kpt_fn.profiles.kueue_names import QUEUE_LABEL, RULE_QUOTA, is_kueue_object, labels as _labels
 from kpt_fn.resource import dig
+from kpt_fn.trainer_names import NODE, TRAINER
 
 
 class Quotas:
@@ -105,7 +106,8 @@ class _ClusterQueue:
 
 
 def _pod_set_groups(jobset: dict, limit_range: dict | None, count_pods: bool) -> list[tuple[str, dict, list]]:
-    """[(pod set or TAS group name, {resource: total request}, [(pod count, {resource: per-pod request})])]. Kueue assigns flavors to a TAS pod-set
+    """[(pod set or TAS group name, {resource: total request}, [(pod count, {resource: per-pod request},
+    pod set)])]. Kueue assigns flavors to a TAS pod-set
     group (podset-group-name beside a required or preferred topology) as one, with the requests of
     its pod sets added up (flavorassigner.go assignFlavors); `pods` is requested when the
     ClusterQueue has a quota for it."""
@@ -119,7 +121,7 @@ def _pod_set_groups(jobset: dict, limit_range: dict | None, count_pods: bool) ->
         if count_pods:
             per_pod["pods"] = quantity.parse(1)
         _, total, members = groups.setdefault(key, (label, {}, []))
-        members.append((ps.count, per_pod))
+        members.append((ps.count, per_pod, ps))
         for resource, q in per_pod.items():
             total[resource] = total.get(resource, quantity.Quantity()) + q * ps.count
     return list(groups.values())
@@ -144,9 +146,59 @@ def _bad_quota(cq: dict) -> Problem | None:
     return None
 
 
-def quota_problems(trainjob: dict, jobset: dict, quotas: Quotas, queue: str) -> list:
+class _Fields:
+    """The field a quota-fit error points at: the one the user changes to make the workload fit.
+
+    For the trainer's pod set that is a field of the TrainJob (Trainer writes spec.trainer.numNodes
+    into the trainer Job's parallelism and completions, and spec.trainer.resourcesPerNode into its
+    `node` container: pkg/runtime/framework/plugins/*/ EnforceMLPolicy, apply.go), whether the
+    TrainJob writes it already (the key that names the resource) or would add it. For another pod
+    set (an initializer, the MPI launcher) it is where the runtime or a runtimePatch writes the
+    container's request (kpt_fn.blame), else the TrainJob's runtimeRef (the runtime chosen)."""
+
+    def __init__(self, trainjob: dict, jobset: dict, blame):
+        self.trainjob, self.jobset, self.blame = trainjob, jobset, blame
+
+    def _resources_per_node(self, resources: list) -> str:
+        rpn = dig(self.trainjob, "spec", "trainer", "resourcesPerNode")
+        if len(resources) == 1 and isinstance(rpn, dict):
+            for key in ("requests", "limits"):  # requests first: Kueue counts them, limits stand in
+                if isinstance(rpn.get(key), dict) and resources[0] in rpn[key]:
+                    return f"spec.trainer.resourcesPerNode.{key}[{resources[0]}]"
+        return "spec.trainer.resourcesPerNode"
+
+    def request(self, pod_sets: list, resources: list) -> tuple:
+        """(path, subject) of what asks for `resources` (one: its key; several: the container's
+        resources) in the first of `pod_sets` with a container that asks for one of them."""
+        for ps in pod_sets:
+            for field, i, c in ps.containers():
+                written = c.get("resources") if isinstance(c.get("resources"), dict) else {}
+                asked = next((key for key in ("requests", "limits") for r in resources
+                              if r in (written.get(key) or {})), None)
+                if asked is None:
+                    continue
+                if ps.step == TRAINER and field == "containers" and c.get("name") == NODE:
+                    return self._resources_per_node(resources), None
+                path = f"{ps.path}.{field}[{i}].resources" + (f".{asked}[{resources[0]}]" if len(resources) == 1 else "")
+                found = self.blame.locate(self.jobset, path) if self.blame is not None else None
+                if found:
+                    return found
+        return self.count(pod_sets, resources)
+
+    def count(self, pod_sets: list, resources: list | None = None) -> tuple:
+        """(path, subject) of how many pods the pod sets run: the TrainJob's numNodes for the trainer's;
+        otherwise (or for a request no container writes: a LimitRange default, pod overhead) the
+        trainer's resourcesPerNode, or the runtime chosen."""
+        if any(ps.step == TRAINER for ps in pod_sets):
+            return ("spec.trainer.numNodes" if resources is None else self._resources_per_node(resources)), None
+        return "spec.runtimeRef", None
+
+
+def quota_problems(trainjob: dict, jobset: dict, quotas: Quotas, queue: str, blame=None) -> list:
     """Whether the TrainJob's workload can ever be admitted by its ClusterQueue (only when the
     LocalQueue and ClusterQueue are among the items; otherwise nothing is known and nothing said).
+    Each error points at the field to change (_Fields; `blame`: kpt_fn.blame.Blame of the TrainJob
+    and its runtime).
 
     As Kueue's flavor assigner does (pkg/scheduler/flavorassigner/flavorassigner.go
     `findFlavorForPodSets`), a pod set (or TAS group) takes one flavor per resource group for all
@@ -161,36 +213,51 @@ def quota_problems(trainjob: dict, jobset: dict, quotas: Quotas, queue: str) -> 
     if bad is not None:
         return [bad]
     cq = _ClusterQueue(cq_obj)
+    fields = _Fields(trainjob, jobset, blame)
+    who = res.display(trainjob)
+
+    def problem(message: str, at: tuple) -> Problem:
+        path, subject = at
+        # a finding in the runtime's file names the TrainJob whose workload it is
+        return Problem(f"{who}: {message}" if subject is not None else message, path,
+                       subject=subject, rule=RULE_QUOTA)
+
     where = f"ClusterQueue {cq_name} (LocalQueue {namespace}/{queue})" if namespace else f"ClusterQueue {cq_name}"
     problems = []
     totals: dict = {}
     reported = set()
-    sharing: dict[int, list] = {}  # resource group -> [(pod set label, {resource: need})] that fit alone
+    sharing: dict[int, list] = {}  # resource group -> [(pod set label, {resource: need}, pod sets)] that fit alone
+    pods_of: dict[str, list] = {}  # resource -> the pod sets that ask for it
     for label, requests, members in _pod_set_groups(jobset, quotas.limit_ranges(jobset), "pods" in cq.group_of):
+        pod_sets = [ps for _, _, ps in members]
         by_group: dict[int, dict] = {}
         for resource, need in requests.items():
             if not need:
                 continue  # a zero request needs no quota, declared or not
             totals[resource] = totals.get(resource, quantity.Quantity()) + need
+            pods_of.setdefault(resource, []).extend(pod_sets)
             if resource not in cq.group_of:
-                problems.append(Problem(
+                problems.append(problem(
                     f"{label} requests {resource}, which {where} does not cover (Kueue: resource {resource} unavailable "
-                    "in ClusterQueue): the workload can never be admitted", "spec", rule=RULE_QUOTA))
+                    "in ClusterQueue): the workload can never be admitted", fields.request(pod_sets, [resource])))
                 continue
             by_group.setdefault(cq.group_of[resource], {})[resource] = need
         for g, needs in by_group.items():
             flavors = cq.groups[g][1]
             if any(all(_fits(need, caps.get(r, quantity.Quantity())) for r, need in needs.items()) for _, caps in flavors):
-                sharing.setdefault(g, []).append((label, needs))
+                sharing.setdefault(g, []).append((label, needs, pod_sets))
                 continue
             alone = [r for r, need in needs.items() if not any(_fits(need, caps.get(r, quantity.Quantity())) for _, caps in flavors)]
             for resource in alone:  # more than any flavor has: say so resource by resource
                 reported.add(resource)
                 best = max((caps.get(resource, quantity.Quantity()) for _, caps in flavors), default=quantity.Quantity())
-                problems.append(Problem(
+                # one pod asking for more than there is: its request; each pod fits, all of them do not: how many
+                per_pod = any(not _fits(p.get(resource, quantity.Quantity()), best) for _, p, _ in members)
+                at = fields.request(pod_sets, [resource]) if per_pod and resource != "pods" else fields.count(pod_sets)
+                problems.append(problem(
                     f"{label} needs {_describe(resource, needs[resource], members)}, more than any flavor of "
                     f"ClusterQueue {cq_name} can ever give (at most {quantity.canonical(best)} with borrowing): the "
-                    "workload stays Inadmissible", "spec", rule=RULE_QUOTA))
+                    "workload stays Inadmissible", at))
             if alone:
                 continue
             short = "; ".join(
@@ -198,10 +265,10 @@ def quota_problems(trainjob: dict, jobset: dict, quotas: Quotas, queue: str) -> 
                                                for r in sorted(needs) if not _fits(needs[r], caps.get(r, quantity.Quantity())))
                 for name, caps in flavors)
             wanted = ", ".join(f"{quantity.canonical(needs[r])} {r}" for r in sorted(needs))
-            problems.append(Problem(
+            problems.append(problem(
                 f"{label} needs {wanted} from one flavor of ClusterQueue {cq_name} (Kueue gives a pod set one flavor "
                 f"per resource group for all its resources), and no flavor can ever give all of it ({short or 'no flavors'}): "
-                "the workload stays Inadmissible", "spec", rule=RULE_QUOTA))
+                "the workload stays Inadmissible", fields.request(pod_sets, sorted(needs))))
     for resource, need in totals.items():
         if resource in reported or resource not in cq.group_of:
             continue
@@ -210,19 +277,20 @@ def quota_problems(trainjob: dict, jobset: dict, quotas: Quotas, queue: str) -> 
             whole = sum(caps[1:], caps[0])
             if need > whole:
                 reported.add(resource)
-                problems.append(Problem(
+                problems.append(problem(
                     f"the workload needs {quantity.canonical(need)} {resource} in all, more than ClusterQueue "
                     f"{cq_name} can ever give ({quantity.canonical(whole)} over all flavors, with borrowing): "
-                    "it stays Inadmissible", "spec", rule=RULE_QUOTA))
+                    "it stays Inadmissible", fields.count(pods_of.get(resource, []))))
     for g, members in sharing.items():
-        if len(members) < 2 or any(r in reported for _, needs in members for r in needs):
+        if len(members) < 2 or any(r in reported for _, needs, _ in members for r in needs):
             continue
-        if _assignment_exists([needs for _, needs in members], [caps for _, caps in cq.groups[g][1]]) is False:
-            names = ", ".join(label for label, _ in members)
-            problems.append(Problem(
+        if _assignment_exists([needs for _, needs, _ in members], [caps for _, caps in cq.groups[g][1]]) is False:
+            names = ", ".join(label for label, _, _ in members)
+            problems.append(problem(
                 f"{names} each fit a flavor of ClusterQueue {cq_name}, but no choice of one flavor per pod set fits them "
                 "all at once (Kueue gives each pod set one flavor per resource group for all its resources, within "
-                "each flavor's quota and borrowing limit): the workload stays Inadmissible", "spec", rule=RULE_QUOTA))
+                "each flavor's quota and borrowing limit): the workload stays Inadmissible",
+                fields.count([ps for _, _, sets in members for ps in sets])))
     return _unique(problems)
 
 
@@ -263,7 +331,7 @@ def _assignment_exists(demands: list[dict], flavors: list[dict], budget: int = 2
 def _describe(resource: str, need, members: list) -> str:
     """`4 nvidia.com/gpu (2 pod(s) x 2)` for a single pod set, the total for a group."""
     if len(members) == 1:
-        count, per_pod = members[0]
+        count, per_pod, _ = members[0]
         return f"{quantity.canonical(need)} {resource} ({count} pod(s) x {quantity.canonical(per_pod[resource])})"
     return f"{quantity.canonical(need)} {resource}"
 

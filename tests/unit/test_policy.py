@@ -71,7 +71,7 @@ CASES = {
     "no-latest-tag": (GOOD, _runtime_edit(lambda pod: pod["containers"][0].update(image="registry.example.com/torch:latest")),
                       "spec.template.spec.replicatedJobs[0].template.spec.template.spec.containers[0].image", "TrainingRuntime"),
     "allowed-runtimes": (_edit(("spec", "runtimeRef"), {"name": "torch-distributed"}), RUNTIME, "spec.runtimeRef.name", "TrainJob"),
-    "required-labels": (_edit(("metadata", "labels"), {}), RUNTIME, "metadata.labels", "TrainJob"),
+    "required-labels": (_edit(("metadata", "labels"), {}), RUNTIME, "metadata.labels[kueue.x-k8s.io/queue-name]", "TrainJob"),
     "requests-required": ({**GOOD, "spec": {k: v for k, v in GOOD["spec"].items() if k != "trainer"}},
                           _runtime_edit(lambda pod: pod["containers"][0].update(resources={"requests": {"cpu": "1"}})),
                           "spec.template.spec.replicatedJobs[0].template.spec.template.spec.containers[0].resources", "TrainingRuntime"),

@@ -25,7 +25,7 @@ def test_kueue_labels_left_on_the_trainjob_are_a_warning():
     tj = trainjob({kueue_names.QUEUE_LABEL: "q"})
     objects, [p] = Controller(FunctionConfig(), [], {}).after_engine(tj, [JOBSET], [])
     assert objects == [JOBSET]
-    assert (p.severity, p.rule, p.path) == (WARNING, kueue_names.RULE_LABEL_LOST, "metadata.labels")
+    assert (p.severity, p.rule, p.path) == (WARNING, kueue_names.RULE_LABEL_LOST, f"metadata.labels[{kueue_names.QUEUE_LABEL}]")
     assert kueue_names.QUEUE_LABEL not in objects[0]["metadata"].get("labels", {})
 
 
