@@ -203,14 +203,19 @@ def report(paths, fmt, trainer_version, max_chars, find_apps):
 
 @_command("diff")
 @click.argument("sources", nargs=-1, metavar="OLD NEW | --trainer-version OLD..NEW [DIR]")
-@click.option("--format", "fmt", type=click.Choice(formats.names("diff")), default="markdown")
+@click.option("--format", "fmt", type=click.Choice(formats.names("diff")), default=None,
+              help="text: a unified diff of each changed object, as kubectl diff shows it (the default when stdout "
+                   "is a terminal); markdown: a pull-request comment (the default otherwise); json.")
+@click.option("--color", "color", type=click.Choice(["auto", "always", "never"]), default="auto",
+              help="Colour the text diff: auto (when stdout is a terminal, NO_COLOR is not set and TERM is not "
+                   "dumb), always, never.")
 @click.option("--fail-on", "fail_on", type=click.Choice(["change", "refused"]), default="change",
               help="What exit status 1 means: any change (default), or a change the cluster refuses on an "
                    "existing JobSet (in-place changes then exit 0), to stop such a merge in CI.")
 @click.option("--trainer-version", "releases", default=None, metavar="OLD..NEW",
               help="Upgrade preview: render DIR (default .) under both Trainer releases, e.g. v2.2.1..v2.3.0.")
 @_MAX_CHARS
-def diff(sources, fmt, fail_on, releases, max_chars):
+def diff(sources, fmt, color, fail_on, releases, max_chars):
     """Which TrainJobs' rendered objects change between OLD and NEW (directories, or git revisions of
     the repository the working directory is in, read from git's objects as committed, at the working
     directory's place): added, removed and changed fields per object (Secret data masked), what each
@@ -223,11 +228,11 @@ def diff(sources, fmt, fail_on, releases, max_chars):
     if releases is not None:
         if len(sources) > 1:
             raise click.UsageError("diff --trainer-version OLD..NEW takes at most one DIR")
-        modes.upgrade_mode(sources[0] if sources else ".", releases, fmt, fail_on)
+        modes.upgrade_mode(sources[0] if sources else ".", releases, fmt, fail_on, color)
         return
     if len(sources) != 2:
         raise click.UsageError("diff takes OLD and NEW (or --trainer-version OLD..NEW [DIR])")
-    modes.diff_mode(sources[0], sources[1], fmt, fail_on, max_chars)
+    modes.diff_mode(sources[0], sources[1], fmt, fail_on, max_chars, color)
 
 
 @_command("check-generated")

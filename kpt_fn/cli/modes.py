@@ -164,6 +164,28 @@ def _stdin_is_terminal() -> bool:
         return False
 
 
+def _stdout_is_terminal() -> bool:
+    try:
+        return sys.stdout is not None and sys.stdout.isatty()
+    except (AttributeError, ValueError, OSError):
+        return False
+
+
+def diff_format(fmt: str | None) -> str:
+    """`diff`'s format when `--format` is not given: the unified text for a person at a terminal, the
+    Markdown comment anywhere else (a pipe, a file, CI: docs/review.md says why)."""
+    return fmt or ("text" if _stdout_is_terminal() else "markdown")
+
+
+def colour_wanted(choice: str, env: dict) -> bool:
+    """`--color`: always, never, or auto as kubectl decides (k8s.io/cli-runtime v0.36.2
+    pkg/printers/terminal.go :50-71, AllowsColorOutput): stdout is a terminal, TERM is not `dumb` and
+    NO_COLOR is not set (no-color.org; kubectl asks only whether it is set)."""
+    if choice != "auto":
+        return choice == "always"
+    return _stdout_is_terminal() and env.get("TERM") != "dumb" and "NO_COLOR" not in env
+
+
 def krm_mode() -> None:
     """ResourceList on stdin -> ResourceList on stdout."""
     if _stdin_is_terminal():
@@ -358,7 +380,7 @@ def check_generated_mode(paths) -> None:
 
 
 def diff_command(old: str, new: str, fmt: str, cwd: str, env: dict, max_chars: int | None = None,
-                 fail_on: str = "change") -> tuple:
+                 fail_on: str = "change", color: bool = False) -> tuple:
     """(stdout, stderr lines, exit code) of `diff OLD NEW` run in `cwd` (the CLI reads it, and fails
     clearly when it was deleted): 0 no change, 1 changes, 2 could not compare (a side that cannot be
     read or does not render; an internal error is 2 too, through guarded) -- never anything else, so
@@ -386,7 +408,11 @@ def diff_command(old: str, new: str, fmt: str, cwd: str, env: dict, max_chars: i
         # A revision's files are read from a temporary directory: no message names it (issue 33). In
         # the data, before a writer escapes it (Markdown writes `_` as `\_`, and a path would survive).
         labels = _scratch_labels(scratch, [(spec, where) for spec, where, _ in sides])
-        text = formats.write("diff", fmt, _unscratched_data(data, labels), **_comment_size(fmt, max_chars))
+        options = _comment_size(fmt, max_chars)
+        if fmt == "text":  # the objects shown whole, named as the data names them
+            both = _unscratched_data(review_diff.sides(sides[0][2], sides[1][2], data), labels)
+            options = _text_options(both, old, new, color)
+        text = formats.write("diff", fmt, _unscratched_data(data, labels), **options)
     except review_sides.SourceError as e:
         return "", [Summary(False, str(e))], 2
     except RecursionError:
@@ -412,6 +438,12 @@ def diff_command(old: str, new: str, fmt: str, cwd: str, env: dict, max_chars: i
 def _comment_size(fmt: str, max_chars: int | None) -> dict:
     """The size option of a Markdown comment's writer (`--max-chars`; the writer's default without it)."""
     return {"max_chars": max_chars} if fmt == "markdown" else {}
+
+
+def _text_options(sides: dict, old: str, new: str, color: bool) -> dict:
+    """The plain-text diff's options: both versions of each object, the two sides as the command was
+    given them (the names its `---`/`+++` lines show), colour or not."""
+    return {"sides": sides, "labels": (old.rstrip("/") or old, new.rstrip("/") or new), "color": color}
 
 
 def _scratch_labels(scratch: str, sides: list) -> list:
@@ -488,12 +520,12 @@ def report_mode(paths, fmt: str, trainer_version: str | None = None, max_chars: 
     guarded(run)
 
 
-def upgrade_mode(path: str, releases: str, fmt: str, fail_on: str = "change") -> None:
+def upgrade_mode(path: str, releases: str, fmt: str | None, fail_on: str = "change", color: str = "auto") -> None:
     """`diff --trainer-version OLD..NEW [DIR]`: exit status as for `diff`."""
-    guarded(_upgrade, path, releases, fmt, fail_on, failed_code=2)
+    guarded(_upgrade, path, releases, diff_format(fmt), fail_on, colour_wanted(color, dict(os.environ)), failed_code=2)
 
 
-def _upgrade(path: str, releases: str, fmt: str, fail_on: str = "change") -> tuple:
+def _upgrade(path: str, releases: str, fmt: str, fail_on: str = "change", color: bool = False) -> tuple:
     from kpt_fn import formats, upstream
     from kpt_fn.cli import plain
     from kpt_fn.review import diff as review_diff, upgrade
@@ -510,16 +542,20 @@ def _upgrade(path: str, releases: str, fmt: str, fail_on: str = "change") -> tup
             return "", [_summary(False, f"{path} does not render under Trainer {release}"), *outcome.stderr_lines()[1:]], 2
         outcomes.append(outcome)
     data = upgrade.preview(old, new, *outcomes)
-    text = formats.write("upgrade", fmt, data)
+    options = _text_options(review_diff.sides(*outcomes, data), old, new, color) if fmt == "text" else {}
+    text = formats.write("upgrade", fmt, data, **options)
     changes = review_diff.has_changes(data)
     failing = changes if fail_on == "change" else bool(data["summary"].get("refused"))
     return text, [f"{PREFIX}{'changes' if changes else 'no changes'}"], 1 if failing else 0, 2
 
 
-def diff_mode(old: str, new: str, fmt: str, fail_on: str = "change", max_chars: int | None = None) -> None:
+def diff_mode(old: str, new: str, fmt: str | None, fail_on: str = "change", max_chars: int | None = None,
+              color: str = "auto") -> None:
     # Exit 1 means "changes" (or, with fail_on "refused", "a change the cluster refuses") here:
     # errors, output that could not be written included, are 2.
     def run():
-        return (*diff_command(old, new, fmt, working_directory(), dict(os.environ), max_chars, fail_on), 2)
+        env = dict(os.environ)
+        return (*diff_command(old, new, diff_format(fmt), working_directory(), env, max_chars, fail_on,
+                              colour_wanted(color, env)), 2)
 
     guarded(run, failed_code=2)

@@ -91,27 +91,49 @@ def markdown(data: dict, max_chars: int | None = None) -> str:
     return fit(head, [(_diff_block(j), counts(j["findings"])) for j in order], max_chars or DEFAULT_MAX_CHARS, "TrainJob(s)")
 
 
-def _effect_lines(obj: dict) -> list:
-    """Lines under an object of the Markdown diff saying what the change will do."""
+class Style:
+    """How the sentences about an object's effect quote what they name: a field path or name as code,
+    other text as text, the refusal strong. The Markdown's (formats.markdown) or the plain text's
+    (as they are: the plain writer escapes each whole line)."""
+
+    __slots__ = ("code", "text", "strong")
+
+    def __init__(self, code, text, strong):
+        self.code, self.text, self.strong = code, text, strong
+
+
+MARKDOWN = Style(md.code, md.text, lambda s: f"**{s}**")
+PLAIN = Style(str, str, str)
+
+
+def effect_notes(obj: dict, style: Style = MARKDOWN) -> list:
+    """[(depth, sentence)]: what the change to one object will do in the cluster (kpt_fn.lifecycle.classify),
+    the one wording of every diff writer."""
+    code = style.code
     if obj.get("effect") == classify.IN_PLACE and obj.get("onceRunning") == classify.REFUSED:
-        fields = ", ".join(md.code(f) for f in obj["refusedFields"])  # paths hold user names (env, containers)
-        return ["  - applied in place while the TrainJob is held (its JobSet is suspended); the same change is "
-                f"refused once the JobSet runs ({fields})"]
+        fields = ", ".join(code(f) for f in obj["refusedFields"])  # paths hold user names (env, containers)
+        return [(0, "applied in place while the TrainJob is held (its JobSet is suspended); the same change is "
+                    f"refused once the JobSet runs ({fields})")]
     if obj.get("effect") == classify.IN_PLACE:
-        return ["  - applied in place"]
+        return [(0, "applied in place")]
     if obj.get("effect") == classify.PRUNED:
-        return ["  - deleted by a sync that prunes (Argo CD `prune`, `kpt live apply`); left running otherwise"]
+        return [(0, f"deleted by a sync that prunes (Argo CD {code('prune')}, {code('kpt live apply')}); left running otherwise")]
     if obj.get("effect") != classify.REFUSED:
         return []
-    fields = ", ".join(md.code(f) for f in obj["refusedFields"])  # paths hold user names (env, containers)
+    fields = ", ".join(code(f) for f in obj["refusedFields"])  # paths hold user names (env, containers)
     kind, _, name = obj["object"].partition(" ")
     what = "cannot be changed once created" if kind == "JobSet" else "cannot take this change"
-    lines = [f"  - **refused by the cluster**: {md.text(kind)} {md.text(name)} {what} ({fields})"]
+    notes = [(0, f"{style.strong('refused by the cluster')}: {style.text(kind)} {style.text(name)} {what} ({fields})")]
     if obj.get("whileSuspended") == classify.IN_PLACE:
-        lines.append("  - accepted while the JobSet is suspended (held or queued), refused once it runs")
-    lines.append(f"  - what to do: {obj['remedy']}")
-    lines += [f"    - {route['client']}: {route['do']}" for route in obj.get("routes") or ()]
-    return lines
+        notes.append((0, "accepted while the JobSet is suspended (held or queued), refused once it runs"))
+    notes.append((0, f"what to do: {obj['remedy']}"))
+    notes += [(1, f"{route['client']}: {route['do']}") for route in obj.get("routes") or ()]
+    return notes
+
+
+def _effect_lines(obj: dict) -> list:
+    """Lines under an object of the Markdown diff saying what the change will do."""
+    return [f"{'  ' * (depth + 1)}- {note}" for depth, note in effect_notes(obj)]
 
 
 def _refused_summary(data: dict) -> list:

@@ -133,15 +133,21 @@ def _object_change(key: str, old: dict | None, new: dict | None) -> dict | None:
     return {"object": key, "change": "changed", "fields": [{"path": p, "old": o, "new": n} for p, o, n in fields]}
 
 
+def _by_trainjob(outcome) -> dict:
+    return {f"{res.namespace(e.origin) or ''}/{res.name(e.origin)}".lstrip("/"): e for e in outcome.rendered}
+
+
+def _objects(entry) -> dict:
+    """{`Kind ns/name`: object} of a TrainJob's rendered objects, as compared."""
+    return {res.display(o): _strip(o) for o in (entry.objects if entry else ()) if isinstance(o, dict)}
+
+
 def diff(old_outcome, new_outcome, old_root: str | None = None, new_root: str | None = None) -> dict:
     """What changes between two expansions: per TrainJob, its objects added, removed and changed
     field by field (and its findings at NEW); per runtime that changed, how many TrainJobs use it and
     which of them render differently. A TrainJob that NEW cannot render is `failed`, with its reason,
     not `removed`."""
-    def by_trainjob(outcome):
-        return {f"{res.namespace(e.origin) or ''}/{res.name(e.origin)}".lstrip("/"): e for e in outcome.rendered}
-
-    old_jobs, new_jobs = by_trainjob(old_outcome), by_trainjob(new_outcome)
+    old_jobs, new_jobs = _by_trainjob(old_outcome), _by_trainjob(new_outcome)
     # The JobSet release each render's Trainer release pairs with decides what the cluster refuses.
     bundles = (upstream.bundle(old_outcome.config.trainerVersion), upstream.bundle(new_outcome.config.trainerVersion))
     new_findings, general = findings(new_outcome, new_root)
@@ -151,8 +157,7 @@ def diff(old_outcome, new_outcome, old_root: str | None = None, new_root: str | 
         found = new_findings.get(id(b), []) if b is not None else []
         failed = b is not None and not b.objects and counts(found)["errors"] > 0
         state = "failed" if failed else "added" if a is None else "removed" if b is None else None
-        objs_a = {res.display(o): _strip(o) for o in (a.objects if a else ()) if isinstance(o, dict)}
-        objs_b = {res.display(o): _strip(o) for o in (b.objects if b else ()) if isinstance(o, dict)}
+        objs_a, objs_b = _objects(a), _objects(b)
         objects = []
         if not failed:
             for key in sorted(set(objs_a) | set(objs_b)):
@@ -182,6 +187,18 @@ def diff(old_outcome, new_outcome, old_root: str | None = None, new_root: str | 
             "errors": new_outcome.errors, "warnings": new_outcome.warnings,
             "summary": {**{k: sum(1 for j in jobs if j["change"] == k) for k in ("added", "removed", "changed", "failed")},
                         **classify.summary(jobs)}}
+
+
+def sides(old_outcome, new_outcome, data: dict) -> dict:
+    """{TrainJob: {`Kind ns/name`: (old, new)}}: both versions of every object `data` (diff's) lists,
+    as they were compared (client annotations dropped, Secret data masked): what the plain-text diff
+    shows whole (kpt_fn.formats.unified). None for a side the object is not on."""
+    old_jobs, new_jobs = _by_trainjob(old_outcome), _by_trainjob(new_outcome)
+    out = {}
+    for j in data["trainJobs"]:
+        a, b = _objects(old_jobs.get(j["trainJob"])), _objects(new_jobs.get(j["trainJob"]))
+        out[j["trainJob"]] = {o["object"]: mask_secrets(a.get(o["object"]), b.get(o["object"])) for o in j["objects"]}
+    return out
 
 
 def has_changes(data: dict) -> bool:

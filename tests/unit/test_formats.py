@@ -24,8 +24,10 @@ TABLE = {
     ("report", "json"): "kpt_fn.formats.report.to_json",
     ("diff", "markdown"): "kpt_fn.formats.diff.markdown",
     ("diff", "json"): "kpt_fn.formats.diff.to_json",
+    ("diff", "text"): "kpt_fn.formats.unified.text",
     ("upgrade", "markdown"): "kpt_fn.formats.upgrade.markdown",
     ("upgrade", "json"): "kpt_fn.formats.diff.to_json",
+    ("upgrade", "text"): "kpt_fn.formats.unified.upgrade",
     ("rules", "table"): "kpt_fn.formats.rules.table",
     ("rules", "yaml"): "kpt_fn.formats.rules.to_yaml",
     ("rules", "json"): "kpt_fn.formats.rules.to_json",
@@ -37,7 +39,7 @@ TABLE = {
 
 def test_names_are_text_and_every_module():
     assert formats.NAMES == ("text", "json", "sarif", "junit", "github")
-    assert formats.names("rules") == ["table", "yaml", "json"] and formats.names("diff") == ["markdown", "json"]
+    assert formats.names("rules") == ["table", "yaml", "json"] and formats.names("diff") == ["markdown", "json", "text"]
 
 
 @pytest.mark.parametrize("key", sorted(TABLE))
