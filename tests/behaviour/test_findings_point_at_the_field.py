@@ -15,6 +15,8 @@ import sys
 
 import pytest
 
+from support.tiny_app import RUNTIME as TINY_RUNTIME
+
 QUEUES = """\
 apiVersion: kueue.x-k8s.io/v1beta1
 kind: ClusterQueue
@@ -42,30 +44,7 @@ spec:
 """
 
 # The trainer's pod set, and a launcher pod set whose GPUs only the runtime asks for.
-RUNTIME = """\
-apiVersion: trainer.kubeflow.org/v1alpha1
-kind: TrainingRuntime
-metadata:
-  name: rt
-  namespace: ml
-  annotations: {config.kubernetes.io/local-config: "true"}
-spec:
-  mlPolicy:
-    numNodes: 1
-  template:
-    spec:
-      replicatedJobs:
-        - name: node
-          template:
-            metadata:
-              labels:
-                trainer.kubeflow.org/trainjob-ancestor-step: trainer
-            spec:
-              template:
-                spec:
-                  containers:
-                    - name: node
-                      image: busybox
+RUNTIME = TINY_RUNTIME.replace("  name: tiny\n", "  name: rt\n  namespace: ml\n") + """\
                       resources:
                         limits:
                           nvidia.com/gpu: 1
