@@ -72,6 +72,15 @@ def _show(path: str, steps) -> str:
     return path
 
 
+def _to_add(reached: list, steps: list, depth: int) -> list:
+    """The source's steps, and the rest of `steps` past what the source holds when it names only fields
+    and keys (`image`, `resources.requests[cpu]`): a value the source lacks is the field to add there,
+    and its line is where the walk stopped (kpt_fn.lines). A rest with a list index is not added: an
+    index of the rendered list says nothing of the source's."""
+    rest = steps[depth:]
+    return reached + rest if not any(isinstance(s, int) for s in rest) else reached
+
+
 def _same(a, b) -> bool:
     if isinstance(a, dict) and isinstance(b, dict):
         for k in _IDENTITY:
@@ -210,7 +219,7 @@ class Blame:
                     continue
                 reached, depth = follow(container, c, attr)
                 if best is None or depth > best[0]:
-                    best = (depth, _show(f"{path}.{field}[{i}]", reached), subject)
+                    best = (depth, _show(f"{path}.{field}[{i}]", _to_add(reached, attr, depth)), subject)
             return best[1:] if best else None
         return self._deepest(ps, steps, lambda rj: dig(rj, *workload.POD_SPEC), ".template.spec.template.spec", ps.pod)
 
@@ -224,7 +233,7 @@ class Blame:
                 continue
             reached, depth = follow(rendered, source, steps)
             if depth and (best is None or depth > best[0]):
-                best = (depth, _show(path + suffix, reached), subject)
+                best = (depth, _show(path + suffix, _to_add(reached, steps, depth)), subject)
         return best[1:] if best else None
 
     def _from_trainjob(self, ps, field, container, attr):

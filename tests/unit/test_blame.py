@@ -67,6 +67,13 @@ POD = "spec.replicatedJobs[0].template.spec.template.spec"
     ("spec.replicatedJobs[0].template.spec.backoffLimit", ("spec.template.spec.replicatedJobs[0].template.spec.backoffLimit", RUNTIME)),
     # The trainer Job's parallelism is the TrainJob's numNodes.
     ("spec.replicatedJobs[0].template.spec.parallelism", ("spec.trainer.numNodes", None)),
+    # A value the runtime's container lacks: the field to add there (issue 32 point 5), not the container;
+    # a rest with a rendered list index is not added (it says nothing of the source's list).
+    (f"{POD}.containers[0].resources.requests[cpu]",
+     ("spec.template.spec.replicatedJobs[0].template.spec.template.spec.containers[0].resources.requests[cpu]", RUNTIME)),
+    (f"{POD}.containers[0].ports[0].name", ("spec.template.spec.replicatedJobs[0].template.spec.template.spec.containers[0]", RUNTIME)),
+    ("spec.replicatedJobs[0].template.spec.template.spec.nodeSelector[zone]",
+     ("spec.template.spec.replicatedJobs[0].template.spec.template.spec.nodeSelector[zone]", RUNTIME)),
     # Not a replicated job's field, or nothing written by anyone.
     ("spec.network", None), ("spec.replicatedJobs[5].template.spec.x.y", None), (f"{POD}.hostNetwork", None),
 ])
