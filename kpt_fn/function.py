@@ -449,7 +449,9 @@ def run(items: list, parsed: config_mod.Parsed, door: Door = Door()) -> Outcome:
     profile, option_problems = profiles.select(cfg, items)  # before items are frozen
     from kpt_fn.engine import secrets  # the secret policy owns what its options may be
 
-    option_problems += [Problem(m, "spec", subject=cfg.source) for m in secrets.check_options(opts)]
+    # the option's field in the functionConfig: data.<key> of a ConfigMap, spec.<key> of an ExpandTrainJobs
+    prefix = "data" if isinstance(cfg.source, dict) and cfg.source.get("kind") == "ConfigMap" else "spec"
+    option_problems += [Problem(m, f"{prefix}.{key}", subject=cfg.source) for m, key in secrets.check_options(opts)]
     results = [from_problem(p) for p in config_problems + item_problems + extra_problems + dir_problems
                + index.problems + option_problems]
 

@@ -73,7 +73,12 @@ _Z85 = "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ.-:+=^!/*?
 
 
 class SecretPolicyError(ValueError):
-    """The options ask for something the policy cannot do (bad mode, missing seed, bad name)."""
+    """The options ask for something the policy cannot do (bad mode, missing seed, bad name); `key`:
+    the functionConfig option to change."""
+
+    def __init__(self, message: str, key: str = ""):
+        super().__init__(message)
+        self.key = key
 
 
 class SecretPolicy:
@@ -110,7 +115,7 @@ class SecretPolicy:
 
         if is_dns1123_subdomain(name):
             key = _CONFIG_KEYS[self.kind][1]
-            raise SecretPolicyError(f'{key} gives the Secret name "{name}", which is not a valid DNS-1123 subdomain')
+            raise SecretPolicyError(f'{key} gives the Secret name "{name}", which is not a valid DNS-1123 subdomain', key)
         return name
 
     @property
@@ -132,13 +137,13 @@ def policy(options, kind: str) -> SecretPolicy:
     mode = _option(options, mode_key)
     if mode not in MODES:
         choices = ", ".join('"' + m + '"' for m in MODES)
-        raise SecretPolicyError(f'{mode_key} must be one of {choices}; got "{mode}"')
+        raise SecretPolicyError(f'{mode_key} must be one of {choices}; got "{mode}"', mode_key)
     seed = options.secretSeed
     if mode == GENERATE:
         if not seed:
-            raise SecretPolicyError(f"secretSeed is required when {mode_key} is generate")
+            raise SecretPolicyError(f"secretSeed is required when {mode_key} is generate", "secretSeed")
         if len(seed) < MIN_SEED_LENGTH:
-            raise SecretPolicyError(f"secretSeed must be at least {MIN_SEED_LENGTH} characters long")
+            raise SecretPolicyError(f"secretSeed must be at least {MIN_SEED_LENGTH} characters long", "secretSeed")
     return SecretPolicy(kind=kind, mode=mode, name_template=_option(options, name_key), seed=seed)
 
 
@@ -168,18 +173,19 @@ def render_secret(options, kind: str, trainjob_name: str, namespace) -> tuple[li
     return [], referenced(secret_name, namespace)
 
 
-def check_options(options) -> list[str]:
-    """Messages for every secret option the policy cannot honour (for eager functionConfig checks).
+def check_options(options) -> list[tuple[str, str]]:
+    """(message, option) for every secret option the policy cannot honour (for eager functionConfig
+    checks): the option is the one to change.
 
     Name templates are checked with a sample TrainJob name; the engine checks the real names.
     """
-    messages = []
+    found = []
     for kind in (MPI_SSH, FLUX_CURVE):
         try:
             policy(options, kind).secret_name("trainjob")
         except SecretPolicyError as exc:
-            messages.append(str(exc))
-    return messages
+            found.append((str(exc), exc.key))
+    return found
 
 
 # --- key derivation ---------------------------------------------------------------------------

@@ -3,7 +3,8 @@ field's line in the file (kpt_fn/lines.py), through `validate --format json` as 
 
 The rules fixed here pointed at `spec`, at a parent map, or at no field although one field is to
 blame: the Kueue quota fit (kpt_fn/profiles/kueue_quota.py), the Kueue queue name, the labels the
-controller profile leaves on the TrainJob, and the policy's required label and required deadline.
+controller profile leaves on the TrainJob, the policy's required label and required deadline, and a
+secret option the secret policy cannot honour (it pointed at the functionConfig's `spec`).
 Controls beside them: a TrainJob that fits renders."""
 
 from __future__ import annotations
@@ -198,3 +199,16 @@ def test_policy_required_label_and_deadline_point_at_the_field_to_add(tmp_path):
     assert _one(findings, "label team", rule="policy/required-labels")["field"] == "metadata.labels[team]"
     assert _one(findings, "activeDeadlineSeconds", rule="policy/active-deadline")["field"] == "spec.activeDeadlineSeconds"
 
+
+
+@pytest.mark.parametrize("config, field", [
+    ("  mpiSSHSecret: generate\n", "spec.secretSeed"),
+    ("  mpiSSHSecret: sometimes\n", "spec.mpiSSHSecret"),
+    ("  fluxCurveSecretName: Bad_Name\n", "spec.fluxCurveSecretName"),
+])
+def test_a_secret_option_the_policy_cannot_honour_points_at_the_option(tmp_path, config, field):
+    app = _app(tmp_path, config, {"runtime.yaml": runtime(), "tj.yaml": trainjob("s", labels="")})
+    [f] = [f for f in _validate(app) if f["field"].startswith("spec.") and f["file"] == "expand-trainjobs.yaml"]
+    key = field.split(".")[1]
+    written = key + ":" in (app / "expand-trainjobs.yaml").read_text()
+    assert f["field"] == field and f["line"] == _line(app / "expand-trainjobs.yaml", key if written else "spec:")

@@ -208,6 +208,7 @@ def test_check_options():
     assert secrets.check_options(EngineOptions(bundle=upstream.bundle("v2.3.0"))) == []
     assert secrets.check_options(EngineOptions(
         mpiSSHSecret="generate", fluxCurveSecretName="Bad_Name", bundle=upstream.bundle("v2.3.0"))) == [
-        "secretSeed is required when mpiSSHSecret is generate",
-        'fluxCurveSecretName gives the Secret name "Bad_Name", which is not a valid DNS-1123 subdomain',
+        ("secretSeed is required when mpiSSHSecret is generate", "secretSeed"),
+        ('fluxCurveSecretName gives the Secret name "Bad_Name", which is not a valid DNS-1123 subdomain',
+         "fluxCurveSecretName"),
     ]
