@@ -221,7 +221,7 @@ class Toy(Profile):
             obj["metadata"].setdefault("annotations", {})["toy.example.com/profile"] = self.cfg.profile
         return objects, problems + [Problem("rendered for the toy cluster", "", severity=WARNING, rule="toy/note")]
 
-    def check(self, trainjob, jobset):
+    def check(self, trainjob, jobset, blame=None):
         return [Problem("toy JobSets run one node", "spec.trainer.numNodes", rule="toy/one-node")] \\
             if trainjob["spec"]["trainer"].get("numNodes", 1) > 1 else []
 '''
