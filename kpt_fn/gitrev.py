@@ -84,6 +84,11 @@ def _git(args: list, cwd: str, env: dict, stdin: bytes | None = None) -> subproc
         raise RevisionError(f"cannot run git: {e.strerror}") from None
 
 
+def run(repo: Repository, args: list) -> subprocess.CompletedProcess:
+    """`git ARGS` in the repository, isolated and timed as every git call here."""
+    return _git(args, repo.cwd, repo.env)
+
+
 def _stderr(done: subprocess.CompletedProcess) -> str:
     text = done.stderr.decode("utf-8", "replace").strip()
     lines = [line for line in text.splitlines() if line.strip()]
@@ -190,6 +195,12 @@ def _shown(raw) -> str:
     return text if len(text) <= 200 else text[:100] + "…" + text[-99:]
 
 
+def _quoted(raw) -> str:
+    """A path in quotes for a message, its bytes that are not UTF-8 as \\xNN once (not repr's doubled
+    backslash); control characters are escaped where the message is written (results.escape)."""
+    return f"'{_shown(raw)}'"
+
+
 class _Listing:
     """The entries of `git ls-tree -r -t -z` read as they arrive, each limit checked on the way."""
 
@@ -207,11 +218,11 @@ class _Listing:
                                 "and directories) at that revision, more than diff reads; nothing was written")
         for part in raw_path.split(b"/"):
             if len(part) > MAX_NAME_BYTES:
-                raise RevisionError(f"{self.revision}: the name {_shown(part)!r} in the repository is {len(part)} "
+                raise RevisionError(f"{self.revision}: the name {_quoted(part)} in the repository is {len(part)} "
                                     f"bytes long, more than a file system allows ({MAX_NAME_BYTES}): no checkout can "
                                     "hold it (Argo CD's neither); rename it")
         if len(raw_path) > MAX_PATH_BYTES - 256:  # room for the directory it is written under
-            raise RevisionError(f"{self.revision}: the path {_shown(raw_path)!r} is {len(raw_path)} bytes long, "
+            raise RevisionError(f"{self.revision}: the path {_quoted(raw_path)} is {len(raw_path)} bytes long, "
                                 f"more than a file system allows; shorten it")
         # A name that is not UTF-8 is kept as git has it (surrogate escapes): a checkout holds it, and
         # it is an error only where render would read it (Checkout).
@@ -219,7 +230,7 @@ class _Listing:
         _checked_path(path, self.revision)
         if path in self.entries:
             # git fsck calls it duplicateEntries: a checkout would write one of them, which is not defined.
-            raise RevisionError(f"{self.revision}: the tree holds {_shown(path)!r} twice (a malformed tree: `git "
+            raise RevisionError(f"{self.revision}: the tree holds {_quoted(path)} twice (a malformed tree: `git "
                                 "fsck` reports duplicateEntries); it cannot be checked out")
         mode, kind = (sys.intern(f.decode("ascii", "replace")) for f in fields[:2])  # a few values, shared
         self.entries[path] = _Entry(mode, kind, fields[2].decode("ascii", "replace"))
@@ -230,8 +241,16 @@ def _list(repo: Repository, commit: str, revision: str, max_entries: int) -> dic
     them: a limit reached stops git at once, with nothing written."""
     # --full-tree: run from a subdirectory, ls-tree would otherwise list only the part below it. No -l:
     # sizes come from cat-file --batch-check, which reports a blob missing from a partial clone.
-    args = ["ls-tree", "-r", "-t", "-z", "--full-tree", commit]
     listing = _Listing(revision, max_entries)
+    stream(repo, ["ls-tree", "-r", "-t", "-z", "--full-tree", commit], listing.add,
+           f"{revision}: cannot list the repository's tree")
+    return listing.entries
+
+
+def stream(repo: Repository, args: list, add, failure: str) -> None:
+    """Run `git ARGS` (a -z listing) and hand each NUL-terminated record to `add` as git writes it, so
+    that `add` can stop git at once by raising (a limit reached); `failure`: what a failing git means,
+    for the RevisionError that says so."""
     try:
         proc = subprocess.Popen(["git", *_GIT_OPTIONS, *args], cwd=repo.cwd, env=repo.env, stdin=subprocess.DEVNULL,
                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE)
@@ -245,15 +264,15 @@ def _list(repo: Repository, commit: str, revision: str, max_entries: int) -> dic
         while chunk := proc.stdout.read1(_READ_CHUNK):
             *records, pending = (pending + chunk).split(b"\0")
             for record in records:
-                listing.add(record)
+                add(record)
             if time.monotonic() > deadline:
-                raise RevisionError(f"git ls-tree took more than {_TIMEOUT} seconds")
+                raise RevisionError(f"git {args[0]} took more than {_TIMEOUT} seconds")
         if pending:
-            listing.add(pending)
+            add(pending)
         stderr = proc.stderr.read(1 << 16)
         code = proc.wait(timeout=_TIMEOUT)
     except subprocess.TimeoutExpired:
-        raise RevisionError(f"git ls-tree took more than {_TIMEOUT} seconds") from None
+        raise RevisionError(f"git {args[0]} took more than {_TIMEOUT} seconds") from None
     finally:
         if proc.poll() is None:
             proc.kill()
@@ -262,14 +281,13 @@ def _list(repo: Repository, commit: str, revision: str, max_entries: int) -> dic
         proc.stderr.close()
     if code:
         why = _stderr(subprocess.CompletedProcess(args, code, b"", stderr))
-        raise RevisionError(f"{revision}: cannot list the repository's tree ({why})")
-    return listing.entries
+        raise RevisionError(f"{failure} ({why})")
 
 
 def _checked_path(path: str, revision: str) -> list:
     parts = path.split("/")
     if any(p in ("", ".", "..") or "\0" in p for p in parts):
-        raise RevisionError(f"{revision}: tree entry {_shown(path)!r} is not a plain relative path")
+        raise RevisionError(f"{revision}: tree entry {_quoted(path)} is not a plain relative path")
     return parts
 
 
@@ -297,6 +315,34 @@ def out_of_bounds(path: str, target: str) -> bool:
         else:
             here.append(part)
     return False
+
+
+# What to do about a link Argo CD refuses the repository for.
+LINK_FIX = "remove the link, or make it relative and inside the repository"
+
+
+def refused_links(targets: dict) -> list:
+    """[(path, target)] of the links ({path: target}, paths relative to the repository root) for
+    which Argo CD's repo-server refuses the whole repository (out_of_bounds), in path order. Argo CD
+    names the first its walk meets and stops; every one is named here, so that one fix is enough."""
+    return [(path, target) for path, target in sorted(targets.items()) if out_of_bounds(path, target)]
+
+
+def link_refusal(path: str, target: str) -> str:
+    """What is wrong with a link of refused_links, for a message that goes on with what it means."""
+    return (f"{_shown(path)} is a symbolic link to {_quoted(target)}, which leads out of the repository: Argo CD "
+            "refuses every app of a repository holding such a link (\"repository contains out-of-bounds symlinks\": "
+            "argo-cd v3.5.1 util/app/path/path.go:50-107, reposerver/repository/repository.go:479)")
+
+
+def link_targets(repo: Repository, links: list, revision: str, max_bytes: int) -> dict:
+    """{path: target} of the links [(object id, path)]: a link's target is its blob, each at most
+    PATH_MAX bytes and all together at most `max_bytes` (one batch-check, then one batch)."""
+    if not links:
+        return {}
+    _sizes(repo, links, revision, max_bytes, each=MAX_PATH_BYTES, what="symbolic link")
+    blobs = _blobs(repo, [oid for oid, _ in links], revision)
+    return {path: os.fsdecode(blobs[oid]) for oid, path in links}
 
 
 class _Escape(Exception):
@@ -441,19 +487,9 @@ def read_tree(repo: Repository, commit: str, revision: str, max_bytes: int,
     link judged as Argo CD judges the checkout: one that is absolute or leads out of the repository,
     anywhere in it (hidden directories too: Argo CD skips only `.git`), refuses the repository."""
     entries = _list(repo, commit, revision, max_entries)
-    link_entries = [(e.oid, p) for p, e in entries.items() if e.mode == _LINK]
-    # A link's target is its blob: read first (each at most PATH_MAX bytes), so that it can be judged.
-    _sizes(repo, link_entries, revision, max_bytes, each=MAX_PATH_BYTES, what="symbolic link")
-    blobs = _blobs(repo, [oid for oid, _ in link_entries], revision)
-    targets = {path: os.fsdecode(blobs[oid]) for oid, path in link_entries}
-    for path, target in targets.items():
-        if out_of_bounds(path, target):
-            raise RevisionError(
-                f"{revision}:{_shown(path)} is a symbolic link to {_shown(target)!r}, which leads out of the "
-                "repository: Argo CD refuses every app of a repository holding such a link (\"repository contains "
-                "out-of-bounds symlinks\": argo-cd v3.5.1 util/app/path/path.go:50-107, reposerver/repository/"
-                "repository.go:479), so there is nothing to compare; remove the link, or make it relative and "
-                "inside the repository")
+    targets = link_targets(repo, [(e.oid, p) for p, e in entries.items() if e.mode == _LINK], revision, max_bytes)
+    for path, target in refused_links(targets)[:1]:
+        raise RevisionError(f"{revision}:{link_refusal(path, target)}, so there is nothing to compare; {LINK_FIX}")
     return Tree(revision, entries, targets)
 
 
@@ -559,7 +595,7 @@ class Checkout:
                 raise RevisionError(f"{self.revision}: the directories render reads hold more than {self.max_entries} "
                                     "entries (files and directories), more than a run reads; nothing was written")
             if rel.count("/") > sources.MAX_DIR_DEPTH:
-                raise RevisionError(f"{self.revision}: {_shown(path)!r} is more than {sources.MAX_DIR_DEPTH} "
+                raise RevisionError(f"{self.revision}: {_quoted(path)} is more than {sources.MAX_DIR_DEPTH} "
                                     f"directories deep below {directory or 'the repository root'}, deeper than a run "
                                     "reads")
             if e.kind == "tree":
@@ -600,7 +636,7 @@ class Checkout:
 
     def _utf8(self, path: str) -> None:
         if not sources.is_utf8(path):
-            raise RevisionError(f"{self.revision}: path {_shown(path)!r} is not UTF-8 (Kubernetes tools cannot name "
+            raise RevisionError(f"{self.revision}: path {_quoted(path)} is not UTF-8 (Kubernetes tools cannot name "
                                 "it); rename it")
 
     # --- writing ----------------------------------------------------------------------------------

@@ -221,8 +221,9 @@ def expand(paths: list[str], cwd: str, env: dict, mode: str | None = None, stric
     # CI and pre-commit judge the app as Argo CD will); anywhere else, the app directory is the root.
     # A revision that diff reads is a checkout of its own: its root is the repository's.
     repository = checkout.top if checkout is not None else argocd.repository_root(root, env)
+    worktree = None  # the git working tree's top level, when that is what confines the app
     if repository is None:
-        repository = argocd.git_top_level(root)
+        repository = worktree = argocd.git_top_level(root)
     confine = (repository, sources.REPOSITORY_ROOT) if repository is not None else None
     reader = sources.Reader.from_env(root, env, label=sources.APP_DIR, confine_to=confine,
                                      prepare=None if checkout is None else checkout.prepare)
@@ -265,6 +266,13 @@ def expand(paths: list[str], cwd: str, env: dict, mode: str | None = None, stric
     for r in outcome.results:
         if r.file and not r.field:  # a whole object: its line is where the read found its document
             r.lineno = reader.document_lines.get((r.file, r.index), 0)
+    if worktree is not None:
+        # What Argo CD's repo-server would refuse about the whole repository (kpt_fn.reposerver): in
+        # a git working tree only; the sidecar runs after the repo-server has judged the checkout,
+        # and a revision diff reads is judged by gitrev.read_tree.
+        from kpt_fn import reposerver
+
+        outcome.results[:0] = reposerver.refusals(worktree, root, env, parsed.config.limits.max_bytes)
     return outcome
 
 

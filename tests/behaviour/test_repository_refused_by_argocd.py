@@ -1,0 +1,102 @@
+"""`validate` and `render` in a git working tree say what Argo CD's repo-server would refuse about the
+whole repository: a link anywhere in it that is absolute or leads out of it refuses every app ("repository
+contains out-of-bounds symlinks", argo-cd v3.5.1 reposerver/repository/repository.go:478-492), so CI must
+not say ok. Outside git, under the Argo CD sidecar (the repo-server judged the checkout before) and on
+the kpt route (no Argo CD) nothing changes."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from support import tiny_app
+
+pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="git is needed on PATH")
+
+EXE = [sys.executable, "-m", "kpt_fn"]
+RULE = "argocd/out-of-bounds-symlink"
+
+
+def _app(root: Path) -> Path:
+    app = root / "apps" / "a"
+    app.mkdir(parents=True)
+    (app / "runtime.yaml").write_text(tiny_app.RUNTIME)
+    (app / "trainjob.yaml").write_text(tiny_app.trainjob())
+    (app / "expand-trainjobs.yaml").write_text("apiVersion: fn.kpt.dev/v1alpha1\nkind: ExpandTrainJobs\nspec:\n  namespace: ml\n")
+    return app
+
+
+def _repository(tmp_path: Path, links: dict) -> Path:
+    repo = tmp_path / "repo"
+    _app(repo)
+    subprocess.run(["git", "init", "-q", str(repo)], check=True)
+    for name, target in links.items():
+        (repo / name).parent.mkdir(parents=True, exist_ok=True)
+        os.symlink(target, repo / name)
+    subprocess.run(["git", "-C", str(repo), "add", "-A"], check=True)
+    return repo
+
+
+def _run(cwd: Path, *args: str, env=None) -> subprocess.CompletedProcess:
+    base = {k: v for k, v in os.environ.items() if not k.startswith(("ARGOCD_", "EXPAND_TRAINJOBS_", "GIT_"))}
+    base["PYTHONPATH"] = str(Path(__file__).parents[2])
+    return subprocess.run([*EXE, *args], cwd=cwd, env={**base, **(env or {})}, capture_output=True, text=True,
+                          timeout=300)
+
+
+def test_validate_and_render_name_each_link_argocd_refuses(tmp_path):
+    repo = _repository(tmp_path, {"docs/abs": "/etc/passwd", ".github/up": "../../x", "apps/a/ok.yaml": "trainjob.yaml"})
+    text = _run(repo, "validate", "apps/a")
+    assert text.returncode == 1
+    lines = text.stderr.splitlines()
+    assert lines[0] == "expand-trainjobs: FAILED: 2 error(s), 0 warning(s); validated 1 TrainJob(s)"
+    assert lines[1].startswith("  [error] .github/up is a symbolic link to '../../x', which leads out of the repository")
+    assert lines[2].startswith("  [error] docs/abs is a symbolic link to '/etc/passwd'") and lines[2].endswith("(in ../../docs/abs:1)")  # named from the app, as text names its files
+    github = _run(repo, "validate", "--format", "github", "apps/a")
+    assert f"::error file=docs/abs,line=1,title={RULE}::docs/abs is a symbolic link" in github.stdout
+    report = json.loads(_run(repo, "validate", "--format", "json", "apps/a").stdout)
+    assert [(f["rule"], f["file"], f["line"]) for f in report["findings"]] == [
+        (RULE, ".github/up", 1), (RULE, "docs/abs", 1)]
+    render = _run(repo / "apps" / "a", "render")
+    assert render.returncode == 1 and render.stdout == "" and "(in ../../docs/abs:1)" in render.stderr
+
+
+def test_every_app_of_the_repository_is_refused(tmp_path):
+    repo = _repository(tmp_path, {"platform/abs": "/etc"})
+    shutil.copytree(repo / "apps" / "a", repo / "apps" / "b")
+    subprocess.run(["git", "-C", str(repo), "add", "-A"], check=True)
+    done = _run(repo, "validate", "--find-apps")
+    assert done.returncode == 1
+    assert done.stderr.splitlines()[0] == "expand-trainjobs: FAILED: 2 of 2 app(s) failed (apps/a, apps/b)"
+
+
+def test_controls_pass(tmp_path):
+    """Links inside the repository (siblings, up and back in, a hidden directory), a link in .git and an
+    untracked link (in no commit) are no concern."""
+    repo = _repository(tmp_path, {"apps/a/also.yaml": "trainjob.yaml", "apps/a/shared": "../../platform",
+                                  "platform/.cache/x": "../../apps", "top": "."})
+    (repo / "platform").mkdir(exist_ok=True)
+    os.symlink("/etc/passwd", repo / ".git" / "abs")
+    os.symlink("/etc/passwd", repo / "untracked")
+    for args in (("validate", "apps/a"), ("validate", "--find-apps"), ("render", "apps/a")):
+        done = _run(repo, *args)
+        assert done.returncode == 0, (args, done.stderr)
+
+
+def test_outside_git_and_under_the_sidecar_nothing_changes(tmp_path):
+    plain = tmp_path / "plain"
+    _app(plain)
+    os.symlink("/etc/passwd", plain / "abs")
+    assert _run(plain, "validate", "apps/a").returncode == 0
+    repo = _repository(tmp_path, {"docs/abs": "/etc/passwd"})
+    # Under the sidecar the repo-server has judged the checkout already (and an operator's
+    # --allow-oob-symlinks permits such links): the plugin renders.
+    sidecar = _run(repo / "apps" / "a", "render", env={"ARGOCD_APP_SOURCE_PATH": "apps/a"})
+    assert sidecar.returncode == 0, sidecar.stderr
+    assert "kind: JobSet" in sidecar.stdout
