@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import subprocess
 from pathlib import Path
@@ -61,6 +62,11 @@ def _run(fn, args, cwd, stdin=None, env=None):
                           timeout=600)
 
 
+def _at_line_13(stderr: str) -> bool:
+    """The finding names trainjob.yaml at line 13, however the stderr line places it."""
+    return re.search(r"trainjob\.yaml(:| line |: line |\S*:)13\b", stderr) is not None
+
+
 def _unbroken(done) -> str:
     both = done.stdout + done.stderr
     assert not any(b in both for b in BROKEN), both[-2000:]
@@ -80,7 +86,7 @@ def test_a_trainjob_field_nested_to_the_limit_is_found_on_every_route(fn, tmp_pa
     assert 'unknown field \\"spec.trainer.extra\\"' in both or 'unknown field "spec.trainer.extra"' in both \
         or "unknown field &quot;spec.trainer.extra&quot;" in both, both[-2000:]
     if args == ["render", "."]:
-        assert "(in trainjob.yaml:13)" in done.stderr  # the line too, in a file that deep
+        assert _at_line_13(done.stderr)  # the line too, in a file that deep
 
 
 @pytest.mark.parametrize("args", ROUTES, ids=[" ".join(a) for a in ROUTES])
@@ -97,13 +103,14 @@ def test_one_level_more_is_an_error_naming_the_field(fn, tmp_path):
     done = _run(fn, ["render", "."], app)
     _unbroken(done)
     assert done.returncode == 1
-    assert "trainjob.yaml: line 13: nesting deeper than 1000 levels (maxDepth) under spec.trainer.extra.a.a.a…" \
-        in done.stderr
+    assert "nesting deeper than 1000 levels (maxDepth) under spec.trainer.extra.a.a.a…" in done.stderr
+    assert _at_line_13(done.stderr)
     # the default maxDepth, 100, the same way
     (app / "expand-trainjobs.yaml").unlink()
     (app / "trainjob.yaml").write_text(deep_trainjob(101))
     done = _run(fn, ["render", "."], app)
-    assert "line 13: nesting deeper than 100 levels (maxDepth) under spec.trainer.extra.a.a.a…" in done.stderr
+    assert "nesting deeper than 100 levels (maxDepth) under spec.trainer.extra.a.a.a…" in done.stderr
+    assert _at_line_13(done.stderr)
 
 
 def _item(text: str) -> str:
