@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import os
 
+from kpt_fn.problems import WARNING, Problem
 from kpt_fn.results import Summary
 from kpt_fn.sources import MARKER_FILE
 from kpt_fn.yamlio import DEFAULT_LIMITS, YAMLInputError, load_all
@@ -76,6 +77,26 @@ def find(top: str, cwd: str) -> list[str]:
             continue
         dirs[:] = sorted(d for d in dirs if not d.startswith("."))
     return sorted(found)
+
+
+def configs_below(directory: str) -> list:
+    """A warning when `directory`, read as one app, is no app itself but holds apps: walking it reads
+    their files but never their configs (an app's marker is skipped as a file to render), so their
+    namespace, policy and profile would silently not apply (issue 32: CI went green over a guardrail);
+    `--find-apps` judges each by its own. Nothing when the directory is an app (its subdirectories
+    belong to it) or holds none."""
+    if is_app(directory):
+        return []
+    found = find(".", directory)
+    if not found:
+        return []
+    shown = ", ".join(found[:3]) + (f" and {len(found) - 3} more" if len(found) > 3 else "")
+    return [Problem(
+        f"{len(found)} app(s) below this directory have their own {MARKER_FILE} ({shown}): read here as files of "
+        "one app without a config, their configs (namespace, policy, profile, trainerVersion, runtimeDirs) do not "
+        "apply; `--find-apps` checks each app by its own config (or name the app directories)",
+        severity=WARNING,
+    )]
 
 
 def find_all(paths: list[str], cwd: str) -> tuple[list[str], list[str]]:

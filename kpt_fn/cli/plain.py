@@ -253,6 +253,8 @@ def expand(paths: list[str], cwd: str, env: dict, mode: str | None = None, stric
         fc = _with_option(fc, "trainerVersion", trainer_version)
     if namespace is not None:  # --namespace wins over the config's namespace
         fc = _with_option(fc, "namespace", namespace)
+    if config is None and paths == ["."]:
+        problems += apps.configs_below(root)
     parsed = config_mod.parse(fc)  # once: the files' limits, then the function
     items, read_problems = reader.read_paths(paths, parsed.config.limits) if paths else ([], [])
     if from_stdin:

@@ -204,6 +204,17 @@ def test_render_validate_and_report_agree_on_each_apps_namespace(tmp_path):
     assert report["namespaces"]["team-c"]["gpus"] == 8 and report["namespaces"]["team-c"]["memory"] == "128Gi"
 
 
+def test_the_whole_repository_read_as_one_app_says_whose_configs_it_ignores(tmp_path):
+    """A bare `validate` at the top level reads every app's files as one app with no config: it warns
+    that the apps' configs do not apply and points at --find-apps (the trap of issue 32)."""
+    repo = monorepo(tmp_path)
+    done = cli(repo, "validate")
+    assert done.stderr.splitlines()[1].startswith(
+        "  [warning] 6 app(s) below this directory have their own expand-trainjobs.yaml (apps/team-a/llm-finetune, "
+        "apps/team-a/mnist, apps/team-b/eval and 3 more): ")
+    assert "`--find-apps` checks each app by its own config" in done.stderr
+
+
 def test_report_of_several_apps_judges_each_by_its_own_config(tmp_path):
     repo = monorepo(tmp_path)
     edit(repo, *OVER_THE_LIMIT)

@@ -106,3 +106,17 @@ def test_merge_review_names_each_app_and_totals_namespaces_over_all_apps():
     assert (merged["errors"], merged["warnings"]) == (1, 2)
     # the inputs are not changed
     assert team_b["trainJobs"][0]["file"] == "trainjob.yaml" and "app" not in error
+
+
+def test_a_directory_read_as_one_app_warns_of_the_apps_it_holds(tmp_path):
+    _tree(tmp_path, {f"apps/{n}/expand-trainjobs.yaml": "" for n in "abcd"} | {"platform/r.yaml": ""})
+    (warning,) = apps.configs_below(str(tmp_path))
+    assert warning.severity == "warning"
+    assert warning.message.startswith("4 app(s) below this directory have their own expand-trainjobs.yaml "
+                                      "(apps/a, apps/b, apps/c and 1 more): ")
+    assert "`--find-apps`" in warning.message
+    # controls: an app (its subdirectories are its own), a directory holding no app
+    assert apps.configs_below(str(tmp_path / "apps" / "a")) == []
+    assert apps.configs_below(str(tmp_path / "platform")) == []
+    _tree(tmp_path, {"expand-trainjobs.yaml": ""})
+    assert apps.configs_below(str(tmp_path)) == []
