@@ -147,7 +147,7 @@ def _trainer(trainjob: dict, bundle) -> dict:
     trainer = (trainjob.get("spec") or {}).get("trainer")
     if trainer is None:
         raise RenderError(f"a Flux runtime needs spec.trainer with numNodes set (Trainer {release}'s "
-                          "controller crashes on this TrainJob and creates nothing)", path="spec.trainer",
+                          "controller crashes on this TrainJob and creates nothing)", path="spec.trainer.numNodes",
                           rule=RULE_TRAINER_REQUIRED)
     return trainer
 
