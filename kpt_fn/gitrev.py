@@ -16,7 +16,8 @@ gives each blob's bytes. Nothing applies attributes (`export-ignore`, `export-su
 - the repository's whole tree is listed once (`Tree`), every limit checked while git writes the
   listing, and every symbolic link in it is judged as Argo CD's repo-server judges the checkout
   (`out_of_bounds`: an absolute link, or one whose target leaves the repository, refuses the whole
-  repository);
+  repository), and so is every gitlink (`submodule_refusals`: one `.gitmodules` gives no url for stops
+  Argo CD's checkout); kpt_fn.reposerver makes the same judgements on a working tree's index;
 - what is written (`Checkout.materialise`) is what `render` reads and nothing else, path by path as
   the reader asks for it (sources.Reader's `prepare`): the app directory, a configured directory or
   file (runtimeDirs, files, policyDirs anywhere in the repository), each with the links it holds
@@ -345,6 +346,54 @@ def link_targets(repo: Repository, links: list, revision: str, max_bytes: int) -
     return {path: os.fsdecode(blobs[oid]) for oid, path in links}
 
 
+# What to do about a gitlink Argo CD's checkout cannot initialise.
+SUBMODULE_FIX = "add it to .gitmodules with its url, or remove the gitlink (git rm --cached PATH)"
+_GITMODULES = ".gitmodules"
+
+
+def submodule_refusals(repo: Repository, gitlinks: list, gitmodules: str | None) -> list:
+    """[(path, why)] for what stops Argo CD's checkout of the repository at `git submodule update --init
+    --recursive`, which it runs when the checkout holds a `.gitmodules` (argo-cd v3.5.1
+    util/git/client.go:763-768 Submodule, :793-797 Checkout; on by default, ARGOCD_GIT_MODULES_ENABLED):
+    a `.gitmodules` git cannot parse ("bad config line", even without a gitlink), and each gitlink
+    (`gitlinks`: paths of mode 160000 entries) that no `submodule.<name>.path` with a `url` names ("No
+    url found for submodule path ... in .gitmodules"; a name git finds suspicious, empty or with a `..`
+    component, is ignored by git, so its entry names nothing). `gitmodules`: the object id of the
+    `.gitmodules` blob, None when there is none (then nothing initialises a gitlink: no concern).
+    Whether a url can be fetched is not judged: nothing is fetched here."""
+    if gitmodules is None:
+        return []
+    done = run(repo, ["config", "-z", "--blob", gitmodules, "--list"])
+    if done.returncode:
+        return [(_GITMODULES, f"git cannot parse it ({_stderr(done)})")]
+    paths, urls = {}, {}
+    for entry in done.stdout.split(b"\0"):
+        key, _, value = entry.partition(b"\n")
+        name, _, variable = os.fsdecode(key).removeprefix("submodule.").rpartition(".")
+        if not key.startswith(b"submodule.") or not _sane_submodule_name(name):
+            continue
+        if variable == "path":
+            paths[name] = os.fsdecode(value)
+        elif variable == "url" and value:
+            urls[name] = value
+    named = {path for name, path in paths.items() if name in urls}
+    return [(path, "no url in .gitmodules") for path in sorted(gitlinks) if path not in named]
+
+
+def _sane_submodule_name(name: str) -> bool:
+    """What git's check_submodule_name accepts (submodule-config.c): not empty, no `..` component
+    (split at `/` and `\\`)."""
+    return bool(name) and ".." not in name.replace("\\", "/").split("/")
+
+
+def submodule_refusal(path: str, why: str) -> str:
+    """What is wrong with an entry of submodule_refusals, for a message that goes on with what it means."""
+    what = (f"{_shown(path)} ({why})" if path == _GITMODULES else
+            f"{_shown(path)} is a git submodule (a gitlink) that .gitmodules gives no url for")
+    return (f"{what}: Argo CD's checkout runs `git submodule update --init --recursive` when the repository has a "
+            ".gitmodules, and git stops there (argo-cd v3.5.1 util/git/client.go:763-768, 793-797)")
+
+
 class _Escape(Exception):
     def __init__(self, link: str | None):
         super().__init__(link)
@@ -490,6 +539,12 @@ def read_tree(repo: Repository, commit: str, revision: str, max_bytes: int,
     targets = link_targets(repo, [(e.oid, p) for p, e in entries.items() if e.mode == _LINK], revision, max_bytes)
     for path, target in refused_links(targets)[:1]:
         raise RevisionError(f"{revision}:{link_refusal(path, target)}, so there is nothing to compare; {LINK_FIX}")
+    modules = entries.get(_GITMODULES)
+    gitlinks = [path for path, e in entries.items() if e.kind == _SUBMODULE]
+    for path, why in submodule_refusals(repo, gitlinks, modules.oid if modules and _is_file(modules) else None)[:1]:
+        fix = "fix .gitmodules" if path == _GITMODULES else SUBMODULE_FIX
+        raise RevisionError(f"{revision}:{submodule_refusal(path, why)}, so Argo CD renders no app of the repository "
+                            f"and there is nothing to compare; {fix}")
     return Tree(revision, entries, targets)
 
 

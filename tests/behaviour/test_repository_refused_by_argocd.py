@@ -100,3 +100,45 @@ def test_outside_git_and_under_the_sidecar_nothing_changes(tmp_path):
     sidecar = _run(repo / "apps" / "a", "render", env={"ARGOCD_APP_SOURCE_PATH": "apps/a"})
     assert sidecar.returncode == 0, sidecar.stderr
     assert "kind: JobSet" in sidecar.stdout
+
+
+def _commit(repo: Path, message: str, add: bool = True) -> None:
+    env = {**os.environ, "GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@example.com", "GIT_COMMITTER_NAME": "t",
+           "GIT_COMMITTER_EMAIL": "t@example.com"}
+    if add:
+        subprocess.run(["git", "-C", str(repo), "add", "-A"], check=True, env=env)
+    subprocess.run(["git", "-C", str(repo), "commit", "-q", "-m", message], check=True, env=env)
+
+
+def test_a_gitlink_missing_from_gitmodules_stops_validate_render_and_diff(tmp_path):
+    """Argo CD's checkout runs `git submodule update --init --recursive` when .gitmodules exists, and git
+    stops at a gitlink it gives no url for: every app of the repository fails, far from the app."""
+    repo = _repository(tmp_path, {})
+    (repo / ".gitmodules").write_text('[submodule "lib"]\n\tpath = vendor/lib\n\turl = https://example.com/lib.git\n')
+    _commit(repo, "base")
+    oid = subprocess.run(["git", "-C", str(repo), "rev-parse", "HEAD"], capture_output=True, text=True).stdout.strip()
+    for path in ("vendor/lib", "vendor/orphan"):
+        subprocess.run(["git", "-C", str(repo), "update-index", "--add", "--cacheinfo", f"160000,{oid},{path}"], check=True)
+    _commit(repo, "orphan gitlink", add=False)  # no directory in the working tree: `add -A` would drop them
+    done = _run(repo, "validate", "--format", "github", "apps/a")
+    assert done.returncode == 1
+    assert ("::error file=.gitmodules,line=1,title=argocd/submodule-without-url::vendor/orphan is a git submodule "
+            "(a gitlink) that .gitmodules gives no url for") in done.stdout
+    assert "vendor/lib " not in done.stdout
+    assert _run(repo / "apps" / "a", "render").returncode == 1
+    diff = _run(repo / "apps" / "a", "diff", "HEAD~1", "HEAD")
+    assert diff.returncode == 2
+    assert "HEAD:vendor/orphan is a git submodule (a gitlink) that .gitmodules gives no url for" in diff.stderr
+    assert "there is nothing to compare" in diff.stderr
+
+
+def test_diff_names_a_path_that_is_not_utf8_once_escaped(tmp_path):
+    repo = _repository(tmp_path, {})
+    _commit(repo, "base")
+    os.symlink("/etc/passwd", os.path.join(os.fsencode(repo), b"docs-\xff"))
+    _commit(repo, "link")
+    diff = _run(repo / "apps" / "a", "diff", "HEAD~1", "HEAD")
+    assert diff.returncode == 2
+    assert "HEAD:docs-\\xff is a symbolic link to '/etc/passwd'" in diff.stderr and "\\\\" not in diff.stderr
+    validate = _run(repo, "validate", "apps/a")
+    assert "  [error] docs-\\xff is a symbolic link to '/etc/passwd'" in validate.stderr

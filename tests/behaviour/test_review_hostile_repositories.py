@@ -397,7 +397,10 @@ def test_a_submodule_render_reads_is_refused_one_elsewhere_is_not(fn, repo, env)
                           env=env, check=True).stdout.strip()
     (repo / "app").mkdir()
     _job(repo / "app", "c")
-    (repo / ".gitmodules").write_text('[submodule "lib"]\n\tpath = vendor/lib\n\turl = https://example.com/lib\n')
+    # Each gitlink named with its url: one .gitmodules names none for stops Argo CD's whole checkout
+    # (gitrev.submodule_refusals; tests/behaviour/test_repository_refused_by_argocd.py).
+    (repo / ".gitmodules").write_text("".join(f'[submodule "{p}"]\n\tpath = {p}\n\turl = https://example.com/lib\n'
+                                              for p in ("vendor/lib", "app/.cache/lib", "app/models")))
     for path in ("vendor/lib", "app/.cache/lib", "app/models"):  # empty, as an uninitialised submodule is
         (repo / path).mkdir(parents=True)
     _git(repo, "add", "-A", env=env)

@@ -118,3 +118,62 @@ def test_the_judgement_is_the_one_diff_makes():
     """One function judges both (gitrev.refused_links): the index here, each revision's tree in diff."""
     targets = dict(HOSTILE) | {"apps/a/also.yaml": "job.yaml", "top": "."}
     assert gitrev.refused_links(targets) == sorted(HOSTILE)
+
+
+# --- submodules: what stops Argo CD's `git submodule update --init --recursive` -------------------------
+
+def _with_gitlinks(tmp_path, gitlinks: list, gitmodules: str | None):
+    """A repository whose index holds `gitlinks` (each at a commit of a real repository beside it, so
+    that git itself can be asked) and, when given, a .gitmodules of that text."""
+    sub = tmp_path / "sub"
+    env = {**os.environ, "HOME": str(tmp_path), "GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@example.com",
+           "GIT_COMMITTER_NAME": "t", "GIT_COMMITTER_EMAIL": "t@example.com"}
+    subprocess.run(["git", "init", "-q", str(sub)], check=True, env=env)
+    subprocess.run(["git", "-C", str(sub), "commit", "-q", "--allow-empty", "-m", "x"], check=True, env=env)
+    oid = subprocess.run(["git", "-C", str(sub), "rev-parse", "HEAD"], check=True, capture_output=True,
+                         text=True).stdout.strip()
+    repo = _repo(tmp_path, {})
+    for path in gitlinks:
+        subprocess.run(["git", "-C", str(repo), "update-index", "--add", "--cacheinfo", f"160000,{oid},{path}"],
+                       check=True, env=env)
+    if gitmodules is not None:
+        (repo / ".gitmodules").write_text(gitmodules.replace("SUB", str(sub)))
+        subprocess.run(["git", "-C", str(repo), "add", ".gitmodules"], check=True, env=env)
+    subprocess.run(["git", "-C", str(repo), "commit", "-q", "-m", "c"], check=True, env=env)
+    return repo, env
+
+
+def _git_updates(repo, env) -> bool:
+    """The oracle: git's own `submodule update --init --recursive`, run as Argo CD runs it after a
+    checkout that holds a .gitmodules (local urls allowed, for the test)."""
+    if not (repo / ".gitmodules").exists():
+        return True  # Argo CD runs nothing then
+    done = subprocess.run(["git", "-c", "protocol.file.allow=always", "-C", str(repo), "submodule", "update", "--init",
+                           "--recursive"], capture_output=True, env=env)
+    return done.returncode == 0
+
+
+SUBMODULE_CASES = [
+    # (gitlinks, .gitmodules, refused paths)
+    (["lib"], None, []),  # no .gitmodules: nothing initialises it, the checkout leaves it empty
+    (["lib"], '[submodule "lib"]\n\tpath = lib\n\turl = SUB\n', []),
+    (["lib"], '[submodule "Lib.v2"]\n\tpath = lib\n\turl = SUB\n', []),  # a name with a dot and capitals
+    (["a b"], '[submodule "x"]\n\tpath = "a b"\n\turl = SUB\n', []),
+    ([], '[submodule "ghost"]\n\tpath = ghost\n\turl = SUB\n', []),  # an entry with no gitlink
+    (["lib", "orphan"], '[submodule "lib"]\n\tpath = lib\n\turl = SUB\n', ["orphan"]),
+    (["lib"], '[submodule "lib"]\n\tpath = lib\n', ["lib"]),  # a path without a url
+    (["lib"], '[submodule "../x"]\n\tpath = lib\n\turl = SUB\n', ["lib"]),  # a name git ignores
+    (["lib"], "", ["lib"]),  # an empty .gitmodules
+    ([], '[submodule "a"\n\tpath = a\n', [".gitmodules"]),  # git cannot parse it: fails with no gitlink too
+]
+
+
+@pytest.mark.parametrize(("gitlinks", "gitmodules", "refused"), SUBMODULE_CASES)
+def test_submodules_are_judged_as_git_submodule_update_judges_them(tmp_path, gitlinks, gitmodules, refused):
+    repo, env = _with_gitlinks(tmp_path, gitlinks, gitmodules)
+    results = reposerver.refusals(str(repo), str(repo / "apps" / "a"), {"PATH": os.environ["PATH"]}, MAX)
+    assert [r.rule for r in results] == [reposerver.SUBMODULE_RULE] * len(refused)
+    for path, r in zip(refused, results):
+        assert r.message.startswith(f"{path} ") and r.file == "../../.gitmodules" and r.lineno == 1
+        assert "util/git/client.go:763-768, 793-797" in r.message
+    assert _git_updates(repo, env) == (not refused)
