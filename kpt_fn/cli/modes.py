@@ -479,17 +479,18 @@ def report_command(paths: list, fmt: str, cwd: str, env: dict, max_chars: int | 
     """(stdout, stderr lines, exit code) of `report [--find-apps] [PATH...]` run in `cwd`: exit status as
     `validate`. Several directories (or the apps found) are several apps, each reported exactly as
     alone and merged to be shown (kpt_fn.apps), as `validate` does."""
-    from kpt_fn import apps, formats
+    from kpt_fn import apps, formats, orphans
     from kpt_fn.cli import plain
     from kpt_fn.results import Summary
     from kpt_fn.review import report
 
-    found_line = None
+    found_line, judged = None, None
     if find_apps:
         tops, found = apps.find_all(list(paths), cwd)
         if not found:
             return "", [Summary(False, "no app found"), apps.found_line(tops, [])], 1
         runs, found_line = [[a] for a in found], apps.found_line(tops, found)
+        judged = orphans.judge(tops, found, cwd)  # TrainJob files below PATHS in no app found
     else:
         runs = apps.groups(list(paths), cwd)
     if len(runs) == 1 and not find_apps:
@@ -506,9 +507,12 @@ def report_command(paths: list, fmt: str, cwd: str, env: dict, max_chars: int | 
         plain.named_from(outcome.results, root, cwd)  # stderr names files from the working directory
         done.append((plain.app_name(run), outcome.stderr_lines(), outcome.exit_code))
     lines, code = apps.merge_lines(done)
+    merged = apps.merge_review(reports)
     if found_line:
-        lines.insert(1, found_line)
-    text = formats.write("report", fmt, apps.merge_review(reports), **_comment_size(fmt, max_chars))
+        lines[:1] = [orphans.summary(lines[0], judged), found_line] + judged["lines"]
+        code = max(code, 1 if judged["errors"] else 0)
+        merged = orphans.with_findings(merged, judged, review=True)
+    text = formats.write("report", fmt, merged, **_comment_size(fmt, max_chars))
     return text, lines, code
 
 

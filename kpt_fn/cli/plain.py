@@ -16,7 +16,7 @@ import json
 import os
 
 from kpt_fn import config as config_mod
-from kpt_fn import apps, argocd, function, output, sources
+from kpt_fn import apps, argocd, function, orphans, output, sources
 from kpt_fn import resource as res
 from kpt_fn.problems import ERROR, WARNING, Problem
 from kpt_fn.results import Result, Summary, from_problem
@@ -316,8 +316,10 @@ def render(paths: list[str], cwd: str, env: dict, mode: str | None = None, stric
             return "", [Summary(False, "no app found"), apps.found_line(tops, [])], 1
         # Shown as several apps even when one is found: each finding names its app, and the JSON
         # report lists `apps` (what CI's diff step loops over).
-        out, lines, code = _several([[a] for a in found], cwd, env, mode, strict, fmt, trainer_version, **flags)
-        return out, lines[:1] + [apps.found_line(tops, found)] + lines[1:], code
+        # and every TrainJob file below PATHS that no app found reads (kpt_fn.orphans): an error
+        judged = orphans.judge(tops, found, cwd)
+        out, lines, code = _several([[a] for a in found], cwd, env, mode, strict, fmt, trainer_version, judged, **flags)
+        return out, [orphans.summary(lines[0], judged, strict), apps.found_line(tops, found)] + judged["lines"] + lines[1:], code
     runs = apps.groups(paths, cwd)
     if len(runs) > 1:
         return _several(runs, cwd, env, mode, strict, fmt, trainer_version, **flags)
@@ -332,10 +334,14 @@ def render(paths: list[str], cwd: str, env: dict, mode: str | None = None, stric
     return out + argocd_safe_end(out), lines, code
 
 
-def _several(runs: list, cwd: str, env: dict, mode, strict, fmt, trainer_version, **flags) -> tuple[str, list[str], int]:
+def _several(runs: list, cwd: str, env: dict, mode, strict, fmt, trainer_version, judged: dict | None = None,
+             **flags) -> tuple[str, list[str], int]:
     """Several apps, each run exactly as if alone (its own config, names, root); merged only to be
     shown (kpt_fn.apps), files named from the working directory. A failing app fails the command:
-    render then prints nothing at all, as a single failing app does."""
+    render then prints nothing at all, as a single failing app does. `judged`: what --find-apps found
+    beside the apps (kpt_fn.orphans.judge): its errors fail the command too, its findings join the report."""
+    judged = judged or {"findings": [], "errors": 0, "warnings": 0}
+    failed_beside = 1 if judged["errors"] or (strict and judged["warnings"]) else 0
     if (mode or "") == "validate" and fmt != "text":
         reports, catalogs, done = [], [], []
         for paths in runs:
@@ -347,14 +353,16 @@ def _several(runs: list, cwd: str, env: dict, mode, strict, fmt, trainer_version
         from kpt_fn import formats
 
         lines, code = apps.merge_lines(done)
-        merged = apps.merge_reports(reports, lines[0])
-        return formats.write("validate", fmt, merged, rules=_union_catalog(catalogs)), lines, code
+        merged = orphans.with_findings(apps.merge_reports(reports, lines[0]), judged)
+        catalog = _union_catalog(catalogs + [[r.as_dict() for r in orphans.RULES]])
+        return formats.write("validate", fmt, merged, rules=catalog), lines, max(code, failed_beside)
     outs, done = [], []
     for paths in runs:
         out, lines, code = render(paths, cwd, env, mode, strict, fmt, trainer_version, name_from=cwd, **flags)
         outs.append(out)
         done.append((app_name(paths), lines, code))
     lines, code = apps.merge_lines(done)
+    code = max(code, failed_beside)
     return ("" if code else apps.join_streams(outs)), lines, code
 
 
