@@ -54,6 +54,8 @@ def _escape_char(c: str) -> str:
     code = ord(c)
     if code < 0x100:
         return f"\\x{code:02x}"
+    if _BYTE_LOW <= code <= _BYTE_HIGH:  # a byte that is not UTF-8 (a file name): that byte, as git shows it
+        return f"\\x{code - 0xDC00:02x}"
     return f"\\u{code:04x}" if code <= 0xFFFF else f"\\U{code:08x}"
 
 
@@ -75,6 +77,21 @@ def _unsafe(c: str) -> bool:
         return True
     code = ord(c)
     return 0xD800 <= code <= 0xDFFF or 0xFDD0 <= code <= 0xFDEF or (code & 0xFFFE) == 0xFFFE
+
+
+# A byte that is not UTF-8 in a name read from the file system (os.fsdecode) or argv: Python's
+# surrogateescape keeps byte 0xNN as the lone surrogate U+DCNN (PEP 383).
+_BYTE_LOW, _BYTE_HIGH = 0xDC80, 0xDCFF
+
+
+def named_bytes(text: str) -> str:
+    """`text` with each byte that is not UTF-8 (a surrogate-escaped name) written once as \\xNN, as
+    sources.shown_name and git write it: what a message holds, so that every output (JSON too, which
+    would carry the lone surrogate as \\udcNN, an escape that no UTF-8 reader decodes) shows the name
+    the same way. Printable text (nearly every message) is returned at once."""
+    if text.isprintable() or not any(_BYTE_LOW <= ord(c) <= _BYTE_HIGH for c in text):
+        return text
+    return "".join(f"\\x{ord(c) - 0xDC00:02x}" if _BYTE_LOW <= ord(c) <= _BYTE_HIGH else c for c in text)
 
 
 def escape(text) -> str:
@@ -171,7 +188,7 @@ def from_problem(problem, trainjob: dict | None = None) -> Result:
     has no file yet) points at the file of the TrainJob that produced it. The file is repeated at
     the end of the message, for clients that show the message alone (kustomize, Argo CD)."""
     subject = problem.subject if isinstance(problem.subject, dict) else trainjob
-    message = problem.message
+    message = named_bytes(problem.message)
     if not isinstance(subject, dict):
         if problem.path:
             message = f"{problem.path}: {message}"

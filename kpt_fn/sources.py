@@ -14,6 +14,7 @@ import stat
 
 from kpt_fn import resource as res
 from kpt_fn.problems import ERROR, Problem
+from kpt_fn.results import named_bytes
 from kpt_fn.stdio import read_all
 from kpt_fn.yamlio import DEFAULT_LIMITS, Limits, YAMLInputError, load_all
 
@@ -384,7 +385,7 @@ def is_utf8(name: str) -> bool:
 
 def shown_name(name: str) -> str:
     """A file name as a message shows it: a byte that is not UTF-8 as \\xNN (as git quotes it)."""
-    return os.fsencode(name).decode("utf-8", "backslashreplace")
+    return named_bytes(name)
 
 
 def _annotated(obj: dict, rel: str, index: int) -> dict:

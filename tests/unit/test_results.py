@@ -131,6 +131,7 @@ def test_escape_leaves_no_legacy_workflow_command_and_no_character_xml_or_utf8_r
 
     assert escape("a ##[stop-commands]tok") == "a ##\\x5bstop-commands]tok"
     assert escape("#[x] ## [y] #") == "#[x] ## [y] #"                     # controls: no `##[`
-    assert escape("bad-\udcff.yaml") == "bad-\\udcff.yaml"                 # a name that is not UTF-8
+    assert escape("bad-\udcff.yaml") == "bad-\\xff.yaml"                   # a name that is not UTF-8: its byte
+    assert escape("\ud800 \udc7f") == "\\ud800 \\udc7f"                     # other lone surrogates: as they are
     assert escape("\ufffe\uffff\ufdd0\U0001fffe") == "\\ufffe\\uffff\\ufdd0\\U0001fffe"
     assert escape("é 日本 \U0001f600") == "é 日本 \U0001f600"                # controls: printable text as it is
