@@ -160,7 +160,8 @@ def rules(fmt, trainer_version):
 @_TRAINER_VERSION
 def runtimes(fmt, trainer_version):
     """List the built-in ClusterTrainingRuntimes of a Trainer release (the catalog `builtinRuntimes`
-    searches): name, ML policy, replicated jobs and images; `yaml` prints them whole."""
+    searches): name, ML policy, replicated jobs and images; `yaml` prints them whole, `json` as the v1
+    List `kubectl get -o json` prints."""
     modes.runtimes_mode(fmt, trainer_version)
 
 

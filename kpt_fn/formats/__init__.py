@@ -31,6 +31,7 @@ WRITERS = {
     ("rules", "json"): ("rules", "to_json"),
     ("runtimes", "table"): ("runtimes", "table"),
     ("runtimes", "yaml"): ("runtimes", "to_yaml"),
+    ("runtimes", "json"): ("runtimes", "to_json"),
     ("argocd-kueue-patch", "yaml"): ("patch", "to_yaml"),
 }
 

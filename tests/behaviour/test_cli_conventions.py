@@ -93,6 +93,13 @@ def test_runtimes_lists_the_built_in_catalog(fn):
     assert r.returncode == 0 and "torch-distributed" in r.stdout and "deepspeed-distributed" in r.stdout
 
 
+def test_runtimes_for_machines_as_json_and_yaml(fn):
+    # issue 32 point 7: `-o json|yaml` for machines; the JSON is the v1 List `kubectl get -o json` prints
+    listing = json.loads(_run(fn, "runtimes", "-o", "json").stdout)
+    assert listing["kind"] == "List" and listing["items"] == yamlio.load_all(_run(fn, "runtimes", "-o", "yaml").stdout)
+    assert "torch-distributed" in {rt["metadata"]["name"] for rt in listing["items"]}
+
+
 def test_shell_completion_script(fn):
     # docs/clients.md: eval "$(_EXPAND_TRAINJOBS_COMPLETE=bash_source expand-trainjobs)"
     r = _run(fn, env={**os.environ, "_EXPAND_TRAINJOBS_COMPLETE": "bash_source"})

@@ -33,6 +33,7 @@ TABLE = {
     ("rules", "json"): "kpt_fn.formats.rules.to_json",
     ("runtimes", "table"): "kpt_fn.formats.runtimes.table",
     ("runtimes", "yaml"): "kpt_fn.formats.runtimes.to_yaml",
+    ("runtimes", "json"): "kpt_fn.formats.runtimes.to_json",
     ("argocd-kueue-patch", "yaml"): "kpt_fn.formats.patch.to_yaml",
 }
 

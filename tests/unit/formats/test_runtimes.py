@@ -1,6 +1,8 @@
-"""kpt_fn.formats.runtimes: a release's built-in runtimes as an aligned table, or as YAML."""
+"""kpt_fn.formats.runtimes: a release's built-in runtimes as an aligned table, as YAML or as JSON."""
 
 from __future__ import annotations
+
+import json
 
 from kpt_fn.formats import runtimes
 from kpt_fn.yamlio import load_all
@@ -19,3 +21,8 @@ def test_table_is_a_header_then_one_aligned_line_per_runtime():
 
 def test_yaml_is_the_runtimes_themselves():
     assert load_all(runtimes.to_yaml(DATA)) == [RUNTIME]
+
+
+def test_json_is_the_v1_list_kubectl_get_prints():
+    assert json.loads(runtimes.to_json(DATA)) == {"apiVersion": "v1", "kind": "List", "metadata": {"resourceVersion": ""},
+                                                  "items": [RUNTIME]}
