@@ -126,11 +126,12 @@ def join_streams(outs: list[str]) -> str:
 
 
 def _with_app(line: str, app: str) -> str:
-    """A finding's stderr line with its app named after the severity: `  [error] app apps/b: ...`."""
-    head, sep, rest = line.partition("] ")
-    if not sep or not head.lstrip().startswith("["):
-        return f"  app {app}: {line.strip()}"
-    return f"{head}] app {app}: {rest}"
+    """An app's stderr line as the merged stderr shows it: a finding (`path:line:col: severity: ...`,
+    kpt_fn.formats.text) names its place under the app already (its file from the working directory,
+    or the app directory itself) and stays as it is; an indented note is prefixed with the app."""
+    if not line[:1].isspace():
+        return line
+    return f"  app {app}: {line.strip()}"
 
 
 def merge_lines(runs: list[tuple[str, list, int]]) -> tuple[list, int]:

@@ -18,6 +18,15 @@ unpacked root in both cases (the work directory itself is a random name, never a
 from __future__ import annotations
 
 import os
+from kpt_fn.problems import Rule
+
+# The rules of the Argo CD plugin's parameters (`expand-trainjobs rules`).
+RULE_PARAMETER = "argocd/parameter"
+RULE_PARAMETERS_IGNORED = "argocd/parameters-ignored"
+RULES = [
+    Rule(RULE_PARAMETER, "Application", "ARGOCD_APP_PARAMETERS is a JSON list of string or array parameters"),
+    Rule(RULE_PARAMETERS_IGNORED, "Application", "parameters that the app's expand-trainjobs.yaml overrides are named"),
+]
 
 from kpt_fn import resource as res
 

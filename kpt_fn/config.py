@@ -18,8 +18,16 @@ import re
 from collections import namedtuple
 
 from kpt_fn import quantity, upstream
-from kpt_fn.problems import Problem
+from kpt_fn.problems import Problem, Rule
 from kpt_fn.yamlio import DEFAULT_LIMITS, Limits
+
+# The rules of the functionConfig (`expand-trainjobs rules`).
+RULE_INVALID = "config/invalid"
+RULE_UNKNOWN_OPTION = "config/unknown-option"
+RULES = [
+    Rule(RULE_INVALID, "ExpandTrainJobs, ConfigMap", "the functionConfig is one object of a supported kind and each option has a valid value"),
+    Rule(RULE_UNKNOWN_OPTION, "ExpandTrainJobs, ConfigMap", "every option and policy setting of the functionConfig is a known one"),
+]
 
 CONFIG_API_VERSION = "fn.kpt.dev/v1alpha1"
 CONFIG_KIND = "ExpandTrainJobs"
@@ -287,7 +295,7 @@ def _coerce(opt: Option, value, path: str, from_configmap: bool):
     """(value, problem) for one option value, strings accepted for every type in a ConfigMap."""
     # A sensitive value is described by its type only: it may be a secret however it is typed.
     shown = f"({_type_name(value)}, not shown: {opt.name} is sensitive)" if opt.sensitive else _show(value)
-    bad = lambda why: (None, Problem(f"{why}", path))  # noqa: E731
+    bad = lambda why: (None, Problem(f"{why}", path, rule=RULE_INVALID))  # noqa: E731
     if opt.type in ("str",):
         if isinstance(value, str):
             return value, None
@@ -344,13 +352,13 @@ def _policy_section(values, path: str, from_configmap: bool) -> tuple[dict, list
     """({setting: value}, problems) of the `policy` object (ConfigMap: `policy.<setting>` keys, string
     values)."""
     if not isinstance(values, dict):
-        return {}, [Problem("Invalid value: policy must be an object", path)]
+        return {}, [Problem("Invalid value: policy must be an object", path, rule=RULE_INVALID)]
     out, problems = {}, []
     for key, value in values.items():
         setting = POLICY_SETTINGS.get(key)
         where = f"{path}.{key}"
         if setting is None:
-            problems.append(Problem(f"unknown policy setting {key!r}; known: {', '.join(POLICY_SETTINGS)}", where))
+            problems.append(Problem(f"unknown policy setting {key!r}; known: {', '.join(POLICY_SETTINGS)}", where, rule=RULE_UNKNOWN_OPTION))
             continue
         coerced, problem = _coerce(setting, value, where, from_configmap)
         if problem:
@@ -389,23 +397,23 @@ def _parse(fc) -> tuple[FunctionConfig, list[Problem]]:
     if is_placeholder(fc):
         return FunctionConfig(), []
     if not isinstance(fc, dict):
-        return FunctionConfig(), [Problem("functionConfig must be an object (a ConfigMap or an ExpandTrainJobs)", "")]
+        return FunctionConfig(), [Problem("functionConfig must be an object (a ConfigMap or an ExpandTrainJobs)", "", rule=RULE_INVALID)]
     problems: list[Problem] = []
     if fc.get("kind") == "ConfigMap" and fc.get("apiVersion") == "v1":
         values, prefix, from_cm = fc.get("data") or {}, "data", True
         if not isinstance(values, dict):
-            return FunctionConfig(), [Problem("Invalid value: data must be a map of strings", "data", subject=fc)]
+            return FunctionConfig(), [Problem("Invalid value: data must be a map of strings", "data", subject=fc, rule=RULE_INVALID)]
     elif is_config_object(fc):
         values, prefix, from_cm = fc.get("spec") or {}, "spec", False
         if not isinstance(values, dict):
-            return FunctionConfig(), [Problem("Invalid value: spec must be an object", "spec", subject=fc)]
+            return FunctionConfig(), [Problem("Invalid value: spec must be an object", "spec", subject=fc, rule=RULE_INVALID)]
     else:
         return FunctionConfig(), [
             Problem(
                 f"unsupported functionConfig {fc.get('apiVersion')}/{fc.get('kind')}: use a v1 ConfigMap or "
                 f"{CONFIG_API_VERSION} {CONFIG_KIND}",
                 "kind",
-                subject=fc,
+                subject=fc, rule=RULE_INVALID
             )
         ]
     settings = {}
@@ -418,7 +426,7 @@ def _parse(fc) -> tuple[FunctionConfig, list[Problem]]:
         opt = _BY_NAME.get(key)
         path = f"{prefix}.{key}"
         if opt is None:
-            problems.append(Problem(_unknown_option(key), path, subject=fc))
+            problems.append(Problem(_unknown_option(key), path, subject=fc, rule=RULE_UNKNOWN_OPTION))
             continue
         coerced, problem = _coerce(opt, value, path, from_cm)
         if problem:

@@ -14,7 +14,25 @@ from kpt_fn import config as config_mod
 from kpt_fn import convert, output, sources
 from kpt_fn import resource as res
 from kpt_fn import results as results_mod
-from kpt_fn.problems import ERROR, WARNING, Problem, has_errors
+from kpt_fn.problems import ERROR, WARNING, Problem, has_errors, Rule
+
+# The rules of the input triage (`expand-trainjobs rules`).
+RULE_NOT_AN_OBJECT = "intake/not-an-object"
+RULE_UNKNOWN_KIND = "intake/unknown-kind"
+RULE_API_VERSION = "intake/api-version"
+RULE_METADATA = "intake/metadata"
+RULE_UNUSED_CONFIG = "intake/unused-config"
+RULE_NOT_IN_OUTPUT = "intake/not-in-output"
+RULE_NOT_LOCAL_CONFIG = "intake/not-local-config"
+RULES = [
+    Rule(RULE_NOT_AN_OBJECT, "items", "each input item is an object with an apiVersion and a kind"),
+    Rule(RULE_UNKNOWN_KIND, "items", "a kind of the Trainer API group is one of the release's kinds"),
+    Rule(RULE_API_VERSION, "TrainJob, TrainingRuntime, ClusterTrainingRuntime", "a Trainer kind has Kubeflow Trainer's apiVersion"),
+    Rule(RULE_METADATA, "TrainJob, TrainingRuntime, ClusterTrainingRuntime", "metadata is an object with a non-empty name (and namespace, when set)"),
+    Rule(RULE_UNUSED_CONFIG, "ExpandTrainJobs", "a functionConfig among the items that is not this run's is not silently ignored"),
+    Rule(RULE_NOT_IN_OUTPUT, "files", "an object read through spec.files or spec.trainJobs that would be applied is listed where it reaches the output"),
+    Rule(RULE_NOT_LOCAL_CONFIG, "TrainJob, TrainingRuntime, ClusterTrainingRuntime", "inputs kept by kpt and kustomize are marked config.kubernetes.io/local-config"),
+]
 
 
 _TRAINER_KINDS = (res.TRAINJOB, *res.RUNTIME_KINDS)
@@ -27,10 +45,10 @@ def _structure_problems(item, i: int, bundle: upstream.Bundle) -> list:
     release = bundle.release
     if not isinstance(item, dict):
         found = _YAML_TYPES.get(type(item), type(item).__name__)
-        return [Problem(f"not an object (found {found}); it is passed through unchanged", f"items[{i}]")]
+        return [Problem(f"not an object (found {found}); it is passed through unchanged", f"items[{i}]", rule=RULE_NOT_AN_OBJECT)]
     missing = [k for k in ("apiVersion", "kind") if not isinstance(item.get(k), str) or not item.get(k)]
     if missing:
-        return [Problem(f"items[{i}] has no {' or '.join(missing)}; it is passed through unchanged", missing[0], subject=item)]
+        return [Problem(f"items[{i}] has no {' or '.join(missing)}; it is passed through unchanged", missing[0], subject=item, rule=RULE_NOT_AN_OBJECT)]
     kind, group = item["kind"], res.api_group(item)
     if kind in _TRAINER_KINDS and group not in (res.TRAINER_GROUP, "kubeflow.org"):
         return [_foreign_trainer_kind(item, kind, group)]
@@ -40,8 +58,8 @@ def _structure_problems(item, i: int, bundle: upstream.Bundle) -> list:
         near = [k for k in _TRAINER_KINDS if k.lower() == kind.lower()]
         near = near or difflib.get_close_matches(kind, _TRAINER_KINDS, n=1, cutoff=0.8)
         if near:
-            return [Problem(f'unknown kind "{kind}" (did you mean "{near[0]}"?); it is passed through unchanged', "kind", subject=item)]
-        return [Problem(f'kind "{kind}" is not a Kubeflow Trainer {release} kind; it is passed through unchanged', "kind", severity=WARNING, subject=item)]
+            return [Problem(f'unknown kind "{kind}" (did you mean "{near[0]}"?); it is passed through unchanged', "kind", subject=item, rule=RULE_UNKNOWN_KIND)]
+        return [Problem(f'kind "{kind}" is not a Kubeflow Trainer {release} kind; it is passed through unchanged', "kind", severity=WARNING, subject=item, rule=RULE_UNKNOWN_KIND)]
     if kind in _TRAINER_KINDS and group in (res.TRAINER_GROUP, "kubeflow.org"):
         # Another version would be read as v1alpha1 field by field, and silently rendered wrong.
         if item["apiVersion"] not in (res.TRAINER_API_VERSION, *convert.LEGACY_API_VERSIONS):
@@ -51,18 +69,18 @@ def _structure_problems(item, i: int, bundle: upstream.Bundle) -> list:
                     f'unsupported apiVersion "{item["apiVersion"]}" for {kind}: this function reads '
                     f"{res.TRAINER_API_VERSION} of Kubeflow Trainer {release}{also}; it is passed through unchanged",
                     "apiVersion",
-                    subject=item,
+                    subject=item, rule=RULE_API_VERSION
                 )
             ]
         # Runtimes are indexed and TrainJobs named by these before any schema check runs.
         md = item.get("metadata")
         if not isinstance(md, dict):
-            return [Problem(f"Required value: metadata must be an object (found {_YAML_TYPES.get(type(md), type(md).__name__)}); it is passed through unchanged", "metadata", subject=item)]
+            return [Problem(f"Required value: metadata must be an object (found {_YAML_TYPES.get(type(md), type(md).__name__)}); it is passed through unchanged", "metadata", subject=item, rule=RULE_METADATA)]
         for key in ("name", "namespace"):
             value = md.get(key)
             if (key == "name" or value is not None) and not (isinstance(value, str) and value):
                 found = "an empty string" if value == "" else _YAML_TYPES.get(type(value), type(value).__name__)
-                return [Problem(f"Invalid value: metadata.{key} must be a non-empty string (found {found}); it is passed through unchanged", f"metadata.{key}", subject=item)]
+                return [Problem(f"Invalid value: metadata.{key} must be a non-empty string (found {found}); it is passed through unchanged", f"metadata.{key}", subject=item, rule=RULE_METADATA)]
     return []
 
 
@@ -77,12 +95,12 @@ def _foreign_trainer_kind(item: dict, kind: str, group: str) -> Problem:
         return Problem(
             f'apiVersion "{api_version}" is not Kubeflow Trainer\'s (did you mean "{res.TRAINER_API_VERSION}"?): '
             f"this {kind} is not rendered; it is passed through unchanged",
-            "apiVersion", subject=item,
+            "apiVersion", subject=item, rule=RULE_API_VERSION
         )
     return Problem(
         f'{kind} of apiVersion "{api_version}" is not Kubeflow Trainer\'s {kind} ({res.TRAINER_API_VERSION}): '
         "it is not rendered; it is passed through unchanged",
-        "apiVersion", severity=WARNING, subject=item,
+        "apiVersion", severity=WARNING, subject=item, rule=RULE_API_VERSION
     )
 
 
@@ -106,7 +124,7 @@ def unused_configs(items: list, unusable: set, function_config, returns_inputs: 
             + ("rendered by this run" if returns_inputs else
                f"rendered ({sources.MARKER_FILE} or the Argo CD parameters configure this run): move them into "
                "files of the app"),
-            f"spec.{held[0]}", severity=WARNING if returns_inputs else ERROR, subject=item,
+            f"spec.{held[0]}", severity=WARNING if returns_inputs else ERROR, subject=item, rule=RULE_UNUSED_CONFIG
         ))
     return problems
 
@@ -132,7 +150,7 @@ def not_emitted(extra: list, items: list) -> list:
             f"{output.show(obj)}{f' (in {path})' if path else ''} is read through spec.{'files' if path else 'trainJobs'}, "
             "which is read for TrainJobs and runtimes only: it would not be in the output; list it under the "
             "kustomization's resources: instead (or mark it config.kubernetes.io/local-config if it is not to be applied)",
-            "spec.files" if path else "spec.trainJobs",
+            "spec.files" if path else "spec.trainJobs", rule=RULE_NOT_IN_OUTPUT
         ))
     return problems
 
@@ -186,7 +204,7 @@ def reaching_cluster(items: list, unusable: set) -> list:
             f"output and it would be applied to the cluster ({why}); unless it is meant for the cluster, add "
             f'{res.LOCAL_CONFIG}: "true" to its metadata.annotations',
             WARNING,
-            field=f"metadata.annotations[{res.LOCAL_CONFIG}]",
+            field=f"metadata.annotations[{res.LOCAL_CONFIG}]", rule=RULE_NOT_LOCAL_CONFIG
         ))
     return [r for group, warnings in made.items()
             for r in warnings + ([results_mod.more_like(warnings[-1], more[group])] if group in more else [])]

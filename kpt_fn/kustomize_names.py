@@ -27,7 +27,19 @@ from __future__ import annotations
 import os
 
 from kpt_fn import resource as res
-from kpt_fn.problems import WARNING, Problem
+from kpt_fn.problems import WARNING, Problem, Rule
+
+# The rules of kustomize's renaming (`expand-trainjobs rules`).
+RULE_AMBIGUOUS_RUNTIME = "kustomize/ambiguous-runtime"
+RULE_RENAMED_REFERENCES = "kustomize/renamed-references"
+RULE_COMPONENT = "kustomize/component"
+RULE_GENERATOR_RESOURCES = "kustomize/generator-resources"
+RULES = [
+    Rule(RULE_AMBIGUOUS_RUNTIME, "TrainJob", "a runtime name kustomize renamed names one runtime"),
+    Rule(RULE_RENAMED_REFERENCES, "ExpandTrainJobs", "names kustomize changes in the generated objects change in the references between them too"),
+    Rule(RULE_COMPONENT, "Kustomization", "the components of the kustomization can be read"),
+    Rule(RULE_GENERATOR_RESOURCES, "Kustomization", "TrainJobs under a kustomization's resources reach the function (a transformer, or spec.files)"),
+]
 
 PREVIOUS_NAMES = "internal.config.kubernetes.io/previousNames"
 PREFIXES = "internal.config.kubernetes.io/prefixes"
@@ -97,7 +109,7 @@ def select_renamed(trainjob: dict, candidates: list, ref_name: str) -> tuple:
     return None, Problem(
         f'spec.runtimeRef.name "{ref_name}" names several runtimes kustomize renamed ({names}), and their '
         "name prefixes and suffixes do not tell which one this TrainJob means",
-        "spec.runtimeRef.name",
+        "spec.runtimeRef.name", rule=RULE_AMBIGUOUS_RUNTIME
     )
 
 
@@ -142,7 +154,7 @@ class Renames:
                         f'kustomize applies to the generated objects and not to the references ("{name}" would '
                         f'become "{self.final_name(name)}"): list the function under transformers: instead of '
                         "generators: (a transformer runs after the renames and sees the final names)",
-                        "metadata.name",
+                        "metadata.name", rule=RULE_RENAMED_REFERENCES
                     )
                 )
         return problems
@@ -190,7 +202,7 @@ def generator_renames(root: str, load) -> tuple:
                 f"runs as a kustomize generator but finds no kustomization file in its working directory {root} "
                 "(as in a container): a namePrefix, nameSuffix or namespace set there renames the generated objects "
                 "but not the names they use for each other; list the function under transformers: to be safe",
-                severity=WARNING,
+                severity=WARNING, rule=RULE_RENAMED_REFERENCES
             )
         ]
     if isinstance(doc, list):  # problems reading it
@@ -204,7 +216,7 @@ def generator_renames(root: str, load) -> tuple:
             cpath, cdoc = _load_kustomization(os.path.join(root, comp), load)
         if not isinstance(cdoc, dict):
             problems.append(
-                Problem(f"{label}: cannot read component {comp!r}; a name prefix, suffix or namespace it sets is not followed", severity=WARNING)
+                Problem(f"{label}: cannot read component {comp!r}; a name prefix, suffix or namespace it sets is not followed", severity=WARNING, rule=RULE_COMPONENT)
             )
             continue
         layers.append(cdoc)
@@ -245,7 +257,7 @@ def trainjobs_in_resources(root: str, load, rendered: set) -> list:
                     f"{res.display(d)} in {entry} (listed under resources: in {label}) is not expanded: a kustomize "
                     "generator never sees the kustomization's resources; list the function under transformers: "
                     "instead of generators:, or name the file in the function's spec.files instead of resources:",
-                    "spec.files",
+                    "spec.files", rule=RULE_GENERATOR_RESOURCES
                 ))
     return problems
 

@@ -66,27 +66,34 @@ def line_in(text: str, index: int, path: str) -> int | None:
 
 def line_of(docs: list, index: int, path: str) -> int | None:
     """line_in for a file already composed (`documents`)."""
+    found = position_of(docs, index, path)
+    return found[0] if found else None
+
+
+def position_of(docs: list, index: int, path: str) -> tuple[int, int] | None:
+    """(line, column), both 1-based, of `path` in document `index` of the composed `docs`: where its
+    key (or list item) starts, as compilers and linters point at a token; None without the document."""
     if not 0 <= index < len(docs):
         return None
     node = docs[index]
-    line = node.start_mark.line + 1
+    mark = node.start_mark
     for segment in segments(path):
         found = _child(node, segment)
         if found is None:
             break
         at, node = found
-        line = at.start_mark.line + 1
-    return line
+        mark = at.start_mark
+    return mark.line + 1, mark.column + 1
 
 
 def locate(results: list, root: str, documents=None) -> dict:
-    """Set `lineno` on every result that names a file under `root` and has none yet (a whole
-    object's is known from the read that found it: kpt_fn.cli.plain.expand); returns the composed
-    files (file -> documents), each composed once, to be handed on as `documents`."""
+    """Set `lineno` and `column` on every result that names a file under `root` and has no line yet
+    (a whole object's is known from the read that found it: kpt_fn.cli.plain.expand); returns the
+    composed files (file -> documents), each composed once, to be handed on as `documents`."""
     documents = {} if documents is None else documents
     for r in results:
         if getattr(r, "file", "") and not getattr(r, "lineno", 0):
-            r.lineno = line_of(composed(documents, root, r.file), r.index, r.field) or 0
+            r.lineno, r.column = position_of(composed(documents, root, r.file), r.index, r.field) or (0, 0)
     return documents
 
 

@@ -31,7 +31,9 @@ from __future__ import annotations
 
 import os
 
+from kpt_fn.formats import text
 from kpt_fn.problems import ERROR, WARNING, Rule
+from kpt_fn.review.findings import record
 from kpt_fn.results import escape
 from kpt_fn.sources import EXTENSIONS, MAX_ENTRIES, SKIPPED_NAMES
 from kpt_fn.yamlio import DEFAULT_LIMITS, YAMLInputError, load_all
@@ -195,8 +197,8 @@ def _covers(path: str, file: str) -> bool:
 
 
 def judge(tops: list[str], found: list[str], cwd: str) -> dict:
-    """What the search says beside the apps found: `findings` (dicts as kpt_fn.review.findings.collect
-    writes them: each TrainJob in no app and not stated, an error; a problem with the statement file,
+    """What the search says beside the apps found: `findings` (records of the findings model,
+    kpt_fn.review.findings: each TrainJob in no app and not stated, an error; a problem with the statement file,
     an error; a stated path holding an app, a warning), `unchecked` (the stated paths with their reason
     and the TrainJob files they cover), and `lines` for stderr."""
     orphans, stopped = search(tops, found, cwd)
@@ -204,11 +206,10 @@ def judge(tops: list[str], found: list[str], cwd: str) -> dict:
     findings, lines = [], []
 
     def add(severity, rule, message, file=None, line=None, resource=None):
-        findings.append({"rule": rule, "severity": severity, "message": message, "resource": resource,
-                         "field": None, "file": file, "line": line, "count": 1})
-        at = f"{file}:{line}: " if file and line else f"{file}: " if file else ""
-        who = f"TrainJob {resource['namespace']}/{resource['name']}: ".replace(" /", " ") if resource else ""
-        lines.append(escape(f"  [{severity}] {at}{who}{message} [{rule}]"))
+        # one record of the findings model, and its line in the one form (kpt_fn.formats.text)
+        found = record(rule, severity, message, resource, file=file or "", line=line)
+        findings.append(found)
+        lines.append(text.line(found))
 
     for p in problems:
         add(ERROR, STATEMENT_RULE, p, STATEMENT_FILE)
@@ -243,20 +244,11 @@ def judge(tops: list[str], found: list[str], cwd: str) -> dict:
             "warnings": sum(1 for f in findings if f["severity"] == WARNING)}
 
 
-def _as_review(f: dict) -> dict:
-    """A finding as the review report shows one (kpt_fn.review.findings.finding)."""
-    ref = f["resource"]
-    named = f"TrainJob {ref['namespace']}/{ref['name']}".replace(" /", " ") if ref else ""
-    return {"severity": f["severity"], "rule": f["rule"], "message": f["message"], "object": named,
-            "file": f["file"], "line": f["line"], "field": f["field"]}
-
-
-def with_findings(report: dict, judged: dict, review: bool = False) -> dict:
-    """A merged report (kpt_fn.apps.merge_reports; `review`: kpt_fn.apps.merge_review) with what the
+def with_findings(report: dict, judged: dict) -> dict:
+    """A merged report (kpt_fn.apps.merge_reports or merge_review: one findings record shape) with what the
     search found beside the apps: its findings (naming no app), counts, and the paths stated unchecked
     (`unchecked`, always listed)."""
-    shaped = [_as_review(f) if review else f for f in judged["findings"]]
-    out = {**report, "findings": report["findings"] + [{**f, "app": None} for f in shaped],
+    out = {**report, "findings": report["findings"] + judged["findings"],  # one record shape, naming no app
            "errors": report["errors"] + judged["errors"], "warnings": report["warnings"] + judged["warnings"],
            "unchecked": judged.get("unchecked", [])}
     if judged["errors"] and "summary" in report:

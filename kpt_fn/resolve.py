@@ -10,7 +10,22 @@ from __future__ import annotations
 from kpt_fn import kustomize_names, upstream
 from kpt_fn import resource as res
 from kpt_fn.registry import registered_kind, registry_key, runtime_ref
-from kpt_fn.problems import ERROR, WARNING, Problem
+from kpt_fn.problems import ERROR, WARNING, Problem, Rule
+
+# The rules of runtime resolution (`expand-trainjobs rules`); a runtime not found is the Trainer
+# webhook's error (_UPSTREAM_NOT_FOUND below), an unsupported runtime kind the engine's rule.
+RULE_DUPLICATE_RUNTIME = "input/duplicate-runtime"
+RULE_RENAMED_RUNTIME = "kustomize/renamed-runtime"
+RULE_NOT_FOUND = "trainer-webhook/runtime-not-found"
+RULE_UNSUPPORTED_RUNTIME = "trainer-webhook/unsupported-runtime"
+RULE_SHADOWED = "input/shadowed-runtime"
+RULES = [
+    Rule(RULE_DUPLICATE_RUNTIME, "TrainingRuntime, ClusterTrainingRuntime", "a runtime is defined once per source"),
+    Rule(RULE_RENAMED_RUNTIME, "TrainJob", "a TrainJob's runtimeRef names the runtime as kustomize renamed it"),
+    Rule(RULE_NOT_FOUND, "TrainJob", "the runtime a TrainJob refers to exists (among the items, runtimeDirs or the catalogue)"),
+    # RULE_UNSUPPORTED_RUNTIME is declared with the engine's check of the same (engine.RULES)
+    Rule(RULE_SHADOWED, "TrainingRuntime, ClusterTrainingRuntime", "a runtime of the items or runtimeDirs that shadows another is named"),
+]
 
 ITEMS = "the ResourceList items"
 CATALOG = "the built-in catalog"
@@ -70,7 +85,7 @@ def _add(source: Source, obj: dict, default_namespace: str, problems: list) -> N
             + (f" (first in {where})" if where else "")
             + "; the first definition is used",
             "metadata.name",
-            subject=obj,
+            subject=obj, rule=RULE_DUPLICATE_RUNTIME
         )
     )
 
@@ -101,7 +116,7 @@ def build_index(items: list, dir_runtimes: list, default_namespace: str, use_cat
                     continue
                 other = later.runtimes.get(key)
                 if other is not None and other.get("spec") != obj.get("spec"):
-                    problems.append(Problem(_shadow_message(obj, src.label, other, later.label), "spec", subject=obj))
+                    problems.append(Problem(_shadow_message(obj, src.label, other, later.label), "spec", subject=obj, rule=RULE_SHADOWED))
     return RuntimeIndex(sources, problems, bundle)
 
 
@@ -139,12 +154,12 @@ def _renamed_problems(runtime: dict, src: Source, index, key: tuple, ref_name: s
         return [Problem(
             f'spec.runtimeRef.name "{ref_name}" is served by {res.display(runtime)} from {_where(runtime, src.label)}, '
             f'which kustomize renamed from "{ref_name}"; it shadows the different {res.display(other)} of '
-            f"{_where(other, label)}", "spec.runtimeRef.name", severity=WARNING)]
+            f"{_where(other, label)}", "spec.runtimeRef.name", severity=WARNING, rule=RULE_RENAMED_RUNTIME)]
     return [Problem(
         f'spec.runtimeRef.name "{ref_name}" would be served by {res.display(runtime)} from {_where(runtime, src.label)} '
         f"through its {kustomize_names.PREVIOUS_NAMES} annotation, which no kustomize namePrefix or nameSuffix "
         f"explains, in place of {res.display(other)} of {_where(other, label)}: refusing to let a hand-written "
-        "annotation replace a runtime", "spec.runtimeRef.name", severity=ERROR)]
+        "annotation replace a runtime", "spec.runtimeRef.name", severity=ERROR, rule=RULE_RENAMED_RUNTIME)]
 
 
 def resolve(trainjob: dict, index: RuntimeIndex, default_namespace: str) -> tuple[dict | None, str, list]:
@@ -152,7 +167,7 @@ def resolve(trainjob: dict, index: RuntimeIndex, default_namespace: str) -> tupl
     key = registry_key(trainjob, index.bundle)
     kind = registered_kind(key)
     if kind is None:
-        return None, "", [Problem(f"unsupported runtime: {key}{_key_hint(trainjob)}", "spec.runtimeRef")]
+        return None, "", [Problem(f"unsupported runtime: {key}{_key_hint(trainjob)}", "spec.runtimeRef", rule=RULE_UNSUPPORTED_RUNTIME)]
     ref_name = (((trainjob.get("spec") or {}).get("runtimeRef")) or {}).get("name")
     ns = (res.namespace(trainjob) or default_namespace) if kind == res.TRAINING_RUNTIME else ""
     for src in index.sources:
@@ -171,7 +186,7 @@ def resolve(trainjob: dict, index: RuntimeIndex, default_namespace: str) -> tupl
                 return None, src.label, problems
             return runtime, src.label, problems
     tj_ns = res.namespace(trainjob) or default_namespace
-    return None, "", [Problem(_not_found(kind, ref_name, ns, index, tj_ns), _UPSTREAM_NOT_FOUND[kind][1])]
+    return None, "", [Problem(_not_found(kind, ref_name, ns, index, tj_ns), _UPSTREAM_NOT_FOUND[kind][1], rule=RULE_NOT_FOUND)]
 
 
 # What a user applying the TrainJob is told when its runtime is missing: the TrainJob admission

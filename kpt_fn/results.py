@@ -1,14 +1,18 @@
-"""The one result type: made from Problems here, written as KRM results and stderr lines here.
+"""The one result type: made from Problems here, written as KRM results here.
 
 A Result is what kustomize's kyaml `framework.Result` is: a severity, a message, the resource it is
-about (resourceRef), the field in it, the file and document index the resource came from, and the
-rule that found it. Every mode reports through this module only:
+about (resourceRef), the field in it, the file and document index the resource came from (and the
+line and column of the field there, once kpt_fn.lines found them), and the rule that found it.
+Every mode reports through this module:
 
 - `from_problem` turns a stage's Problem into a Result (naming the TrainJob when the problem has no
   subject of its own);
-- `krm` writes the results a ResourceList carries (the wire format kpt and kustomize read);
-- `stderr_lines` writes what a person reads (kpt shows it on failure, kustomize and Argo CD show only
-  stderr).
+- `krm` writes the results a ResourceList carries (the wire format kpt and kustomize read), each
+  message ending with where it is, `(in path:line:col)` (kpt's console never shows a result's
+  `file`: docs/clients.md);
+- what a person reads on stderr is the findings model (kpt_fn.review.findings) written by
+  kpt_fn.formats.text, in the one form `path:line:col: severity: message [rule-id]`; `location`,
+  `escape` and `Summary` (the first line) are declared here, below both.
 
 Both outputs are *safe to print*: every text that may come from the input (messages quote names,
 field paths quote map keys, files are paths) has its control characters escaped, so that a
@@ -68,6 +72,16 @@ LEGACY_COMMAND = "##["
 LEGACY_COMMAND_ESCAPED = "##\\x5b"
 
 
+def location(file: str, line: int = 0, column: int = 0) -> str:
+    """Where a finding is, as compilers and linters write it: `path:line:col` (`path` without a line),
+    escaped; a `:` of the path is written `\\x3a`, so that a file named `a.yaml:1:2: error: x [r]`
+    cannot read as another place, another finding or (at a line's start, `::`) a runner command."""
+    where = escape(file).replace(":", "\\x3a")
+    if line:
+        where += f":{line}:{column or 1}"
+    return where
+
+
 def _unsafe(c: str) -> bool:
     """A character no output may carry as it is: the set above, lone surrogates (a file name that is
     not UTF-8, read with surrogateescape; no encoder writes them) and Unicode noncharacters (U+FDD0 to
@@ -110,7 +124,7 @@ class Result:
     dict (apiVersion, kind, name, namespace) or None; `file` is "" when the resource has none.
     `count` is how many findings it stands for: more than one for "... and K more like this"."""
 
-    __slots__ = ("message", "severity", "resource", "field", "file", "index", "rule", "count", "like", "lineno")
+    __slots__ = ("message", "severity", "resource", "field", "file", "index", "rule", "count", "like", "lineno", "column")
 
     def __init__(self, message: str, severity: str = ERROR, resource: dict | None = None, field: str = "",
                  file: str = "", index: int = 0, rule: str = "", count: int = 1):
@@ -123,8 +137,10 @@ class Result:
         self.file = file
         self.index = index
         self.rule = rule
-        # 1-based line of `field` in `file`, when someone looked it up (kpt_fn.lines.locate); 0: unknown.
+        # 1-based line and column of `field` in `file`, when someone looked them up (kpt_fn.lines.locate);
+        # 0: unknown.
         self.lineno = 0
+        self.column = 0
 
     def __repr__(self):
         return f"Result({self.severity}: {self.message!r}, resource={self.resource!r}, field={self.field!r})"
@@ -146,8 +162,14 @@ class Result:
         return self.severity == ERROR
 
     def krm(self) -> dict:
-        """The KRM result (kpt / kyaml wire format), every text escaped."""
-        out: dict = {"message": escape(self.message), "severity": self.severity}
+        """The KRM result (kpt / kyaml wire format), every text escaped. The message ends with where
+        the finding is, ` (in path:line:col)` (` (in path)` without a line): kpt prints a result's
+        resource, field and message, never its `file` (docs/clients.md), and kustomize and Argo CD show
+        no results at all; the rule id is the result's `tags.rule`."""
+        message = escape(self.message)
+        if self.file:
+            message = f"{message} (in {location(self.file, self.lineno, self.column)})"
+        out: dict = {"message": message, "severity": self.severity}
         if self.resource is not None:
             out["resourceRef"] = {k: escape(v) for k, v in self.resource.items()}
         if self.field:
@@ -157,23 +179,6 @@ class Result:
         if self.rule:
             out["tags"] = {"rule": escape(self.rule)}
         return out
-
-    def line(self) -> str:
-        """The stderr line: `  [severity] Kind namespace/name field: message`, escaped."""
-        who = ""
-        if self.resource:
-            ref = self.resource
-            ns = f"{ref['namespace']}/" if ref.get("namespace") else ""
-            who = f"{ref.get('kind')} {ns}{ref.get('name')} "
-        field = f"{self.field}: " if self.field else ""
-        message = self.message
-        tag = f" (in {self.file})"
-        if self.lineno and self.file and tag in message:  # the last one: a note may follow it (strict)
-            head, _, tail = message.rpartition(tag)
-            message = f"{head} (in {self.file}:{self.lineno}){tail}"
-        elif self.lineno and self.file and f"(in {self.file}" not in message:
-            message = f"{message} (in {self.file}:{self.lineno})"  # a result about an item (`about`)
-        return escape(f"  [{self.severity}] {who}{field}{message}")
 
     @property
     def shown(self) -> bool:
@@ -185,8 +190,8 @@ def from_problem(problem, trainjob: dict | None = None) -> Result:
     """A Result for `problem`; `trainjob` names the resource when the problem has no subject.
 
     A problem about an object with a file points at that file; one about a generated object (which
-    has no file yet) points at the file of the TrainJob that produced it. The file is repeated at
-    the end of the message, for clients that show the message alone (kustomize, Argo CD)."""
+    has no file yet) points at the file of the TrainJob that produced it. The message stays the
+    check's own: every output names the file (and line) in its own place."""
     subject = problem.subject if isinstance(problem.subject, dict) else trainjob
     message = named_bytes(problem.message)
     if not isinstance(subject, dict):
@@ -197,7 +202,6 @@ def from_problem(problem, trainjob: dict | None = None) -> Result:
     file, index = "", 0
     if where is not None and res.file_path(where):
         file, index = res.file_path(where), res.file_index(where)
-        message = f"{message} (in {file})"
     return Result(message, problem.severity, res.resource_ref(subject), problem.path, file, index, problem.rule)
 
 
@@ -219,7 +223,7 @@ def as_errors(results: list) -> list:
             out.append(r)
             continue
         e = Result(r.message + STRICT_NOTE, ERROR, r.resource, r.field, r.file, r.index, r.rule, r.count)
-        e.lineno = r.lineno
+        e.lineno, e.column = r.lineno, r.column
         e.like = as_errors([r.like])[0] if r.like is not None else None
         out.append(e)
     return out
@@ -290,8 +294,7 @@ def merge_per_secret(results: list) -> list:
         if r.rule not in PER_SECRET_RULES:
             out.append(r)
             continue
-        # The message is suffixed with the TrainJob's file: the Secret is the same without it.
-        key = (r.rule, r.severity, without_file(r))
+        key = (r.rule, r.severity, r.message)
         at = firsts.get(key)
         if at is None:
             firsts[key] = len(out)
@@ -304,7 +307,7 @@ def merge_per_secret(results: list) -> list:
             first = rs[0]
             names = [res_name(x) for x in rs]
             shown = ", ".join(names[:3]) + (f" and {len(names) - 3} more" if len(names) > 3 else "")
-            out[at] = Result(f"{without_file(first)} (needed by {len(rs)} TrainJobs: {shown})", first.severity,
+            out[at] = Result(f"{first.message} (needed by {len(rs)} TrainJobs: {shown})", first.severity,
                              first.resource, first.field, first.file, first.index, first.rule)
     return out
 
@@ -312,11 +315,6 @@ def merge_per_secret(results: list) -> list:
 def res_name(r: Result) -> str:
     ref = r.resource or {}
     return f"{ref.get('namespace') + '/' if ref.get('namespace') else ''}{ref.get('name', '')}"
-
-
-def without_file(r: Result) -> str:
-    suffix = f" (in {r.file})"
-    return r.message[: -len(suffix)] if r.file and r.message.endswith(suffix) else r.message
 
 
 # --- the two outputs --------------------------------------------------------------------------------
@@ -337,8 +335,3 @@ class Summary(str):
         line = super().__new__(cls, f"{OUTPUT_PREFIX}{'ok' if ok else 'FAILED'}: {detail}")
         line.ok, line.detail = ok, detail
         return line
-
-
-def stderr_lines(summary: Summary, results: list) -> list:
-    """The summary first (kpt shows 4 lines, kustomize and Argo CD only stderr), then what is shown."""
-    return [summary] + [r.line() for r in capped([r for r in results if r.shown], LINES_PER_KIND)]

@@ -13,10 +13,27 @@ import os
 import stat
 
 from kpt_fn import resource as res
-from kpt_fn.problems import ERROR, Problem
+from kpt_fn.problems import ERROR, Problem, Rule
 from kpt_fn.results import named_bytes
 from kpt_fn.stdio import read_all
 from kpt_fn.yamlio import DEFAULT_LIMITS, Limits, YAMLInputError, load_all
+
+# The rules of reading the app's files (`expand-trainjobs rules`): each finding of this module names one.
+RULE_NOT_FOUND = "input/not-found"
+RULE_CONFINED = "input/outside-root"
+RULE_UNREADABLE = "input/unreadable"
+RULE_LIMIT = "input/limit"
+RULE_NOT_AN_OBJECT = "input/not-an-object"
+RULE_RESOURCE_LIST = "input/resource-list"
+RULES = [
+    Rule(RULE_NOT_FOUND, "files", "a path the command line or the config names (files, runtimeDirs) exists and is of its kind"),
+    Rule(RULE_CONFINED, "files", "files are read only under the app directory, kustomization directory or repository root "
+         "(symbolic links included)"),
+    Rule(RULE_UNREADABLE, "files", "each file read is a readable regular file of valid YAML or JSON, within the loader's limits"),
+    Rule(RULE_LIMIT, "files", "the files of a run, and the ResourceList on stdin, stay within the limits on input (docs/limits.md)"),
+    Rule(RULE_NOT_AN_OBJECT, "files", "each document read is a Kubernetes object (a List is flattened where files are read, not in a ResourceList)"),
+    Rule(RULE_RESOURCE_LIST, "ResourceList", "stdin of a KRM function is one ResourceList"),
+]
 
 EXTENSIONS = (".yaml", ".yml", ".json")
 MARKER_FILE = "expand-trainjobs.yaml"
@@ -104,7 +121,7 @@ class Reader:
             if self.prepare is not None:
                 self.prepare(full)
             if not os.path.lexists(full):
-                problems.add(Problem(f"{p}: no such file or directory"))
+                problems.add(Problem(f"{p}: no such file or directory", rule=RULE_NOT_FOUND))
                 continue
             allowed = self._allowed + [os.path.realpath(full)]
             self._read_named(full, allowed, limits or self.limits, items, problems, lambda m: f"{p}: {m}", "")
@@ -131,7 +148,7 @@ class Reader:
         if full is None:
             return None, problems.done()
         if not os.path.isdir(full):
-            problems.add(Problem(f"{what} is not a directory", option))
+            problems.add(Problem(f"{what} is not a directory", option, rule=RULE_NOT_FOUND))
             return None, problems.done()
         items: list = []
         self._read_named(full, self._allowed, limits or self.limits, items, problems,
@@ -152,21 +169,21 @@ class Reader:
     def _confined(self, p, option: str, what: str, problems) -> str | None:
         """The absolute path of a configured path, or None (with a problem) when it may not be read."""
         if not isinstance(p, str) or not p:
-            problems.add(Problem(f"{what}: expected a non-empty path", option))
+            problems.add(Problem(f"{what}: expected a non-empty path", option, rule=RULE_NOT_FOUND))
             return None
         full = os.path.normpath(os.path.join(self.root, p))
         lexical = [self.confine_root, *self.extra_roots]
         if not any(_inside(full, r) for r in lexical):
-            problems.add(Problem(f"{what} is outside the {self.confine_label}: paths are confined to it{self._opt_in()}", option))
+            problems.add(Problem(f"{what} is outside the {self.confine_label}: paths are confined to it{self._opt_in()}", option, rule=RULE_CONFINED))
             return None
         if self.prepare is not None:
             self.prepare(full)
         if not os.path.lexists(full):
             tried = full if os.path.isabs(p) else f"{full} (relative to {self._relative_to()})"
-            problems.add(Problem(f"{what} not found: tried {tried}", option))
+            problems.add(Problem(f"{what} not found: tried {tried}", option, rule=RULE_NOT_FOUND))
             return None
         if not any(_inside(os.path.realpath(full), r) for r in self._allowed):
-            problems.add(Problem(f"{what} is a symbolic link (or lies under one) that leads outside the {self.confine_label}; not read{self._opt_in()}", option))
+            problems.add(Problem(f"{what} is a symbolic link (or lies under one) that leads outside the {self.confine_label}; not read{self._opt_in()}", option, rule=RULE_CONFINED))
             return None
         return full
 
@@ -197,7 +214,7 @@ class Reader:
         try:
             st = os.stat(full)
         except OSError as e:
-            problems.add(Problem(say(f"cannot read: {e.strerror}"), option))
+            problems.add(Problem(say(f"cannot read: {e.strerror}"), option, rule=RULE_UNREADABLE))
             return
         real = os.path.realpath(full)
         try:
@@ -215,13 +232,13 @@ class Reader:
             return  # reached before (a link to it, or a loop): its files are read already
         self._dirs.add(real)
         if depth > MAX_DIR_DEPTH:
-            problems.add(Problem(f"{self._display(directory)}: more than {MAX_DIR_DEPTH} directories deep; not read", option))
+            problems.add(Problem(f"{self._display(directory)}: more than {MAX_DIR_DEPTH} directories deep; not read", option, rule=RULE_UNREADABLE))
             return
         try:
             with os.scandir(directory) as it:
                 entries = sorted(it, key=lambda e: e.name)
         except OSError as e:
-            problems.add(Problem(f"{self._display(directory)}: cannot read directory: {e.strerror}", option))
+            problems.add(Problem(f"{self._display(directory)}: cannot read directory: {e.strerror}", option, rule=RULE_UNREADABLE))
             return
         for entry in entries:
             self.entries += 1
@@ -235,7 +252,7 @@ class Reader:
                 st = entry.stat()  # the target's, for a link
             except OSError as e:
                 if _is_yaml_name(name):
-                    problems.add(Problem(f"{self._display(path)}: cannot read: {e.strerror}", option))
+                    problems.add(Problem(f"{self._display(path)}: cannot read: {e.strerror}", option, rule=RULE_UNREADABLE))
                 continue
             is_dir = stat.S_ISDIR(st.st_mode)
             if not is_dir and (not _is_yaml_name(name) or name in SKIPPED_NAMES):
@@ -244,7 +261,7 @@ class Reader:
             if is_link and not any(_inside(entry_real, r) for r in allowed):
                 problems.add(Problem(
                     f"{self._display(path)}: symbolic link that leads outside the {self.confine_label}; not read{self._opt_in()}",
-                    option,
+                    option, rule=RULE_CONFINED
                 ))
                 continue
             if is_dir:
@@ -255,7 +272,7 @@ class Reader:
     def _stop(self, what: str, option_name: str, problems, option) -> None:
         self.stopped = what
         hint = f" ({option_name})" if option_name else ""
-        problems.add(Problem(f"per-run limit reached: the files read hold {what} in total{hint}; nothing more is read", option), force=True)
+        problems.add(Problem(f"per-run limit reached: the files read hold {what} in total{hint}; nothing more is read", option, rule=RULE_LIMIT), force=True)
         raise _Stop
 
     def _read_file(self, path, real, st, limits, items, problems, option) -> None:
@@ -267,10 +284,10 @@ class Reader:
             # The name goes into every object's path annotation and every message about it, which
             # kpt, kustomize and Argo CD carry as UTF-8 text (YAML, JSON): a name with other bytes
             # (Python reads it with surrogateescape) has no such form. Named, with its bytes as \xNN.
-            problems.add(Problem(f"{shown_name(rel)}: file name is not UTF-8; not read: rename the file", option))
+            problems.add(Problem(f"{shown_name(rel)}: file name is not UTF-8; not read: rename the file", option, rule=RULE_UNREADABLE))
             return
         if not stat.S_ISREG(st.st_mode):
-            problems.add(Problem(f"{rel}: not a regular file", option))
+            problems.add(Problem(f"{rel}: not a regular file", option, rule=RULE_UNREADABLE))
             return
         remaining = limits.max_bytes - self.bytes_read
         # The resolved path, not following a link there: what was checked is what is opened.
@@ -280,7 +297,7 @@ class Reader:
         if problem == "run-bytes":
             self._stop(f"more than {limits.max_bytes} bytes", "maxInputBytes", problems, option)
         if problem is not None:
-            problems.add(Problem(f"{rel}: {problem}", option))
+            problems.add(Problem(f"{rel}: {problem}", option, rule=RULE_UNREADABLE))
             return
         self.documents += len(docs)
         if self.documents > MAX_DOCUMENTS:
@@ -289,7 +306,7 @@ class Reader:
             self.document_lines[rel, i] = lines[i]
             for item, where in _objects(doc):
                 if where is not None:
-                    problems.add(Problem(f"{rel}: document {i}{where} is not a Kubernetes object ({_what(item)}); not read", option))
+                    problems.add(Problem(f"{rel}: document {i}{where} is not a Kubernetes object ({_what(item)}); not read", option, rule=RULE_NOT_AN_OBJECT))
                     continue
                 items.append(_annotated(item, rel, i))
 
@@ -325,7 +342,7 @@ def load_file(path: str, limits: Limits = DEFAULT_LIMITS) -> tuple[list, list]:
     """Documents of one file named by its path (a config file), and problems naming the file."""
     docs, problem, _ = _load(path, limits, limits.max_bytes)
     if problem is not None:
-        return [], [Problem(f"{path}: {problem}")]
+        return [], [Problem(f"{path}: {problem}", rule=RULE_UNREADABLE)]
     return docs, []
 
 
@@ -368,7 +385,7 @@ def trainjobs_in_list(item) -> list:
             f"{res.display(x)} inside {item['kind']} is not expanded: the items of a ResourceList are not "
             "flattened; put the TrainJob in a document of its own",
             f"items[{j}]",
-            subject=item,
+            subject=item, rule=RULE_NOT_AN_OBJECT
         )
         for j, x in enumerate(item["items"])
         if isinstance(x, dict) and res.is_trainjob(x)
@@ -412,5 +429,5 @@ class _Problems(list):
         out = list(self)
         if self.dropped:
             field = out[-1].path if out else ""
-            out.append(Problem(f"{self.dropped} more problem(s) reading files not shown", field, severity=ERROR))
+            out.append(Problem(f"{self.dropped} more problem(s) reading files not shown", field, severity=ERROR, rule=RULE_UNREADABLE))
         return out

@@ -18,7 +18,7 @@ it was). Anything after that: every input item back, results saying what is wron
 from __future__ import annotations
 
 from kpt_fn import config as config_mod
-from kpt_fn import function, kustomize_names
+from kpt_fn import function, kustomize_names, sources
 from kpt_fn.problems import Problem
 from kpt_fn.results import Result, Summary, from_problem
 from kpt_fn.yamlio import (
@@ -141,12 +141,14 @@ def parse_resource_list(data: bytes, limits: Limits = DEFAULT_LIMITS, marks: Ite
     return rl
 
 
-def error_resource_list(message: str, items=None, api_version: str = RESOURCE_LIST_VERSIONS[0]) -> dict:
+def error_resource_list(message: str, items=None, api_version: str = RESOURCE_LIST_VERSIONS[0], rule: str = "") -> dict:
+    """A ResourceList that fails with one error result: stdin that is no ResourceList (`rule`
+    sources.RULE_RESOURCE_LIST), or an internal failure of the run (no rule: not a finding of a check)."""
     return {
         "apiVersion": api_version,
         "kind": "ResourceList",
         "items": list(items or []),
-        "results": [Result(message).krm()],
+        "results": [Result(message, rule=rule).krm()],
     }
 
 
@@ -168,14 +170,14 @@ def _config_limit_problem(size: int, rl: dict, used: Limits, cfg: config_mod.Fun
         return Problem(
             f"the ResourceList on stdin is {size} bytes, more than maxInputBytes {wanted.max_bytes}",
             f"{prefix}.maxInputBytes",
-            subject=subject,
+            subject=subject, rule=sources.RULE_LIMIT
         )
     if wanted.max_depth < used.max_depth or wanted.max_nodes < used.max_nodes:
         try:
             check_limits(rl, used.replace(max_depth=min(wanted.max_depth, used.max_depth), max_nodes=min(wanted.max_nodes, used.max_nodes)))
         except YAMLInputError as e:
             option = options.get(e.limit)
-            return Problem(f"the ResourceList on stdin: {e}", f"{prefix}.{option}" if option else "", subject=subject)
+            return Problem(f"the ResourceList on stdin: {e}", f"{prefix}.{option}" if option else "", subject=subject, rule=sources.RULE_LIMIT)
     return None
 
 
@@ -217,7 +219,7 @@ def process_pieces(
             limits = limits_from_env(env, limits)
         rl = parse_resource_list(data, limits, marks)
     except InputError as e:
-        return iter((dump(error_resource_list(str(e))),)), [Summary(False, str(e))], 1
+        return iter((dump(error_resource_list(str(e), rule=sources.RULE_RESOURCE_LIST)),)), [Summary(False, str(e))], 1
     passing = PassThrough(rl["items"], item_source(data, marks))
     del data, marks
     api_version = rl.get("apiVersion")
@@ -277,8 +279,10 @@ def process_pieces(
 
 
 def stderr_lines(outcome) -> list[str]:
-    """The summary first, then each result a person must see (kpt_fn.results writes them)."""
-    return outcome.stderr_lines()
+    """The summary first, then each finding a person must see (kpt_fn.cli.stderr)."""
+    from kpt_fn.cli import stderr
+
+    return stderr.lines(outcome)
 
 
 def report_placement(fmt: str):

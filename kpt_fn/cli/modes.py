@@ -363,14 +363,18 @@ def check_generated_mode(paths) -> None:
     def run():
         from kpt_fn import generated
         from kpt_fn.cli import plain
-        from kpt_fn.results import escape
+        from kpt_fn.formats import text
+        from kpt_fn.results import escape, from_problem
+        from kpt_fn.review import findings
 
         cwd, env = working_directory(), dict(os.environ)
         dirs = list(paths) or ["."]
         lines = []
         for d in dirs:
             root = os.path.normpath(os.path.join(cwd, d))
-            lines += [f"  [error] {d}: {p.message}" for p in generated.check(root, env, plain.load_config_file)]
+            # each problem in the one line form, the package directory as its place (its message names the file)
+            lines += text.lines([findings.finding(from_problem(p), app=d)
+                                 for p in generated.check(root, env, plain.load_config_file)])
         if lines:
             head = _summary(False, f"the generated output of {', '.join(dirs)} is not current ({len(lines)} problem(s))")
             return "", [escape(x) for x in [head, *lines]], 1
@@ -390,7 +394,7 @@ def diff_command(old: str, new: str, fmt: str, cwd: str, env: dict, max_chars: i
     import tempfile as tmp
 
     from kpt_fn import formats
-    from kpt_fn.cli import plain
+    from kpt_fn.cli import plain, stderr
     from kpt_fn.review import diff as review_diff, sides as review_sides
     from kpt_fn.lifecycle import classify
     from kpt_fn.results import Summary
@@ -423,7 +427,7 @@ def diff_command(old: str, new: str, fmt: str, cwd: str, env: dict, max_chars: i
             shutil.rmtree(scratch, ignore_errors=True)
     for spec, _, outcome in sides:
         if outcome.exit_code:
-            lines = [_unscratched(line, labels) for line in outcome.stderr_lines()]
+            lines = [_unscratched(line, labels) for line in stderr.lines(outcome)]
             return text, [Summary(False, f"{spec} does not render ({outcome.errors} error(s)): could not compare"),
                           *lines[1:], *notes], 2
     changes = review_diff.has_changes(data)
@@ -480,7 +484,7 @@ def report_command(paths: list, fmt: str, cwd: str, env: dict, max_chars: int | 
     `validate`. Several directories (or the apps found) are several apps, each reported exactly as
     alone and merged to be shown (kpt_fn.apps), as `validate` does."""
     from kpt_fn import apps, formats, orphans
-    from kpt_fn.cli import plain
+    from kpt_fn.cli import plain, stderr
     from kpt_fn.results import Summary
     from kpt_fn.review import report
 
@@ -495,23 +499,24 @@ def report_command(paths: list, fmt: str, cwd: str, env: dict, max_chars: int | 
         runs = apps.groups(list(paths), cwd)
     if len(runs) == 1 and not find_apps:
         outcome = plain.expand(list(paths), cwd, env, trainer_version=trainer_version)
-        data = report.report(outcome, plain.app_dir(list(paths), cwd)[0])
+        root = plain.app_dir(list(paths), cwd)[0]
+        data = report.report(outcome, root)
         text = formats.write("report", fmt, data, **_comment_size(fmt, max_chars))
-        return text, outcome.stderr_lines(), outcome.exit_code
+        return text, stderr.lines(outcome, root, cwd), outcome.exit_code
     reports, done = [], []
     for run in runs:
         outcome = plain.expand(run, cwd, env, trainer_version=trainer_version)
         root = plain.app_dir(run, cwd)[0]
         app_dir = os.path.relpath(root, cwd)
         reports.append((plain.app_name(run), app_dir, report.report(outcome, root)))
-        plain.named_from(outcome.results, root, cwd)  # stderr names files from the working directory
-        done.append((plain.app_name(run), outcome.stderr_lines(), outcome.exit_code))
+        # stderr names files from the working directory, and a finding from no file its app
+        done.append((plain.app_name(run), stderr.lines(outcome, root, cwd, app_dir.replace(os.sep, "/")), outcome.exit_code))
     lines, code = apps.merge_lines(done)
     merged = apps.merge_review(reports)
     if found_line:
         lines[:1] = [orphans.summary(lines[0], judged), found_line] + judged["lines"]
         code = max(code, 1 if judged["errors"] else 0)
-        merged = orphans.with_findings(merged, judged, review=True)
+        merged = orphans.with_findings(merged, judged)
     text = formats.write("report", fmt, merged, **_comment_size(fmt, max_chars))
     return text, lines, code
 
@@ -531,7 +536,7 @@ def upgrade_mode(path: str, releases: str, fmt: str | None, fail_on: str = "chan
 
 def _upgrade(path: str, releases: str, fmt: str, fail_on: str = "change", color: bool = False) -> tuple:
     from kpt_fn import formats, upstream
-    from kpt_fn.cli import plain
+    from kpt_fn.cli import plain, stderr
     from kpt_fn.review import diff as review_diff, upgrade
 
     try:
@@ -543,7 +548,7 @@ def _upgrade(path: str, releases: str, fmt: str, fail_on: str = "change", color:
     for release in (old, new):
         outcome = plain.expand([path], cwd, env, trainer_version=release)
         if outcome.exit_code:
-            return "", [_summary(False, f"{path} does not render under Trainer {release}"), *outcome.stderr_lines()[1:]], 2
+            return "", [_summary(False, f"{path} does not render under Trainer {release}"), *stderr.lines(outcome)[1:]], 2
         outcomes.append(outcome)
     data = upgrade.preview(old, new, *outcomes)
     options = _text_options(review_diff.sides(*outcomes, data), old, new, color) if fmt == "text" else {}

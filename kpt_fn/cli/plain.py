@@ -19,6 +19,7 @@ from kpt_fn import config as config_mod
 from kpt_fn import apps, argocd, function, orphans, output, sources
 from kpt_fn import resource as res
 from kpt_fn.problems import ERROR, WARNING, Problem
+from kpt_fn.cli import stderr
 from kpt_fn.results import Result, Summary, from_problem
 from kpt_fn.yamlio import DEFAULT_LIMITS, YAMLInputError, dump_all, load_all
 
@@ -50,35 +51,35 @@ def _parameter_values(raw: str) -> tuple[dict, list]:
     try:
         params = json.loads(raw)
     except ValueError as e:
-        return {}, [Problem(f"{PARAMETERS_ENV} is not valid JSON ({e}); no parameter is used")]
+        return {}, [Problem(f"{PARAMETERS_ENV} is not valid JSON ({e}); no parameter is used", rule=argocd.RULE_PARAMETER)]
     except RecursionError:  # json's decoder recurses once per level: a list nested 100,000 deep
-        return {}, [Problem(f"{PARAMETERS_ENV} is nested too deeply to be read; no parameter is used")]
+        return {}, [Problem(f"{PARAMETERS_ENV} is nested too deeply to be read; no parameter is used", rule=argocd.RULE_PARAMETER)]
     if params is None:  # Argo CD's way of saying "no parameters"
         return {}, []
     if not isinstance(params, list):
-        return {}, [Problem(f"{PARAMETERS_ENV} must be a JSON list of parameters, found {_json_type(params)}; no parameter is used")]
+        return {}, [Problem(f"{PARAMETERS_ENV} must be a JSON list of parameters, found {_json_type(params)}; no parameter is used", rule=argocd.RULE_PARAMETER)]
     data, problems = {}, []
     for i, p in enumerate(params):
         where = f"{PARAMETERS_ENV}[{i}]"
         if not isinstance(p, dict):
-            problems.append(Problem(f"{where} must be an object with a name, found {_json_type(p)}; ignored"))
+            problems.append(Problem(f"{where} must be an object with a name, found {_json_type(p)}; ignored", rule=argocd.RULE_PARAMETER))
             continue
         name = p.get("name")
         if not isinstance(name, str) or not name:
-            problems.append(Problem(f"{where} has no name (a non-empty string), found {_json_type(name)}; ignored"))
+            problems.append(Problem(f"{where} has no name (a non-empty string), found {_json_type(name)}; ignored", rule=argocd.RULE_PARAMETER))
             continue
         where = f"parameter {name!r}"
         if p.get("map"):
-            problems.append(Problem(f"{where} is a map parameter: expand-trainjobs takes string and array parameters only; ignored"))
+            problems.append(Problem(f"{where} is a map parameter: expand-trainjobs takes string and array parameters only; ignored", rule=argocd.RULE_PARAMETER))
         elif "string" in p:
             if not isinstance(p["string"], str):
-                problems.append(Problem(f"{where}: string must be a string, found {_json_type(p['string'])}; ignored"))
+                problems.append(Problem(f"{where}: string must be a string, found {_json_type(p['string'])}; ignored", rule=argocd.RULE_PARAMETER))
                 continue
             data[name] = p["string"]
         elif "array" in p:
             values = p["array"] if p["array"] is not None else []
             if not isinstance(values, list) or not all(isinstance(x, str) for x in values):
-                problems.append(Problem(f"{where}: array must be a list of strings; ignored"))
+                problems.append(Problem(f"{where}: array must be a list of strings; ignored", rule=argocd.RULE_PARAMETER))
                 continue
             data[name] = ",".join(values)
     return data, problems
@@ -122,7 +123,7 @@ def _ignored_parameters(env: dict) -> Problem | None:
     return Problem(
         f"Argo CD parameter(s) {', '.join(names)} ignored: {CONFIG_FILE} holds the functionConfig "
         "(set the options there, or leave the file empty to use parameters)",
-        severity=WARNING,
+        severity=WARNING, rule=argocd.RULE_PARAMETERS_IGNORED
     )
 
 
@@ -132,7 +133,7 @@ def load_config_file(path: str) -> tuple[object, list]:
     if problems:
         return None, problems
     if len(docs) > 1:
-        return None, [Problem(f"{path}: expected one functionConfig object, found {len(docs)}")]
+        return None, [Problem(f"{path}: expected one functionConfig object, found {len(docs)}", rule=config_mod.RULE_INVALID)]
     return (docs[0] if docs else None), []
 
 
@@ -149,23 +150,30 @@ def _in_file(fc, path: str):
     return {**fc, "metadata": md}
 
 
-def _emit(outcome, plain: list, root: str, may_be_empty: bool, name_from: str | None = None) -> tuple[str, list[str], int]:
-    """(stdout, stderr lines, exit code); `may_be_empty`: empty output is the app's result, not a failure."""
+def _emit(outcome, plain: list, root: str, may_be_empty: bool, name_from: str | None = None,
+          cwd: str | None = None) -> tuple[str, list[str], int]:
+    """(stdout, stderr lines, exit code); `may_be_empty`: empty output is the app's result, not a failure.
+    Files are named relative to `cwd` (the directory the command ran in), else as the run names them
+    (relative to the app directory `root`); `name_from`: one of several apps, named on its findings."""
     empty = not outcome.exit_code and not plain
     if empty and not may_be_empty:
-        outcome.results.append(Result(NOTHING_TO_APPLY))
+        outcome.results.append(Result(NOTHING_TO_APPLY, rule=output.RULE_NOTHING_TO_APPLY))
     shown = [r for r in outcome.results if r.shown and r.file and not r.lineno]
-    if shown:  # only then are files read again: each message names its line (kpt_fn.lines)
+    if shown:  # only then are files read again: each finding names its line (kpt_fn.lines)
         from kpt_fn import lines as file_lines
 
         file_lines.locate(shown, root)
-    named_from(outcome.results, root, name_from)
-    lines = outcome.stderr_lines()
+    lines = stderr.lines(outcome, root, name_from or cwd, _app(root, name_from))
     if outcome.exit_code:
         return "", lines, outcome.exit_code
     if empty:
         lines.insert(1, EMPTY_RENDER)
     return dump_all(plain), lines, 0
+
+
+def _app(root: str, name_from: str | None) -> str:
+    """The app directory as findings name it when several apps are shown together ("" for one app)."""
+    return os.path.relpath(root, name_from).replace(os.sep, "/") if name_from is not None else ""
 
 
 def configured(root: str, env: dict, config: str | None) -> bool:
@@ -192,7 +200,7 @@ def _stdin_items(data: bytes, limits) -> tuple[list, list]:
     try:
         docs = load_all(data, limits)
     except YAMLInputError as e:
-        return [], [Problem(f"stdin: not valid YAML: {e}")]
+        return [], [Problem(f"stdin: not valid YAML: {e}", rule=sources.RULE_UNREADABLE)]
     items = []
     for d in docs:
         if sources.is_list(d):
@@ -268,6 +276,7 @@ def expand(paths: list[str], cwd: str, env: dict, mode: str | None = None, stric
     for r in outcome.results:
         if r.file and not r.field:  # a whole object: its line is where the read found its document
             r.lineno = reader.document_lines.get((r.file, r.index), 0)
+            r.column = 1 if r.lineno else 0
     if worktree is not None:
         # What Argo CD's repo-server would refuse about the whole repository (kpt_fn.reposerver): in
         # a git working tree only; the sidecar runs after the repo-server has judged the checkout,
@@ -330,7 +339,7 @@ def render(paths: list[str], cwd: str, env: dict, mode: str | None = None, stric
     keep = outcome.config.output == "all"
     namespace = outcome.config.namespace or env.get("ARGOCD_APP_NAMESPACE", "")
     outcome.results += output.duplicates(outcome.items, namespace, keep, config_mod.is_config_object)
-    out, lines, code = _emit(outcome, _plain_items(outcome), root, configured(root, env, flags.get("config")), name_from)
+    out, lines, code = _emit(outcome, _plain_items(outcome), root, configured(root, env, flags.get("config")), name_from, cwd)
     return out + argocd_safe_end(out), lines, code
 
 
@@ -349,7 +358,7 @@ def _several(runs: list, cwd: str, env: dict, mode, strict, fmt, trainer_version
             report, catalog = _report(outcome, app_dir(paths, cwd)[0], cwd)
             reports.append((app_name(paths), report))
             catalogs.append(catalog)
-            done.append((app_name(paths), outcome.stderr_lines()[:1], outcome.exit_code))
+            done.append((app_name(paths), [outcome.summary], outcome.exit_code))
         from kpt_fn import formats
 
         lines, code = apps.merge_lines(done)
@@ -389,17 +398,18 @@ def argocd_safe_end(out: str) -> str:
 
 
 def _validated(outcome, root: str, cwd: str, fmt: str, name_from: str | None = None) -> tuple[str, list[str], int]:
-    """validate's output: the findings with their lines, on stderr (text) or stdout (the others)."""
+    """validate's output: the findings with their lines, on stderr (text: the same lines as every
+    mode's stderr) or stdout (the other formats)."""
     from kpt_fn import lines
 
+    lines.locate([r for r in outcome.results if r.shown], root)
+    shown = stderr.lines(outcome, root, name_from or cwd, _app(root, name_from))
     if fmt == "text":
-        lines.locate([r for r in outcome.results if r.shown], root)
-        named_from(outcome.results, root, name_from)
-        return "", outcome.stderr_lines(), outcome.exit_code
+        return "", shown, outcome.exit_code
     from kpt_fn import formats
 
     report, catalog = _report(outcome, root, cwd)
-    return formats.write("validate", fmt, report, rules=catalog), outcome.stderr_lines(), outcome.exit_code
+    return formats.write("validate", fmt, report, rules=catalog), shown, outcome.exit_code
 
 
 def _report(outcome, root: str, cwd: str) -> tuple[dict, list]:
@@ -419,19 +429,6 @@ def _union_catalog(catalogs: list[list]) -> list:
                 seen.add(rule["id"])
                 out.append(rule)
     return out
-
-
-def named_from(results: list, root: str, cwd: str | None) -> None:
-    """Name each result's file relative to `cwd` instead of the app directory `root` (several apps
-    shown together: `apps/team-b/tj.yaml`, not `tj.yaml`), in the message's `(in FILE` too."""
-    if cwd is None:
-        return
-    for r in results:
-        if not r.file:
-            continue
-        shown = os.path.relpath(os.path.join(root, r.file), cwd).replace(os.sep, "/")
-        r.message = r.message.replace(f"(in {r.file}", f"(in {shown}")
-        r.file = shown
 
 
 def _plain_items(outcome) -> list:

@@ -2,11 +2,11 @@
 this package (kubeconform's pkg/output has the same cut: a format is one file and one entry here).
 The command line only picks one: `formats.write(command, format, data)`.
 
-validate's `text` is not written here: it is the run's stderr, as every mode writes it
-(kpt_fn.results), with `file:line` for each finding from a file. validate's other formats go to
-stdout, so that `validate --format sarif > results.sarif` keeps the human summary on stderr. The
-rendered output itself (render, the KRM ResourceList) is the function's output stream, written by
-kpt_fn.yamlio.
+validate's `text` is the run's stderr, and every mode's stderr is written by it (formats.text: one
+line per finding, `path:line:col: severity: message [rule-id]`, after the summary). validate's other
+formats go to stdout, so that `validate --format sarif > results.sarif` keeps the human summary on
+stderr. The rendered output itself (render, the KRM ResourceList) is the function's output stream,
+written by kpt_fn.yamlio.
 """
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ from __future__ import annotations
 # (command, format) -> (module of this package, its function). validate's writers take the findings
 # report (kpt_fn.review.findings.collect) and the rule catalogue (kpt_fn.rules): `write(report, rules)`.
 WRITERS = {
+    ("validate", "text"): ("text", "write"),
     ("validate", "json"): ("json", "write"),
     ("validate", "sarif"): ("sarif", "write"),
     ("validate", "junit"): ("junit", "write"),
@@ -35,9 +36,9 @@ WRITERS = {
     ("argocd-kueue-patch", "yaml"): ("patch", "to_yaml"),
 }
 
-# validate's formats: text (stderr) and those written here.
+# validate's formats: text (stderr, the default) and those written to stdout.
 FORMATS = {fmt: module for (command, fmt), (module, _) in WRITERS.items() if command == "validate"}
-NAMES = ("text", *FORMATS)
+NAMES = tuple(FORMATS)
 
 
 def names(command: str) -> list:

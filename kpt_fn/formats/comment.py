@@ -14,11 +14,12 @@ DEFAULT_MAX_CHARS = 60_000
 def _where(f: dict) -> str:
     if not f["file"]:
         return "–"
-    return md.code(f"{f['file']}:{f['line']}" if f["line"] else f["file"], in_table=True)
+    # path:line:col, as every other output names a finding's place (kpt_fn.formats.text)
+    return md.code(f"{f['file']}:{f['line']}:{f['column'] or 1}" if f["line"] else f["file"], in_table=True)
 
 
 def findings_table(found: list) -> list:
-    """The findings as a table: severity, rule, object, file:line, field, message (with the waiver)."""
+    """The findings as a table: severity, rule, object, file:line:col, field, message (with the waiver)."""
     rows, by_app = [], any(f.get("app") for f in found)  # several apps: each finding names its app
     for f in found:
         message = md.text(md.shorten(f["message"], 1000))
@@ -30,7 +31,7 @@ def findings_table(found: list) -> list:
         rows.append([f["severity"], md.code(f["rule"], in_table=True) if f["rule"] else "–",
                      md.text(f["object"]) or "–", _where(f), md.code(f["field"], in_table=True) if f["field"] else "–", message]
                     + ([md.code(f["app"], in_table=True) if f.get("app") else "–"] if by_app else []))
-    return md.table(["severity", "rule", "object", "file:line", "field", "message"] + (["app"] if by_app else []), rows)
+    return md.table(["severity", "rule", "object", "file:line:col", "field", "message"] + (["app"] if by_app else []), rows)
 
 
 def counted(c: dict) -> str:

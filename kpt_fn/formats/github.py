@@ -1,6 +1,6 @@
 """`--format github`: GitHub Actions workflow commands, one annotation per finding.
 
-`::error file=F,line=L,title=T::message` (warnings `::warning`, info `::notice`), escaped as the
+`::error file=F,line=L,col=C,title=T::message` (warnings `::warning`, info `::notice`), escaped as the
 Actions toolkit escapes them (actions/toolkit packages/core/src/command.ts) and as the runner
 unescapes them (actions/runner src/Runner.Common/ActionCommand.cs, `_escapeDataMappings` and
 `_escapePropertyMappings`, lines 18-32): in the message `%`, CR and LF; in a property also `:` and
@@ -15,7 +15,7 @@ line through an emulation of the runner's parser (tests/support/actions_runner.p
 from __future__ import annotations
 
 from kpt_fn.results import LEGACY_COMMAND, LEGACY_COMMAND_ESCAPED
-from kpt_fn.review.findings import headline
+from kpt_fn.formats.text import headline
 
 _COMMAND = {"error": "error", "warning": "warning", "info": "notice"}
 
@@ -38,6 +38,7 @@ def write(report: dict, rules: list) -> str:
             props.append(f"file={_property(f['file'])}")
             if f["line"]:
                 props.append(f"line={f['line']}")
+                props.append(f"col={f['column']}")
         if f["rule"]:
             props.append(f"title={_property(f['rule'])}")
         head = _COMMAND.get(f["severity"], "notice") + (" " + ",".join(props) if props else "")

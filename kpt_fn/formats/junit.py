@@ -1,6 +1,7 @@
 """`--format junit`: JUnit XML, one test case per TrainJob (and one per other file with findings).
 
-A TrainJob's case fails with its errors (each a <failure>), warnings go to its <system-out>; a file
+A TrainJob's case fails with its errors (each a <failure>, its text the finding's one line,
+`path:line:col: severity: message [rule-id]`: kpt_fn.formats.text), warnings go to its <system-out>; a file
 with findings that belong to no TrainJob (a runtime, the config) is a case of its own. Texts are
 escaped by ElementTree and their control characters, which XML 1.0 cannot carry, are written as
 escapes first (kpt_fn.results.escape).
@@ -10,17 +11,8 @@ from __future__ import annotations
 
 import xml.etree.ElementTree as ET
 
-from kpt_fn.review.findings import who
+from kpt_fn.formats.text import line as _line
 from kpt_fn.results import escape
-
-
-def _line(f: dict) -> str:
-    where = f["file"] + (f":{f['line']}" if f["line"] else "") if f["file"] else ""
-    name = who(f["resource"])
-    name = f"{name} " if name else ""
-    field = f"{f['field']}: " if f["field"] else ""
-    rule = f" [{f['rule']}]" if f["rule"] else ""
-    return escape(f"{where + ': ' if where else ''}{f['severity']}: {name}{field}{f['message']}{rule}")
 
 
 def _case(suite, name: str, classname: str, findings: list) -> None:

@@ -3,7 +3,7 @@
 One run; the tool's rules are the catalogue entries the findings name (id, short description, help);
 each result has its ruleId, level, message and, for a finding from a file, a physical location with
 `artifactLocation.uri` (relative to the directory the command ran in, `%SRCROOT%`) and
-`region.startLine`. Checked against the OASIS schema in tests/behaviour/test_validate_formats.py.
+`region.startLine` and `startColumn`. Checked against the OASIS schema in tests/behaviour/test_validate_formats.py.
 
 SARIF 2.1.0 section 3.4.3 wants `uri` a URI reference (RFC 3986): the file's path is percent-encoded
 as UTF-8 (its bytes, for a name that is not UTF-8) with only `/` and the unreserved characters left
@@ -20,7 +20,7 @@ from urllib.parse import quote
 
 from kpt_fn import __version__
 from kpt_fn.formats.json import inert
-from kpt_fn.review.findings import headline
+from kpt_fn.formats.text import headline
 from kpt_fn.problems import rule_family
 from kpt_fn.results import escape
 
@@ -64,7 +64,7 @@ def _result(f: dict, index: dict) -> dict:
     if f["file"]:
         location: dict = {"artifactLocation": {"uri": uri(f["file"]), "uriBaseId": "%SRCROOT%"}}
         if f["line"]:
-            location["region"] = {"startLine": f["line"]}
+            location["region"] = {"startLine": f["line"], "startColumn": f["column"]}
         out["locations"] = [{"physicalLocation": location}]
     if ref.get("kind"):
         out.setdefault("properties", {})["resource"] = {k: escape(v) for k, v in ref.items()}

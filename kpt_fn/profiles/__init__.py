@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import importlib
 
-from kpt_fn.config import PROFILES
+from kpt_fn.config import PROFILES, RULE_INVALID
 from kpt_fn.problems import Problem
 from kpt_fn.profiles.base import Profile
 from kpt_fn.profiles.kueue import parse_queues
@@ -25,5 +25,5 @@ def select(cfg, items: list) -> tuple[Profile, list[Problem]]:
     """The run's profile, and the problems of the kueueQueues option (checked whatever the profile,
     so that a malformed entry does not wait for the switch to `profile: kueue`)."""
     queues, bad = parse_queues(cfg.kueueQueues)
-    problems = [Problem(m, "spec.kueueQueues", subject=cfg.source) for m in bad]
+    problems = [Problem(m, "spec.kueueQueues", subject=cfg.source, rule=RULE_INVALID) for m in bad]
     return named(cfg.profile)(cfg, items, queues), problems

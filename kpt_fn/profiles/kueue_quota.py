@@ -142,7 +142,7 @@ def _bad_quota(cq: dict) -> Problem | None:
                     except (quantity.QuantityError, TypeError, ValueError):
                         path = f"spec.resourceGroups[{g}].flavors[{f}].resources[{r}].{key}"
                         return Problem(f"Invalid value: {value!r}: {path} of ClusterQueue {dig(cq, 'metadata', 'name')} "
-                                       "is not a quantity; the quota check cannot run", path, subject=cq)
+                                       "is not a quantity; the quota check cannot run", path, subject=cq, rule=RULE_QUOTA)
     return None
 
 

@@ -116,5 +116,5 @@ def test_pre_commit_hooks_on_a_users_repository(tmp_path):
     _git(repo, "add", "-A")
     bad = pre_commit.run(repo, tmp_path)
     assert bad.returncode == 1
-    assert "spec.trainer.numNodes" in bad.stdout and "(in trainjob.yaml:12)" in bad.stdout
+    assert "spec.trainer.numNodes" in bad.stdout and "apps/train/trainjob.yaml:12:5: error: " in bad.stdout
     assert "mnist.generated.yaml: JobSet team-a/mnist is stale" in bad.stdout

@@ -17,6 +17,7 @@ from pathlib import Path
 
 import pytest
 
+from kpt_fn.cli import stderr
 from kpt_fn import yamlio
 from support.door import run_with
 
@@ -508,7 +509,7 @@ def test_internal_error_never_quotes_the_secret_seed(monkeypatch):
           "spec": {"runtimeRef": {"name": "torch-distributed"}}}
     fc = {"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "c"}, "data": {"secretSeed": seed}}
     outcome = run_with([tj], fc)
-    text = repr([r.krm() for r in outcome.results]) + "\n".join(outcome.stderr_lines())
+    text = repr([r.krm() for r in outcome.results]) + "\n".join(stderr.lines(outcome))
     assert "internal error: ValueError" in text and "<redacted>" in text and seed not in text
 
 

@@ -12,6 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from clients import kit
+from kpt_fn.cli import stderr
 from kpt_fn import function, yamlio
 from kpt_fn.problems import ERROR, WARNING
 from support.door import run_with
@@ -150,7 +151,7 @@ def test_the_function_config_among_the_items_is_no_warning():
     item = yamlio.load(INLINE_CONFIG)
     item["metadata"]["annotations"] = {"config.kubernetes.io/path": "fn.yaml", "internal.config.kubernetes.io/path": "fn.yaml"}
     outcome = run_with([item], fc)
-    assert outcome.exit_code == 0 and outcome.warnings == 0, outcome.stderr_lines()
+    assert outcome.exit_code == 0 and outcome.warnings == 0, stderr.lines(outcome)
     assert [r.objects != [] for r in outcome.rendered] == [True]
 
 

@@ -38,9 +38,9 @@ def test_num_proc_per_node_word_gives_one_error_saying_what_to_write(tmp_path):
     _, lines, code = _render(_app(tmp_path, "numNodes: 2\nnumProcPerNode: gpus"))
     assert code == 1
     [line] = _shown(lines)
-    assert "TrainJob team-a/mnist spec.trainer.numProcPerNode" in line
+    assert "TrainJob team-a/mnist: spec.trainer.numProcPerNode: " in line
     assert '"gpus"' in line and "write a whole number without quotes (numProcPerNode: 4)" in line
-    assert "(in trainjob.yaml:13)" in line
+    assert line.startswith("app/trainjob.yaml:13:")
     assert "must be of type integer" not in line and "cannot convert" not in line
 
 
@@ -55,7 +55,7 @@ def test_num_nodes_word_names_the_value_and_the_shape(tmp_path):
     assert code == 1
     [line] = _shown(lines)
     assert "spec.trainer.numNodes" in line and "found 'two'" in line
-    assert "write a whole number, without quotes (numNodes: 2)" in line and "(in trainjob.yaml:12)" in line
+    assert "write a whole number, without quotes (numNodes: 2)" in line and line.startswith("app/trainjob.yaml:12:")
 
 
 def test_quantity_word_says_what_a_quantity_looks_like(tmp_path):
@@ -64,7 +64,7 @@ def test_quantity_word_says_what_a_quantity_looks_like(tmp_path):
     [line] = _shown(lines)
     assert 'Invalid value: "four"' in line and "must be a quantity" in line and "500m" in line
     assert "^(" not in line and "[0-9]" not in line  # no regular expression
-    assert "(in trainjob.yaml:14)" in line
+    assert line.startswith("app/trainjob.yaml:14:")
 
 
 def test_quantity_controls_pass(tmp_path):
@@ -88,7 +88,7 @@ def test_misspelt_option_gets_a_suggestion_its_file_and_an_honest_summary(tmp_pa
     assert "nothing written" in lines[0] and "rendered 1 of 1" not in lines[0]
     [line] = _shown(lines)
     assert "spec.namspace: unknown option 'namspace'; did you mean 'namespace'?" in line
-    assert "(in expand-trainjobs.yaml:6)" in line
+    assert line.startswith("app/expand-trainjobs.yaml:6:")
 
 
 def test_unknown_option_without_a_near_name_lists_the_options(tmp_path):
@@ -105,9 +105,9 @@ def test_unknown_option_without_a_near_name_lists_the_options(tmp_path):
 def test_admitted_counts_that_cannot_train_warn(tmp_path, trainer, fields):
     _, lines, code = _render(_app(tmp_path, trainer))
     assert code == 0
-    warned = [ln for ln in _shown(lines) if "[warning]" in ln]
+    warned = [ln for ln in _shown(lines) if ": warning: " in ln]
     assert [f for f in fields if any(f"{f}:" in ln for ln in warned)] == fields
-    assert all("Trainer v2.3.0 admits it" in ln and "(in trainjob.yaml:" in ln for ln in warned)
+    assert all("Trainer v2.3.0 admits it" in ln and ln.startswith("app/trainjob.yaml:") for ln in warned)
 
 
 @pytest.mark.parametrize("trainer", [
@@ -149,22 +149,22 @@ def test_unmarked_trainjob_fails_the_legacy_plugin_route(tmp_path):
     out, lines, code = _legacy_plugin(_kustomization(tmp_path, marked=False))
     assert code == 1 and out == ""
     [line] = _shown(lines)
-    assert "[error] TrainJob team-a/mnist metadata.annotations[config.kubernetes.io/local-config]" in line
+    assert ": error: TrainJob team-a/mnist: metadata.annotations[config.kubernetes.io/local-config]: " in line
     assert 'add config.kubernetes.io/local-config: "true" to its metadata.annotations' in line
 
 
 def test_marked_trainjob_and_output_all_pass_the_legacy_plugin_route(tmp_path):
     assert _legacy_plugin(_kustomization(tmp_path / "a", marked=True))[2] == 0
     out, lines, code = _legacy_plugin(_kustomization(tmp_path / "b", marked=False, output="all"))
-    assert code == 0 and any("[warning]" in ln and "local-config" in ln for ln in lines)
+    assert code == 0 and any(": warning: " in ln and "local-config" in ln for ln in lines)
 
 
 def test_validate_reports_the_unmarked_trainjob_of_a_kustomization(tmp_path):
     d = _kustomization(tmp_path, marked=False)
     _, lines, code = plain.render([str(d)], str(tmp_path), {}, "validate")
     assert code == 0
-    assert any("[warning]" in ln and "not marked config.kubernetes.io/local-config" in ln
-               and "(in trainjob.yaml:" in ln for ln in lines)
+    assert any(": warning: " in ln and "not marked config.kubernetes.io/local-config" in ln
+               and "trainjob.yaml:" in ln.partition(": ")[0] for ln in lines)
 
 
 def test_validate_of_an_argocd_app_does_not_ask_for_local_config(tmp_path):
@@ -221,7 +221,7 @@ def test_strict_errors_keep_their_file_and_line(tmp_path):
     out, lines, code = plain.render([str(_app(tmp_path, "numNodes: 0"))], str(tmp_path), {}, None, True)
     assert code == 1
     [line] = _shown(lines)
-    assert "(in trainjob.yaml:12) (an error: strict is set)" in line
+    assert line.startswith("app/trainjob.yaml:12:") and "(an error: strict is set) [admitted/num-nodes-zero]" in line
 
 
 def test_admitted_names_the_selected_release():

@@ -111,7 +111,7 @@ def _job(hostile: str) -> dict:
             "cpu": "1", "memory": "1Gi", "images": [hostile, "ok:1"], "gang": hostile, "queue": hostile,
             "objects": [f"JobSet/{hostile}"],
             "findings": [{"severity": "error", "rule": f"r/{hostile}", "message": f"bad value {hostile!s}",
-                          "object": f"TrainJob ml/{hostile}", "file": hostile, "line": 3, "field": f"spec.{hostile}",
+                          "object": f"TrainJob ml/{hostile}", "file": hostile, "line": 3, "column": 7, "field": f"spec.{hostile}",
                           "waiver": {"annotation": f"waive/{hostile}", "reason": hostile}}]}
 
 

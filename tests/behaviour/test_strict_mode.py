@@ -39,7 +39,7 @@ def test_render_warns_without_strict_and_fails_with_it(tmp_path):
     out, lines, code = plain.render([], _app(tmp_path / "a"), {})
     assert code == 0 and "kind: JobSet" in out
     assert lines[0].startswith("expand-trainjobs: ok: 0 error(s), 1 warning(s)")
-    assert any("[warning]" in line and "TrainJobTemplate" in line for line in lines)
+    assert any(": warning: " in line and "TrainJobTemplate" in line for line in lines)
 
     app = tmp_path / "b"
     app.mkdir()
@@ -48,7 +48,7 @@ def test_render_warns_without_strict_and_fails_with_it(tmp_path):
     assert (out, code) == ("", 1)
     assert lines[0].startswith("expand-trainjobs: FAILED: 1 error(s), 0 warning(s)")
     (line,) = [line for line in lines if "TrainJobTemplate" in line]
-    assert line.startswith("  [error]") and line.endswith(STRICT_NOTE)
+    assert ": error: " in line and line.endswith(f"{STRICT_NOTE} [intake/unknown-kind]")
 
 
 def test_strict_as_an_argocd_parameter(tmp_path):
@@ -71,7 +71,7 @@ def test_warnings_made_after_the_run_are_promoted_too(tmp_path):
     (app / "trainjob.yaml").write_text(yamlio.dump(TRAINJOB))
     env = {"ARGOCD_APP_PARAMETERS": json.dumps([{"name": "output", "string": "all"}])}
     out, lines, code = plain.render([], str(app), env)
-    assert code == 1 and any("[error]" in line and "parameter(s) output ignored" in line for line in lines)
+    assert code == 1 and any(": error: " in line and "parameter(s) output ignored" in line for line in lines)
 
 
 def test_krm_results_carry_errors_and_the_items(tmp_path):

@@ -44,7 +44,7 @@ def _validate(app, fmt):
 def test_text_names_file_and_line(app):
     p = _validate(app, "text")
     assert p.returncode == 1 and p.stdout == ""
-    assert "numNodes" in p.stderr and "(in jobs.yaml:23)" in p.stderr
+    assert "numNodes" in p.stderr and "\napps/train/jobs.yaml:23:5: error: " in p.stderr
 
 
 def test_json_report_names_trainjobs_and_findings_with_lines(app):
@@ -109,7 +109,7 @@ def test_github_annotations_name_file_and_line(app):
     p = _validate(app, "github")
     assert p.returncode == 1
     first = p.stdout.splitlines()[0]
-    assert first.startswith("::error file=apps/train/jobs.yaml,line=23,title=schema")
+    assert first.startswith("::error file=apps/train/jobs.yaml,line=23,col=5,title=schema")
     assert p.stdout.splitlines()[-1].startswith("expand-trainjobs: FAILED")
 
 

@@ -42,7 +42,7 @@ def generate(fn, tmp_path):
 def test_a_warning_is_lost_without_strict_and_fails_the_sync_with_it(generate):
     result = generate()
     assert any(m["kind"] == "JobSet" for m in result.manifests)
-    assert "[warning]" in result.stderr  # written, but only the sidecar's log would ever hold it
+    assert ": warning: " in result.stderr  # written, but only the sidecar's log would ever hold it
     with pytest.raises(cmp.CMPError) as e:
         generate(parameters=[{"name": "strict", "string": "true"}])
     assert "failed exit status 1" in str(e.value) and "TrainJobTemplate" in str(e.value)

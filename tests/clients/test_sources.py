@@ -136,7 +136,7 @@ def test_a_parameter_cannot_leave_the_repository(sidecar, repo, work_root):
 
 def test_ignored_parameters_are_a_warning(sidecar, repo, work_root):
     result = _generate(sidecar, repo, work_root, "apps/train", parameters=[{"name": "namespace", "string": "other"}])
-    assert "[warning] Argo CD parameter(s) namespace ignored: expand-trainjobs.yaml holds the functionConfig" in result.stderr
+    assert "warning: Argo CD parameter(s) namespace ignored: expand-trainjobs.yaml holds the functionConfig" in result.stderr
 
 
 # --- kpt --------------------------------------------------------------------------------------------

@@ -45,14 +45,16 @@ def test_streams_join_with_a_separator():
 
 
 def test_merged_lines_name_the_app_on_each_finding_and_fail_when_one_fails():
+    # a finding names its place under the app (kpt_fn.formats.text): it stays as it is; a note is prefixed
     lines, code = apps.merge_lines([
         ("apps/a", [Summary(True, "0 error(s)")], 0),
-        ("apps/b", [Summary(False, "1 error(s)"), "  [error] TrainJob x: too many GPUs (in apps/b/t.yaml:3)"], 1),
+        ("apps/b", [Summary(False, "1 error(s)"), "apps/b/t.yaml:3:5: error: TrainJob x: too many GPUs [policy/x]",
+                    "  [info] a note"], 1),
     ])
     assert code == 1
     assert lines[0] == "expand-trainjobs: FAILED: 1 of 2 app(s) failed (apps/b)" and not lines[0].ok
     assert lines[1:] == ["  app apps/a: ok: 0 error(s)", "  app apps/b: FAILED: 1 error(s)",
-                         "  [error] app apps/b: TrainJob x: too many GPUs (in apps/b/t.yaml:3)"]
+                         "apps/b/t.yaml:3:5: error: TrainJob x: too many GPUs [policy/x]", "  app apps/b: [info] a note"]
     ok, code = apps.merge_lines([("a", [Summary(True, "fine")], 0)])
     assert ok[0].ok and code == 0
 

@@ -16,6 +16,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 # Every command and format the command line offers, and the writer it must reach.
 TABLE = {
+    ("validate", "text"): "kpt_fn.formats.text.write",
     ("validate", "json"): "kpt_fn.formats.json.write",
     ("validate", "sarif"): "kpt_fn.formats.sarif.write",
     ("validate", "junit"): "kpt_fn.formats.junit.write",
@@ -60,9 +61,9 @@ def test_write_dispatches_to_the_module(name):
     assert out.endswith("\n") and "bad" in out
 
 
-def test_text_is_not_written_here():
-    with pytest.raises(KeyError):
-        formats.write("validate", "text", report(), rules=RULES)
+def test_text_is_the_summary_and_a_line_per_finding():
+    assert formats.write("validate", "text", report(finding()), rules=RULES).splitlines() == [
+        "expand-trainjobs: FAILED: 1 error(s)", "app/job.yaml:3:5: error: TrainJob ns/a: spec: bad [k8s/x]"]
 
 
 # What the command line may still write itself, and why: the rendered output stream (yamlio's job:

@@ -7,6 +7,7 @@ import copy
 
 import pytest
 
+from kpt_fn.cli import stderr
 from kpt_fn import config, function, yamlio
 from kpt_fn.problems import ERROR, WARNING
 from support.door import run_with
@@ -40,7 +41,7 @@ def test_a_failing_run_keeps_every_input_item_and_says_nothing_is_written():
     outcome = run_with([copy.deepcopy(TJ), "not an object"], None)
     assert outcome.exit_code == 1 and "not an object" in outcome.items
     assert not outcome.summary.ok and "nothing written: an error fails the whole run" in str(outcome.summary)
-    assert outcome.stderr_lines()[0].startswith("expand-trainjobs: FAILED")
+    assert stderr.lines(outcome)[0].startswith("expand-trainjobs: FAILED")
 
 
 def test_validate_mode_checks_without_adding_objects():
@@ -114,7 +115,7 @@ def test_every_result_and_trainjob_names_the_namespace_the_run_renders_into():
     outcome = run_with([copy.deepcopy(job)], fc)
     about = [r for r in outcome.results if (r.resource or {}).get("kind") == "TrainJob"]
     assert about and all(r.resource["namespace"] == "team-b" for r in about)
-    assert "TrainJob team-b/tj" in "\n".join(outcome.stderr_lines())
+    assert "TrainJob team-b/tj" in "\n".join(stderr.lines(outcome))
     assert [e.namespace for e in outcome.rendered] == ["team-b"]
     # Argo CD's destination namespace, when the config names none; a TrainJob's own namespace wins
     outcome = run_with([copy.deepcopy(job)], {}, function.Door(default_namespace="argo-dest"))

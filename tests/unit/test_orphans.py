@@ -87,7 +87,7 @@ def test_a_deleted_config_makes_its_trainjobs_errors(tmp_path):
     assert _errors(judged) == [("apps/b/job.yaml", 2, orphans.RULE)]
     assert judged["findings"][0]["resource"]["name"] == "b"
     (line,) = judged["lines"]
-    assert line.startswith("  [error] apps/b/job.yaml:2: TrainJob tb/b: the TrainJob is in no app") and line.endswith(f"[{orphans.RULE}]")
+    assert line.startswith("apps/b/job.yaml:2:1: error: TrainJob tb/b: the TrainJob is in no app") and line.endswith(f"[{orphans.RULE}]")
 
 
 def test_a_renamed_config_is_no_config(tmp_path):
@@ -213,11 +213,14 @@ def test_a_statement_covering_an_app_is_a_warning(tmp_path):
 def test_findings_join_a_report_and_fail_its_summary():
     from kpt_fn.results import Summary
 
-    judged = {"findings": [{"rule": orphans.RULE, "severity": "error", "message": "m", "resource": None, "field": None,
-                            "file": "f.yaml", "line": 1, "count": 1}], "errors": 1, "warnings": 0, "unchecked": [], "lines": []}
+    from kpt_fn.review.findings import FIELDS, record
+
+    judged = {"findings": [record(orphans.RULE, "error", "m", file="f.yaml", line=1)], "errors": 1, "warnings": 0,
+              "unchecked": [], "lines": []}
     merged = orphans.with_findings({"summary": "s", "errors": 0, "warnings": 0, "findings": []}, judged)
-    assert merged["errors"] == 1 and merged["findings"][0]["app"] is None and merged["unchecked"] == []
-    review = orphans.with_findings({"errors": 0, "warnings": 0, "findings": []}, judged, review=True)
-    assert review["findings"][0]["object"] == "" and "resource" not in review["findings"][0]
+    assert merged["errors"] == 1 and merged["findings"][0]["app"] == "" and merged["unchecked"] == []
+    # one record shape for validate's report and the review's (kpt_fn.review.findings)
+    review = orphans.with_findings({"errors": 0, "warnings": 0, "findings": []}, judged)
+    assert tuple(review["findings"][0]) == FIELDS and review["findings"][0]["object"] == ""
     assert not orphans.summary(Summary(True, "2 app(s), each ok"), judged).ok
     assert orphans.summary(Summary(True, "ok"), {**judged, "errors": 0}).ok

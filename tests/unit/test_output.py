@@ -194,16 +194,16 @@ def test_stale_generated_objects_are_removed_from_the_functions_own_files_only()
     messages = {r.resource["name"]: (r.severity, r.krm()) for r in found if r.severity in ("info", "warning")}
     assert messages["gone"] == ("info", {
         "message": "removed JobSet team-a/gone from jobs/gone.generated.yaml, which this function writes: "
-                   "no TrainJob team-a/gone is left to generate it",
+                   "no TrainJob team-a/gone is left to generate it (in jobs/gone.generated.yaml)",
         "severity": "info", "resourceRef": messages["gone"][1]["resourceRef"],
-        "file": {"path": "jobs/gone.generated.yaml", "index": 0}})
+        "file": {"path": "jobs/gone.generated.yaml", "index": 0}, "tags": {"rule": "output/stale"}})
     assert messages["llama-mpi-hostfile"][1]["message"] == (
         "removed ConfigMap team-a/llama-mpi-hostfile from jobs/llama.generated.yaml, which this function writes: "
-        "TrainJob team-a/llama no longer generates it")
+        "TrainJob team-a/llama no longer generates it (in jobs/llama.generated.yaml)")
     assert messages["llama-old"] == ("warning", messages["llama-old"][1])
     assert messages["llama-old"][1]["message"] == (
         "stale generated object ConfigMap team-a/llama-old in jobs/mine.yaml: TrainJob team-a/llama no longer "
-        "generates it; delete it from that file (a file this function does not write: it is left as it is)")
+        "generates it; delete it from that file (a file this function does not write: it is left as it is) (in jobs/mine.yaml)")
 
 
 def test_an_earlier_content_hash_run_is_replaced_in_the_right_direction():

@@ -176,7 +176,7 @@ def test_fixture_repository(tmp_path, fn):
     failed = subprocess.run([fn, "render"], cwd=repo, capture_output=True, text=True)
     assert failed.returncode == 1 and failed.stdout == ""
     line = [ln for ln in failed.stderr.splitlines() if "allowed registry" in ln][0]
-    assert "TrainJob team-a/bad spec.trainer.image" in line and "team-a/bad.yaml" in line
+    assert line.startswith("team-a/bad.yaml:") and "TrainJob team-a/bad: spec.trainer.image: " in line
     assert any("tagged latest" in ln for ln in failed.stderr.splitlines())
     assert res.TRAINJOB  # the module under test names TrainJobs the way resource does
 

@@ -23,15 +23,25 @@ def test_escape_control_characters():
 
 def test_krm_wire_format_and_escaping():
     r = Result("bad\nname", "warning", {"apiVersion": "v1", "kind": "ConfigMap", "name": "x\ny"}, "data[a\nb]", "f\n.yaml", 3, "r")
+    r.lineno, r.column = 7, 3
     assert r.krm() == {
-        "message": "bad\\nname",
+        # where it is in the message: kpt's console shows no result's file
+        "message": "bad\\nname (in f\\n.yaml:7:3)",
         "severity": "warning",
         "resourceRef": {"apiVersion": "v1", "kind": "ConfigMap", "name": "x\\ny"},
         "field": {"path": "data[a\\nb]"},
         "file": {"path": "f\\n.yaml", "index": 3},
         "tags": {"rule": "r"},
     }
-    assert "\n" not in r.line()
+
+
+def test_location_is_compilers_form_and_a_colon_of_a_path_is_escaped():
+    assert results.location("a/b.yaml", 12, 3) == "a/b.yaml:12:3"
+    assert results.location("a/b.yaml") == "a/b.yaml"
+    assert results.location("a/b.yaml", 12) == "a/b.yaml:12:1"
+    # a name that holds a place, a finding or a runner command reads as one name
+    assert results.location("::error::x.yaml:1:2: error: forged") == "\\x3a\\x3aerror\\x3a\\x3ax.yaml\\x3a1\\x3a2\\x3a error\\x3a forged"
+    assert results.location("a\n.yaml", 1, 1) == "a\\n.yaml:1:1"
 
 
 def test_a_name_with_a_newline_cannot_forge_a_stderr_line():
@@ -66,17 +76,14 @@ def test_results_of_one_kind_are_capped_and_counted():
     assert results.capped(many[:10], 10) == many[:10]
 
 
-def test_a_million_identical_warnings_print_a_few_lines():
+def test_a_million_identical_warnings_are_capped_in_the_krm_results():
     same = [Result("the same warning", "warning")] * 1_000_000
-    lines = results.stderr_lines("summary", same)
-    assert len(lines) == 1 + results.LINES_PER_KIND + 1
-    assert lines[-1] == "  [warning] ... and 999990 more like this (warning: the same warning)"
     assert len(results.krm(same)) == results.RESULTS_PER_KIND + 1
 
 
-def test_stderr_shows_errors_warnings_and_what_must_exist_only():
+def test_shown_on_stderr_errors_warnings_and_what_must_exist_only():
     shown = [Result("e"), Result("w", "warning"), Result("i", "info"), Result("secret", "info", rule=secrets.RULE_MPI_REFERENCE)]
-    assert results.stderr_lines("s", shown) == ["s", "  [error] e", "  [warning] w", "  [info] secret"]
+    assert [r.message for r in shown if r.shown] == ["e", "w", "secret"]
 
 
 def test_one_result_per_required_secret():

@@ -138,7 +138,7 @@ def test_nothing_found_without_a_configuration_still_fails(tmp_path):
     # No marker, no YAML: a mistyped directory must not reach a client that prunes.
     stdout, lines, code = plain.render([], str(tmp_path), {})
     assert (stdout, code) == ("", 1)
-    assert lines[1] == f"  [error] {plain.NOTHING_TO_APPLY}"
+    assert lines[1] == f"expand-trainjobs: error: {plain.NOTHING_TO_APPLY} [output/nothing-to-apply]"
     stdout, lines, code = plain.render(["no-such-app"], str(tmp_path), {})
     assert code == 1 and "no-such-app: no such file or directory" in lines[1]
 

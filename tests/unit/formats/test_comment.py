@@ -7,14 +7,14 @@ from kpt_fn.formats import comment
 
 def _finding(**more):
     return {"severity": "warning", "rule": "policy/max-gpus", "message": "too many GPUs", "object": "TrainJob ml/a",
-            "file": "jobs/a.yaml", "line": 7, "field": "spec", **more}
+            "file": "jobs/a.yaml", "line": 7, "column": 3, "field": "spec", **more}
 
 
 def test_findings_table_shows_file_line_and_the_waiver():
     waived = _finding(waiver={"annotation": "waive.expand-trainjobs.kpt.dev/max-gpus", "reason": "PLAT-1"})
     header, rule, row = comment.findings_table([waived])
-    assert header == "| severity | rule | object | file:line | field | message |" and rule.startswith("| --- |")
-    assert "`jobs/a.yaml:7`" in row and "(waived by `waive.expand-trainjobs.kpt.dev/max-gpus`: PLAT\\-1)" not in row
+    assert header == "| severity | rule | object | file:line:col | field | message |" and rule.startswith("| --- |")
+    assert "`jobs/a.yaml:7:3`" in row and "(waived by `waive.expand-trainjobs.kpt.dev/max-gpus`: PLAT\\-1)" not in row
     assert "(waived by `waive.expand-trainjobs.kpt.dev/max-gpus`: PLAT-1)" in row
 
 

@@ -23,8 +23,8 @@ def test_a_trainjob_fails_with_its_errors_and_keeps_its_warnings():
     assert (tj.get("name"), tj.get("classname")) == ("TrainJob ns/a", "app/job.yaml")
     [failure] = tj.findall("failure")
     assert (failure.get("type"), failure.get("message")) == ("k8s/x", "bad")
-    assert failure.text == "app/job.yaml:3: error: TrainJob ns/a spec: bad [k8s/x]"
-    assert tj.find("system-out").text == "app/job.yaml:3: warning: TrainJob ns/a spec: careful [k8s/x]"
+    assert failure.text == "app/job.yaml:3:5: error: TrainJob ns/a: spec: bad [k8s/x]"
+    assert tj.find("system-out").text == "app/job.yaml:3:5: warning: TrainJob ns/a: spec: careful [k8s/x]"
     assert (other.get("name"), other.get("classname")) == ("inputs rt.yaml", "rt.yaml")
     assert suites.find("testsuite").find("system-out").text == "expand-trainjobs: FAILED: 1 error(s)"
 
@@ -37,7 +37,7 @@ def test_a_clean_trainjob_passes_and_a_finding_without_file_has_its_own_case():
     tj, other = suites.find("testsuite").findall("testcase")
     assert (tj.get("name"), tj.get("classname"), tj.find("failure")) == ("TrainJob a", "expand-trainjobs", None)
     assert other.get("name") == "inputs (no file)"
-    assert other.find("system-out").text == "warning: TrainJob ns/a spec: bad"
+    assert other.find("system-out").text == "expand-trainjobs: warning: TrainJob ns/a: spec: bad"
 
 
 def test_control_characters_are_escapes_not_xml_errors():

@@ -32,7 +32,7 @@ def test_a_result():
     assert result == {
         "level": "warning", "message": {"text": "TrainJob ns/a: spec: bad"}, "ruleId": "k8s/x", "ruleIndex": 0,
         "locations": [{"physicalLocation": {"artifactLocation": {"uri": "app/job.yaml", "uriBaseId": "%SRCROOT%"},
-                                            "region": {"startLine": 3}}}],
+                                            "region": {"startLine": 3, "startColumn": 5}}}],
         "properties": {"resource": finding()["resource"], "field": "spec"},
     }
 

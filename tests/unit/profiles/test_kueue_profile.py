@@ -11,6 +11,7 @@ import subprocess
 import pytest
 import yaml
 
+from kpt_fn.cli import stderr
 from kpt_fn import workload
 from kpt_fn.profiles import kueue_names, kueue_tas
 from kpt_fn.problems import ERROR, WARNING
@@ -274,4 +275,4 @@ def test_without_local_queues_of_the_namespace_the_name_could_not_be_checked_and
     assert outcome.exit_code == 0
     [r] = [r for r in outcome.results if r.rule == kueue_names.RULE_QUEUE_UNCHECKED]
     assert r.shown and "could not be checked: no LocalQueue of namespace ns among the inputs" in r.message
-    assert any("could not be checked" in line for line in outcome.stderr_lines())
+    assert any("could not be checked" in line for line in stderr.lines(outcome))

@@ -33,18 +33,9 @@ def test_who(ref, expected):
     assert findings.who(ref) == expected
 
 
-@pytest.mark.parametrize("resource, field, expected", [
-    ({"kind": "TrainJob", "namespace": "", "name": "a"}, "spec", "TrainJob a: spec: bad"),
-    ({"kind": "TrainJob", "namespace": "", "name": "a"}, "", "TrainJob a: bad"),
-    ({"kind": ""}, "spec", "spec: bad"),
-    ({"kind": ""}, "", "bad"),
-])
-def test_headline(resource, field, expected):
-    assert findings.headline({"resource": resource, "field": field, "message": "bad"}) == expected
-
-
 def _outcome(results, origins=(), summary="expand-trainjobs: FAILED: 1 error(s)"):
-    return SimpleNamespace(results=results, rendered=[SimpleNamespace(origin=o, namespace="") for o in origins], summary=summary)
+    return SimpleNamespace(results=results, final_results=results, summary=summary,
+                           rendered=[SimpleNamespace(origin=o, namespace="") for o in origins])
 
 
 def test_collect(tmp_path):
@@ -54,7 +45,7 @@ def test_collect(tmp_path):
                 "metadata": {"name": "a", "namespace": "ns", "annotations": {PATH: "job.yaml", INDEX: "0"}}}
     ref = {"apiVersion": "trainer.kubeflow.org/v1alpha1", "kind": "TrainJob", "namespace": "ns", "name": "a"}
     results = [
-        Result("numNodes must be positive (in job.yaml)", ERROR, ref, "spec.trainer.numNodes", "job.yaml", 0, "r/one"),
+        Result("numNodes must be positive", ERROR, ref, "spec.trainer.numNodes", "job.yaml", 0, "r/one"),
         Result("no file", WARNING, None, "", "", 0, "r/two"),
     ]
     # Files are named relative to where the command ran, whatever app directory was rendered.
@@ -64,9 +55,43 @@ def test_collect(tmp_path):
     assert report["trainJobs"] == [{"name": "a", "namespace": "ns", "file": "app/job.yaml", "line": 1, "findings": [0]}]
     first, second = report["findings"]
     assert first == {"rule": "r/one", "severity": ERROR, "message": "numNodes must be positive", "resource": ref,
-                     "field": "spec.trainer.numNodes", "file": "app/job.yaml", "line": 8, "count": 1}
-    assert second["resource"] == {"apiVersion": "", "kind": "", "namespace": "", "name": ""}
-    assert (second["file"], second["line"]) == ("", None)
+                     "object": "TrainJob ns/a", "app": "", "field": "spec.trainer.numNodes", "file": "app/job.yaml",
+                     "line": 8, "column": 5, "count": 1, "waiver": None}
+    assert tuple(first) == findings.FIELDS and tuple(second) == findings.FIELDS  # one record shape, every key
+    assert second["resource"] == {"apiVersion": "", "kind": "", "namespace": "", "name": ""} and second["object"] == ""
+    assert (second["file"], second["line"], second["column"]) == ("", None, None)
+
+
+def test_one_record_for_every_view(tmp_path):
+    (tmp_path / "job.yaml").write_text(APP)
+    trainjob = {"apiVersion": "trainer.kubeflow.org/v1alpha1", "kind": "TrainJob",
+                "metadata": {"name": "a", "namespace": "ns", "annotations": {PATH: "job.yaml", INDEX: "0",
+                                                                              "waive.expand-trainjobs.kpt.dev/max-nodes": " PLAT-1 "}}}
+    ref = {"apiVersion": "trainer.kubeflow.org/v1alpha1", "kind": "TrainJob", "namespace": "ns", "name": "a"}
+    waived = Result("waived: too many nodes", WARNING, ref, "spec.trainer.numNodes", "job.yaml", 0, "policy/max-nodes")
+    outcome = _outcome([waived], [trainjob])
+    outcome.rendered[0].results = [waived]
+    reported = findings.collect(outcome, str(tmp_path), str(tmp_path))["findings"]  # locates the lines
+    shown = findings.shown(outcome, str(tmp_path), str(tmp_path.parent), app=tmp_path.name)
+    per_job, general = findings.findings(outcome, str(tmp_path))
+    for found in (shown, reported, per_job[id(outcome.rendered[0])]):
+        [f] = found
+        assert tuple(f) == findings.FIELDS
+        assert f["waiver"] == {"annotation": "waive.expand-trainjobs.kpt.dev/max-nodes", "reason": "PLAT-1"}
+        assert (f["line"], f["column"]) == (8, 5)
+    assert shown[0]["file"] == f"{tmp_path.name}/job.yaml" and shown[0]["app"] == tmp_path.name
+    assert reported[0]["file"] == "job.yaml" and general == []
+
+
+def test_stderr_shows_errors_warnings_and_what_must_exist_capped_per_kind():
+    from kpt_fn.engine import secrets
+    from kpt_fn.results import LINES_PER_KIND
+
+    same = [Result("the same warning", WARNING)] * 1_000_000
+    shown = findings.shown(_outcome(same + [Result("i", "info"), Result("s", "info", rule=secrets.RULE_MPI_REFERENCE)]))
+    assert len(shown) == LINES_PER_KIND + 2
+    assert shown[LINES_PER_KIND]["message"] == "... and 999990 more like this (warning: the same warning)"
+    assert shown[LINES_PER_KIND]["count"] == 999990 and shown[-1]["message"] == "s"
 
 
 def test_collect_caps_each_kind_and_counts_the_rest(tmp_path):
