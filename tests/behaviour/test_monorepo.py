@@ -221,7 +221,7 @@ def test_report_of_several_apps_judges_each_by_its_own_config(tmp_path):
     done = cli(repo, "report", "--format", "json", "apps/team-a/llm-finetune", "apps/team-b/llm-finetune")
     assert done.returncode == 1
     assert done.stderr.splitlines()[0] == "expand-trainjobs: FAILED: 1 of 2 app(s) failed (apps/team-b/llm-finetune)"
-    assert "(in apps/team-b/llm-finetune/trainjob.yaml:12)" in done.stderr
+    assert "\napps/team-b/llm-finetune/trainjob.yaml:12:" in done.stderr
     report = json.loads(done.stdout)
     by_app = {t["app"]: t for t in report["trainJobs"]}
     assert by_app["apps/team-a/llm-finetune"]["status"] == "rendered" and by_app["apps/team-a/llm-finetune"]["gpus"] == 16
@@ -260,5 +260,5 @@ def test_pre_commit_hooks_on_the_monorepo(tmp_path):
     assert bad.returncode == 1
     assert bad.stdout.count("Failed") == 2 and bad.stdout.count("Passed") == 1, bad.stdout
     assert bad.stdout.count("FAILED: 1 of 6 app(s) failed (apps/team-b/llm-finetune)") == 2
-    assert "[error] app apps/team-b/llm-finetune: TrainJob team-b/llm-finetune" in bad.stdout
-    assert "(in apps/team-b/llm-finetune/trainjob.yaml:" in bad.stdout
+    assert "\napps/team-b/llm-finetune/trainjob.yaml:" in bad.stdout
+    assert ": error: TrainJob team-b/llm-finetune: " in bad.stdout
