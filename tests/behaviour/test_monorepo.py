@@ -105,7 +105,7 @@ def test_a_typo_in_a_kueue_queue_name_fails_with_the_closest_name(tmp_path, stub
     steps = gw.Runner(repo, stubs, "push", "", FOUND).run(gw.workflow())
     out = {name: out for name, _, out in steps}["Validate"]
     (error,) = [line for line in out.splitlines() if line.startswith("::error")]
-    assert error.startswith("::error file=apps/team-c/vision/trainjob.yaml,line=6,title=")
+    assert error.startswith("::error file=apps/team-c/vision/trainjob.yaml,line=6,col=5,title=")
     assert "LocalQueue 'gpu-queu' (from label kueue.x-k8s.io/queue-name) is none of the LocalQueues of namespace team-c" in error
     assert "did you mean 'gpu-queue'?" in error
     assert steps[-1][1] != 0

@@ -29,12 +29,12 @@ def test_json_is_sorted():
 
 def test_markdown_of_several_apps_names_the_apps_and_each_trainjobs_app():
     finding = {"severity": "warning", "rule": "", "message": "w", "object": "", "file": "apps/b/expand-trainjobs.yaml",
-               "line": 3, "field": "", "app": "apps/b"}
+               "line": 3, "column": 1, "field": "", "app": "apps/b"}
     data = {**DATA, "apps": ["apps/a", "apps/b"], "trainJobs": [{**JOB, "app": "apps/a"}], "findings": [finding], "warnings": 1}
     text = report.markdown(data)
     assert "\n\n2 app(s), each by its own config: `apps/a`, `apps/b`.\n\n" in text
     assert "<b>ml/a</b> (app apps/a): ClusterTrainingRuntime/torch" in text
-    assert "| severity | rule | object | file:line | field | message | app |" in text
+    assert "| severity | rule | object | file:line:col | field | message | app |" in text
     assert "| `apps/b` |" in text
     # one app's report has no app column
     assert "| app |" not in report.markdown({**DATA, "findings": [{**finding, "app": None}]})
