@@ -210,7 +210,7 @@ def test_the_whole_repository_read_as_one_app_says_whose_configs_it_ignores(tmp_
     repo = monorepo(tmp_path)
     done = cli(repo, "validate")
     assert done.stderr.splitlines()[1].startswith(
-        "  [warning] 6 app(s) below this directory have their own expand-trainjobs.yaml (apps/team-a/llm-finetune, "
+        "expand-trainjobs: warning: 6 app(s) below this directory have their own expand-trainjobs.yaml (apps/team-a/llm-finetune, "
         "apps/team-a/mnist, apps/team-b/eval and 3 more): ")
     assert "`--find-apps` checks each app by its own config" in done.stderr
 

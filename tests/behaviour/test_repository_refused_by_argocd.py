@@ -56,15 +56,15 @@ def test_validate_and_render_name_each_link_argocd_refuses(tmp_path):
     assert text.returncode == 1
     lines = text.stderr.splitlines()
     assert lines[0] == "expand-trainjobs: FAILED: 2 error(s), 0 warning(s); validated 1 TrainJob(s)"
-    assert lines[1].startswith("  [error] .github/up is a symbolic link to '../../x', which leads out of the repository")
-    assert lines[2].startswith("  [error] docs/abs is a symbolic link to '/etc/passwd'") and lines[2].endswith("(in ../../docs/abs:1)")  # named from the app, as text names its files
+    assert lines[1].startswith(".github/up:1:1: error: .github/up is a symbolic link to '../../x', which leads out of the repository")
+    assert lines[2].startswith("docs/abs:1:1: error: docs/abs is a symbolic link to '/etc/passwd'")  # named from the working directory
     github = _run(repo, "validate", "--format", "github", "apps/a")
-    assert f"::error file=docs/abs,line=1,title={RULE}::docs/abs is a symbolic link" in github.stdout
+    assert f"::error file=docs/abs,line=1,col=1,title={RULE}::docs/abs is a symbolic link" in github.stdout
     report = json.loads(_run(repo, "validate", "--format", "json", "apps/a").stdout)
     assert [(f["rule"], f["file"], f["line"]) for f in report["findings"]] == [
         (RULE, ".github/up", 1), (RULE, "docs/abs", 1)]
     render = _run(repo / "apps" / "a", "render")
-    assert render.returncode == 1 and render.stdout == "" and "(in ../../docs/abs:1)" in render.stderr
+    assert render.returncode == 1 and render.stdout == "" and "\n../../docs/abs:1:1: error: " in render.stderr
 
 
 def test_every_app_of_the_repository_is_refused(tmp_path):
