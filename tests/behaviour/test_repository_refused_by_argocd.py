@@ -122,7 +122,7 @@ def test_a_gitlink_missing_from_gitmodules_stops_validate_render_and_diff(tmp_pa
     _commit(repo, "orphan gitlink", add=False)  # no directory in the working tree: `add -A` would drop them
     done = _run(repo, "validate", "--format", "github", "apps/a")
     assert done.returncode == 1
-    assert ("::error file=.gitmodules,line=1,title=argocd/submodule-without-url::vendor/orphan is a git submodule "
+    assert ("::error file=.gitmodules,line=1,col=1,title=argocd/submodule-without-url::vendor/orphan is a git submodule "
             "(a gitlink) that .gitmodules gives no url for") in done.stdout
     assert "vendor/lib " not in done.stdout
     assert _run(repo / "apps" / "a", "render").returncode == 1
@@ -141,4 +141,4 @@ def test_diff_names_a_path_that_is_not_utf8_once_escaped(tmp_path):
     assert diff.returncode == 2
     assert "HEAD:docs-\\xff is a symbolic link to '/etc/passwd'" in diff.stderr and "\\\\" not in diff.stderr
     validate = _run(repo, "validate", "apps/a")
-    assert "  [error] docs-\\xff is a symbolic link to '/etc/passwd'" in validate.stderr
+    assert ": error: docs-\\xff is a symbolic link to '/etc/passwd'" in validate.stderr
