@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 import xml.etree.ElementTree as ET
@@ -40,16 +41,21 @@ def _run(cwd: Path, *args, stdin: str | None = None) -> subprocess.CompletedProc
                           errors="strict", timeout=300)
 
 
+# A finding's line (kpt_fn.formats.text): its place (a path, escaped, with no `:` of its own), then the severity.
+FINDING = re.compile(r"^[^:\s]+(:\d+:\d+)?: (error|warning|info): ")
+
+
 def _stderr_lines_are_ours(stderr: str) -> None:
     for line in stderr.splitlines():
-        assert line.startswith(("expand-trainjobs:", "  ")), line  # no line begins inside a name
+        # no line begins inside a name: the summary, a note, or a finding that starts with its place
+        assert line.startswith(("expand-trainjobs:", "  ")) or FINDING.match(line), line
     assert DOUBLED not in stderr and "\\udc" not in stderr
 
 
 def test_stderr_and_every_validate_format(tmp_path):
     app = _app(tmp_path)
     text = _run(app, "validate")
-    assert text.returncode == 1 and f"  [error] {ONCE}: file name is not UTF-8; not read: rename the file" in text.stderr
+    assert text.returncode == 1 and f"error: {ONCE}: file name is not UTF-8; not read: rename the file" in text.stderr
     _stderr_lines_are_ours(text.stderr)
     messages = [f["message"] for f in json.loads(_run(app, "validate", "--format", "json").stdout)["findings"]]
     assert f"{ONCE[:8]}\nx.yaml: file name is not UTF-8; not read: rename the file" in messages  # JSON: the text as it is
@@ -59,7 +65,7 @@ def test_stderr_and_every_validate_format(tmp_path):
     junit = ET.fromstring(_run(app, "validate", "--format", "junit").stdout)
     assert any(ONCE in (f.get("message") or "") for f in junit.iter("failure"))
     github = _run(app, "validate", "--format", "github").stdout
-    assert f"::error::bad-\\xff%0Ax.yaml: file name is not UTF-8" in github and DOUBLED not in github
+    assert f"::error title=input/unreadable::bad-\\xff%0Ax.yaml: file name is not UTF-8" in github and DOUBLED not in github
     report = _run(app, "report").stdout
     assert "bad\\-\\\\xff\\\\nx.yaml" in report or "bad-\\\\xff\\\\nx.yaml" in report  # Markdown's `\\` is one `\`
 

@@ -136,7 +136,7 @@ def test_a_file_that_cannot_be_parsed_but_names_trainjob_fails_closed(tmp_path):
     _tree(tmp_path, {**REPO, "loose/broken.yaml": "kind: TrainJob\n  bad: [\n"})
     _, judged = _judge(tmp_path)
     (finding,) = judged["findings"]
-    assert (finding["file"], finding["resource"]) == ("loose/broken.yaml", None)
+    assert (finding["file"], finding["object"]) == ("loose/broken.yaml", "")
     assert "names TrainJob but cannot be read as YAML" in finding["message"]
 
 
