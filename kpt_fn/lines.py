@@ -97,6 +97,35 @@ def locate(results: list, root: str, documents=None) -> dict:
     return documents
 
 
+def _node_identity(node) -> tuple:
+    """(apiVersion, kind, metadata.name) of a composed document: what says it is the item kpt handed over."""
+    def value(mapping, key):
+        if isinstance(mapping, yaml.MappingNode):
+            for k, v in mapping.value:
+                if isinstance(k, yaml.ScalarNode) and k.value == key:
+                    return v
+        return None
+
+    scalar = lambda n: n.value if isinstance(n, yaml.ScalarNode) else None  # noqa: E731
+    return (scalar(value(node, "apiVersion")), scalar(value(node, "kind")), scalar(value(value(node, "metadata"), "name")))
+
+
+def locate_items(results: list, root: str, items: dict, documents=None) -> dict:
+    """locate() for results about items a client handed over with their file and index (kpt's path
+    and index annotations) but not read by the function: `items` maps (file, index) to the item's
+    identity; the file is looked for under `root` (kpt's working directory, which kpt gives the
+    function, not the package's), and a line is set only where the document at that index is that
+    item (same apiVersion, kind and name), never from a file of the same name that holds another."""
+    documents = {} if documents is None else documents
+    for r in results:
+        if not getattr(r, "file", "") or getattr(r, "lineno", 0) or (r.file, r.index) not in items:
+            continue
+        docs = composed(documents, root, r.file)
+        if 0 <= r.index < len(docs) and _node_identity(docs[r.index]) == items[(r.file, r.index)]:
+            r.lineno, r.column = position_of(docs, r.index, r.field) or (0, 0)
+    return documents
+
+
 def composed(documents: dict, root: str, file: str) -> list:
     """The documents of `file` (relative to `root`), composed once and kept in `documents`."""
     if file not in documents:

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from kpt_fn import config as config_mod
 from kpt_fn import function, kustomize_names, sources
+from kpt_fn import resource as res
 from kpt_fn.problems import Problem
 from kpt_fn.results import Result, Summary, from_problem
 from kpt_fn.yamlio import (
@@ -253,12 +254,20 @@ def process_pieces(
             fallback["complete"] = lambda message: early.rest({
                 "apiVersion": api_version, "kind": "ResourceList",
                 "items": passing.output(items[sent[0]:]), "results": [Result(message).krm()]})
+    # Where kpt read each item (its path and index annotations): the findings about them name the line
+    # when the file is there to read (kpt_fn.lines.locate_items).
+    placed = {(res.file_path(i), res.file_index(i)): (i.get("apiVersion"), i.get("kind"), res.name(i))
+              for i in rl["items"] if isinstance(i, dict) and res.file_path(i)}
     outcome = function.run(rl["items"], parsed, function.Door(
         base_dir=base_dir, freeze=passing.freeze if report == "none" else None,
         kustomization_root=base_dir if generator else None, env=env, emit=emit,
         report=None if report == "none" else report_placement(report),
     ))
     del rl  # the output holds what it needs of the input
+    if placed and any(r.file for r in outcome.results):
+        from kpt_fn import lines  # only for findings about items from files
+
+        lines.locate_items(outcome.results, base_dir, placed)
     out = {
         "apiVersion": api_version,
         "kind": "ResourceList",

@@ -305,3 +305,21 @@ def test_switching_to_content_hash_replaces_the_jobset_in_the_package(kpt, fn, d
     assert len(names) == 1 and names[0].startswith("mnist-")  # the old `mnist` is gone, not left to delete by hand
     assert "removed JobSet team-a/mnist from mnist.generated.yaml" in r.stdout + r.stderr
     assert "stale" not in r.stdout + r.stderr
+
+
+def test_a_finding_names_its_line_when_kpt_runs_in_the_package(kpt, fn, env, tmp_path):
+    """kpt hands the function each item's path and index, not the package directory nor a line: run in
+    the package (`kpt fn eval .`), the finding's message and stderr line name the file's line and
+    column (the document at that index checked to be the item); run from elsewhere, the file alone."""
+    pkg = kit.copy_tree(kit.CLIENT_FIXTURES / "bad", tmp_path / "bad")
+    text = (pkg / "trainjobs.yaml").read_text().splitlines()
+    second = text.index("---")
+    line = next(i for i, ln in enumerate(text) if i > second and ln.startswith("spec:")) + 1  # spec.RuntimeRef: as far as it goes
+    inside = kit.run(eval_(kpt, ".", fn), cwd=pkg, env=env).failed()
+    result = next(ln.strip() for ln in inside.stderr.splitlines() if "TrainJob/team-a/broken" in ln)
+    assert result.endswith(f"(in trainjobs.yaml:{line}:1)"), inside.stderr
+    assert f'"trainjobs.yaml:{line}:1: error: TrainJob team-a/broken: spec.RuntimeRef: ' in inside.stderr
+    assert "[trainer-webhook/runtime-not-found]" in inside.stderr
+    outside = kit.run(eval_(kpt, pkg, fn), cwd=tmp_path, env=env).failed()
+    result = next(ln.strip() for ln in outside.stderr.splitlines() if "TrainJob/team-a/broken" in ln)
+    assert result.endswith("(in trainjobs.yaml)"), outside.stderr

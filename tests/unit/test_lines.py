@@ -76,3 +76,16 @@ def test_a_file_the_loader_refuses_is_not_composed_again(tmp_path):
         f"{c}: &{c} [{', '.join(['*' + p] * 9)}]\n" for p, c in zip("abcdefgh", "bcdefghi"))
     (tmp_path / "bomb.yaml").write_text(bomb)
     assert lines.composed({}, str(tmp_path), "bomb.yaml") == []
+
+
+def test_an_item_kpt_handed_over_gets_its_line_only_from_its_own_document(tmp_path):
+    from kpt_fn.results import Result
+
+    (tmp_path / "jobs.yaml").write_text("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\ndata:\n  k: v\n"
+                                         "---\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: b\ndata:\n  k: v\n")
+    items = {("jobs.yaml", 1): ("v1", "ConfigMap", "b"), ("jobs.yaml", 0): ("v1", "ConfigMap", "not-a")}
+    found = Result("bad", resource={"kind": "ConfigMap", "name": "b"}, field="data.k", file="jobs.yaml", index=1)
+    other = Result("bad", resource={"kind": "ConfigMap", "name": "a"}, field="data.k", file="jobs.yaml", index=0)
+    lines.locate_items([found, other], str(tmp_path), items)
+    assert (found.lineno, found.column) == (13, 3)
+    assert (other.lineno, other.column) == (0, 0)  # another object at that index: no line rather than a wrong one
