@@ -124,8 +124,10 @@ def resource_ref(obj: dict) -> dict:
 
 def named(kind, ns, obj_name) -> str:
     """`Kind namespace/name` (`Kind name` without a namespace): the one way the package names an
-    object in a message, a report, a diff or a finding."""
-    return f"{kind} {ns + '/' if ns else ''}{obj_name}"
+    object in a message, a report, a diff or a finding; `Kind` alone for an object without a name (a
+    functionConfig without metadata), not `Kind ` with a stray space before what follows."""
+    who = f"{ns + '/' if ns else ''}{obj_name if obj_name is not None else ''}"
+    return f"{kind} {who}" if who else f"{kind}"
 
 
 def display(obj: dict) -> str:

@@ -70,6 +70,10 @@ def _result(f: dict, index: dict) -> dict:
         out.setdefault("properties", {})["resource"] = {k: escape(v) for k, v in ref.items()}
     if f["field"]:
         out.setdefault("properties", {})["field"] = escape(f["field"])
+    if f["app"]:
+        # Several apps judged in one run: the app whose config judged the finding (issue 32 point 1), as
+        # the JSON writer and the report name it on every finding.
+        out.setdefault("properties", {})["app"] = escape(f["app"])
     return out
 
 

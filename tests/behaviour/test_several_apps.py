@@ -103,6 +103,9 @@ def test_machine_formats_merge_the_apps_findings(tmp_path):
     # every output names the namespace render uses (point 3): each app's, from its own config
     assert [(t["app"], t["namespace"]) for t in report["trainJobs"]] == [("apps/team-a", "team-a"), ("apps/team-b", "team-b")]
     assert [f["resource"]["namespace"] for f in report["findings"] if f["severity"] == "error"] == ["team-b"]
+    sarif = json.loads(_run(repo, "validate", "--format", "sarif", "apps/team-a", "apps/team-b").stdout)
+    assert [(r["properties"]["app"], r["properties"]["resource"]["namespace"])
+            for r in sarif["runs"][0]["results"] if r["level"] == "error"] == [("apps/team-b", "team-b")]
 
 
 def test_report_totals_per_namespace_use_the_apps_namespace(tmp_path):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from kpt_fn import resource
 from kpt_fn.resource import private_copy, without_nulls
 
 
@@ -23,3 +24,10 @@ def test_private_copy_shares_nothing_mutable():
     marker = (1, [2])  # not plain data: deep-copied as copy.deepcopy would
     copied = private_copy({"t": marker})["t"]
     assert copied == marker and copied[1] is not marker[1]
+
+
+def test_named_writes_kind_namespace_and_name_and_no_stray_space():
+    assert resource.named("TrainJob", "ns", "a") == "TrainJob ns/a"
+    assert resource.named("ClusterTrainingRuntime", "", "rt") == "ClusterTrainingRuntime rt"
+    # a functionConfig without metadata: `ExpandTrainJobs: spec.bogus: ...`, not `ExpandTrainJobs : ...`
+    assert resource.named("ExpandTrainJobs", "", "") == resource.named("ExpandTrainJobs", None, None) == "ExpandTrainJobs"

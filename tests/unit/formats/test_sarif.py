@@ -37,6 +37,13 @@ def test_a_result():
     }
 
 
+def test_a_result_of_one_of_several_apps_names_its_app():
+    [result] = run_of(report(finding(app="apps/team-b")))["results"]
+    assert result["properties"]["app"] == "apps/team-b"
+    [result] = run_of(report(finding()))["results"]
+    assert "app" not in result["properties"]
+
+
 def test_a_bare_result_has_a_level_and_a_message_only():
     [result] = run_of(report(finding("info", rule="", resource=NONE, field="", file="", line=None)))["results"]
     assert result == {"level": "note", "message": {"text": "bad"}}
