@@ -12,10 +12,13 @@ from __future__ import annotations
 
 import os
 
-from kpt_fn.problems import WARNING, Problem
+from kpt_fn.problems import WARNING, Problem, Rule
 from kpt_fn.results import Summary
 from kpt_fn.sources import MARKER_FILE
 from kpt_fn.yamlio import DEFAULT_LIMITS, YAMLInputError, load_all
+
+RULE_CONFIGS_IGNORED = "apps/configs-ignored"
+RULES = [Rule(RULE_CONFIGS_IGNORED, MARKER_FILE, "apps below a directory read as one app are named: their configs do not apply there")]
 
 STDIN = "-"
 # The clients' files that name the function in an app that runs under them (kpt's pipeline, a
@@ -95,7 +98,7 @@ def configs_below(directory: str) -> list:
         f"{len(found)} app(s) below this directory have their own {MARKER_FILE} ({shown}): read here as files of "
         "one app without a config, their configs (namespace, policy, profile, trainerVersion, runtimeDirs) do not "
         "apply; `--find-apps` checks each app by its own config (or name the app directories)",
-        severity=WARNING,
+        severity=WARNING, rule=RULE_CONFIGS_IGNORED,
     )]
 
 

@@ -38,7 +38,7 @@ def _declared(bundle: upstream.Bundle) -> list[Rule]:
     """What the checking modules declare: the webhooks, the Kubernetes checks, the engine, the
     controller profile's note and every plugin (framework.rules), the conversions, Kueue, policy, reruns, admitted values, the admission
     policies; each record of a release switch (Rule.behaviour) only where the release's row has it."""
-    from kpt_fn import argocd, config, convert, engine, function, generated, intake, kustomize_names, orphans, output, policy, reposerver, rerun
+    from kpt_fn import apps, argocd, config, convert, engine, function, generated, intake, kustomize_names, orphans, output, policy, reposerver, rerun
     from kpt_fn import resolve, sources
     from kpt_fn.admission import check as admission
     from kpt_fn.engine import framework
@@ -52,7 +52,7 @@ def _declared(bundle: upstream.Bundle) -> list[Rule]:
                 *admitted.RULES, *admission.RULES, *reposerver.RULES, *orphans.RULES,
                 # the rules of reading, triage, resolution, placing and checking the output: every finding has an id
                 *sources.RULES, *config.RULES, *intake.RULES, *resolve.RULES, *kustomize_names.RULES, *function.RULES,
-                *output.RULES, *generated.RULES, *argocd.RULES]
+                *output.RULES, *generated.RULES, *argocd.RULES, *apps.RULES]
     return [rule for rule in declared if switch_on(bundle.behaviour, _record(rule).behaviour)]
 
 

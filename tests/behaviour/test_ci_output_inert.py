@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 import xml.etree.ElementTree as ET
@@ -75,7 +76,8 @@ COMMANDS = ["##[stop-commands]tok", "::stop-commands::tok", "##[add-mask]expand"
             "::error file=forged.yaml::forged", "\r::warning::cr", "\n##[group]lf", "\u2028::error::ls", "%0A::error::pct",
             "##[set-output name=x;]y", "a ##[endgroup]"]
 REASONS = [c + " approved @platform-team see https://evil.example/x #12" for c in COMMANDS]
-FILE_NAMES = ["##[stop-commands]tok.yaml", "::error::x.yaml", "a,b:c%0A%25 #1 ?q.yaml", "日本 語.yaml", "c:d.yaml"]
+FILE_NAMES = ["##[stop-commands]tok.yaml", "::error::x.yaml", "a,b:c%0A%25 #1 ?q.yaml", "日本 語.yaml", "c:d.yaml",
+              "a.yaml:12:3: error: forged [r].yaml", "\x1b[31mred.yaml"]
 NOT_UTF8 = b"bad-\xff\xfe.yaml"
 
 
@@ -145,6 +147,30 @@ def test_each_github_annotation_is_one_finding_naming_the_real_file(repo, output
         assert finding["message"] in data
     # a name that is not UTF-8 is refused by name, its bytes as \\xNN (no output could carry it)
     assert any("bad-\\xff\\xfe.yaml: file name is not UTF-8; not read" in data for _, _, data in run)
+
+
+# A finding's line as compilers write it and problem matchers read it (kpt_fn.formats.text).
+FINDING = re.compile(r"^(?P<file>[^:]+)(:(?P<line>\d+):(?P<col>\d+))?: (?P<severity>error|warning|info): .* \[(?P<rule>[^\]]+)\]$")
+
+
+def test_each_text_line_is_one_finding_at_the_real_file(repo, outputs):
+    """A file name holding a place (`:12:3: error:`), a runner command (`::`, `##[`) or an ANSI escape
+    reads as one place: every stderr line after the summary is one finding of the JSON report, and a
+    problem matcher reads the real file (the name's own `:` and controls written as escapes)."""
+    report = json.loads(outputs["json"].stdout)
+    shown = [f for f in report["findings"] if f["severity"] in ("error", "warning")]
+    lines = outputs["text"].stderr.decode("utf-8").splitlines()[1:]
+    assert len(lines) == len(shown)
+    on_disk = _files_on_disk(repo)
+    for line, finding in zip(lines, shown):
+        m = FINDING.match(line)
+        assert m and m.group("severity") == finding["severity"] and m.group("rule") == finding["rule"], line
+        if finding["file"] and m.group("line"):
+            named = m.group("file")
+            for escaped, char in (("\\x3a", ":"), ("\\x1b", "\x1b"), ("\\x5b", "[")):
+                named = named.replace(escaped, char)
+            assert named in on_disk and named == finding["file"], line
+            assert (int(m.group("line")), int(m.group("col"))) == (finding["line"], finding["column"])
 
 
 def test_junit_is_well_formed_xml_1_0(outputs):
