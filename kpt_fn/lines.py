@@ -98,7 +98,7 @@ def locate(results: list, root: str, documents=None) -> dict:
 
 
 def _node_identity(node) -> tuple:
-    """(apiVersion, kind, metadata.name) of a composed document: what says it is the item kpt handed over."""
+    """(apiVersion, kind, metadata.namespace, metadata.name) of a composed document: what says it is the item kpt handed over."""
     def value(mapping, key):
         if isinstance(mapping, yaml.MappingNode):
             for k, v in mapping.value:
@@ -107,7 +107,19 @@ def _node_identity(node) -> tuple:
         return None
 
     scalar = lambda n: n.value if isinstance(n, yaml.ScalarNode) else None  # noqa: E731
-    return (scalar(value(node, "apiVersion")), scalar(value(node, "kind")), scalar(value(value(node, "metadata"), "name")))
+    meta = value(node, "metadata")
+    return (scalar(value(node, "apiVersion")), scalar(value(node, "kind")), scalar(value(meta, "namespace")),
+            scalar(value(meta, "name")))
+
+
+def confined(root: str, file: str) -> bool:
+    """`file` names a regular file under `root` with no `..`, no absolute path and no link on the way
+    (the limits plain mode reads an app with)."""
+    if not file or os.path.isabs(file) or ".." in re.split(r"[\\/]", file):
+        return False
+    base = os.path.realpath(root)
+    path = os.path.join(base, os.path.normpath(file))
+    return os.path.realpath(path) == path and os.path.isfile(path)
 
 
 def locate_items(results: list, root: str, items: dict, documents=None) -> dict:
@@ -115,10 +127,13 @@ def locate_items(results: list, root: str, items: dict, documents=None) -> dict:
     and index annotations) but not read by the function: `items` maps (file, index) to the item's
     identity; the file is looked for under `root` (kpt's working directory, which kpt gives the
     function, not the package's), and a line is set only where the document at that index is that
-    item (same apiVersion, kind and name), never from a file of the same name that holds another."""
+    item (same apiVersion, kind, namespace and name), never from a file of the same name that holds
+    another, and only from a file `confined` under `root` (the limits plain mode reads an app with)."""
     documents = {} if documents is None else documents
     for r in results:
         if not getattr(r, "file", "") or getattr(r, "lineno", 0) or (r.file, r.index) not in items:
+            continue
+        if not confined(root, r.file):
             continue
         docs = composed(documents, root, r.file)
         if 0 <= r.index < len(docs) and _node_identity(docs[r.index]) == items[(r.file, r.index)]:

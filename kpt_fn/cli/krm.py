@@ -256,7 +256,7 @@ def process_pieces(
                 "items": passing.output(items[sent[0]:]), "results": [Result(message).krm()]})
     # Where kpt read each item (its path and index annotations): the findings about them name the line
     # when the file is there to read (kpt_fn.lines.locate_items).
-    placed = {(res.file_path(i), res.file_index(i)): (i.get("apiVersion"), i.get("kind"), res.name(i))
+    placed = {(res.file_path(i), res.file_index(i)): (i.get("apiVersion"), i.get("kind"), res.namespace(i), res.name(i))
               for i in rl["items"] if isinstance(i, dict) and res.file_path(i)}
     outcome = function.run(rl["items"], parsed, function.Door(
         base_dir=base_dir, freeze=passing.freeze if report == "none" else None,

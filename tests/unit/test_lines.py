@@ -83,9 +83,54 @@ def test_an_item_kpt_handed_over_gets_its_line_only_from_its_own_document(tmp_pa
 
     (tmp_path / "jobs.yaml").write_text("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\ndata:\n  k: v\n"
                                          "---\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: b\ndata:\n  k: v\n")
-    items = {("jobs.yaml", 1): ("v1", "ConfigMap", "b"), ("jobs.yaml", 0): ("v1", "ConfigMap", "not-a")}
+    items = {("jobs.yaml", 1): ("v1", "ConfigMap", None, "b"), ("jobs.yaml", 0): ("v1", "ConfigMap", None, "not-a")}
     found = Result("bad", resource={"kind": "ConfigMap", "name": "b"}, field="data.k", file="jobs.yaml", index=1)
     other = Result("bad", resource={"kind": "ConfigMap", "name": "a"}, field="data.k", file="jobs.yaml", index=0)
     lines.locate_items([found, other], str(tmp_path), items)
     assert (found.lineno, found.column) == (13, 3)
     assert (other.lineno, other.column) == (0, 0)  # another object at that index: no line rather than a wrong one
+# --- KRM mode: the item's file read where the function runs ----------------------------------------
+
+KRM_TEXT = """kind: ConfigMap
+metadata:
+  name: first
+---
+kind: TrainJob
+metadata:
+  name: tj
+  namespace: team-a
+spec:
+  trainer:
+    numNodes: -1
+"""
+
+
+def test_locate_items_needs_the_same_namespace_too(tmp_path):
+    (tmp_path / "a.yaml").write_text(KRM_TEXT)
+    same = Result("m", file="a.yaml", index=1, field="spec.trainer.numNodes")
+    other = Result("m", file="a.yaml", index=1, field="spec")
+    unknown = Result("m", file="b.yaml", index=0, field="spec")
+    ids = {("a.yaml", 1): (None, "TrainJob", "team-a", "tj"), ("b.yaml", 0): (None, "TrainJob", None, "x")}
+    lines.locate_items([same, unknown], str(tmp_path), ids)
+    assert (same.lineno, same.column, unknown.lineno) == (11, 5, 0)
+    # Controls: another object at that index, an index past the file's end: no line, never a wrong one.
+    lines.locate_items([other], str(tmp_path), {("a.yaml", 1): (None, "TrainJob", "team-b", "tj")})
+    beyond = Result("m", file="a.yaml", index=5)
+    lines.locate_items([beyond], str(tmp_path), {("a.yaml", 5): (None, "TrainJob", "team-a", "tj")})
+    assert (other.lineno, beyond.lineno) == (0, 0)
+
+
+@pytest.mark.parametrize("name", ["../a.yaml", "/etc/hostname", "sub/../../a.yaml", "link.yaml", "dir", ""])
+def test_confined_refuses_what_plain_mode_would_not_read(tmp_path, name):
+    root = tmp_path / "root"
+    root.mkdir()
+    (tmp_path / "a.yaml").write_text(KRM_TEXT)
+    (root / "link.yaml").symlink_to(tmp_path / "a.yaml")
+    (root / "dir").mkdir()
+    assert not lines.confined(str(root), name)
+
+
+def test_confined_admits_a_file_below_the_root(tmp_path):
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "sub" / "a.yaml").write_text(KRM_TEXT)
+    assert lines.confined(str(tmp_path), "sub/a.yaml") and lines.confined(str(tmp_path), "./sub/a.yaml")
