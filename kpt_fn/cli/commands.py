@@ -210,9 +210,11 @@ def report(paths, fmt, trainer_version, max_chars, find_apps):
 @click.option("--color", "color", type=click.Choice(["auto", "always", "never"]), default="auto",
               help="Colour the text diff: auto (when stdout is a terminal, NO_COLOR is not set and TERM is not "
                    "dumb), always, never.")
-@click.option("--fail-on", "fail_on", type=click.Choice(["change", "refused"]), default="change",
-              help="What exit status 1 means: any change (default), or a change the cluster refuses on an "
-                   "existing JobSet (in-place changes then exit 0), to stop such a merge in CI.")
+@click.option("--fail-on", "fail_on", type=click.Choice(["change", "refused", "guardrails"]), default="change",
+              help="What exit status 1 means: any change (default), a change the cluster refuses on an "
+                   "existing JobSet (in-place changes then exit 0), to stop such a merge in CI, or a change "
+                   "of the guardrails (config options, shared runtimes, policyDirs, waivers), for a check "
+                   "that asks the platform team.")
 @click.option("--trainer-version", "releases", default=None, metavar="OLD..NEW",
               help="Upgrade preview: render DIR (default .) under both Trainer releases, e.g. v2.2.1..v2.3.0.")
 @_MAX_CHARS
@@ -224,11 +226,14 @@ def diff(sources, fmt, color, fail_on, releases, max_chars):
     findings at NEW, and how many TrainJobs a changed runtime affects.
     With --trainer-version OLD..NEW instead: what upgrading the Trainer controller changes in DIR's
     rendered objects (default .), with the same effects and a summary.
-    Exit status: 0 no change, 1 changes (with --fail-on refused: a change the cluster refuses),
-    2 could not compare."""
+    Guardrails the change relaxes or tightens (config options, shared runtimes, policyDirs, waivers) come first.
+    Exit status: 0 no change, 1 changes (with --fail-on refused: a change the cluster refuses; with
+    --fail-on guardrails: a changed guardrail), 2 could not compare."""
     if releases is not None:
         if len(sources) > 1:
             raise click.UsageError("diff --trainer-version OLD..NEW takes at most one DIR")
+        if fail_on == "guardrails":  # the preview changes trainerVersion by design, and nothing else
+            raise click.UsageError("--fail-on guardrails compares two revisions, not two Trainer releases")
         modes.upgrade_mode(sources[0] if sources else ".", releases, fmt, fail_on, color)
         return
     if len(sources) != 2:

@@ -395,7 +395,7 @@ def diff_command(old: str, new: str, fmt: str, cwd: str, env: dict, max_chars: i
 
     from kpt_fn import formats
     from kpt_fn.cli import plain, stderr
-    from kpt_fn.review import diff as review_diff, sides as review_sides
+    from kpt_fn.review import diff as review_diff, guardrails, sides as review_sides
     from kpt_fn.lifecycle import classify
     from kpt_fn.results import Summary
 
@@ -409,6 +409,8 @@ def diff_command(old: str, new: str, fmt: str, cwd: str, env: dict, max_chars: i
             sides.append((spec, where, outcome))
             notes += side_notes
         data = review_diff.diff(sides[0][2], sides[1][2], sides[0][1], sides[1][1])
+        if not any(outcome.exit_code for _, _, outcome in sides):  # read while the revisions' files exist
+            data["guardrails"] = guardrails.changed(sides[0][2], sides[1][2], sides[0][1], sides[1][1])
         # A revision's files are read from a temporary directory: no message names it (issue 33). In
         # the data, before a writer escapes it (Markdown writes `_` as `\_`, and a path would survive).
         labels = _scratch_labels(scratch, [(spec, where) for spec, where, _ in sides])
@@ -430,8 +432,12 @@ def diff_command(old: str, new: str, fmt: str, cwd: str, env: dict, max_chars: i
             lines = [_unscratched(line, labels) for line in stderr.lines(outcome)]
             return text, [Summary(False, f"{spec} does not render ({outcome.errors} error(s)): could not compare"),
                           *lines[1:], *notes], 2
-    changes = review_diff.has_changes(data)
+    relaxed = guardrails.count(data)  # a guardrail that changed is a change, also when nothing renders differently
+    changes = review_diff.has_changes(data) or relaxed > 0
     status = f"{PREFIX}{'changes' if changes else 'no changes'}"
+    if fail_on == "guardrails":  # exit 1 only for a changed guardrail: a check that asks the platform team
+        status += f"; {relaxed} guardrail(s) changed" if relaxed else "; no guardrail changed"
+        return text, [status, *notes], 1 if relaxed else 0
     if fail_on == "refused":  # exit 1 only for a change the cluster refuses on an existing JobSet
         refused = classify.refused(data)
         status += f"; {data['summary']['refused']} TrainJob(s) with a change the cluster refuses" if refused else ""

@@ -72,10 +72,35 @@ def _diff_block(j: dict) -> list:
     return md.details(summary, body or ["(no object)"], open_=j["change"] == "failed" or refused)
 
 
+def _value(value) -> str:
+    return "(not set)" if value is None else md.code(_short(value))
+
+
+def guardrail_lines(data: dict) -> list:
+    """The section that comes first: every guardrail the change touches (kpt_fn.review.guardrails),
+    an option as old → new, a waiver with its reason; nothing when none changed."""
+    g = data.get("guardrails") or {}
+    if not any(g.get(k) for k in ("options", "runtimes", "policies", "waivers")):
+        return []
+    out = ["### Guardrails changed by this pull request", ""]
+    out += [f"- {md.code(o['option'])}: {_value(o['old'])} → {_value(o['new'])}" for o in g.get("options", ())]
+    out += [f"- shared runtime {md.code(r['runtime'])} {r['change']}" + (f" ({md.code(r['file'])})" if r.get("file") else "")
+            for r in g.get("runtimes", ())]
+    out += [f"- policyDirs: {md.code(p['object'])} {p['change']}" for p in g.get("policies", ())]
+    for w in g.get("waivers", ()):
+        what = f"waiver of {md.code(w['rule'])} {w['change']} on TrainJob {md.code(w['trainJob'])}"
+        if w["change"] == "removed":
+            out.append(f"- {what} (its reason was: {md.text(md.shorten(w['old'] or '', 200))})")
+        else:
+            out.append(f"- {what}, reason: {md.text(md.shorten(w['new'] or '', 200))}"
+                       + (f" (was: {md.text(md.shorten(w['old'], 200))})" if w["change"] == "changed" else ""))
+    return out + [""]
+
+
 def markdown(data: dict, max_chars: int | None = None) -> str:
     s = data["summary"]
     head = [f"## expand-trainjobs diff: {s['changed']} TrainJob(s) changed, {s['added']} added, {s['removed']} removed"
-            + (f", {s['failed']} failed" if s.get("failed") else ""), "",
+            + (f", {s['failed']} failed" if s.get("failed") else ""), "", *guardrail_lines(data),
             f"At the new revision: {data['errors']} error(s), {data['warnings']} warning(s).", ""]
     for rt in data["runtimes"]:
         head.append(f"- runtime {md.code(rt['runtime'])} {rt['change']}: used by {rt['trainJobs']} TrainJob(s), "
@@ -86,7 +111,8 @@ def markdown(data: dict, max_chars: int | None = None) -> str:
     if data["findings"]:
         head += ["### Findings not about one TrainJob", "", *findings_table(data["findings"]), ""]
     if not data["trainJobs"] and not data["runtimes"]:
-        head.append("No rendered object changes.")
+        head.append("No rendered object changes." if not guardrail_lines(data) else
+                    "No rendered object changes: only the guardrails above changed.")
     order = sorted(data["trainJobs"], key=lambda j: j["change"] != "failed")  # stable: by name otherwise
     return fit(head, [(_diff_block(j), counts(j["findings"])) for j in order], max_chars or DEFAULT_MAX_CHARS, "TrainJob(s)")
 

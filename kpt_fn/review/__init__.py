@@ -5,6 +5,8 @@ Outcomes the commands give it (it never runs the function itself; docs/review.md
   the object as `Kind namespace/name`, file, line and field), and validate's report of them;
 - report: one summary per TrainJob and totals per namespace (`report`, the KRM `report:` ConfigMap);
 - diff: two expansions compared object by object and field by field, Secret data masked;
+- guardrails: what a change does to the checks themselves (config options, shared runtimes, the
+  policyDirs' objects, waivers), shown before the objects;
 - sides: OLD and NEW of a `diff` read as a directory or from git's objects (kpt_fn.gitrev);
 - upgrade: `diff --trainer-version OLD..NEW`, the diff with the releases and a summary.
 

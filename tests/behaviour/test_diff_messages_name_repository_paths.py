@@ -5,6 +5,7 @@ for the scratch directory (TMPDIR), as written and as resolved."""
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
@@ -171,5 +172,9 @@ def test_the_controls_pass(fn, tmp_path, env):
     _git(repo, "commit", "-q", "-m", "v2", env=env)
     done = subprocess.run([fn, "diff", "HEAD~1", "HEAD", "--format", "json"], cwd=repo / "apps/train",
                           capture_output=True, text=True, env=env)
-    assert done.returncode == 0, done.stdout  # the same runtime, reached another way: no change
-    assert done.stderr.splitlines() == ["expand-trainjobs: no changes"]
+    # the same runtime, reached another way: no object changes; the config's runtimeDirs did change, a
+    # guardrail diff shows on its own (kpt_fn/review/guardrails.py)
+    data = json.loads(done.stdout)
+    assert (data["trainJobs"], data["runtimes"]) == ([], []), done.stdout
+    assert [o["option"] for o in data["guardrails"]["options"]] == ["runtimeDirs"]
+    assert done.returncode == 1 and done.stderr.splitlines() == ["expand-trainjobs: changes"]

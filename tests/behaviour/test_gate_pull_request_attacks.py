@@ -68,3 +68,122 @@ def test_a_stated_directory_of_plain_trainjobs_passes_and_is_said(tmp_path, stub
     steps, out = _validate(repo, stubs)
     assert steps[-1][1] == 0, out
     assert "stated unchecked in .expand-trainjobs-unchecked.yaml (applied by the lab cluster's own Trainer controller)" in out
+
+
+# --- a guardrail relaxed in the same pull request --------------------------------------------------------
+
+TEAM_B_CONFIG = f"{HIDDEN_APP}/expand-trainjobs.yaml"
+VAP = """apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingAdmissionPolicy
+metadata:
+  name: at-most-8-gpus
+spec:
+  failurePolicy: Fail
+  matchConstraints:
+    resourceRules:
+    - apiGroups: [trainer.kubeflow.org]
+      apiVersions: ["*"]
+      operations: [CREATE]
+      resources: [trainjobs]
+  validations:
+  - expression: "true"
+"""
+
+
+def _commit(repo, message):
+    gw.git(repo, "add", "-A")
+    gw.git(repo, "commit", "-qm", message)
+
+
+def _diff(repo, *extra):
+    import subprocess
+    import sys
+
+    return subprocess.run([sys.executable, "-m", "kpt_fn", "diff", "HEAD~1", "HEAD", *extra], cwd=repo / HIDDEN_APP,
+                          capture_output=True, text=True, check=False)
+
+
+def _edit(repo, rel, old, new):
+    path = repo / rel
+    assert old in path.read_text(), (rel, old)
+    path.write_text(path.read_text().replace(old, new))
+
+
+@pytest.fixture()
+def with_policies(tmp_path):
+    """The monorepo with team-b's app judged by a shared admission policy in platform/policies."""
+    repo = monorepo(tmp_path)
+    gw.write(repo, {"platform/policies/gpus.yaml": VAP})
+    _edit(repo, TEAM_B_CONFIG, "  runtimeDirs:", "  policyDirs: [../../../platform/policies]\n  runtimeDirs:")
+    _commit(repo, "team-b judged by the platform's admission policy")
+    return repo
+
+
+def test_every_relaxed_guardrail_is_shown_first_and_fails_fail_on_guardrails(with_policies):
+    repo = with_policies
+    _edit(repo, TEAM_B_CONFIG, "maxGPUsPerTrainJob: 4", "maxGPUsPerTrainJob: 64")
+    _edit(repo, TEAM_B_CONFIG, "  namespace: team-b", "  namespace: team-b\n  trainerVersion: v2.2.1")
+    _edit(repo, f"{HIDDEN_APP}/trainjob.yaml", "  name: llm-finetune\n",
+          "  name: llm-finetune\n  annotations:\n    waive.expand-trainjobs.kpt.dev/no-latest-tag: \"@team-b says ok <!-- x -->\"\n")
+    _edit(repo, "platform/policies/gpus.yaml", "failurePolicy: Fail", "failurePolicy: Ignore")
+    _edit(repo, "platform/runtimes/torch-gpu.yaml", "image: registry.example.com/", "image: registry.example.com/x/")
+    _commit(repo, "a pull request that relaxes team-b's guardrails")
+    md = _diff(repo)
+    assert md.returncode == 1, md.stderr
+    head, section, rest = md.stdout.partition("### Guardrails changed by this pull request")
+    assert section and head.startswith("## expand-trainjobs diff") and "<details" not in head
+    shown = rest.split("At the new revision")[0]
+    assert "- `policy.maxGPUsPerTrainJob`: `4` → `64`" in shown
+    assert "- `trainerVersion`: `v2.3.0` → `v2.2.1`" in shown
+    assert "- shared runtime `ClusterTrainingRuntime torch-gpu` changed" in shown
+    assert "- policyDirs: `ValidatingAdmissionPolicy at-most-8-gpus` changed" in shown
+    (waiver,) = [line for line in shown.splitlines() if "waiver" in line]
+    assert "`policy/no-latest-tag` added on TrainJob `team-b/llm-finetune`, reason:" in waiver
+    assert "\\<\\!-- x --\\>" in waiver and "@team-b" not in waiver  # inert: no comment, no mention
+    data = json.loads(_diff(repo, "--format", "json").stdout)["guardrails"]
+    assert [o["option"] for o in data["options"]] == ["policy.maxGPUsPerTrainJob", "trainerVersion"]
+    assert data["waivers"][0]["new"] == "@team-b says ok <!-- x -->"
+    gated = _diff(repo, "--fail-on", "guardrails")
+    assert gated.returncode == 1 and "5 guardrail(s) changed" in gated.stderr.splitlines()[0]
+
+
+def test_a_guardrail_alone_is_a_change(with_policies):
+    # strict off renders nothing differently: without the guardrails the diff said "No rendered object changes", exit 0
+    repo = with_policies
+    _edit(repo, TEAM_B_CONFIG, "  namespace: team-b", "  namespace: team-b\n  strict: true")
+    _commit(repo, "strict")
+    gw.write(repo, {TEAM_B_CONFIG: (repo / TEAM_B_CONFIG).read_text().replace("  strict: true\n", "")})
+    _commit(repo, "strict off again")
+    out = _diff(repo)
+    assert out.returncode == 1 and "- `strict`: `true` → `false`" in out.stdout
+    assert "only the guardrails above changed" in out.stdout
+
+
+@pytest.mark.parametrize("change", ["comment-and-order", "trainjob-only", "app-runtime-dir-content"])
+def test_controls_change_no_guardrail(with_policies, change):
+    repo = with_policies
+    if change == "comment-and-order":  # the same config, written differently
+        text = (repo / TEAM_B_CONFIG).read_text()
+        _edit(repo, TEAM_B_CONFIG, "    maxGPUsPerTrainJob: 4\n    allowedImagePrefixes: [registry.example.com/]\n",
+              "    allowedImagePrefixes:   # where images may come from\n    - registry.example.com/\n    maxGPUsPerTrainJob: 4\n")
+        assert text != (repo / TEAM_B_CONFIG).read_text()
+    elif change == "trainjob-only":
+        _edit(repo, f"{HIDDEN_APP}/trainjob.yaml", "llama-1b", "llama-3b")
+    else:  # a file beside the policies that is no object, and a hidden one render skips
+        gw.write(repo, {"platform/policies/README.txt": "the platform's policies\n", "platform/policies/.draft.yaml": VAP.replace("Fail", "Ignore")})
+    _commit(repo, "an ordinary change")
+    gated = _diff(repo, "--fail-on", "guardrails")
+    assert gated.returncode == 0, (gated.stdout, gated.stderr)
+    assert "Guardrails changed" not in gated.stdout
+    assert json.loads(_diff(repo, "--format", "json").stdout)["guardrails"] == {
+        "options": [], "runtimes": [], "policies": [], "waivers": []}
+
+
+def test_fail_on_guardrails_is_refused_for_an_upgrade_preview(tmp_path):
+    import subprocess
+    import sys
+
+    out = subprocess.run([sys.executable, "-m", "kpt_fn", "diff", "--trainer-version", "v2.2.1..v2.3.0", "--fail-on", "guardrails"],
+                         cwd=tmp_path, capture_output=True, text=True, check=False)
+    assert out.returncode == 2 and "compares two revisions" in out.stderr
+
