@@ -187,3 +187,69 @@ def test_fail_on_guardrails_is_refused_for_an_upgrade_preview(tmp_path):
                          cwd=tmp_path, capture_output=True, text=True, check=False)
     assert out.returncode == 2 and "compares two revisions" in out.stderr
 
+
+# --- CODEOWNERS: every file that decides what the gate does is the platform team's ------------------------
+
+PLATFORM = "@example-org/ml-platform"
+
+
+def _pattern(pattern: str):
+    """A CODEOWNERS pattern as a regular expression over a path from the repository's top level, by the
+    gitignore rules GitHub applies to it (docs.github.com, "About code owners": a leading `/` anchors at
+    the top, a trailing `/` or a directory matches everything below it, `**/` any directories, `*` within
+    one name; a pattern with no `/` but at its end matches at any depth)."""
+    import re
+
+    anchored = pattern.startswith("/") or "/" in pattern.rstrip("/").lstrip("*/")
+    body = pattern.strip("/")
+    regex = ""
+    i = 0
+    while i < len(body):
+        if body.startswith("**/", i):
+            regex, i = regex + "(?:.*/)?", i + 3
+        elif body[i] == "*":
+            regex, i = regex + "[^/]*", i + 1
+        else:
+            regex, i = regex + re.escape(body[i]), i + 1
+    return re.compile(("^" if anchored else "^(?:.*/)?") + regex + "(?:/.*)?$")
+
+
+def owners(codeowners: str, path: str) -> list[str]:
+    """The owners of `path`: those of the last line whose pattern matches it."""
+    found: list[str] = []
+    for line in codeowners.splitlines():
+        line = line.split("#", 1)[0].strip()
+        if line:
+            pattern, *who = line.split()
+            if _pattern(pattern).match(path):
+                found = who
+    return found
+
+
+def test_the_matcher_follows_githubs_rules():
+    rules = "*  @all\n/apps/team-b/ @b\n**/expand-trainjobs.yaml @p\n/docs/*.md @d\nKptfile @k\n"
+    assert owners(rules, "README.md") == ["@all"]
+    assert owners(rules, "apps/team-b/x/trainjob.yaml") == ["@b"]
+    assert owners(rules, "apps/team-b/x/expand-trainjobs.yaml") == ["@p"]  # the last match wins
+    assert owners(rules, "expand-trainjobs.yaml") == ["@p"]
+    assert owners(rules, "docs/a.md") == ["@d"] and owners(rules, "docs/x/a.md") == ["@all"]
+    assert owners(rules, "apps/team-a/mnist/Kptfile") == ["@k"]
+    assert owners(rules, "other/apps/team-b/t.yaml") == ["@all"]  # anchored
+
+
+def test_the_monorepo_codeowners_give_the_gate_to_the_platform_team():
+    codeowners = (ex.EXAMPLES / "monorepo" / ".github" / "CODEOWNERS").read_text()
+    files = [p.relative_to(ex.EXAMPLES / "monorepo").as_posix() for p in (ex.EXAMPLES / "monorepo").rglob("*")
+             if p.is_file() and ".expected" not in p.parts]
+    # the files a platform repository holds beside the example's: the workflow, the statement, the hooks
+    files += [".github/workflows/expand-trainjobs.yaml", ".expand-trainjobs-unchecked.yaml", ".pre-commit-config.yaml",
+              "apps/team-e/new/expand-trainjobs.yaml", "apps/team-b/new/kustomization.yaml"]
+    gate = {f for f in files if f.startswith((".github/", "platform/")) or f.rsplit("/", 1)[-1] in (
+        "expand-trainjobs.yaml", "kustomization.yaml", "Kptfile", ".expand-trainjobs-unchecked.yaml", ".pre-commit-config.yaml")}
+    assert {"platform/runtimes/torch-gpu.yaml", "apps/team-b/llm-finetune/expand-trainjobs.yaml", ".github/CODEOWNERS"} <= gate
+    for f in sorted(gate):
+        assert owners(codeowners, f) == [PLATFORM], f
+    # and each team its own TrainJobs, no one else's
+    for f in sorted(set(files) - gate):
+        if f.startswith("apps/team-"):
+            assert owners(codeowners, f) == [f"@example-org/{f.split('/')[1]}"], f
