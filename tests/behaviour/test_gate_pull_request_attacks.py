@@ -159,6 +159,19 @@ def test_a_guardrail_alone_is_a_change(with_policies):
     assert "only the guardrails above changed" in out.stdout
 
 
+def test_a_config_replaced_by_a_link_to_a_laxer_apps_config_shows_what_it_relaxes(with_policies):
+    # team-b's config becomes a link to team-a's (16 GPUs, namespace team-a): the app is still found,
+    # and judged by the config the link leads to; the guardrails say what that changed
+    repo = with_policies
+    (repo / TEAM_B_CONFIG).unlink()
+    os.symlink("../../team-a/llm-finetune/expand-trainjobs.yaml", repo / TEAM_B_CONFIG)
+    _commit(repo, "share team-a's config")
+    data = json.loads(_diff(repo, "--format", "json").stdout)["guardrails"]
+    got = {o["option"]: (o["old"], o["new"]) for o in data["options"]}
+    assert got["policy.maxGPUsPerTrainJob"] == (4, 16) and got["namespace"] == ("team-b", "team-a")
+    assert _diff(repo, "--fail-on", "guardrails").returncode == 1
+
+
 @pytest.mark.parametrize("change", ["comment-and-order", "trainjob-only", "app-runtime-dir-content"])
 def test_controls_change_no_guardrail(with_policies, change):
     repo = with_policies
