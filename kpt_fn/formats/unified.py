@@ -24,6 +24,7 @@ default colours (color.diff: meta bold, frag cyan, old red, new green).
 from __future__ import annotations
 
 import difflib
+import json
 
 from kpt_fn import resource as res
 from kpt_fn.formats.diff import PLAIN, effect_notes
@@ -91,17 +92,36 @@ def _trainjob(j: dict, sides: dict, labels: tuple) -> list:
     return out
 
 
+def _plain_value(value) -> str:
+    return "(not set)" if value is None else value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
+
+
+def _guardrails(data: dict) -> list:
+    """What the change does to the guardrails (kpt_fn.review.guardrails), first, as `#` lines."""
+    g = data.get("guardrails") or {}
+    out = [f"#   {o['option']}: {_plain_value(o['old'])} -> {_plain_value(o['new'])}" for o in g.get("options", ())]
+    out += [f"#   shared runtime {r['runtime']} {r['change']}" + (f" ({r['file']})" if r.get("file") else "")
+            for r in g.get("runtimes", ())]
+    out += [f"#   policyDirs: {p['object']} {p['change']}" for p in g.get("policies", ())]
+    for w in g.get("waivers", ()):
+        reason = f"its reason was: {w['old']}" if w["change"] == "removed" else f"reason: {w['new']}" + (
+            f" (was: {w['old']})" if w["change"] == "changed" else "")
+        out.append(f"#   waiver of {w['rule']} {w['change']} on TrainJob {w['trainJob']}, {reason}")
+    return ["# guardrails changed by this pull request:", *out] if out else []
+
+
 def _summary(data: dict) -> list:
     s = data["summary"]
     out = [f"# expand-trainjobs diff: {s['changed']} TrainJob(s) changed, {s['added']} added, {s['removed']} removed"
            + (f", {s['failed']} failed" if s.get("failed") else "")
            + (f"; {s['refused']} with a change the cluster refuses" if s.get("refused") else ""),
+           *_guardrails(data),
            f"# at the new revision: {data['errors']} error(s), {data['warnings']} warning(s)"]
     out += [f"# runtime {rt['runtime']} {rt['change']}: used by {rt['trainJobs']} TrainJob(s), "
             f"{len(rt['trainJobsChanged'])} existing one(s) render differently" for rt in data["runtimes"]]
     out += [_finding(f) for f in data["findings"]]
     if not data["trainJobs"] and not data["runtimes"]:
-        out.append("# no rendered object changes")
+        out.append("# no rendered object changes" + (": only the guardrails above changed" if _guardrails(data) else ""))
     return out
 
 

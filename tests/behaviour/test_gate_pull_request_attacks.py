@@ -145,6 +145,11 @@ def test_every_relaxed_guardrail_is_shown_first_and_fails_fail_on_guardrails(wit
     assert data["waivers"][0]["new"] == "@team-b says ok <!-- x -->"
     gated = _diff(repo, "--fail-on", "guardrails")
     assert gated.returncode == 1 and "5 guardrail(s) changed" in gated.stderr.splitlines()[0]
+    # the terminal's text form: the same, first, on `#` lines
+    text = _diff(repo, "--format", "text").stdout.splitlines()
+    at = text.index("# guardrails changed by this pull request:")
+    assert at == 1 and text[at + 1] == "#   policy.maxGPUsPerTrainJob: 4 -> 64"
+    assert "#   waiver of policy/no-latest-tag added on TrainJob team-b/llm-finetune, reason: @team-b says ok <!-- x -->" in text
 
 
 def test_a_guardrail_alone_is_a_change(with_policies):
