@@ -71,6 +71,15 @@ def _trainjobs(value) -> list[str]:
     return out
 
 
+def _may_hold_trainjob(data: bytes) -> bool:
+    """Whether a file can hold a TrainJob at all, before it is parsed (most YAML of a repository does
+    not): its bytes spell `TrainJob`, or could spell it otherwise: an escape in a double-quoted scalar
+    (`"Train\\x4aob"`, also JSON's `\\u004a`) needs a backslash, and another encoding (UTF-16 or 32,
+    which YAML allows) has NUL bytes or a byte order mark."""
+    return b"TrainJob" in data or b"\\" in data or b"\0" in data or data[:3] == b"\xef\xbb\xbf" \
+        or data[:2] in (b"\xff\xfe", b"\xfe\xff")
+
+
 def trainjobs_in(path: str) -> list[tuple[int | None, str]]:
     """[(line, TrainJob)] of one file. A file that cannot be read or parsed, or is past the size
     limit, but names TrainJob in its bytes, is one entry with no name: it may hold one (fail closed;
@@ -80,6 +89,8 @@ def trainjobs_in(path: str) -> list[tuple[int | None, str]]:
             data = f.read(DEFAULT_LIMITS.max_bytes + 1)
     except OSError:
         return []
+    if not _may_hold_trainjob(data):
+        return []
     if len(data) <= DEFAULT_LIMITS.max_bytes:
         starts: list = []
         try:
@@ -88,7 +99,15 @@ def trainjobs_in(path: str) -> list[tuple[int | None, str]]:
             pass
         else:
             return [(starts[i] if i < len(starts) else None, tj) for i, doc in enumerate(docs) for tj in _trainjobs(doc)]
-    return [(None, "")] if b"TrainJob" in data else []
+    return [(None, "")] if b"TrainJob" in data or "TrainJob" in _wide(data) else []
+
+
+def _wide(data: bytes) -> str:
+    """The text of a file in UTF-16 or UTF-32 (a byte order mark, or NUL bytes), which the YAML reader
+    here refuses; "" otherwise."""
+    if not (b"\0" in data or data[:2] in (b"\xff\xfe", b"\xfe\xff")):
+        return ""
+    return " ".join(data.decode(codec, errors="ignore") for codec in ("utf-16", "utf-16-le", "utf-16-be", "utf-32"))
 
 
 def _is_candidate(name: str) -> bool:

@@ -224,3 +224,24 @@ def test_findings_join_a_report_and_fail_its_summary():
     assert tuple(review["findings"][0]) == FIELDS and review["findings"][0]["object"] == ""
     assert not orphans.summary(Summary(True, "2 app(s), each ok"), judged).ok
     assert orphans.summary(Summary(True, "ok"), {**judged, "errors": 0}).ok
+
+
+@pytest.mark.parametrize("text", [
+    'apiVersion: trainer.kubeflow.org/v1alpha1\nkind: "Train\\x4aob"\nmetadata: {name: esc}\n',
+    '{"apiVersion": "trainer.kubeflow.org/v1alpha1", "kind": "TrainJ\\u006fb", "metadata": {"name": "esc"}}',
+    'apiVersion: trainer.kubeflow.org/v1alpha1\nkind: "Train\\\n  Job"\nmetadata: {name: esc}\n',
+], ids=["yaml-hex-escape", "json-unicode-escape", "escaped-line-break"])
+def test_a_kind_spelled_with_escapes_is_still_found(tmp_path, text):
+    # the bytes never say TrainJob; the parsed document does, as the API server reads it
+    _tree(tmp_path, {**REPO, "loose/esc.yaml": text})
+    _, judged = _judge(tmp_path)
+    assert _errors(judged) == [("loose/esc.yaml", 1, orphans.RULE)]
+
+
+def test_utf16_yaml_fails_closed(tmp_path):
+    # YAML may be UTF-16; the reader here refuses it, so it is named as a file that may hold a TrainJob
+    _tree(tmp_path, REPO)
+    (tmp_path / "loose").mkdir()
+    (tmp_path / "loose/u16.yaml").write_bytes(TJ.format(name="u", ns="x").encode("utf-16"))
+    _, judged = _judge(tmp_path)
+    assert [f["file"] for f in judged["findings"]] == ["loose/u16.yaml"]
