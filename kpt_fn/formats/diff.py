@@ -82,7 +82,8 @@ def guardrail_lines(data: dict) -> list:
     g = data.get("guardrails") or {}
     if not any(g.get(k) for k in ("options", "runtimes", "policies", "waivers")):
         return []
-    out = ["### Guardrails changed by this pull request", ""]
+    # bold, not a heading: CI posts several apps' diffs in one comment, each under its own heading
+    out = ["**Guardrails changed by this pull request**", ""]
     out += [f"- {md.code(o['option'])}: {_value(o['old'])} → {_value(o['new'])}" for o in g.get("options", ())]
     out += [f"- shared runtime {md.code(r['runtime'])} {r['change']}" + (f" ({md.code(r['file'])})" if r.get("file") else "")
             for r in g.get("runtimes", ())]

@@ -130,7 +130,7 @@ def test_every_relaxed_guardrail_is_shown_first_and_fails_fail_on_guardrails(wit
     _commit(repo, "a pull request that relaxes team-b's guardrails")
     md = _diff(repo)
     assert md.returncode == 1, md.stderr
-    head, section, rest = md.stdout.partition("### Guardrails changed by this pull request")
+    head, section, rest = md.stdout.partition("**Guardrails changed by this pull request**")
     assert section and head.startswith("## expand-trainjobs diff") and "<details" not in head
     shown = rest.split("At the new revision")[0]
     assert "- `policy.maxGPUsPerTrainJob`: `4` → `64`" in shown
