@@ -16,7 +16,7 @@ import json
 import os
 
 from kpt_fn import config as config_mod
-from kpt_fn import apps, argocd, function, orphans, output, sources
+from kpt_fn import apps, argocd, function, output, sources
 from kpt_fn import resource as res
 from kpt_fn.problems import ERROR, WARNING, Problem
 from kpt_fn.cli import stderr
@@ -326,6 +326,8 @@ def render(paths: list[str], cwd: str, env: dict, mode: str | None = None, stric
         # Shown as several apps even when one is found: each finding names its app, and the JSON
         # report lists `apps` (what CI's diff step loops over).
         # and every TrainJob file below PATHS that no app found reads (kpt_fn.orphans): an error
+        from kpt_fn import orphans  # only when searching for apps
+
         judged = orphans.judge(tops, found, cwd)
         out, lines, code = _several([[a] for a in found], cwd, env, mode, strict, fmt, trainer_version, judged, **flags)
         return out, [orphans.summary(lines[0], judged, strict), apps.found_line(tops, found)] + judged["lines"] + lines[1:], code
@@ -359,7 +361,7 @@ def _several(runs: list, cwd: str, env: dict, mode, strict, fmt, trainer_version
             reports.append((app_name(paths), report))
             catalogs.append(catalog)
             done.append((app_name(paths), [outcome.summary], outcome.exit_code))
-        from kpt_fn import formats
+        from kpt_fn import formats, orphans
 
         lines, code = apps.merge_lines(done)
         merged = orphans.with_findings(apps.merge_reports(reports, lines[0]), judged)
