@@ -7,18 +7,21 @@ option's choices follow from it, and `named` loads the class.
 
 from __future__ import annotations
 
-import importlib
+import sys
 
 from kpt_fn.config import PROFILES, RULE_INVALID
 from kpt_fn.problems import Problem
 from kpt_fn.profiles.base import Profile
-from kpt_fn.profiles.kueue import parse_queues
+from kpt_fn.profiles.kueue_names import parse_queues
 
 
 def named(name: str) -> type[Profile]:
     """The profile class of `name` (a key of config.PROFILES), its module imported on first use."""
     module, cls = PROFILES[name]
-    return getattr(importlib.import_module(f"{__name__}.{module}"), cls)
+    # __import__, not importlib.import_module: importlib's package imports `warnings` on every start-up.
+    qualified = f"{__name__}.{module}"
+    __import__(qualified)
+    return getattr(sys.modules[qualified], cls)
 
 
 def select(cfg, items: list) -> tuple[Profile, list[Problem]]:

@@ -100,22 +100,6 @@ class Kueue(Controller):
 # --- settings ------------------------------------------------------------------------------------
 
 
-def parse_queues(entries) -> tuple[dict, list[str]]:
-    """`kueueQueues` entries: `QUEUE` (every namespace) or `NAMESPACE=QUEUE`. ({namespace or "": queue},
-    messages about malformed entries)."""
-    queues, bad = {}, []
-    for entry in entries or ():
-        namespace, sep, queue = str(entry).partition("=")
-        if not sep:
-            namespace, queue = "", namespace
-        namespace, queue = namespace.strip(), queue.strip()
-        if not queue or (sep and not namespace):
-            bad.append(f"kueueQueues entry {entry!r}: expected QUEUE or NAMESPACE=QUEUE")
-            continue
-        queues[namespace] = queue
-    return queues, bad
-
-
 def queue_for(trainjob: dict, queues: dict, quotas: Quotas | None = None, jobset: dict | None = None) -> tuple[str | None, str]:
     """(LocalQueue name, where it came from): the TrainJob's label, else the label the JobSet already
     carries (from the runtime's or a runtimePatch's template metadata: what Kueue would read without

@@ -85,3 +85,21 @@ def labels(obj: dict | None) -> dict:
 def is_kueue_object(obj: dict, kind: str) -> bool:
     api = obj.get("apiVersion")
     return obj.get("kind") == kind and isinstance(api, str) and api.split("/")[0] == KUEUE_GROUP
+
+
+# The profile option's parser lives with the names, not in the Kueue profile: every run parses
+# `kueueQueues` (profiles.select), and only `profile: kueue` needs the profile's modules.
+def parse_queues(entries) -> tuple[dict, list[str]]:
+    """`kueueQueues` entries: `QUEUE` (every namespace) or `NAMESPACE=QUEUE`. ({namespace or "": queue},
+    messages about malformed entries)."""
+    queues, bad = {}, []
+    for entry in entries or ():
+        namespace, sep, queue = str(entry).partition("=")
+        if not sep:
+            namespace, queue = "", namespace
+        namespace, queue = namespace.strip(), queue.strip()
+        if not queue or (sep and not namespace):
+            bad.append(f"kueueQueues entry {entry!r}: expected QUEUE or NAMESPACE=QUEUE")
+            continue
+        queues[namespace] = queue
+    return queues, bad
