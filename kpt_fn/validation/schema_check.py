@@ -61,15 +61,17 @@ def rule_id(entry: SchemaEntry) -> str:
 # The first objects of each kind are tried with the pure-Python precheck, so that a short run over
 # valid objects neither imports jsonschema-rs nor compiles a validator; past this many the compiled
 # validator is faster. The count only chooses between two checks that accept the same objects
-# (errors always come from jsonschema-rs), so results never depend on it.
+# (errors always come from jsonschema-rs), so results never depend on it. It is kept with the
+# release's bundle, beside the validator it stands in for (the bundle's one cache idiom), not in
+# this module.
 PRECHECK_BUDGET = 32
-_prechecked: dict[SchemaEntry, int] = {}
 
 
 def check(obj: dict, entry: SchemaEntry) -> list[Problem]:
-    done = _prechecked.get(entry, 0)
+    prechecked = entry.bundle.derived("schema_check.prechecked", dict)
+    done = prechecked.get(entry, 0)
     if done < PRECHECK_BUDGET:
-        _prechecked[entry] = done + 1
+        prechecked[entry] = done + 1
         if precheck.is_valid(obj, load(entry)):
             return []
     v = validator(entry)
