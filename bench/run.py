@@ -377,7 +377,7 @@ def measure_startup(repeat: int, workdir: str, clock: str = "cpu") -> dict:
     return row
 
 
-def image_like_install(workdir: str, python: str | None = None) -> list:
+def image_like_install(workdir: str, python: str | None = None, root: Path = ROOT) -> list:
     """Install the package as the image has it and return the console-script command.
 
     The image pip-installs the project (a regular, non-editable install: kpt_fn and its data bundles in
@@ -389,7 +389,8 @@ def image_like_install(workdir: str, python: str | None = None) -> list:
     this interpreter's site-packages for the dependencies (its own .pth files, such as the editable hook,
     are not run from there).
 
-    `python` is the interpreter the venv is made from (default: this one). The image's is a distribution
+    `root`: the checkout whose kpt_fn is installed (default: this one; bench.instructions installs
+    another revision's). `python` is the interpreter the venv is made from (default: this one). The image's is a distribution
     build (Debian's python3 in the tested image, python:3.12-slim by default), with profile-guided and
     link-time optimisation (Debian's also links the interpreter into the executable); one built from
     source without them (pyenv's default: a shared libpython) starts and runs Python code about a tenth
@@ -411,7 +412,7 @@ def image_like_install(workdir: str, python: str | None = None) -> list:
     site = subprocess.run([py, "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
                           check=True, capture_output=True, text=True).stdout.strip()
     ignore = shutil.ignore_patterns("__pycache__", "*.pyc")
-    shutil.copytree(ROOT / "kpt_fn", os.path.join(site, "kpt_fn"), ignore=ignore)
+    shutil.copytree(Path(root) / "kpt_fn", os.path.join(site, "kpt_fn"), ignore=ignore)
     deps = {sysconfig.get_paths()[k] for k in ("purelib", "platlib")}
     with open(os.path.join(site, "_bench_deps.pth"), "w") as f:
         f.write("".join(d + "\n" for d in sorted(deps)))

@@ -123,3 +123,15 @@ def test_the_admission_comparison_policies_are_met_by_the_generated_repository()
     rl = generate.generate(10)
     outcome = run_with(policies + rl["items"], rl["functionConfig"])
     assert [r.message for r in outcome.results if r.rule.startswith("admission/") and r.severity == "error"] == []
+
+
+@pytest.mark.skipif(shutil.which("valgrind") is None, reason="valgrind not installed (bench.instructions needs it)")
+def test_instruction_counts_do_not_depend_on_the_machine_s_load(tmp_path):
+    from bench import instructions
+
+    first = instructions.count([sys.executable, "-c", "pass"])
+    again = instructions.count([sys.executable, "-c", "pass"])
+    assert first > 1_000_000 and abs(first - again) / first < 0.02
+    loads = instructions.workloads(str(tmp_path))
+    assert list(loads) == ["python -c pass", "KRM, 1 TrainJob (start-up)", "render, Argo CD app of 1",
+                           "render, Argo CD app of 10"]
