@@ -113,6 +113,19 @@ def follow(rendered, source, steps) -> tuple[list, int]:
     return out, len(out)
 
 
+def resources_per_node_field(trainjob: dict, resources: list) -> str:
+    """The field of the TrainJob's spec.trainer.resourcesPerNode that asks for `resources`: the key of
+    the one resource named, in requests (what schedulers and quotas count) else limits (which stand in
+    for missing requests); else resourcesPerNode itself (several resources, or one it does not write
+    yet: where to add it). Trainer writes resourcesPerNode into the trainer's `node` container."""
+    rpn = dig(trainjob, "spec", "trainer", "resourcesPerNode")
+    if len(resources) == 1 and isinstance(rpn, dict):
+        for key in ("requests", "limits"):
+            if isinstance(rpn.get(key), dict) and resources[0] in rpn[key]:
+                return f"spec.trainer.resourcesPerNode.{key}[{resources[0]}]"
+    return "spec.trainer.resourcesPerNode"
+
+
 class Blame:
     """Finds the field of the TrainJob, its runtimePatches or its runtime that a rendered value came from."""
 
@@ -141,14 +154,16 @@ class Blame:
             return path, subject
         return None
 
-    def container(self, ps: workload.PodSet, field: str, container: dict, attr: tuple):
-        """(path, subject) of attribute `attr` of a rendered container (subject None = the TrainJob)."""
+    def container(self, ps: workload.PodSet, field: str, container: dict, attr: tuple, resources: list | None = None):
+        """(path, subject) of attribute `attr` of a rendered container (subject None = the TrainJob).
+        `resources`: with attr ("resources",), the resource names the finding is about: where the
+        TrainJob's resourcesPerNode writes the container's resources, its key for the one named."""
         trainer = dig(self.trainjob, "spec", "trainer") or {}
         if ps.step == "trainer" and container.get("name") == NODE:
             if attr[0] == "image" and trainer.get("image"):
                 return "spec.trainer.image", None
             if attr[0] == "resources" and trainer.get("resourcesPerNode"):
-                return "spec.trainer.resourcesPerNode", None
+                return resources_per_node_field(self.trainjob, resources or []), None
         for path, subject, pod in self._pods(ps.name):
             i, c = _named(pod.get(field), container.get("name"))
             if c is not None and dig(c, *attr) is not None:

@@ -13,7 +13,7 @@ violations into warnings that quote the reason. A waiver needs a reason, and nam
 from __future__ import annotations
 
 from kpt_fn import quantity, workload
-from kpt_fn.blame import Blame
+from kpt_fn.blame import Blame, resources_per_node_field
 from kpt_fn.config import POLICY_SETTINGS
 from kpt_fn.resource import dig
 from kpt_fn.problems import ERROR, WARNING, Problem, Rule
@@ -135,7 +135,7 @@ def check(trainjob: dict, runtime: dict | None, objects: list, settings, source:
     limit = settings.get("maxGPUsPerTrainJob")
     if limit is not None and job_gpus > limit:
         violate("max-gpus-per-trainjob", f"the TrainJob requests {job_gpus} GPUs in all, more than {limit}",
-                ("spec.trainer.resourcesPerNode", None) if dig(trainjob, "spec", "trainer", "resourcesPerNode") else blame.nodes())
+                _per_node(trainjob, _gpu_names(dig(trainjob, "spec", "trainer", "resourcesPerNode")), blame))
     limit = settings.get("maxNodes")
     if limit is not None and nodes > limit:
         violate("max-nodes", f"the TrainJob runs {nodes} training nodes, more than {limit}", blame.nodes())
@@ -144,7 +144,7 @@ def check(trainjob: dict, runtime: dict | None, objects: list, settings, source:
         have = totals.get(resource)
         if limit is not None and have is not None and have > limit:
             violate(rule, f"the TrainJob requests {quantity.canonical(have)} {resource} in all, more than {quantity.canonical(limit)}",
-                    ("spec.trainer.resourcesPerNode", None) if dig(trainjob, "spec", "trainer", "resourcesPerNode") else blame.nodes())
+                    _per_node(trainjob, [resource], blame))
     return _apply_waivers(trainjob, found) + _skipped(trainjob, objects, settings)
 
 
@@ -181,14 +181,29 @@ def _pod_checks(ps, per_pod, gpus, settings, blame, violate, node: bool):
             for r in sorted(set(requests) | set(limits)):
                 if workload.is_gpu(r) and (r not in requests or r not in limits or quantity.parse(requests[r]) != quantity.parse(limits[r])):
                     violate("gpu-limits-equal-requests", f"{name}: {r} requests {requests.get(r, 'none')} but limits {limits.get(r, 'none')}",
-                            blame.container(ps, field, c, ("resources",)))
+                            blame.container(ps, field, c, ("resources",), [r]))
 
 
 def _resources_blame(ps, blame):
     for field, _, c in ps.containers():
         if workload.gpus(workload.pod_requests({"containers": [c]})):
-            return blame.container(ps, field, c, ("resources",))
+            return blame.container(ps, field, c, ("resources",), _gpu_names(c.get("resources")))
     return None
+
+
+def _gpu_names(resources) -> list:
+    """The GPU resource names a resources map (requests and limits) asks for, sorted."""
+    resources = resources if isinstance(resources, dict) else {}
+    return sorted({r for key in ("requests", "limits") if isinstance(resources.get(key), dict)
+                   for r in resources[key] if workload.is_gpu(r)})
+
+
+def _per_node(trainjob: dict, resources: list, blame):
+    """Where a TrainJob's total of `resources` is written: its resourcesPerNode (the key of the one
+    resource), else how many training nodes it runs."""
+    if dig(trainjob, "spec", "trainer", "resourcesPerNode"):
+        return resources_per_node_field(trainjob, resources), None
+    return blame.nodes()
 
 
 # Letters and symbols that render as blank space (Hangul fillers, the blank Braille pattern), beside

@@ -8,6 +8,7 @@ JobSet suspended for ever.
 from __future__ import annotations
 
 from kpt_fn import quantity, resource as res, workload
+from kpt_fn.blame import resources_per_node_field
 from kpt_fn.problems import Problem
 from kpt_fn.profiles import kueue_tas as tas
 from kpt_fn.profiles.kueue_names import QUEUE_LABEL, RULE_QUOTA, is_kueue_object, labels as _labels
@@ -159,14 +160,6 @@ class _Fields:
     def __init__(self, trainjob: dict, jobset: dict, blame):
         self.trainjob, self.jobset, self.blame = trainjob, jobset, blame
 
-    def _resources_per_node(self, resources: list) -> str:
-        rpn = dig(self.trainjob, "spec", "trainer", "resourcesPerNode")
-        if len(resources) == 1 and isinstance(rpn, dict):
-            for key in ("requests", "limits"):  # requests first: Kueue counts them, limits stand in
-                if isinstance(rpn.get(key), dict) and resources[0] in rpn[key]:
-                    return f"spec.trainer.resourcesPerNode.{key}[{resources[0]}]"
-        return "spec.trainer.resourcesPerNode"
-
     def request(self, pod_sets: list, resources: list) -> tuple:
         """(path, subject) of what asks for `resources` (one: its key; several: the container's
         resources) in the first of `pod_sets` with a container that asks for one of them."""
@@ -178,7 +171,7 @@ class _Fields:
                 if asked is None:
                     continue
                 if ps.step == TRAINER and field == "containers" and c.get("name") == NODE:
-                    return self._resources_per_node(resources), None
+                    return resources_per_node_field(self.trainjob, resources), None
                 path = f"{ps.path}.{field}[{i}].resources" + (f".{asked}[{resources[0]}]" if len(resources) == 1 else "")
                 found = self.blame.locate(self.jobset, path) if self.blame is not None else None
                 if found:
@@ -190,7 +183,7 @@ class _Fields:
         otherwise (or for a request no container writes: a LimitRange default, pod overhead) the
         trainer's resourcesPerNode, or the runtime chosen."""
         if any(ps.step == TRAINER for ps in pod_sets):
-            return ("spec.trainer.numNodes" if resources is None else self._resources_per_node(resources)), None
+            return ("spec.trainer.numNodes" if resources is None else resources_per_node_field(self.trainjob, resources)), None
         return "spec.runtimeRef", None
 
 

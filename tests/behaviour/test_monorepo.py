@@ -221,14 +221,14 @@ def test_report_of_several_apps_judges_each_by_its_own_config(tmp_path):
     done = cli(repo, "report", "--format", "json", "apps/team-a/llm-finetune", "apps/team-b/llm-finetune")
     assert done.returncode == 1
     assert done.stderr.splitlines()[0] == "expand-trainjobs: FAILED: 1 of 2 app(s) failed (apps/team-b/llm-finetune)"
-    assert "\napps/team-b/llm-finetune/trainjob.yaml:12:" in done.stderr
+    assert "\napps/team-b/llm-finetune/trainjob.yaml:14:" in done.stderr
     report = json.loads(done.stdout)
     by_app = {t["app"]: t for t in report["trainJobs"]}
     assert by_app["apps/team-a/llm-finetune"]["status"] == "rendered" and by_app["apps/team-a/llm-finetune"]["gpus"] == 16
     team_b = by_app["apps/team-b/llm-finetune"]
     assert team_b["status"] == "failed" and team_b["namespace"] == "team-b"
     assert [(f["rule"], f["file"], f["line"], f["app"]) for f in team_b["findings"]] == [
-        ("policy/max-gpus-per-trainjob", "apps/team-b/llm-finetune/trainjob.yaml", 12, "apps/team-b/llm-finetune")]
+        ("policy/max-gpus-per-trainjob", "apps/team-b/llm-finetune/trainjob.yaml", 14, "apps/team-b/llm-finetune")]
     markdown = cli(repo, "report", "apps/team-a/llm-finetune", "apps/team-b/llm-finetune").stdout
     assert "<b>team-b/llm-finetune</b> (app apps/team-b/llm-finetune) (not rendered: it has errors)" in markdown
 

@@ -117,3 +117,15 @@ def test_replicated_job_where_it_is_written_last():
     assert Blame(trainjob(patches=[patch]), RUNTIME).replicated_job("node") == (
         "spec.runtimePatches[0].trainingRuntimeSpec.template.spec.replicatedJobs[0]", None)
     assert Blame(trainjob(), RUNTIME).replicated_job("launcher") is None
+
+
+def test_resources_per_node_field_names_the_key_of_the_one_resource():
+    from kpt_fn.blame import resources_per_node_field
+
+    tj = {"spec": {"trainer": {"resourcesPerNode": {"requests": {"cpu": "2"}, "limits": {"nvidia.com/gpu": 4, "cpu": "4"}}}}}
+    assert resources_per_node_field(tj, ["cpu"]) == "spec.trainer.resourcesPerNode.requests[cpu]"  # requests first
+    assert resources_per_node_field(tj, ["nvidia.com/gpu"]) == "spec.trainer.resourcesPerNode.limits[nvidia.com/gpu]"
+    # several resources, or one it does not write yet: resourcesPerNode itself, where to add it
+    assert resources_per_node_field(tj, ["cpu", "memory"]) == "spec.trainer.resourcesPerNode"
+    assert resources_per_node_field(tj, ["memory"]) == "spec.trainer.resourcesPerNode"
+    assert resources_per_node_field({"spec": {"trainer": {"resourcesPerNode": "x"}}}, ["cpu"]) == "spec.trainer.resourcesPerNode"

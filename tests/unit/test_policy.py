@@ -61,11 +61,11 @@ def _runtime_edit(fn):
 
 CASES = {
     # rule: (TrainJob, runtime, expected field path, subject kind)
-    "max-gpus-per-trainjob": (_edit(("spec", "trainer", "numNodes"), 3), RUNTIME, "spec.trainer.resourcesPerNode", "TrainJob"),
-    "max-gpus-per-node": (_edit(("spec", "trainer", "resourcesPerNode"), {"requests": {"cpu": "1", "memory": "1Gi", "nvidia.com/gpu": "9"}, "limits": {"nvidia.com/gpu": "9"}}, _edit(("spec", "trainer", "numNodes"), 1)), RUNTIME, "spec.trainer.resourcesPerNode", "TrainJob"),
-    "max-gpus-per-pod": (_edit(("spec", "trainer", "resourcesPerNode"), {"requests": {"cpu": "1", "memory": "1Gi", "nvidia.com/gpu": "9"}, "limits": {"nvidia.com/gpu": "9"}}, _edit(("spec", "trainer", "numNodes"), 1)), RUNTIME, "spec.trainer.resourcesPerNode", "TrainJob"),
-    "max-cpu-per-trainjob": (_edit(("spec", "trainer", "resourcesPerNode"), {"requests": {"cpu": "40", "memory": "1Gi"}}), RUNTIME, "spec.trainer.resourcesPerNode", "TrainJob"),
-    "max-memory-per-trainjob": (_edit(("spec", "trainer", "resourcesPerNode"), {"requests": {"cpu": "1", "memory": "300Gi"}}), RUNTIME, "spec.trainer.resourcesPerNode", "TrainJob"),
+    "max-gpus-per-trainjob": (_edit(("spec", "trainer", "numNodes"), 3), RUNTIME, "spec.trainer.resourcesPerNode.requests[nvidia.com/gpu]", "TrainJob"),
+    "max-gpus-per-node": (_edit(("spec", "trainer", "resourcesPerNode"), {"requests": {"cpu": "1", "memory": "1Gi", "nvidia.com/gpu": "9"}, "limits": {"nvidia.com/gpu": "9"}}, _edit(("spec", "trainer", "numNodes"), 1)), RUNTIME, "spec.trainer.resourcesPerNode.requests[nvidia.com/gpu]", "TrainJob"),
+    "max-gpus-per-pod": (_edit(("spec", "trainer", "resourcesPerNode"), {"requests": {"cpu": "1", "memory": "1Gi", "nvidia.com/gpu": "9"}, "limits": {"nvidia.com/gpu": "9"}}, _edit(("spec", "trainer", "numNodes"), 1)), RUNTIME, "spec.trainer.resourcesPerNode.requests[nvidia.com/gpu]", "TrainJob"),
+    "max-cpu-per-trainjob": (_edit(("spec", "trainer", "resourcesPerNode"), {"requests": {"cpu": "40", "memory": "1Gi"}}), RUNTIME, "spec.trainer.resourcesPerNode.requests[cpu]", "TrainJob"),
+    "max-memory-per-trainjob": (_edit(("spec", "trainer", "resourcesPerNode"), {"requests": {"cpu": "1", "memory": "300Gi"}}), RUNTIME, "spec.trainer.resourcesPerNode.requests[memory]", "TrainJob"),
     "max-nodes": (_edit(("spec", "trainer", "numNodes"), 5, _edit(("spec", "trainer", "resourcesPerNode"), {"requests": {"cpu": "1", "memory": "1Gi"}})), RUNTIME, "spec.trainer.numNodes", "TrainJob"),
     "allowed-images": (_edit(("spec", "trainer", "image"), "docker.io/me/train:v1"), RUNTIME, "spec.trainer.image", "TrainJob"),
     "no-latest-tag": (GOOD, _runtime_edit(lambda pod: pod["containers"][0].update(image="registry.example.com/torch:latest")),
@@ -75,7 +75,7 @@ CASES = {
     "requests-required": ({**GOOD, "spec": {k: v for k, v in GOOD["spec"].items() if k != "trainer"}},
                           _runtime_edit(lambda pod: pod["containers"][0].update(resources={"requests": {"cpu": "1"}})),
                           "spec.template.spec.replicatedJobs[0].template.spec.template.spec.containers[0].resources", "TrainingRuntime"),
-    "gpu-limits-equal-requests": (_edit(("spec", "trainer", "resourcesPerNode"), {"requests": {"cpu": "1", "memory": "1Gi"}, "limits": {"nvidia.com/gpu": "4"}}), RUNTIME, "spec.trainer.resourcesPerNode", "TrainJob"),
+    "gpu-limits-equal-requests": (_edit(("spec", "trainer", "resourcesPerNode"), {"requests": {"cpu": "1", "memory": "1Gi"}, "limits": {"nvidia.com/gpu": "4"}}), RUNTIME, "spec.trainer.resourcesPerNode.limits[nvidia.com/gpu]", "TrainJob"),
     "active-deadline": (_edit(("spec", "activeDeadlineSeconds"), 90000), RUNTIME, "spec.activeDeadlineSeconds", "TrainJob"),
     "no-privileged": (GOOD, _runtime_edit(lambda pod: pod["containers"][0].update(securityContext={"privileged": True})),
                       "spec.template.spec.replicatedJobs[0].template.spec.template.spec.containers[0].securityContext.privileged", "TrainingRuntime"),
