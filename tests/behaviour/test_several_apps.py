@@ -69,7 +69,7 @@ def test_each_app_is_judged_by_its_own_config(tmp_path):
     lines = together.stderr.splitlines()
     assert lines[0] == "expand-trainjobs: FAILED: 1 of 2 app(s) failed (apps/team-b)"
     assert "  app apps/team-a: ok: 0 error(s), 0 warning(s); validated 1 TrainJob(s)" in lines
-    assert any(line.startswith("apps/team-b/trainjob.yaml:10:5: error: TrainJob team-b/llm-finetune: ")
+    assert any(line.startswith("apps/team-b/trainjob.yaml:12:9: error: TrainJob team-b/llm-finetune: ")
                for line in lines)
     # the same name in two apps and namespaces is not "defined more than once"; the shared runtime is found
     assert "more than once" not in together.stderr and "outside" not in together.stderr
