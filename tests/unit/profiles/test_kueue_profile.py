@@ -102,6 +102,17 @@ def test_queue_label_wins_over_config_and_is_validated():
     assert {"severity": ERROR, "rule": kueue_names.RULE_QUEUE} in _rules(outcome)
 
 
+def test_the_queued_note_points_at_the_queue_label_that_names_the_queue():
+    job = _job()
+    job["metadata"]["labels"] = {kueue_names.QUEUE_LABEL: "from-label"}
+    by_label = _run([job], {"profile": "kueue"})
+    by_config = _run([_job()], {"profile": "kueue", "kueueQueues": ["from-config"]})
+    noted = [[(r.get("field") or {}).get("path") for r in o.results
+              if (r.get("tags") or {}).get("rule") == kueue_names.RULE_QUEUE and r["severity"] == "info"]
+             for o in (by_label, by_config)]
+    assert noted == [[f"metadata.labels[{kueue_names.QUEUE_LABEL}]"], [None]]
+
+
 def test_no_queue_is_an_error():
     outcome = _run([_job()], {"profile": "kueue", "kueueQueues": ["other=q"]})
     assert outcome.exit_code == 1 and not _generated(outcome)
