@@ -90,15 +90,14 @@ def main(argv=None) -> int:
     with tempfile.TemporaryDirectory(prefix="expand-trainjobs-instructions-") as workdir:
         loads = workloads(workdir)
         sides = {"working tree": run.image_like_install(os.path.join(workdir, "new"), args.python)[0]}
-        if args.vs:
-            tree = _checkout(args.vs, os.path.join(workdir, "old-tree"))
-            try:
+        tree = _checkout(args.vs, os.path.join(workdir, "old-tree")) if args.vs else None
+        try:
+            if tree is not None:
                 sides[args.vs] = run.image_like_install(os.path.join(workdir, "old"), args.python, Path(tree))[0]
-                results = {side: measure(script, loads) for side, script in sides.items()}
-            finally:
-                subprocess.run(["git", "-C", str(ROOT), "worktree", "remove", "--force", tree], capture_output=True)
-        else:
             results = {side: measure(script, loads) for side, script in sides.items()}
+        finally:
+            if tree is not None:
+                subprocess.run(["git", "-C", str(ROOT), "worktree", "remove", "--force", tree], capture_output=True)
     names = list(sides)
     print(f"{'instructions (millions)':<32}" + "".join(f"{n:>16}" for n in names) + ("     new / old" if args.vs else ""))
     for load in loads:

@@ -277,12 +277,9 @@ def _row(n: int, input_bytes: int, output_bytes: bytes, fn: list, floor: list, l
     # over a run: the first repetition is often a quarter slower for every process alike). The ratio of
     # the two medians stays in the JSON, as earlier runs measured it.
     row["lean_floor_ratio_of_medians"] = primary / row["lean_floor_s"] if primary and row["lean_floor_s"] else None
-    if fn and lean and len(fn) == len(lean):
-        row["lean_floor_ratio"] = _paired(fn, lean, clock)["ratio_median"]
-    elif not fn and inproc and len(inproc) == len(lean):
-        row["lean_floor_ratio"] = _paired(inproc, lean, clock)["ratio_median"]
-    else:
-        row["lean_floor_ratio"] = row["lean_floor_ratio_of_medians"]
+    timed = fn or inproc  # the function's runs, or in-process ones when there are none (as `primary`)
+    row["lean_floor_ratio"] = (_paired(timed, lean, clock)["ratio_median"] if lean and len(timed) == len(lean)
+                               else row["lean_floor_ratio_of_medians"])
     row["in_process_floor_ratio"] = row["in_process_s"] / row["floor_s"] if row["in_process_s"] and row["floor_s"] else None
     for c in CLOCKS:
         f, fl = row[c]["function_s"], row[c]["floor_s"]

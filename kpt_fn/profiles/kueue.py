@@ -221,7 +221,7 @@ def prepare(trainjob: dict, objects: list, queues: dict, quotas: Quotas | None =
                             "spec.suspend: Kueue's JobSet webhook suspends it on create and Kueue resumes it on "
                             "admission (where Kueue's JobSet integration is off it starts at once: docs/kueue.md)",
                             # at the TrainJob's queue-name label when it names the queue (its line), else the object
-                            f"metadata.labels[{QUEUE_LABEL}]" if origin.startswith("label") else "",
+                            _queue_field(origin) if origin.startswith("label") else "",
                             severity=INFO, rule=RULE_QUEUE))
     return out, problems
 
